@@ -1,0 +1,37 @@
+"""fountain-audit: parser, linter and analysis tools for Harvey session transcripts.
+
+Harvey (a terminal AI agent) records each session as a Fountain screenplay
+(``.spmd``/``.fountain``). This package reads them losslessly:
+
+>>> from fountain_audit import parse, build_session, lint
+>>> doc = parse(text)             # Fountain AST; doc.render() == text
+>>> session = build_session(doc)  # scenes, turns, typed audit notes
+>>> diagnostics = lint(text)      # rule findings (code, name, severity, line, column, message)
+"""
+
+from __future__ import annotations
+
+import os
+
+from .diagnostics import Diagnostic, Severity
+from .fountain import Document, parse
+from .linter import lint
+from .notes import NoteRecord, parse_note
+from .session import Scene, Session, Turn, build_session
+from .source import read_path
+
+__version__ = "0.1.0"
+
+__all__ = ["Diagnostic", "Document", "NoteRecord", "Scene", "Session", "Severity", "Turn",
+           "__version__", "build_session", "lint", "parse", "parse_file", "parse_note", "read_session"]
+
+
+def parse_file(path: str | os.PathLike) -> Document:
+    """Read ``path`` (bytes decoded as UTF-8 with ``surrogateescape``, so no byte is
+    lost) and parse it. Raises ``OSError`` if the file cannot be read."""
+    return parse(read_path(path))
+
+
+def read_session(path: str | os.PathLike) -> Session:
+    """``build_session(parse_file(path))``. Raises ``OSError`` if unreadable."""
+    return build_session(parse_file(path))

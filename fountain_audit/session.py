@@ -549,3 +549,26 @@ class _Builder:
 def build_session(document: Document) -> Session:
     """Build the :class:`Session` model of a parsed document. Never raises."""
     return _Builder(document).build()
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a note sits: its scene (``None`` before the first scene), its turn
+    (``None`` outside turns) and its phase in the turn (one of :data:`PHASES`)."""
+
+    note: NoteRecord
+    scene: Scene | None
+    turn: Turn | None
+    phase: str | None
+
+
+def placements(session: Session) -> list[Placement]:
+    """Every note of ``session`` with its placement, in source order."""
+    where: dict[int, Placement] = {}
+    for scene in session.scenes:
+        for rec in scene.notes:
+            where[id(rec)] = Placement(rec, scene, None, None)
+        for turn in scene.turns:
+            for phase, rec in turn.notes:
+                where[id(rec)] = Placement(rec, scene, turn, phase)
+    return [where.get(id(r)) or Placement(r, None, None, None) for r in session.notes]

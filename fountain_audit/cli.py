@@ -1,0 +1,157 @@
+"""The ``fountain-audit`` command line (click). It only wires options to the layers.
+
+Exit codes (``lint``): 0 no errors, 1 errors found, 2 usage error or an
+unreadable path (the other paths are still linted).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from . import __version__
+from .diagnostics import Severity
+from .linter import RuleSelectionError, Selection, lint_text
+from .reporters import report_json, report_text
+from .rules import all_rules
+from .source import decode_bytes, read_path
+
+SUFFIXES = (".spmd", ".fountain")
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [v for raw in values for v in raw.split(",") if v.strip()]
+
+
+def discover(paths: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """Expand ``paths``: directories are searched recursively (sorted) for ``*.spmd``
+    and ``*.fountain``; files are taken as given; ``-`` is standard input.
+
+    Returns ``(files, errors)`` where ``errors`` are messages for missing paths.
+    """
+    files: list[str] = []
+    errors: list[str] = []
+    for p in paths:
+        if p == "-":
+            files.append(p)
+        elif os.path.isdir(p):
+            found = []
+            for root, dirs, names in os.walk(p):  # os.walk does not follow symlinked dirs
+                dirs.sort()
+                found.extend(os.path.join(root, n) for n in sorted(names) if n.endswith(SUFFIXES))
+            files.extend(found)
+        elif os.path.exists(p) or os.path.islink(p):
+            files.append(p)
+        else:
+            errors.append(f"{p}: no such file or directory")
+    return files, errors
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="fountain-audit")
+def main() -> None:
+    """Lint and analyse Harvey session transcripts (Fountain .spmd/.fountain files).
+
+    \b
+    Examples:
+      fountain-audit lint sessions/            lint every *.spmd and *.fountain file
+      fountain-audit lint --select P session.spmd
+      fountain-audit rules                     list the rules
+      fountain-audit rule P102                 explain a rule
+    """
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--select", multiple=True, metavar="RULES",
+              help="Only these rules: codes, code prefixes or names, comma-separated.")
+@click.option("--ignore", multiple=True, metavar="RULES", help="Skip these rules (codes, prefixes or names).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
+@click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when errors are found.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (text format).")
+def lint(paths, select, ignore, output_format, stdin_filename, color, exit_zero, quiet):
+    """Check session files against the rules.
+
+    PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
+    standard input. Output lines read 'path:line:col: CODE [rule-name] message'.
+
+    Exit status: 0 no errors (warnings and infos do not fail), 1 errors found,
+    2 usage error or unreadable path.
+    """
+    try:
+        selection = Selection.build(_split(select), _split(ignore))
+    except RuleSelectionError as e:
+        raise click.UsageError(str(e)) from None
+    files, errors = discover(paths)
+    diagnostics = []
+    checked: list[str] = []
+    for f in files:
+        try:
+            if f == "-":
+                text = decode_bytes(sys.stdin.buffer.read())
+                name = stdin_filename or "-"
+            else:
+                text = read_path(f)
+                name = f
+        except OSError as e:
+            errors.append(f"{f}: cannot read: {e.strerror or e}")
+            continue
+        checked.append(name)
+        diagnostics.extend(lint_text(text, name, selection))
+    err = Console(stderr=True, highlight=False)
+    for msg in errors:
+        err.print(f"fountain-audit: error: {msg}", style="red", markup=False)
+    if output_format == "json":
+        click.echo(report_json(diagnostics, checked))
+    else:
+        console = Console(force_terminal=color if color is not None else None,
+                          no_color=color is False, highlight=False)
+        report_text([] if quiet else diagnostics, len(checked), console)
+        if quiet and diagnostics:
+            from .reporters import summary_line
+            console.print(summary_line(diagnostics, len(checked)), highlight=False)
+    if errors:
+        sys.exit(2)
+    if not exit_zero and any(d.severity is Severity.ERROR for d in diagnostics):
+        sys.exit(1)
+
+
+@main.command("rules")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules_cmd(output_format):
+    """List every rule: code, name, severity, since-version and summary."""
+    rules = all_rules()
+    if output_format == "json":
+        import json
+        click.echo(json.dumps([{"code": r.code, "name": r.name, "severity": str(r.severity), "since": r.since,
+                                "summary": r.summary} for r in rules], indent=2))
+        return
+    table = Table(show_edge=False, header_style="bold")
+    for col in ("code", "name", "severity", "since", "summary"):
+        table.add_column(col)
+    for r in rules:
+        table.add_row(r.code, r.name, str(r.severity), r.since, r.summary)
+    Console().print(table)
+
+
+@main.command("rule")
+@click.argument("rule")
+def rule_cmd(rule):
+    """Explain one rule (by code or name), with its bad and good examples."""
+    for r in all_rules():
+        if rule.upper() == r.code or rule.lower() == r.name:
+            import inspect
+            head = f"# {r.code} {r.name}\n\nSeverity: **{r.severity}** · since format v{r.since}\n\n"
+            text = head + inspect.cleandoc(r.doc)
+            Console().print(Markdown(text.encode("utf-8", "backslashreplace").decode()))
+            return
+    raise click.UsageError(f"unknown rule {rule!r} (see 'fountain-audit rules')")

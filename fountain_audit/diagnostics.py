@@ -1,0 +1,70 @@
+"""Diagnostics: what a rule reports, with its location.
+
+Positions are 1-based; columns count code points; ``end_line``/``end_column``
+are exclusive (the column after the last character), as in SARIF regions.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Severity(enum.IntEnum):
+    """Diagnostic severity; ordered so that ``ERROR > WARNING > INFO``."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        """``"error"``/``"warning"``/``"info"`` → member; raises ``ValueError`` otherwise."""
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r} (use error, warning or info)") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What a rule's ``check`` yields: a location and a message."""
+
+    line: int
+    column: int
+    message: str
+    end_line: int | None = None
+    end_column: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A finding of one rule in one file.
+
+    ``code`` (e.g. ``"P102"``) and ``name`` (``"tools-between-forward-and-reply"``)
+    identify the rule; ``path`` is the file as given on the command line (or
+    ``"-"`` / ``--stdin-filename`` for standard input).
+    """
+
+    path: str
+    line: int
+    column: int
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code)
+
+    def to_dict(self) -> dict:
+        """JSON-ready mapping (severity as ``"error"``/``"warning"``/``"info"``)."""
+        return {"path": self.path, "line": self.line, "column": self.column,
+                "end_line": self.end_line, "end_column": self.end_column,
+                "code": self.code, "name": self.name, "severity": str(self.severity),
+                "message": self.message}

@@ -1,0 +1,50 @@
+"""A `[[` note that is never closed before a blank line.
+
+## What it does
+Reports a line that opens a note with `[[` when no line up to the next blank line ends
+it with `]]`. The lines are then read as ordinary text (Fountain 1.1: a note may span
+lines but not an empty line), and the rest of the file is still checked.
+
+## Why is this bad?
+An audit note that does not close is not a note: its tool call, RAG or recall record
+is lost to every reader, and other Fountain readers may swallow the following text
+into a note.
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+[[tool: read_file({"path":"a.go"}) — ok
+
+HARVEY
+Forwarding to LLAMA.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+[[tool: read_file({"path":"a.go"}) — ok]]
+
+HARVEY
+Forwarding to LLAMA.
+```
+
+## References
+- Fountain 1.1 §Notes; cases B02, B03
+"""
+
+from ..diagnostics import Finding, Severity
+from . import ALL_KINDS
+
+CODE = "F101"
+NAME = "unclosed-note"
+SEVERITY = Severity.ERROR
+SINCE = "1.0"
+SCOPE = ALL_KINDS
+
+
+def check(ctx):
+    for p in ctx.document.problems:
+        if p.kind == "unclosed-note":
+            yield Finding(p.line, p.column, p.message, p.line, p.column + 2)

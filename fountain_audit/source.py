@@ -1,0 +1,48 @@
+"""Reading session files: bytes to text without losing a byte.
+
+Files are decoded as UTF-8 with the ``surrogateescape`` error handler: each
+undecodable byte becomes one lone surrogate code point (U+DC80–U+DCFF), so
+``encode_text(decode_bytes(b)) == b`` for every byte string. A BOM stays in the
+text (the parser keeps it as a node); CR, CRLF and NUL are kept as they are.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+_UNDECODABLE_RE = re.compile("[\udc80-\udcff]+")
+
+
+def decode_bytes(data: bytes) -> str:
+    """Decode file bytes losslessly (UTF-8, ``surrogateescape``)."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def encode_text(text: str) -> bytes:
+    """Inverse of :func:`decode_bytes`."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def undecodable_runs(text: str) -> list[tuple[int, int]]:
+    """``(code-point offset, byte count)`` for each run of undecodable bytes in ``text``."""
+    return [(m.start(), m.end() - m.start()) for m in _UNDECODABLE_RE.finditer(text)]
+
+
+def byte_offset(text: str, index: int) -> int:
+    """Byte offset in the original file of code point ``index`` of decoded ``text``."""
+    return len(encode_text(text[:index]))
+
+
+def read_path(path: str | os.PathLike) -> str:
+    """Read and decode a file. Raises ``OSError`` (e.g. missing, unreadable, a directory)."""
+    with open(path, "rb") as f:
+        return decode_bytes(f.read())
+
+
+def position(text: str, index: int) -> tuple[int, int]:
+    """1-based ``(line, column)`` of code point ``index``; ``\\n``, ``\\r\\n``, ``\\r`` end lines."""
+    head = text[:index]
+    line = 1 + head.count("\n") + head.count("\r") - head.count("\r\n")
+    start = max(head.rfind("\n"), head.rfind("\r")) + 1
+    return line, index - start + 1
