@@ -103,7 +103,11 @@ def read_heading(text: str) -> HeadingInfo:
     for kind, rx in _KIND_RES:
         km = rx.match(s)
         if km:
-            return HeadingInfo(kind, s, ts, form, annotation, km.groupdict())
+            g = km.groupdict()
+            # `INT. BLOOM HOUSE AND GARDEN - DAY` is a screenplay heading, not a chat.
+            if kind in ("chat", "ext-chat") and not (ts or g["talking"] or g["a"] == "HARVEY"):
+                continue
+            return HeadingInfo(kind, s, ts, form, annotation, g)
     return HeadingInfo("other", s, ts, form, annotation)
 
 
@@ -534,15 +538,19 @@ class _Builder:
             turn.notes.extend(("after-reply", r) for r in pending)
 
     def session_kind(self, fade_in: Node | None) -> str:
-        kinds = {s.kind for s in self.scenes}
-        if self.doc.title_page is not None or fade_in is not None:
-            return "session"
-        if kinds and kinds <= {"memory"}:
+        """Classify the file: session, fragment, memory, hand-off or screenplay."""
+        harvey = {s.kind for s in self.scenes if s.kind != "other"}
+        if harvey and harvey <= {"memory"}:
             return "memory"
-        if "hand-off" in kinds:
+        if harvey and harvey <= {"hand-off"}:
             return "hand-off"
-        if kinds - {"other"} or any(n.kind != "unknown" for n in self.notes):
-            return "fragment"
+        headed = self.doc.title_page is not None or fade_in is not None
+        if harvey or any(n.kind != "unknown" for n in self.notes):
+            return "session" if headed else "fragment"
+        t = self.title
+        if not self.scenes and (fade_in is not None or "Harvey" in t.get("Title", "") + t.get("Credit", "")
+                                or "Model" in t or "Backend" in t):
+            return "session"  # a session with no scene yet
         return "screenplay"
 
 

@@ -10,12 +10,18 @@ found.
 
 ## Example
 ```fountain
-\ufeffTitle: Harvey Session
+\ufeffINT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! ls
 ```
 
 ## Use instead
 ```fountain
-Title: Harvey Session
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! ls
 ```
 
 ## References

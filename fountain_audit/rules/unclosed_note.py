@@ -14,20 +14,24 @@ into a note.
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
 
-[[tool: read_file({"path":"a.go"}) — ok
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
 
-HARVEY
-Forwarding to LLAMA.
+[[rag: 3 chunks from store.db, top score 0.87
+
+ALICE
+Summarise the design doc.
 ```
 
 ## Use instead
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
 
-[[tool: read_file({"path":"a.go"}) — ok]]
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
 
-HARVEY
-Forwarding to LLAMA.
+[[rag: 3 chunks from store.db, top score 0.87]]
+
+ALICE
+Summarise the design doc.
 ```
 
 ## References

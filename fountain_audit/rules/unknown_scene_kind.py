@@ -12,6 +12,12 @@ ignored by Harvey's replay and by tools that follow the spec.
 
 ## Example
 ```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! ls
+
+
 INT. KITCHEN - NIGHT
 
 ALICE
@@ -20,6 +26,12 @@ Hello?
 
 ## Use instead
 ```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! ls
+
+
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
 
 ALICE
