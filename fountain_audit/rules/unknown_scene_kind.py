@@ -4,7 +4,7 @@
 Reports, in session files, a scene heading that is not a chat (`INT. HARVEY AND USER
 TALKING TS`), EXT. (`EXT. ENDPOINT AND USER TS`), agent mode, shell, skill, context
 recall, chunk analysis, pipeline, memory or hand-off heading. Headings inside a
-model's reply are part of the reply and are not reported.
+speech (a reply, a prompt, shell output) are part of that text and are not reported.
 
 ## Why is this bad?
 Readers classify scenes by their heading; an unknown heading's turns and notes are
@@ -12,30 +12,50 @@ ignored by Harvey's replay and by tools that follow the spec.
 
 ## Example
 ```fountain
+Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
 INT. SHELL 2026-06-24 10:02:30
 
 ALICE
 ! ls
+
+[[shell: ls — exit 0]]
 
 
 INT. KITCHEN - NIGHT
 
 ALICE
 Hello?
+
+
+THE END.
 ```
 
 ## Use instead
 ```fountain
+Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
 INT. SHELL 2026-06-24 10:02:30
 
 ALICE
 ! ls
+
+[[shell: ls — exit 0]]
 
 
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
 
 ALICE
 Hello?
+
+
+THE END.
 ```
 
 ## References
