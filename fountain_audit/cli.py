@@ -107,9 +107,8 @@ def lint(paths, select, ignore, output_format, stdin_filename, color, exit_zero,
             continue
         checked.append(name)
         diagnostics.extend(lint_text(text, name, selection))
-    err = Console(stderr=True, highlight=False)
     for msg in errors:
-        err.print(f"fountain-audit: error: {msg}", style="red", markup=False)
+        click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
     if output_format == "json":
         click.echo(report_json(diagnostics, checked))
     else:

@@ -1,0 +1,31 @@
+"""Shared test helpers: where ../shared is, and how to read a file losslessly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+SAMPLES = ROOT / "samples"
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under ../shared; skips the test when the reference data is absent."""
+    p = SHARED.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"reference data {p} not present")
+    return p
+
+
+def shared_files() -> list[Path]:
+    """Every corpus and case input file under ../shared (empty when absent)."""
+    if not SHARED.exists():
+        return []
+    out = []
+    for sub in ("corpus", "cases"):
+        for p in sorted((SHARED / sub).rglob("*")):
+            if p.is_file() and p.suffix in (".spmd", ".fountain"):
+                out.append(p)
+    return out

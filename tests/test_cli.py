@@ -1,0 +1,101 @@
+"""The command line: output format, exit codes, stdin, unreadable paths."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from fountain_audit.cli import main
+
+from .conftest import shared_path
+
+A03 = "Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n" \
+      "Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.\n\nALICE\nWhat is in a.go?\n\n" \
+      "[[tool: read_file({\"path\":\"a.go\"}) — ok]]\n\nHARVEY\nForwarding to LLAMA.\n\nLLAMA\nIt declares package main.\n\n\nTHE END.\n"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_lint_output_format_and_exit_1(tmp_path):
+    f = tmp_path / "s.spmd"
+    f.write_text(A03, encoding="utf-8")
+    r = run("lint", "--no-color", str(f))
+    assert r.exit_code == 1
+    lines = r.output.splitlines()
+    assert lines[0] == (f"{f}:14:1: P102 [tools-between-forward-and-reply] tool note before HARVEY's forwarding "
+                        "line (line 16); it belongs after it, before the reply")
+    assert lines[-1] == "Found 1 error, 0 warnings, 0 infos in 1 file checked."
+
+
+def test_clean_file_exits_0(tmp_path):
+    f = tmp_path / "s.spmd"
+    f.write_text(A03.replace("[[tool: read_file({\"path\":\"a.go\"}) — ok]]\n\nHARVEY\nForwarding to LLAMA.",
+                             "HARVEY\nForwarding to LLAMA.\n\n[[tool: read_file({\"path\":\"a.go\"}) — ok]]"))
+    r = run("lint", str(f))
+    assert r.exit_code == 0, r.output
+    assert r.output == "All clear: no problems in 1 file checked.\n"
+
+
+def test_warnings_do_not_fail_and_exit_zero(tmp_path):
+    f = tmp_path / "s.spmd"
+    f.write_text(A03.replace("\n\n\nTHE END.\n", "\n"))
+    assert run("lint", str(f)).exit_code == 1  # P102 error
+    assert run("lint", "--exit-zero", str(f)).exit_code == 0
+    r = run("lint", "--ignore", "P102", str(f))
+    assert r.exit_code == 0 and "S104 [missing-the-end]" in r.output
+
+
+def test_stdin_with_filename():
+    r = run("lint", "-", "--stdin-filename", "x.spmd", "--format", "json", input=A03.encode())
+    assert r.exit_code == 1
+    doc = json.loads(r.output)
+    assert doc["tool"] == "fountain-audit" and doc["files"] == ["x.spmd"]
+    assert [(d["path"], d["line"], d["column"], d["code"], d["name"], d["severity"]) for d in doc["diagnostics"]] == [
+        ("x.spmd", 14, 1, "P102", "tools-between-forward-and-reply", "error")]
+
+
+def test_missing_path_exits_2_but_lints_the_rest(tmp_path):
+    f = tmp_path / "s.spmd"
+    f.write_text(A03)
+    r = CliRunner().invoke(main, ["lint", str(tmp_path / "nope.spmd"), str(f)])
+    assert r.exit_code == 2
+    assert "nope.spmd: no such file or directory" in r.output
+    assert "P102" in r.output
+
+
+def test_unknown_rule_is_usage_error():
+    r = run("lint", "--select", "no-such-rule", "x")
+    assert r.exit_code == 2 and "unknown rule or rule prefix 'no-such-rule'" in r.output
+
+
+def test_directory_walk_finds_session_files_in_order(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "z.spmd").write_text(A03)
+    (tmp_path / "a.fountain").write_text(A03)
+    (tmp_path / "notes.txt").write_text(A03)
+    r = run("lint", "--format", "json", str(tmp_path))
+    assert json.loads(r.output)["files"] == [str(tmp_path / "a.fountain"), str(tmp_path / "b" / "z.spmd")]
+
+
+def test_rules_and_rule_commands():
+    r = run("rules", "--format", "json")
+    rules = json.loads(r.output)
+    assert {"code": "P101", "name": "rag-before-dialogue", "severity": "error", "since": "1.2",
+            "summary": "A RAG note that is not between the scene description and the user's dialogue."} in rules
+    r = run("rule", "tools-between-forward-and-reply")
+    assert r.exit_code == 0 and "P102" in r.output and "Use instead" in r.output
+    assert run("rule", "Z999").exit_code == 2
+
+
+def test_python_dash_m_and_corpus_smoke():
+    corpus = shared_path("corpus")
+    cases = shared_path("cases")
+    p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", str(corpus), str(cases)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode in (0, 1), p.stderr
+    assert "Traceback" not in p.stderr + p.stdout

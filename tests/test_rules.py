@@ -1,0 +1,48 @@
+"""Each rule's documentation examples: the bad one triggers exactly that rule, the good one nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from fountain_audit.linter import RuleSelectionError, Selection, lint_text, resolve_rules
+from fountain_audit.rules import all_rules
+
+RULES = all_rules()
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_bad_example_triggers_exactly_this_rule(rule):
+    assert rule.bad_example, f"{rule.code} has no '## Example' block"
+    found = {d.code for d in lint_text(rule.bad_example, "bad", Selection.build())}
+    assert found == {rule.code}
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_good_example_is_clean(rule):
+    assert rule.good_example, f"{rule.code} has no '## Use instead' block"
+    assert lint_text(rule.good_example, "good", Selection.build()) == []
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_rule_metadata(rule):
+    assert re.fullmatch(r"[EFSHNP]\d{3}", rule.code)
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name)
+    assert rule.since in ("1.0", "1.1", "1.2", "1.3")
+    for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## References"):
+        assert section in rule.doc, (rule.code, section)
+
+
+def test_codes_and_names_are_unique():
+    assert len({r.code for r in RULES}) == len(RULES)
+    assert len({r.name for r in RULES}) == len(RULES)
+
+
+def test_selection_by_code_prefix_and_name():
+    assert [r.code for r in resolve_rules(["P10"])] == ["P101", "P102", "P103", "P104"]
+    assert [r.code for r in resolve_rules(["rag-before-dialogue", "S101"])] == ["P101", "S101"]
+    sel = Selection.build(select=["P"], ignore=["P103"])
+    assert [r.code for r in sel.rules] == ["P101", "P102", "P104"]
+    with pytest.raises(RuleSelectionError, match="'rag-befor-dialogue'"):
+        resolve_rules(["rag-befor-dialogue"])
