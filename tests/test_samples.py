@@ -1,0 +1,102 @@
+"""The files under samples/: one clean session and one violation file per rule.
+
+* ``samples/clean-session.spmd`` is a complete v1.2/v1.3 recording in the
+  recorder's byte layout that uses every scene and note kind; it must lint clean.
+* ``samples/violations/<CODE>-<name>.spmd`` breaks exactly one rule, once, at
+  the line given in :data:`VIOLATIONS` (read off the file, not the tool).
+* Every registered rule must have a violation sample, so a new rule cannot be
+  added without one.
+* Every sample prints back byte for byte.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fountain_audit import lint, parse, read_session
+from fountain_audit.rules import all_rules
+from fountain_audit.source import encode_text, read_path
+
+SAMPLES = Path(__file__).parent.parent / "samples"
+CLEAN = SAMPLES / "clean-session.spmd"
+VIOLATION_DIR = SAMPLES / "violations"
+
+#: (file under samples/violations/, the one code it must raise, the line it is raised at)
+VIOLATIONS = [
+    ("E101-invalid-utf8.spmd", "E101", 26),                  # Latin-1 0xE9 in the reply
+    ("E102-control-character.spmd", "E102", 19),             # NUL in SHELL output
+    ("E103-byte-order-mark.spmd", "E103", 1),                # BOM before Title:
+    ("F101-unclosed-note.spmd", "F101", 17),                 # [[rag: ... without ]]
+    ("F102-unclosed-boneyard.spmd", "F102", 28),             # /* in the reply, never closed
+    ("S101-missing-title.spmd", "S101", 1),                  # title page starts at line 1
+    ("S102-missing-author.spmd", "S102", 1),                 # title page starts at line 1
+    ("S103-missing-fade-in.spmd", "S103", 11),               # first scene heading
+    ("S104-missing-the-end.spmd", "S104", 28),               # last element: the stats line
+    ("H101-malformed-scene-heading.spmd", "H101", 13),       # 2026-09-31 is not a date
+    ("H102-loose-scene-timestamp.spmd", "H102", 13),         # "TALKING — 2026-09-14 08:00"
+    ("H103-unknown-scene-kind.spmd", "H103", 32),            # INT. GREENHOUSE ...
+    ("N101-malformed-note.spmd", "N101", 24),                # [[write: ... — done]]
+    ("N102-tool-arguments-not-json.spmd", "N102", 23),       # {path: ...} unquoted key
+    ("P101-rag-before-dialogue.spmd", "P101", 20),           # [[rag:]] after IVO's line
+    ("P102-tools-between-forward-and-reply.spmd", "P102", 20),  # [[tool:]] before forwarding
+    ("P103-recall-before-first-turn.spmd", "P103", 32),      # INT. CONTEXT RECALL after a turn
+    ("P104-recall-outside-recall-scene.spmd", "P104", 17),   # [[recall:]] in a chat scene
+]
+
+ALL_SAMPLES = [CLEAN] + sorted(VIOLATION_DIR.glob("*.spmd"))
+
+
+def test_clean_session_has_no_diagnostics():
+    diagnostics = lint(CLEAN)  # a Path: a str would be linted as text
+    assert [(d.line, d.column, d.code, d.message) for d in diagnostics] == []
+
+
+def test_clean_session_uses_every_note_and_scene_kind():
+    session = read_session(CLEAN)
+    assert session.kind == "session"
+    assert session.fade_in is not None and session.the_end is not None
+    note_kinds = {n.kind for n in session.notes if n.valid}
+    assert note_kinds >= {
+        "model switch", "recall", "rag", "rag-source", "tool", "add_memory", "write", "shell",
+        "chunk", "chunk-result", "synthesis", "pipeline-hidden", "confidence", "pipeline-stop",
+    }
+    tools = [n for n in session.notes if n.kind == "tool"]
+    assert any(n.actor for n in tools), "no [[NAME.tool:]] note"
+    assert {n.fields["status"] for n in tools} == {"ok", "error"}
+    args = [n.fields["arguments"] for n in tools if n.fields["arguments"] is not None]
+    assert any(" \u2014 " in str(a) for a in args), "no tool arguments holding ' — '"
+    assert any("]]" in str(a) for a in args), "no tool arguments holding ']]'"
+    assert {n.fields["status"] for n in session.notes if n.kind == "write"} == {"ok", "skipped", "aborted"}
+    assert {s.kind for s in session.scenes} >= {
+        "context-recall", "chat", "ext-chat", "agent-mode", "shell", "skill", "chunk-analysis", "pipeline",
+    }
+
+
+@pytest.mark.parametrize("name, code, line", VIOLATIONS, ids=[v[1] for v in VIOLATIONS])
+def test_violation_sample_breaks_exactly_its_rule(name, code, line):
+    diagnostics = lint(VIOLATION_DIR / name)
+    assert [d.code for d in diagnostics] == [code], [f"{d.line}:{d.column} {d.code} {d.message}"
+                                                     for d in diagnostics]
+    assert diagnostics[0].line == line
+
+
+def test_every_rule_has_a_violation_sample():
+    table = {code: name for name, code, _ in VIOLATIONS}
+    for rule in all_rules():
+        expected = f"{rule.code}-{rule.name}.spmd"
+        assert (VIOLATION_DIR / expected).is_file(), f"rule {rule.code} has no sample {expected}"
+        assert table.get(rule.code) == expected, f"rule {rule.code} is missing from VIOLATIONS"
+
+
+def test_every_violation_file_is_in_the_table():
+    on_disk = {p.name for p in VIOLATION_DIR.glob("*.spmd")}
+    assert on_disk == {name for name, _, _ in VIOLATIONS}
+
+
+@pytest.mark.parametrize("path", ALL_SAMPLES, ids=[p.name for p in ALL_SAMPLES])
+def test_sample_round_trips(path):
+    text = read_path(path)
+    assert parse(text).render() == text
+    assert encode_text(parse(text).render()) == path.read_bytes()
