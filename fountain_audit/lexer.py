@@ -97,7 +97,8 @@ def _is_character_cue(content: str) -> bool:
         s = s[:-1].rstrip()
     paren = s.find("(")
     name = (s if paren < 0 else s[:paren]).rstrip()
-    if not name or not name[0].isalpha() or name != name.upper():
+    # Fountain 1.1: "at least one alphabetical character" (R2D2 works, 23 does not).
+    if not name or name != name.upper() or not any(c.isalpha() for c in name):
         return False
     if "^" in name or name.endswith(":"):
         return False
@@ -185,10 +186,13 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
         return idx >= n or not lines[idx][0].strip()
 
     def ends_block(idx: int) -> bool:
-        # Inside a paragraph, a whitespace-only line of 2+ spaces continues it (B21).
+        # Inside a paragraph, a whitespace-only line of 2+ spaces continues it (B21);
+        # a line opening a boneyard ends it (the boneyard may sit anywhere, §Boneyard).
         if idx >= n:
             return True
         c = lines[idx][0]
+        if "/*" in c and c.lstrip().startswith("/*"):
+            return True
         return not c.strip() and not c.startswith("  ")
 
     # --- body --------------------------------------------------------------
@@ -293,9 +297,12 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
 
 
 def _paragraph(emit, lines, i: int, ends_block, ttype: str) -> int:
-    """Emit lines from ``i`` to the end of the paragraph as one ``ttype`` token; return next index."""
+    """Emit lines from ``i`` to the end of the paragraph as one ``ttype`` token; return next index.
+
+    A ``~`` line (a lyric, always forced, §Lyrics) ends the paragraph too.
+    """
     j = i + 1
-    while not ends_block(j):
+    while not ends_block(j) and lines[j][0].lstrip()[:1] != "~":
         j += 1
     emit(ttype, i, j)
     return j

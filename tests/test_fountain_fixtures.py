@@ -37,15 +37,15 @@ if not CORPUS.is_dir() or not CASES.is_dir():
 # --- regression floors (measured values, rounded down to 3 decimals) -----------------
 
 FOUNTAINTOOLS_FLOOR = {
-    "Boneyards": 0.4,
-    "Character": 1.0,
+    "Boneyards": 1.0,
+    "Character": 0.97,  # deliberate: `3CPO` is a cue per Fountain 1.1 ("at least one letter")
     "LineBreaks": 1.0,
-    "Lyrics": 0.777,
-    "Notes": 0.8,
+    "Lyrics": 1.0,
+    "Notes": 0.8,  # their note extraction drops the blank line that ends the dialogue
     "SceneHeading": 1.0,
     "TitlePage": 1.0,
 }
-FOUNTAINTOOLS_TOTAL_FLOOR = 0.936
+FOUNTAINTOOLS_TOTAL_FLOOR = 0.978
 CASES_FLOOR = {
     "B02": 1.0,
     "B03": 1.0,
@@ -59,9 +59,10 @@ CASES_FLOOR = {
     "B24": 1.0,
 }
 CASES_TOTAL_FLOOR = 1.0
-RSDOIEL_CHARACTER_FLOOR = 0.956
-RSDOIEL_SPEAKER_FLOOR = 1.0
-RSDOIEL_LIST_COVERAGE_FLOOR = 0.951
+# The list names speakers, not written cues: `REGGIE'S VOICE` and `"BARTHOLOMEW"` are cues.
+RSDOIEL_CHARACTER_FLOOR = 0.951
+RSDOIEL_SPEAKER_FLOOR = 0.994
+RSDOIEL_LIST_COVERAGE_FLOOR = 1.0
 
 _EPS = 1e-9
 
@@ -455,7 +456,7 @@ _FIXTURE_LINES = [
     ("fountaintools__Character.fountain", 13, "action"),     # BOB then a blank line
     ("fountaintools__Character.fountain", 20, "action"),     # Han (O. S.) lower case
     ("fountaintools__Character.fountain", 23, "character"),  # @Han (O.S.)
-    ("fountaintools__Character.fountain", 32, "action"),     # 3CPO starts with a digit
+    ("fountaintools__Character.fountain", 32, "character"),  # 3CPO: Fountain 1.1 needs one letter (fountain-tools says action)
     ("fountaintools__Character.fountain", 38, "character"),  # @3CPO
     ("fountaintools__Character.fountain", 50, "action"),     # AND ^ (Dual)
     # fountaintools__LineBreaks.fountain
