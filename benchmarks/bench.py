@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from fountain_audit import build_session, parse  # noqa: E402
 from fountain_audit.linter import Selection, lint_text  # noqa: E402
+from fountain_audit.notes import _parse_cached  # noqa: E402
 
 CHARADE = ROOT.parent / "shared" / "corpus" / "fountain" / "rsdoiel__sample-07-charade.fountain"
 SCREENPLAIN_RECORDED = {"screenplay": 6.0, "session": 2.0}
@@ -81,10 +82,12 @@ def _peak_mib(fn, text: str) -> float:
 
 
 def ours(text: str) -> None:
+    _parse_cached.cache_clear()  # no note parsed in an earlier run may be reused
     lint_text(text, "bench", SELECTION)
 
 
 def parse_only(text: str) -> None:
+    _parse_cached.cache_clear()
     build_session(parse(text))
 
 

@@ -139,14 +139,17 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
         problems = []
     tokens: list[Token] = []
     append = tokens.append
+    new_token = Token._future_new  # Token(...) without its argument shuffling
     pos = 0
     lineno = 1
     col0 = 1
     if text.startswith("\ufeff"):
-        append(Token("BOM", "\ufeff", 0, 1, 1, 1, 2, 1))
+        append(new_token("BOM", "\ufeff", 0, 1, 1, 1, 2, 1))
         pos = 1
         col0 = 2
-    lines = split_lines(text[pos:])
+    pairs = split_lines(text[pos:])
+    lines = [c for c, _ in pairs]
+    eols = [e for _, e in pairs]
     n = len(lines)
     i = 0
 
@@ -154,24 +157,24 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
         # Emit lines[start:stop] as one token.
         nonlocal pos, lineno, col0
         if stop - start == 1:
-            c, e = lines[start]
-            value = c + e
+            c = lines[start]
+            value = c + eols[start]
             end_line, end_col = lineno, col0 + len(c)
         else:
-            value = "".join(c + e for c, e in lines[start:stop])
+            value = "".join([lines[k] + eols[k] for k in range(start, stop)])
             end_line = lineno + stop - start - 1
-            last = lines[stop - 1][0]
-            end_col = 1 + len(last)
-        append(Token(ttype, value, pos, lineno, col0, end_line, end_col, pos + len(value)))
-        pos += len(value)
+            end_col = 1 + len(lines[stop - 1])
+        end = pos + len(value)
+        append(new_token(ttype, value, pos, lineno, col0, end_line, end_col, end))
+        pos = end
         lineno += stop - start
         col0 = 1
 
     # --- title page (§Title Page): only at the very start of the file --------
-    if n and TITLE_KEY_RE.match(lines[0][0]) and not _is_transition(lines[0][0]) \
-            and not SCENE_HEADING_RE.match(lines[0][0]):
+    if n and TITLE_KEY_RE.match(lines[0]) and not _is_transition(lines[0]) \
+            and not SCENE_HEADING_RE.match(lines[0]):
         while i < n:
-            c = lines[i][0]
+            c = lines[i]
             if not c.strip():
                 break
             if TITLE_KEY_RE.match(c):
@@ -182,36 +185,37 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
                 break
             i += 1
 
-    def blank(idx: int) -> bool:
-        return idx >= n or not lines[idx][0].strip()
-
     def ends_block(idx: int) -> bool:
         # Inside a paragraph, a whitespace-only line of 2+ spaces continues it (B21);
         # a line opening a boneyard ends it (the boneyard may sit anywhere, §Boneyard).
         if idx >= n:
             return True
-        c = lines[idx][0]
-        if "/*" in c and c.lstrip().startswith("/*"):
+        c = lines[idx]
+        if not c:
             return True
-        return not c.strip() and not c.startswith("  ")
+        if c[0].isspace():
+            st = c.strip()
+            return not c.startswith("  ") if not st else st.startswith("/*")
+        return c[0] == "/" and c.startswith("/*")
 
-    # --- body --------------------------------------------------------------
+    # --- body: one iteration per block start -------------------------------------
     while i < n:
-        content = lines[i][0]
+        content = lines[i]
         s = content.strip()
         if not s:
             j = i + 1
-            while j < n and not lines[j][0].strip():
+            while j < n and not lines[j].strip():
                 j += 1
             emit("BLANK", i, j)
             i = j
             continue
+        first = s[0]
 
         # Boneyard /* ... */ (may span blank lines).
-        if s.startswith("/*"):
+        if first == "/" and s.startswith("/*"):
             j = i
             k = content.find("/*") + 2
-            while j < n and "*/" not in lines[j][0][k:]:
+            while j < n and "*/" not in lines[j][k:]:
                 j += 1
                 k = 0
             if j < n:
@@ -222,13 +226,13 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
                                     lineno, col0 + content.find("/*"), pos + content.find("/*")))
 
         # Standalone note [[ ... ]], possibly over several lines, no blank line inside.
-        if s.startswith("[["):
+        elif first == "[" and s.startswith("[["):
             if s.endswith("]]") and len(s) >= 4:
                 emit("NOTE", i, i + 1)
                 i += 1
                 continue
             j = i + 1
-            while not ends_block(j) and not lines[j][0].rstrip().endswith("]]"):
+            while not ends_block(j) and not lines[j].rstrip().endswith("]]"):
                 j += 1
             if not ends_block(j):
                 emit("NOTE", i, j + 1)
@@ -237,56 +241,49 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
             problems.append(Problem("unclosed-note", "note '[[' is not closed with ']]' before a blank line",
                                     lineno, col0 + content.find("[["), pos + content.find("[[")))
 
-        if PAGE_BREAK_RE.match(content):
-            emit("PAGE_BREAK", i, i + 1)
+        if first == "=":
+            emit("PAGE_BREAK" if PAGE_BREAK_RE.match(content) else "SYNOPSIS", i, i + 1)
             i += 1
             continue
-        first = s[0]
         if first == "#":
             emit("SECTION", i, i + 1)
             i += 1
             continue
-        if first == "=":
-            emit("SYNOPSIS", i, i + 1)
-            i += 1
-            continue
         if first == "~":
-            j = i + 1
-            while not ends_block(j) and lines[j][0].lstrip().startswith("~"):
-                j += 1
-            for k in range(i, j):
-                emit("LYRIC", k, k + 1)
-            i = j
+            i = _run(emit, lines, i, ends_block, "LYRIC", lambda t: t.lstrip()[:1] == "~")
             if not ends_block(i):
                 i = _paragraph(emit, lines, i, ends_block, "ACTION")
             continue
-        if content[:1] == "." and FORCED_HEADING_RE.match(content) or \
-                first != "." and SCENE_HEADING_RE.match(s):
+        if first == "." and content[0] == "." and FORCED_HEADING_RE.match(content) or \
+                first in "IEie" and SCENE_HEADING_RE.match(s):
             emit("SCENE_HEADING", i, i + 1)
             i += 1
             continue
         if first == ">":
-            ttype = "CENTERED" if CENTERED_RE.match(content) else "TRANSITION"
-            emit(ttype, i, i + 1)
-            i += 1
+            if CENTERED_RE.match(content):
+                i = _run(emit, lines, i, ends_block, "CENTERED", CENTERED_RE.match)
+            else:
+                emit("TRANSITION", i, i + 1)
+                i += 1
             continue
         if first == "!":
             i = _paragraph(emit, lines, i, ends_block, "ACTION")
             continue
-        if _is_transition(content) and blank(i + 1):
+        nxt_blank = i + 1 >= n or not lines[i + 1].strip()
+        if nxt_blank and _is_transition(content):
             emit("TRANSITION", i, i + 1)
             i += 1
             continue
-        if _is_character_cue(content) and not ends_block(i + 1) and lines[i + 1][0].strip():
+        if not nxt_blank and not ends_block(i + 1) and _is_character_cue(content):
             emit("CHARACTER", i, i + 1)
             i += 1
             run = i  # start of the current run of plain dialogue lines
             while not ends_block(i):
-                t = lines[i][0].strip()
+                t = lines[i].strip()
                 if t[:1] in ("(", "~") and (t[0] == "~" or t.endswith(")")):
                     if run < i:
                         emit("DIALOGUE", run, i)
-                    emit("PARENTHETICAL" if t[0] == "(" else "LYRIC", i, i + 1)
+                    emit("PARENTHETICAL" if t[0] == "(" else "DIALOGUE_LYRIC", i, i + 1)
                     run = i + 1
                 i += 1
             if run < i:
@@ -296,13 +293,22 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
     return tokens
 
 
+def _run(emit, lines, i: int, ends_block, ttype: str, member) -> int:
+    """Emit the consecutive lines from ``i`` that satisfy ``member`` as one token."""
+    j = i + 1
+    while not ends_block(j) and member(lines[j]):
+        j += 1
+    emit(ttype, i, j)
+    return j
+
+
 def _paragraph(emit, lines, i: int, ends_block, ttype: str) -> int:
     """Emit lines from ``i`` to the end of the paragraph as one ``ttype`` token; return next index.
 
     A ``~`` line (a lyric, always forced, §Lyrics) ends the paragraph too.
     """
     j = i + 1
-    while not ends_block(j) and lines[j][0].lstrip()[:1] != "~":
+    while not ends_block(j) and lines[j].lstrip()[:1] != "~":
         j += 1
     emit(ttype, i, j)
     return j

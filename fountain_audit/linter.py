@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .diagnostics import Diagnostic, Severity
-from .fountain import parse
+from .fountain import gc_paused, parse
 from .rules import Rule, RuleContext, all_rules
 from .session import build_session
 from .source import decode_bytes, read_path
@@ -65,6 +65,11 @@ def lint_text(text: str, path: str = "<string>", selection: Selection | None = N
     exception yields one ``X001 internal-error`` diagnostic instead of crashing.
     """
     selection = selection or Selection.build()
+    with gc_paused():
+        return _lint(text, path, selection)
+
+
+def _lint(text: str, path: str, selection: Selection) -> list[Diagnostic]:
     document = parse(text)
     session = build_session(document)
     ctx = RuleContext(text, document, session)

@@ -96,20 +96,21 @@ class _NoteFields(Transformer):
     """Turns a notes.lark parse into a ``fields`` dict; one method per rule."""
 
     def status(self, items):
-        s = str(items[0])
+        s = str(items[0])[3:]  # after " — "
         if s == "ok":
             return {"status": "ok", "error": None}
         return {"status": "error", "error": s[6:].strip() if s.startswith("error:") else ""}
 
     def tool(self, items):
         name, args, status = items
-        out = {"name": str(name), "arguments_text": "" if args is None else str(args)}
+        out = {"name": str(name), "arguments_text": str(args)[1:-1]}
         out.update(status)
         return out
 
     def rag(self, items):
         count, store, score = items
-        return {"chunks": int(count), "store": str(store), "top_score": float(score)}
+        return {"chunks": int(count.split()[0]), "store": str(store),
+                "top_score": float(score.rsplit(" ", 1)[1])}
 
     def rag_source(self, items):
         text = "" if items[0] is None else str(items[0])
@@ -131,7 +132,7 @@ class _NoteFields(Transformer):
 
     def recall(self, items):
         ident, source, score = items
-        return {"id": str(ident), "source": "" if source is None else str(source), "score": float(score)}
+        return {"id": str(ident), "source": str(source)[2:-1], "score": float(score.rsplit(" ", 1)[1])}
 
     def write(self, items):
         path, status = items
@@ -269,18 +270,40 @@ def parse_note(note: Note) -> NoteRecord:
     return rec
 
 
-def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(payload: str, start: str) -> tuple[dict[str, Any] | None, int]:
+    """``(fields, -1)`` or ``(None, error position)``; identical notes (a file read
+    twice, a recurring RAG source) are parsed once."""
     try:
-        rec.fields = _parser().parse(payload, start=start)
+        return _parser().parse(payload, start=start), -1
     except UnexpectedInput as e:
-        rec.valid = False
-        pos = skip + (getattr(e, "pos_in_stream", None) or 0)
-        rec.error = _describe(rec.kind, payload, e)
-        rec.error_line, rec.error_column = _locate(rec.node, pos)
+        return None, getattr(e, "pos_in_stream", None) or 0
+
+
+def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
+    fields, error_pos = _parse_cached(payload, start)
+    if fields is not None:
+        rec.fields = dict(fields)
+        return rec
+    rec.valid = False
+    rec.error = _describe(rec.kind)
+    rec.error_line, rec.error_column = _locate(rec.node, skip + _error_position(payload, error_pos))
     return rec
 
 
-def _describe(kind: str, payload: str, e: UnexpectedInput) -> str:
+def _error_position(payload: str, pos: int) -> int:
+    """Where to point for a payload the grammar rejected at ``pos``.
+
+    The grammar's look-ahead terminals (tool arguments, write paths) fail at their
+    start when what is wrong is the status after the last " — ": point there.
+    """
+    sep = payload.rfind(" — ")
+    if sep >= pos:
+        return sep + 3
+    return pos
+
+
+def _describe(kind: str) -> str:
     expected = {
         "tool": "NAME(ARGS) — ok|error: MESSAGE",
         "rag": "N chunks from STORE, top score S",

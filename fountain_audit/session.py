@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from .fountain import (Action, Blank, Boneyard, Dialogue, Document, Node, Note, SceneHeading,
-                       TitlePage, Transition)
+                       Transition, gc_paused)
 from .notes import NoteRecord, parse_note
 
 #: Scene kinds, in the order headings are tried.
@@ -186,13 +186,16 @@ class Turn:
     """One exchange in a chat scene: user input → HARVEY forwarding → notes → reply.
 
     ``notes`` pairs each note of the turn with its phase (one of :data:`PHASES`).
-    ``index`` is 0-based over the whole session; ``scene`` is the owning scene.
+    ``index`` is 0-based over the whole session; ``scene_index`` is the 0-based
+    index of the owning scene (an index, not a reference, so the model holds no
+    reference cycles and is freed as soon as it is dropped).
     Any part may be missing (a crashed session has no reply; spec examples have
     HARVEY answer directly, without a forwarding line).
     """
 
     index: int
-    scene: "Scene"
+    scene_index: int
+    line: int
     user: Speech | None = None
     forwarding: Speech | None = None
     reply: Speech | None = None
@@ -222,12 +225,6 @@ class Turn:
     def complete(self) -> bool:
         return self.reply is not None
 
-    @property
-    def line(self) -> int:
-        first = self.user or self.forwarding or self.reply
-        if first is not None:
-            return first.line
-        return self.notes[0][1].line if self.notes else self.scene.line
 
 
 @dataclass(eq=False, slots=True)
@@ -314,6 +311,7 @@ class Session:
     fade_in: Node | None
     the_end: Node | None
     kind: str
+    _placements: list | None = None
 
     @property
     def turns(self) -> list[Turn]:
@@ -484,7 +482,7 @@ class _Builder:
 
         def new_turn() -> Turn:
             nonlocal turn, pending
-            turn = Turn(self.turn_count, scene)
+            turn = Turn(self.turn_count, scene.index, scene.line)
             self.turn_count += 1
             scene.turns.append(turn)
             turn.notes.extend(("before-user", r) for r in pending)
@@ -536,6 +534,9 @@ class _Builder:
                 turn.stats = n
         if pending and turn is not None:  # notes after the last reply (memory tools of the next turn)
             turn.notes.extend(("after-reply", r) for r in pending)
+        for t in scene.turns:  # a turn's line: its first speech, else its first note
+            first = t.user or t.forwarding or t.reply
+            t.line = first.line if first is not None else t.notes[0][1].line if t.notes else scene.line
 
     def session_kind(self, fade_in: Node | None) -> str:
         """Classify the file: session, fragment, memory, hand-off or screenplay."""
@@ -556,7 +557,8 @@ class _Builder:
 
 def build_session(document: Document) -> Session:
     """Build the :class:`Session` model of a parsed document. Never raises."""
-    return _Builder(document).build()
+    with gc_paused():
+        return _Builder(document).build()
 
 
 @dataclass(frozen=True, slots=True)
@@ -571,7 +573,9 @@ class Placement:
 
 
 def placements(session: Session) -> list[Placement]:
-    """Every note of ``session`` with its placement, in source order."""
+    """Every note of ``session`` with its placement, in source order (computed once)."""
+    if session._placements is not None:
+        return session._placements
     where: dict[int, Placement] = {}
     for scene in session.scenes:
         for rec in scene.notes:
@@ -579,4 +583,5 @@ def placements(session: Session) -> list[Placement]:
         for turn in scene.turns:
             for phase, rec in turn.notes:
                 where[id(rec)] = Placement(rec, scene, turn, phase)
-    return [where.get(id(r)) or Placement(r, None, None, None) for r in session.notes]
+    session._placements = [where.get(id(r)) or Placement(r, None, None, None) for r in session.notes]
+    return session._placements

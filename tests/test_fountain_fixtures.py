@@ -184,7 +184,7 @@ def to_fountaintools_elements(doc: Document) -> list[tuple[str, str]]:
                 s = _content(tok).strip()
                 if tok.type == "PARENTHETICAL":
                     add("PARENTHETICAL", s.strip("()"))
-                elif tok.type == "LYRIC":
+                elif tok.type == "DIALOGUE_LYRIC":
                     add("LYRIC", s[1:])
                 else:
                     add("DIALOGUE", tok.value)
@@ -192,12 +192,12 @@ def to_fountaintools_elements(doc: Document) -> list[tuple[str, str]]:
             s = node.text.strip()
             add("TRANSITION", s[1:] if s.startswith(">") else s)
         elif t == "centered":
-            for tok in node.tokens:
-                s = _content(tok).strip()
+            for line in node.lines:
+                s = line.strip()
                 out.append(("ACTION", _norm(s[1:-1]) + " (centered)"))
         elif t == "lyrics":
-            for tok in node.tokens:
-                add("LYRIC", _content(tok).strip()[1:])
+            for line in node.lines:
+                add("LYRIC", line.strip()[1:])
         elif t == "section":
             s = node.text.strip()
             depth = len(s) - len(s.lstrip("#"))
@@ -235,7 +235,7 @@ def fountaintools_comparison(name: str):
 
 _NODE_LINE_TYPE = {"title_page": "title_page", "lyrics": "lyric", "centered": "centered"}
 _TOKEN_LINE_TYPE = {"CHARACTER": "character", "PARENTHETICAL": "parenthetical",
-                    "DIALOGUE": "dialogue", "LYRIC": "lyric"}
+                    "DIALOGUE": "dialogue", "DIALOGUE_LYRIC": "lyric"}
 
 
 def line_types(doc: Document) -> dict[int, str]:
