@@ -15,7 +15,7 @@ import os
 
 from .diagnostics import Diagnostic, Severity
 from .fountain import Document, parse
-from .linter import lint
+from .linter import lint, lint_file
 from .notes import NoteRecord, parse_note
 from .session import Scene, Session, Turn, build_session
 from .source import read_path
@@ -23,7 +23,7 @@ from .source import read_path
 __version__ = "0.1.0"
 
 __all__ = ["Diagnostic", "Document", "NoteRecord", "Scene", "Session", "Severity", "Turn",
-           "__version__", "build_session", "lint", "parse", "parse_file", "parse_note", "read_session"]
+           "__version__", "build_session", "lint", "lint_file", "parse", "parse_file", "parse_note", "read_session"]
 
 
 def parse_file(path: str | os.PathLike) -> Document:

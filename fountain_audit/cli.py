@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
@@ -138,7 +139,7 @@ def rules_cmd(output_format):
     for col in ("code", "name", "severity", "since", "summary"):
         table.add_column(col)
     for r in rules:
-        table.add_row(r.code, r.name, str(r.severity), r.since, r.summary)
+        table.add_row(r.code, r.name, str(r.severity), r.since, escape(r.summary))
     Console().print(table)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import gc
 import threading
 from dataclasses import dataclass, field
@@ -24,7 +25,10 @@ from pathlib import Path
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from .lexer import LineLexer, Problem, tokenize
+from .lexer import LineLexer, Problem, split_lines, tokenize
+
+
+_SCENE_NUMBER_RE = re.compile(r"\s*#([^#\s]+)#\s*$")
 
 
 def _content(tok: Token) -> str:
@@ -76,9 +80,8 @@ class Node:
 
     @property
     def lines(self) -> list[str]:
-        """The node's physical lines, without terminators."""
-        return [ln.rstrip("\r\n") for t in self.tokens for ln in t.value.splitlines(True)] \
-            if any(t.end_line != t.line for t in self.tokens) else [_content(t) for t in self.tokens]
+        """The node's physical lines, without terminators (only CR, LF, CRLF end lines)."""
+        return [c for t in self.tokens for c, _ in split_lines(t.value)]
 
     @property
     def text(self) -> str:
@@ -139,7 +142,23 @@ class SceneHeading(Node):
 
     @property
     def forced(self) -> bool:
+        """True for a heading forced with a leading ``.``."""
         return self.tokens[0].lstrip().startswith(".")
+
+    @property
+    def scene_number(self) -> str | None:
+        """The scene number of ``INT. HOUSE - DAY #1A#``, i.e. ``"1A"``, or ``None``."""
+        m = _SCENE_NUMBER_RE.search(_content(self.tokens[0]))
+        return m.group(1) if m else None
+
+    @property
+    def heading(self) -> str:
+        """The heading text without a forcing ``.`` or a scene number."""
+        s = _content(self.tokens[0]).strip()
+        m = _SCENE_NUMBER_RE.search(s)
+        if m:
+            s = s[:m.start()].rstrip()
+        return s[1:] if s.startswith(".") else s
 
 
 class Action(Node):

@@ -90,7 +90,9 @@ def _lint(text: str, path: str, selection: Selection) -> list[Diagnostic]:
 
 def lint(source: str | bytes | os.PathLike, path: str | None = None, *,
          select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> list[Diagnostic]:
-    """Lint a session given as text (``str``), file bytes (``bytes``) or a file path.
+    """Lint a session given as text (``str``), file bytes (``bytes``) or a
+    ``pathlib.Path``/``os.PathLike``. A ``str`` is always the *text*: to lint a file
+    named by a string, use :func:`lint_file` (or pass ``Path(name)``).
 
     ``path`` names the file in the diagnostics (default: the path, or
     ``"<string>"``). ``select``/``ignore`` take rule codes, prefixes or names.
@@ -106,3 +108,13 @@ def lint(source: str | bytes | os.PathLike, path: str | None = None, *,
         text = read_path(source)
         path = path or os.fspath(source)
     return lint_text(text, path or "<string>", selection)
+
+
+def lint_file(path: str | os.PathLike, *, select: Iterable[str] | None = None,
+              ignore: Iterable[str] | None = None) -> list[Diagnostic]:
+    """Lint the file at ``path`` (a ``str`` or ``PathLike``); see :func:`lint`.
+
+    Raises ``OSError`` if the file cannot be read, :class:`RuleSelectionError`
+    for an unknown rule.
+    """
+    return lint_text(read_path(path), os.fspath(path), Selection.build(select, ignore))
