@@ -18,6 +18,7 @@ from rich.table import Table
 
 from . import __version__
 from .diagnostics import Severity
+from .config import TARGET_VERSIONS, Config, ConfigError, load_config
 from .linter import RuleSelectionError, Selection, lint_text
 from .reporters import report_json, report_text
 from .rules import all_rules
@@ -30,9 +31,10 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v for raw in values for v in raw.split(",") if v.strip()]
 
 
-def discover(paths: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[str], list[str]]:
     """Expand ``paths``: directories are searched recursively (sorted) for ``*.spmd``
-    and ``*.fountain``; files are taken as given; ``-`` is standard input.
+    and ``*.fountain``, skipping ``exclude`` globs of ``cfg``; files are taken as
+    given; ``-`` is standard input.
 
     Returns ``(files, errors)`` where ``errors`` are messages for missing paths.
     """
@@ -43,15 +45,30 @@ def discover(paths: tuple[str, ...]) -> tuple[list[str], list[str]]:
             files.append(p)
         elif os.path.isdir(p):
             found = []
-            for root, dirs, names in os.walk(p):  # os.walk does not follow symlinked dirs
-                dirs.sort()
-                found.extend(os.path.join(root, n) for n in sorted(names) if n.endswith(SUFFIXES))
+            for root, dirs, names in os.walk(p, onerror=lambda e: errors.append(
+                    f"{e.filename}: cannot read directory: {e.strerror}")):
+                # os.walk does not follow symlinked directories, so symlink loops cannot trap it;
+                # hidden directories (.git, .venv ...) are skipped.
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found.extend(os.path.join(root, n) for n in sorted(names)
+                             if n.lower().endswith(SUFFIXES) and not n.startswith(".")
+                             and not (cfg and cfg.excluded(os.path.join(root, n))))
+            if not found:
+                click.secho(f"fountain-audit: warning: no *.spmd or *.fountain files under {p}", err=True,
+                            fg="yellow")
             files.extend(found)
         elif os.path.exists(p) or os.path.islink(p):
             files.append(p)
         else:
             errors.append(f"{p}: no such file or directory")
-    return files, errors
+    seen: set[str] = set()
+    unique = []
+    for f in files:  # a file named twice (or reached twice) is linted once
+        key = f if f == "-" else os.path.realpath(f)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique, errors
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -71,28 +88,45 @@ def main() -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--select", multiple=True, metavar="RULES",
-              help="Only these rules: codes, code prefixes or names, comma-separated.")
+              help="Only these rules: codes, code prefixes or names, comma-separated (replaces the config's).")
+@click.option("--extend-select", multiple=True, metavar="RULES", help="Add these rules to the selection.")
 @click.option("--ignore", multiple=True, metavar="RULES", help="Skip these rules (codes, prefixes or names).")
+@click.option("--target-version", type=click.Choice(TARGET_VERSIONS), help="Harvey format version; newer rules are off.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Read this fountain-audit.toml or pyproject.toml instead of discovering one.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
 @click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
+@click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when errors are found.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (text format).")
-def lint(paths, select, ignore, output_format, stdin_filename, color, exit_zero, quiet):
+def lint(paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
+         stdin_filename, color, strict, exit_zero, quiet):
     """Check session files against the rules.
 
     PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
     standard input. Output lines read 'path:line:col: CODE [rule-name] message'.
 
-    Exit status: 0 no errors (warnings and infos do not fail), 1 errors found,
-    2 usage error or unreadable path.
+    Settings come from the nearest fountain-audit.toml or pyproject.toml
+    [tool.fountain-audit] (see README); options given here override them.
+
+    Exit status: 0 no errors (warnings and infos do not fail unless --strict),
+    1 errors found, 2 usage or configuration error, or an unreadable path.
     """
     try:
-        selection = Selection.build(_split(select), _split(ignore))
-    except RuleSelectionError as e:
+        cfg = Config() if isolated else load_config(config_path)
+        if select:
+            cfg.select = _split(select)
+        cfg.extend_select += _split(extend_select)
+        cfg.ignore += _split(ignore)
+        if target_version:
+            cfg.target_version = target_version
+        selection = Selection(tuple(cfg.rules()))
+    except (ConfigError, RuleSelectionError) as e:
         raise click.UsageError(str(e)) from None
-    files, errors = discover(paths)
+    files, errors = discover(paths, cfg)
     diagnostics = []
     checked: list[str] = []
     for f in files:
@@ -107,21 +141,23 @@ def lint(paths, select, ignore, output_format, stdin_filename, color, exit_zero,
             errors.append(f"{f}: cannot read: {e.strerror or e}")
             continue
         checked.append(name)
-        diagnostics.extend(lint_text(text, name, selection))
+        try:
+            ignored = cfg.ignored_for(name)
+        except ConfigError as e:
+            raise click.UsageError(str(e)) from None
+        diagnostics.extend(lint_text(text, name, selection, ignored))
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
     if output_format == "json":
-        click.echo(report_json(diagnostics, checked))
+        click.echo(report_json(diagnostics, checked, errors))
     else:
         console = Console(force_terminal=color if color is not None else None,
                           no_color=color is False, highlight=False)
-        report_text([] if quiet else diagnostics, len(checked), console)
-        if quiet and diagnostics:
-            from .reporters import summary_line
-            console.print(summary_line(diagnostics, len(checked)), highlight=False)
+        report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors))
     if errors:
         sys.exit(2)
-    if not exit_zero and any(d.severity is Severity.ERROR for d in diagnostics):
+    failing = (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
+    if not exit_zero and any(d.severity in failing for d in diagnostics):
         sys.exit(1)
 
 
@@ -136,11 +172,15 @@ def rules_cmd(output_format):
                                 "summary": r.summary} for r in rules], indent=2))
         return
     table = Table(show_edge=False, header_style="bold")
-    for col in ("code", "name", "severity", "since", "summary"):
-        table.add_column(col)
+    for col in ("code", "name", "severity", "since"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("summary", ratio=1)
     for r in rules:
-        table.add_row(r.code, r.name, str(r.severity), r.since, escape(r.summary))
-    Console().print(table)
+        table.add_row(r.code, r.name, str(r.severity), r.since, escape(r.summary.replace("`", "")))
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=max(console.width, 140))
+    console.print(table)
 
 
 @main.command("rule")

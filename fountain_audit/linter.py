@@ -58,24 +58,34 @@ class Selection:
         return cls(tuple(r for r in chosen if r not in dropped))
 
 
-def lint_text(text: str, path: str = "<string>", selection: Selection | None = None) -> list[Diagnostic]:
+def lint_text(text: str, path: str = "<string>", selection: Selection | None = None,
+              ignored: frozenset[str] | set[str] = frozenset()) -> list[Diagnostic]:
     """Lint decoded ``text`` (see :mod:`fountain_audit.source`); never raises on input.
 
+    ``ignored`` holds rule codes switched off for this file (per-file ignores).
+    Diagnostics covered by ``/* fountain-audit: ... */`` suppressions are dropped;
+    unused suppressions are reported as ``A101`` when that rule is selected.
     Returns diagnostics sorted by line, column and code. A rule that fails with an
     exception yields one ``X001 internal-error`` diagnostic instead of crashing.
     """
     selection = selection or Selection.build()
     with gc_paused():
-        return _lint(text, path, selection)
+        return _lint(text, path, selection, ignored)
 
 
-def _lint(text: str, path: str, selection: Selection) -> list[Diagnostic]:
+def _lint(text: str, path: str, selection: Selection, ignored) -> list[Diagnostic]:
+    from .suppressions import apply, directives
+
     document = parse(text)
     session = build_session(document)
     ctx = RuleContext(text, document, session)
     out: list[Diagnostic] = []
+    unused_rule = None
     for rule in selection.rules:
-        if session.kind not in rule.scope:
+        if rule.code in ignored or session.kind not in rule.scope:
+            continue
+        if rule.code == "A101":
+            unused_rule = rule
             continue
         try:
             for f in rule.check(ctx):
@@ -84,6 +94,17 @@ def _lint(text: str, path: str, selection: Selection) -> list[Diagnostic]:
         except Exception as e:  # noqa: BLE001 - a rule bug must not hide the other rules' findings
             out.append(Diagnostic(path, 1, 1, "X001", "internal-error", Severity.ERROR,
                                   f"rule {rule.code} [{rule.name}] failed: {type(e).__name__}: {e}; please report"))
+    found = directives(document) if "fountain-audit:" in text else []
+    if found:
+        out = apply(out, found)
+        if unused_rule is not None:
+            for d in found:
+                if not d.used and not d.error:
+                    what = "enable ends no disabled region" if d.verb == "enable" else \
+                        f"'{d.verb}' suppressed no diagnostic"
+                    out.append(Diagnostic(path, d.line, d.column, unused_rule.code, unused_rule.name,
+                                          unused_rule.severity, f"unused suppression: {what}",
+                                          d.end_line, d.end_column))
     out.sort(key=Diagnostic.sort_key)
     return out
 

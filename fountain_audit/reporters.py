@@ -23,24 +23,34 @@ def _safe(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def summary_line(diagnostics: Sequence[Diagnostic], files: int) -> str:
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def counts(diagnostics: Sequence[Diagnostic]) -> dict[str, int]:
+    """Diagnostics per severity name."""
+    out = {str(s): 0 for s in sorted(Severity, reverse=True)}
+    for d in diagnostics:
+        out[str(d.severity)] += 1
+    return out
+
+
+def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int = 0) -> str:
     """E.g. ``"Found 2 errors, 1 warning, 0 infos in 3 files checked."``."""
-    counts = {s: 0 for s in Severity}
-    for d in diagnostics:
-        counts[d.severity] += 1
-
-    def n(k: int, word: str) -> str:
-        return f"{k} {word}{'' if k == 1 else 's'}"
-
+    c = counts(diagnostics)
+    tail = f"; {_n(unreadable, 'path')} could not be read" if unreadable else ""
     if not diagnostics:
-        return f"All clear: no problems in {n(files, 'file')} checked."
-    return (f"Found {n(counts[Severity.ERROR], 'error')}, {n(counts[Severity.WARNING], 'warning')}, "
-            f"{n(counts[Severity.INFO], 'info')} in {n(files, 'file')} checked.")
+        head = "All clear: no problems" if not unreadable else "No problems"
+        return f"{head} in {_n(files, 'file')} checked{tail}."
+    return (f"Found {_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, "
+            f"{_n(c['info'], 'info')} in {_n(files, 'file')} checked{tail}.")
 
 
-def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console, *, summary: bool = True) -> None:
-    """One line per diagnostic, ``path:line:col: CODE [rule-name] message``, then a summary."""
-    for d in diagnostics:
+def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console, *, quiet: bool = False,
+                unreadable: int = 0) -> None:
+    """One line per diagnostic, ``path:line:col: CODE [rule-name] message``, then a
+    summary line (only the summary when ``quiet``)."""
+    for d in [] if quiet else diagnostics:
         line = Text()
         line.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
         line.append(" ")
@@ -48,17 +58,19 @@ def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console,
         line.append(f" [{d.name}] ", style="dim")
         line.append(_safe(d.message))
         console.print(line, soft_wrap=True, highlight=False)
-    if summary:
-        console.print(summary_line(diagnostics, files), highlight=False, soft_wrap=True)
+    console.print(summary_line(diagnostics, files, unreadable), highlight=False, soft_wrap=True)
 
 
-def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str]) -> str:
-    """One JSON document: tool, version, format_version, files and diagnostics."""
+def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreadable: Sequence[str] = ()) -> str:
+    """One JSON document: tool, version, format_version (of this JSON layout), files,
+    unreadable paths (messages), summary counts and diagnostics."""
     doc = {
         "tool": "fountain-audit",
         "version": __version__,
         "format_version": JSON_FORMAT_VERSION,
         "files": [_safe(f) for f in files],
+        "unreadable": [_safe(m) for m in unreadable],
+        "summary": {"files": len(files), **counts(diagnostics)},
         "diagnostics": [{**d.to_dict(), "path": _safe(d.path), "message": _safe(d.message)} for d in diagnostics],
     }
     return json.dumps(doc, ensure_ascii=False, indent=2)

@@ -223,7 +223,8 @@ class Turn:
 
     @property
     def complete(self) -> bool:
-        return self.reply is not None
+        """True when the turn has a reply that was not cut off at end of file."""
+        return self.reply is not None and not self.reply.truncated
 
 
 

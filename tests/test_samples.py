@@ -25,6 +25,8 @@ VIOLATION_DIR = SAMPLES / "violations"
 
 #: (file under samples/violations/, the one code it must raise, the line it is raised at)
 VIOLATIONS = [
+    ("A101-unused-suppression.spmd", "A101", 17),             # disable-next=P102 with no P102 below
+    ("A102-invalid-suppression.spmd", "A102", 17),            # misspelt rule name
     ("E101-invalid-utf8.spmd", "E101", 26),                  # Latin-1 0xE9 in the reply
     ("E102-control-character.spmd", "E102", 19),             # NUL in SHELL output
     ("E103-byte-order-mark.spmd", "E103", 1),                # BOM before Title:

@@ -8,8 +8,9 @@ documentation (sections *What it does*, *Why is this bad?*, *Example*, *Use
 instead*, *References*; the two examples are run by the tests), and one
 ``check(ctx)`` generator yielding :class:`~fountain_audit.diagnostics.Finding`.
 
-Families: ``E`` input and encoding, ``F`` Fountain syntax, ``S`` file
-structure, ``H`` scene headings, ``N`` note syntax, ``P`` note placement.
+Families: ``A`` fountain-audit's own comments (suppressions), ``E`` input and
+encoding, ``F`` Fountain syntax, ``S`` file structure, ``H`` scene headings,
+``N`` note syntax, ``P`` note placement.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from typing import Callable, Iterator
 from ..diagnostics import Finding, Severity
 
 RULE_MODULES = (
+    "unused_suppression",
+    "invalid_suppression",
     "invalid_utf8",
     "nul_byte",
     "byte_order_mark",

@@ -43,5 +43,11 @@ def check(ctx):
     for scene in ctx.session.scenes:
         if scene.info.timestamp_form == "loose":
             h = scene.heading
-            yield Finding(h.line, h.column, f"loose scene timestamp '{scene.info.timestamp}': the recorder writes "
-                          "' YYYY-MM-DD HH:MM:SS' (one space, with seconds)", h.end_line, h.end_column)
+            ts = scene.info.timestamp
+            what = []
+            if "—" in h.text.rsplit(ts, 1)[0][-4:]:
+                what.append("an em dash before it")
+            if len(ts) == 16:
+                what.append("no seconds")
+            yield Finding(h.line, h.column, f"loose scene timestamp '{ts}' ({' and '.join(what) or 'extra space'}); "
+                          "the recorder writes one space, then YYYY-MM-DD HH:MM:SS", h.end_line, h.end_column)

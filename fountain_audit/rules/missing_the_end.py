@@ -47,8 +47,8 @@ def check(ctx):
         line = body[-1].end_line if body else 1
         extra = ""
         turns = ctx.session.turns
-        if turns and not turns[-1].complete:
+        if turns and turns[-1].reply is None:
             extra = "; the last turn has no reply (crashed or still running?)"
-        elif turns and turns[-1].reply is not None and turns[-1].reply.truncated:
+        elif turns and turns[-1].reply.truncated:
             extra = "; the last reply is cut off mid-line (crashed?)"
         yield Finding(line, 1, f"session does not end with 'THE END.'{extra}")

@@ -44,4 +44,7 @@ def check(ctx):
     if not ctx.session.title.get("Title", "").strip():
         tp = ctx.document.title_page
         line = tp.line if tp else 1
+        if tp is None:
+            yield Finding(line, 1, "no title page (a session starts with 'Title:', 'Author:' ... lines)")
+            return
         yield Finding(line, 1, "title page has no 'Title:' (the recorder writes 'Title: Harvey Session')")

@@ -1,0 +1,91 @@
+"""Configuration files and inline suppressions change results as documented."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from fountain_audit.cli import main
+from fountain_audit.linter import lint_text
+
+HEAD = "Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\n\n"
+CHAT = ("INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+        "Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.\n\n"
+        "ALICE\nWhat is in a.go?\n\n[[tool: read_file({\"path\":\"a.go\"}) — ok]]\n\n"
+        "HARVEY\nForwarding to LLAMA.\n\nLLAMA\nIt declares package main.\n")
+BAD = HEAD + CHAT  # P102 at line 14, S104 (no THE END.) at line 20
+
+
+def lint_json(project, *args):
+    r = CliRunner().invoke(main, ["lint", "--format", "json", *args], catch_exceptions=False)
+    return r.exit_code, json.loads(r.output) if r.output.startswith("{") else r.output
+
+
+def codes(doc):
+    return [(d["path"].rsplit("/", 1)[-1], d["code"], d["line"], d["severity"]) for d in doc["diagnostics"]]
+
+
+def test_pyproject_config_is_discovered_and_applied(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.fountain-audit]\nignore = ["missing-the-end"]\n'
+        '[tool.fountain-audit.severity]\nP102 = "warning"\n')
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path / "s")
+    rc, doc = lint_json(tmp_path, "a.spmd")
+    assert rc == 0 and codes(doc) == [("a.spmd", "P102", 14, "warning")]
+    rc, doc = lint_json(tmp_path, "--isolated", "a.spmd")
+    assert rc == 1 and codes(doc) == [("a.spmd", "P102", 14, "error"), ("a.spmd", "S104", 20, "warning")]
+    r = CliRunner().invoke(main, ["lint", "--strict", "a.spmd"])
+    assert r.exit_code == 1
+
+
+def test_per_file_ignores_exclude_and_target_version(tmp_path, monkeypatch):
+    (tmp_path / "fountain-audit.toml").write_text(
+        'exclude = ["archive/**"]\ntarget-version = "1.2"\n'
+        '[per-file-ignores]\n"legacy/*.spmd" = ["P"]\n')
+    for d in ("legacy", "archive", "new"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "a.spmd").write_text(BAD + "\n\nTHE END.\n")
+    monkeypatch.chdir(tmp_path)
+    rc, doc = lint_json(tmp_path, ".")
+    assert doc["files"] == ["./legacy/a.spmd", "./new/a.spmd"]
+    assert [(d["path"], d["code"]) for d in doc["diagnostics"]] == [("./new/a.spmd", "P102")]
+
+
+def test_config_typo_exits_2_naming_it(tmp_path, monkeypatch):
+    (tmp_path / "fountain-audit.toml").write_text('ignore = ["rag-befor-dialogue"]\n')
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and "'rag-befor-dialogue'" in r.output and "fountain-audit.toml" in r.output
+    (tmp_path / "fountain-audit.toml").write_text('ignores = ["P102"]\n')
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and "unknown key(s) 'ignores'" in r.output
+    (tmp_path / "fountain-audit.toml").write_text('target-version = "2.0"\n')
+    assert CliRunner().invoke(main, ["lint", "a.spmd"]).exit_code == 2
+
+
+def lint_codes(text):
+    return [(d.code, d.line) for d in lint_text(text)]
+
+
+def test_disable_next_suppresses_the_next_element_only():
+    text = BAD.replace("[[tool:", "/* fountain-audit: disable-next=P102 */\n\n[[tool:")
+    assert lint_codes(text) == [("S104", 22)]
+
+
+def test_disable_enable_region_and_file():
+    region = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable=tools-between-forward-and-reply */\n\nALICE\nWhat") \
+        .replace("HARVEY\nForwarding", "/* fountain-audit: enable */\n\nHARVEY\nForwarding")
+    assert lint_codes(region) == [("S104", 24)]
+    assert lint_codes(BAD + "\n/* fountain-audit: disable-file */\n") == []
+    assert lint_codes(BAD + "\n/* fountain-audit: disable-file=S104 */\n") == [("P102", 14)]
+
+
+def test_unused_and_invalid_suppressions_are_reported():
+    text = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable-next=P101 */\n\nALICE\nWhat")
+    assert lint_codes(text) == [("A101", 11), ("P102", 16), ("S104", 22)]
+    text = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable-nxt=P102 */\n\nALICE\nWhat")
+    assert lint_codes(text) == [("A102", 11), ("P102", 16), ("S104", 22)]
