@@ -15,7 +15,7 @@ from .diagnostics import Diagnostic, Severity
 from .fountain import gc_paused, parse
 from .rules import Rule, RuleContext, all_rules
 from .session import build_session
-from .source import decode_bytes, read_path
+from .source import decode_bytes, looks_binary, read_path
 
 
 class RuleSelectionError(ValueError):
@@ -81,7 +81,10 @@ def _lint(text: str, path: str, selection: Selection, ignored) -> list[Diagnosti
     ctx = RuleContext(text, document, session)
     out: list[Diagnostic] = []
     unused_rule = None
-    for rule in selection.rules:
+    rules = selection.rules
+    if looks_binary(text):  # one finding (E104), not hundreds of meaningless ones
+        rules = tuple(r for r in rules if r.code == "E104")
+    for rule in rules:
         if rule.code in ignored or session.kind not in rule.scope:
             continue
         if rule.code == "A101":

@@ -46,3 +46,13 @@ def position(text: str, index: int) -> tuple[int, int]:
     line = 1 + head.count("\n") + head.count("\r") - head.count("\r\n")
     start = max(head.rfind("\n"), head.rfind("\r")) + 1
     return line, index - start + 1
+
+
+def looks_binary(text: str) -> bool:
+    """True when the first 8192 code points hold a NUL and mostly non-text characters
+    (more than 10% control characters or undecodable bytes): an image, an archive."""
+    head = text[:8192]
+    if "\x00" not in head:
+        return False
+    bad = sum(1 for c in head if (c < " " and c not in "\t\n\r") or "\udc80" <= c <= "\udcff")
+    return bad > len(head) // 10

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
+import os
+
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+#: The read-only reference material: ../shared, or $FOUNTAIN_AUDIT_SHARED.
+SHARED = Path(os.environ.get("FOUNTAIN_AUDIT_SHARED", ROOT.parent / "shared"))
 SAMPLES = ROOT / "samples"
 
 

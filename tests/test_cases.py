@@ -150,3 +150,8 @@ def test_turns_recovered(name, turns):
     s = read_session(shared_path("corpus", "harvey", *name.split("/")))
     assert len(s.turns) == turns
     assert all(t.user is not None and t.reply is not None for t in s.turns)
+
+
+def test_a08_ext_without_routing_is_a_warning():
+    assert [(d.code, d.line, d.severity) for d in lint(shared_path("cases", "A08.spmd"))] == [
+        ("H104", 10, Severity.WARNING)]

@@ -27,7 +27,7 @@ import pytest
 from fountain_audit import parse
 from fountain_audit.fountain import Dialogue, Document
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+from .conftest import SHARED  # noqa: E402
 CORPUS = SHARED / "corpus" / "fountain"
 CASES = SHARED / "cases"
 

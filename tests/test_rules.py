@@ -46,3 +46,10 @@ def test_selection_by_code_prefix_and_name():
     assert [r.code for r in sel.rules] == ["P101", "P102", "P104"]
     with pytest.raises(RuleSelectionError, match="'rag-befor-dialogue'"):
         resolve_rules(["rag-befor-dialogue"])
+
+
+def test_readme_rule_table_matches_the_registry():
+    from pathlib import Path
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = [f"| {r.code} | {r.name} | {r.severity} | {r.since} | {r.summary} |" for r in RULES]
+    assert "\n".join(rows) in readme

@@ -30,6 +30,7 @@ VIOLATIONS = [
     ("E101-invalid-utf8.spmd", "E101", 26),                  # Latin-1 0xE9 in the reply
     ("E102-control-character.spmd", "E102", 19),             # NUL in SHELL output
     ("E103-byte-order-mark.spmd", "E103", 1),                # BOM before Title:
+    ("E104-binary-file.spmd", "E104", 1),                    # a PNG header, NUL bytes
     ("F101-unclosed-note.spmd", "F101", 17),                 # [[rag: ... without ]]
     ("F102-unclosed-boneyard.spmd", "F102", 28),             # /* in the reply, never closed
     ("S101-missing-title.spmd", "S101", 1),                  # title page starts at line 1
@@ -39,6 +40,7 @@ VIOLATIONS = [
     ("H101-malformed-scene-heading.spmd", "H101", 13),       # 2026-09-31 is not a date
     ("H102-loose-scene-timestamp.spmd", "H102", 13),         # "TALKING — 2026-09-14 08:00"
     ("H103-unknown-scene-kind.spmd", "H103", 32),            # INT. GREENHOUSE ...
+    ("H104-ext-without-routing.spmd", "H104", 13),           # EXT. PI2 AND IVO, no routing line
     ("N101-malformed-note.spmd", "N101", 24),                # [[write: ... — done]]
     ("N102-tool-arguments-not-json.spmd", "N102", 23),       # {path: ...} unquoted key
     ("P101-rag-before-dialogue.spmd", "P101", 20),           # [[rag:]] after IVO's line

@@ -70,6 +70,8 @@ _WHERE = {
 
 
 def check(ctx):
+    if not ctx.session.scenes:
+        return  # notes without scenes (a design-doc excerpt): no placement to judge
     for p in placements(ctx.session):
         rec = p.note
         if rec.kind not in ("rag", "rag-source"):

@@ -47,6 +47,8 @@ SCOPE = SESSION_LIKE
 
 
 def check(ctx):
+    if not ctx.session.scenes:
+        return  # notes without scenes (a design-doc excerpt): no placement to judge
     for p in placements(ctx.session):
         if p.note.kind == "recall" and (p.scene is None or p.scene.kind != "context-recall"):
             where = "before the first scene" if p.scene is None else f"in a {p.scene.kind} scene"
