@@ -65,6 +65,8 @@ _STATS_RE = re.compile(
     rf"^(?:(?P<models>.+?) · (?=\d))?(?:(?P<reply>\d+) reply \+ (?P<ctx>\d+) ctx · )?(?P<duration>{_DUR})"
     rf"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$")
 _ROUTE_STEP_RE = re.compile(r"^(?:Routing to|Answered by) \S+$")
+#: Pre-v1.2 prose tool call (88504ea–cf4aa0d): ``Harvey calls NAME: ARGS`` / ``Harvey calls NAME``.
+PROSE_TOOL_CALL_RE = re.compile(r"^Harvey calls (?P<name>[^\s:]+)(?:: (?P<args>.*))?$", re.S)
 _END_MARKERS = frozenset({"THE END.", "THE END"})
 _SUPPRESSION_PREFIX = "fountain-audit:"
 
@@ -185,7 +187,8 @@ PHASES = ("before-user", "after-user", "after-forwarding", "after-reply")
 class Turn:
     """One exchange in a chat scene: user input → HARVEY forwarding → notes → reply.
 
-    ``notes`` pairs each note of the turn with its phase (one of :data:`PHASES`).
+    ``notes`` pairs each note of the turn with its phase (one of :data:`PHASES`);
+    ``prose_tool_calls`` are pre-v1.2 ``Harvey calls NAME: ARGS`` action lines.
     ``index`` is 0-based over the whole session; ``scene_index`` is the 0-based
     index of the owning scene (an index, not a reference, so the model holds no
     reference cycles and is freed as soon as it is dropped).
@@ -202,6 +205,7 @@ class Turn:
     notes: list[tuple[str, NoteRecord]] = field(default_factory=list)
     stats: Action | None = None
     actions: list[Speech] = field(default_factory=list)
+    prose_tool_calls: list[Action] = field(default_factory=list)
 
     @property
     def target(self) -> str | None:
@@ -442,6 +446,8 @@ class _Builder:
 
     def continues(self, node: Node, speech: Speech, scene: Scene) -> bool:
         """Does ``node`` belong to the open speech (what the character wrote)?"""
+        if speech.character.upper() == "HARVEY" and _FORWARD_RE.match(speech.text):
+            return False  # Harvey's own one-line forwarding, never a reply
         if isinstance(node, Blank):
             return True
         if isinstance(node, Note):
@@ -533,6 +539,8 @@ class _Builder:
                     turn.notes.append(("after-user" if turn.user else "before-user", rec))
             elif id(n) in stats and turn is not None and turn.stats is None:
                 turn.stats = n
+            elif turn is not None and isinstance(n, Action) and PROSE_TOOL_CALL_RE.match(n.text):
+                turn.prose_tool_calls.append(n)
         if pending and turn is not None:  # notes after the last reply (memory tools of the next turn)
             turn.notes.extend(("after-reply", r) for r in pending)
         for t in scene.turns:  # a turn's line: its first speech, else its first note

@@ -155,3 +155,11 @@ def test_turns_recovered(name, turns):
 def test_a08_ext_without_routing_is_a_warning():
     assert [(d.code, d.line, d.severity) for d in lint(shared_path("cases", "A08.spmd"))] == [
         ("H104", 10, Severity.WARNING)]
+
+
+def test_prose_tool_calls_do_not_swallow_the_reply():
+    s = read_session(shared_path("corpus", "harvey", "reconstructed", "epoch-88504ea-prose-tool-calls.spmd"))
+    turn = s.turns[0]
+    assert (turn.target, turn.reply.character, turn.reply.text) == ("LLAMA3", "LLAMA3", "There is an error.")
+    assert [a.text for a in turn.prose_tool_calls] == ['Harvey calls read_file: {"path":"harvey.go"}',
+                                                       "Harvey calls list_files"]

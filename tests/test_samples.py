@@ -47,6 +47,9 @@ VIOLATIONS = [
     ("P102-tools-between-forward-and-reply.spmd", "P102", 20),  # [[tool:]] before forwarding
     ("P103-recall-before-first-turn.spmd", "P103", 32),      # INT. CONTEXT RECALL after a turn
     ("P104-recall-outside-recall-scene.spmd", "P104", 17),   # [[recall:]] in a chat scene
+    # -- structure and heading rules added for the full catalog (S105+, H105+) --
+    # -- turn rules (T) --
+    # -- note, legacy and reply rules (N103+, L, R) --
 ]
 
 ALL_SAMPLES = [CLEAN] + sorted(VIOLATION_DIR.glob("*.spmd"))

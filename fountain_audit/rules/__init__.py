@@ -47,6 +47,9 @@ RULE_MODULES = (
     "tools_between_forward_and_reply",
     "recall_before_first_turn",
     "recall_outside_recall_scene",
+    # -- structure and heading rules added for the full catalog (S105+, H105+) --
+    # -- turn rules (T) --
+    # -- note, legacy and reply rules (N103+, L, R) --
 )
 
 #: Examples may spell characters as ``\\xNN`` / ``\\uNNNN`` (NUL, BOM, undecodable bytes).
