@@ -50,6 +50,16 @@ VIOLATIONS = [
     # -- structure and heading rules added for the full catalog (S105+, H105+) --
     # -- turn rules (T) --
     # -- note, legacy and reply rules (N103+, L, R) --
+    ("N103-score-out-of-range.spmd", "N103", 17),            # top score 1.34
+    ("N104-note-in-wrong-scene.spmd", "N104", 24),           # [[shell:]] in an INT. SKILL scene
+    ("N105-tool-actor-not-participant.spmd", "N105", 23),    # [[PHI4.tool:]], GRANITE3's turn
+    ("N106-chunk-result-sequence.spmd", "N106", 29),         # 3/3 right after 1/3
+    ("N107-synthesis-not-last.spmd", "N107", 36),            # [[chunk-result:]] after [[synthesis:]]
+    ("N108-rag-source-without-rag.spmd", "N108", 17),        # [[rag-source:]] with no [[rag:]]
+    ("N109-empty-rag-source.spmd", "N109", 21),              # [[rag-source:]]
+    ("L101-legacy-prose-tool-call.spmd", "L101", 23),        # Harvey calls read_file: {...}
+    ("L102-legacy-stats-note.spmd", "L102", 26),             # [[stats: ... tok/s]]
+    ("R101-reply-reads-as-structure.spmd", "R101", 26),      # "## Autumn inspection" after a blank line
 ]
 
 ALL_SAMPLES = [CLEAN] + sorted(VIOLATION_DIR.glob("*.spmd"))

@@ -50,6 +50,16 @@ RULE_MODULES = (
     # -- structure and heading rules added for the full catalog (S105+, H105+) --
     # -- turn rules (T) --
     # -- note, legacy and reply rules (N103+, L, R) --
+    "score_out_of_range",
+    "note_in_wrong_scene",
+    "tool_actor_not_participant",
+    "chunk_result_sequence",
+    "synthesis_not_last",
+    "rag_source_without_rag",
+    "empty_rag_source",
+    "legacy_prose_tool_call",
+    "legacy_stats_note",
+    "reply_reads_as_structure",
 )
 
 #: Examples may spell characters as ``\\xNN`` / ``\\uNNNN`` (NUL, BOM, undecodable bytes).
