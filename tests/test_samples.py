@@ -48,7 +48,17 @@ VIOLATIONS = [
     ("P103-recall-before-first-turn.spmd", "P103", 32),      # INT. CONTEXT RECALL after a turn
     ("P104-recall-outside-recall-scene.spmd", "P104", 17),   # [[recall:]] in a chat scene
     # -- structure and heading rules added for the full catalog (S105+, H105+) --
+    ("S105-author-not-uppercase.spmd", "S105", 3),           # Author: wren
+    ("S106-content-after-the-end.spmd", "S106", 29),         # THE END. before a second scene
+    ("S107-timestamps-backwards.spmd", "S107", 30),          # 11:05:10 after 11:20:40
+    ("H105-int-scene-names-remote-route.spmd", "H105", 15),  # Model: ollama://10.0.7.4:11434
+    ("H106-missing-model-or-workspace.spmd", "H106", 15),    # description without Workspace:
     # -- turn rules (T) --
+    ("T101-forwarding-target-mismatch.spmd", "T101", 23),    # forwarded to GEMMA3, LLAMA3.2 replies
+    ("T102-unanswered-turn.spmd", "T102", 17),               # BRANN's first input, no reply
+    ("T103-several-exchanges-in-scene.spmd", "T103", 26),    # second exchange in one scene
+    ("T104-character-not-uppercase.spmd", "T104", 23),       # forced cue @Gemma3
+    ("T105-unfulfilled-mention.spmd", "T105", 18),           # @tidebox, GEMMA3 answers
     # -- note, legacy and reply rules (N103+, L, R) --
     ("N103-score-out-of-range.spmd", "N103", 17),            # top score 1.34
     ("N104-note-in-wrong-scene.spmd", "N104", 24),           # [[shell:]] in an INT. SKILL scene

@@ -48,7 +48,17 @@ RULE_MODULES = (
     "recall_before_first_turn",
     "recall_outside_recall_scene",
     # -- structure and heading rules added for the full catalog (S105+, H105+) --
+    "author_not_uppercase",
+    "content_after_the_end",
+    "timestamps_backwards",
+    "int_scene_names_remote_route",
+    "missing_model_or_workspace",
     # -- turn rules (T) --
+    "forwarding_target_mismatch",
+    "unanswered_turn",
+    "several_exchanges_in_scene",
+    "character_not_uppercase",
+    "unfulfilled_mention",
     # -- note, legacy and reply rules (N103+, L, R) --
     "score_out_of_range",
     "note_in_wrong_scene",
