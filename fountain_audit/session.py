@@ -332,9 +332,9 @@ class Session:
 
 
 def _is_harvey_heading(info: HeadingInfo, text: str) -> bool:
-    """A heading the recorder could have written (known kind, upper case)."""
-    place = info.place
-    return info.kind != "other" and place == place.upper()
+    """A heading the recorder could have written: a known kind, with a timestamp or in
+    upper case (the spec's own examples keep a chunked file name in lower case)."""
+    return info.kind != "other" and (info.timestamp is not None or info.place == info.place.upper())
 
 
 def _is_stats(node: Node) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from pathlib import Path
+
 
 import pytest
 

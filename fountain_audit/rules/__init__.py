@@ -10,7 +10,8 @@ instead*, *References*; the two examples are run by the tests), and one
 
 Families: ``A`` fountain-audit's own comments (suppressions), ``E`` input and
 encoding, ``F`` Fountain syntax, ``S`` file structure, ``H`` scene headings,
-``N`` note syntax, ``P`` note placement.
+``T`` turns, ``N`` notes, ``P`` note placement, ``L`` legacy (pre-v1.2) forms,
+``R`` reply text that other Fountain readers misread.
 """
 
 from __future__ import annotations

@@ -50,8 +50,8 @@ no issues found
 """
 
 from ..diagnostics import Finding, Severity
-from ..fountain import SceneHeading
-from ..session import read_heading
+
+from ..session import placements
 from . import SESSION_LIKE
 
 CODE = "N104"
@@ -79,28 +79,10 @@ _SHOWN = {"pipeline-hidden": "[[hidden confidence instruction appended]]",
 
 def note_scenes(session):
     """Each note of ``session`` with the kind and identity of the scene it is in:
-    ``[(record, kind, key)]``, ``kind``/``key`` ``None`` outside any scene.
-
-    The session model folds a heading of a Harvey kind that is not in the recorder's
-    upper-case form (the spec's `INT. CHUNK ANALYSIS — report.md`) into the speech
-    before it; here such a heading starts a scene of its kind, so its notes are judged
-    by it (``key`` = (scene index, heading line)).
-    """
-    out = []
-    seen = set()
-    for scene in session.scenes:
-        inner = sorted((n.line, info.kind) for sp in scene.speeches for n in sp.continuation
-                       if isinstance(n, SceneHeading) and (info := read_heading(n.text)).kind != "other")
-        for rec in scene.notes:
-            kind, key = scene.kind, (scene.index, scene.line)
-            for line, k in inner:
-                if line < rec.line:
-                    kind, key = k, (scene.index, line)
-            out.append((rec, kind, key))
-            seen.add(id(rec))
-    out.extend((rec, None, None) for rec in session.notes if id(rec) not in seen)
-    out.sort(key=lambda t: (t[0].line, t[0].column))
-    return out
+    ``[(record, kind, key)]``; ``kind``/``key`` are ``None`` outside any scene and
+    ``key`` is ``(scene index, heading line)``."""
+    return [(p.note, p.scene.kind if p.scene else None, (p.scene.index, p.scene.line) if p.scene else None)
+            for p in placements(session)]
 
 
 def check(ctx):
