@@ -331,7 +331,7 @@ class Session:
         return self.title.get("Author")
 
 
-def _is_harvey_heading(info: HeadingInfo, text: str) -> bool:
+def _is_harvey_heading(info: HeadingInfo) -> bool:
     """A heading the recorder could have written: a known kind, with a timestamp or in
     upper case (the spec's own examples keep a chunked file name in lower case)."""
     return info.kind != "other" and (info.timestamp is not None or info.place == info.place.upper())
@@ -405,7 +405,7 @@ class _Builder:
         for node in main:
             if isinstance(node, SceneHeading):
                 info = read_heading(node.text)
-                if speech is not None and not _is_harvey_heading(info, node.text):
+                if speech is not None and not _is_harvey_heading(info):
                     speech.continuation.append(node)
                     scene.nodes.append(node)
                     continue
