@@ -195,3 +195,127 @@ def rule_cmd(rule):
             Console().print(Markdown(text.encode("utf-8", "backslashreplace").decode()))
             return
     raise click.UsageError(f"unknown rule {rule!r} (see 'fountain-audit rules')")
+
+
+def _schema_names() -> list[str]:
+    from importlib import resources
+    names = [p.name[:-len(".schema.json")] for p in resources.files("fountain_audit.schemas").iterdir()
+             if p.name.endswith(".schema.json")]
+    return sorted(names) or ["ast", "dump", "turns"]
+
+
+@main.command("dump")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--records", "records", multiple=True, metavar="KIND,...",
+              help="Dump these note records instead of tool calls: tool, rag, rag-source, recall, write, shell, "
+                   "model-switch, chunk, chunk-result, synthesis, memory-tool, confidence, pipeline, run, stats, "
+                   "unknown, or all.")
+@click.option("--turns", is_flag=True, help="Dump every turn (user input, forwarding target, tool calls, "
+                                              "reply, RAG and recall context, scene) instead.")
+@click.option("--ast", "ast_", is_flag=True, help="Dump the whole Fountain AST with spans instead.")
+@click.option("--tool", "tools", multiple=True, metavar="NAME", help="Only tool calls named NAME (with --turns: "
+                                                                     "turns that call it). Repeatable or comma-separated.")
+@click.option("--status", "statuses", multiple=True, metavar="STATUS",
+              help="Only records with this status (ok, error; notes: also skipped, aborted ...).")
+@click.option("--actor", "actors", multiple=True, metavar="NAME",
+              help="Only tool calls made by NAME (HARVEY or the NAME. prefix of [[NAME.tool:]]).")
+@click.option("--scene-kind", "scene_kinds", multiple=True, metavar="KIND",
+              help="Only records in scenes of this kind (chat, ext-chat, agent-mode, shell, skill, context-recall, "
+                   "chunk-analysis, pipeline, memory, hand-off, other).")
+@click.option("--format", "output_format", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
+              help="json: one document {format_version, shape, records, files, errors}; jsonl: one record per "
+                   "line, written as it is produced.")
+@click.option("--redact-paths", is_flag=True, help="Replace each session's absolute Workspace: path with "
+                                                    "<workspace> everywhere in the output.")
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
+def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, output_format, redact_paths,
+             stdin_filename):
+    """Dump the audit trail of session files as JSON: tool calls (default), other note records,
+    turns or the AST.
+
+    PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for standard input.
+
+    \b
+    Default: one record per tool call: file, scene (index, kind, heading, ISO
+    timestamp), turn, span, actor, name, arguments (JSON value, or the raw text
+    when arguments_json is false), status and error.
+
+    \b
+    Examples:
+      fountain-audit dump session.spmd
+      fountain-audit dump --status error --format jsonl sessions/ | jq .name
+      fountain-audit dump --records rag,recall session.spmd
+      fountain-audit dump --turns --redact-paths session.spmd > turns.json
+      fountain-audit schema turns               the JSON Schema of --turns output
+
+    Exit status: 0 done, 2 usage error or an unreadable path (the other paths are
+    still dumped).
+    """
+    from . import dump as dm
+    from .fountain import parse
+    from .session import SCENE_KINDS, build_session
+
+    if sum([bool(records), turns, ast_]) > 1:
+        raise click.UsageError("choose one of --records, --turns and --ast")
+    shape = "ast" if ast_ else "turns" if turns else "dump"
+    try:
+        kinds = dm.record_kinds(_split(records)) if records else frozenset({"tool"})
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    bad = [k for k in _split(scene_kinds) if k not in SCENE_KINDS]
+    if bad:
+        raise click.UsageError(f"unknown scene kind {bad[0]!r} (choose from {', '.join(SCENE_KINDS)})")
+    filters = dm.Filters(frozenset(_split(tools)), frozenset(_split(statuses)), frozenset(_split(actors)),
+                         frozenset(_split(scene_kinds)))
+    if ast_ and filters:
+        raise click.UsageError("--tool, --status, --actor and --scene-kind do not apply to --ast")
+    files, errors = discover(paths)
+    for msg in errors:
+        click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+    out = click.get_text_stream("stdout", encoding="utf-8", errors="strict")
+    redactor = dm.Redactor()
+    writer = dm.JsonWriter(out, output_format, shape, redactor)
+    done: list[str] = []
+    try:
+        for f in files:
+            try:
+                if f == "-":
+                    text = decode_bytes(sys.stdin.buffer.read())
+                    name = stdin_filename or "-"
+                else:
+                    text = read_path(f)
+                    name = f
+            except OSError as e:
+                msg = f"{f}: cannot read: {e.strerror or e}"
+                errors.append(msg)
+                click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+                continue
+            session = build_session(parse(text))
+            if redact_paths:
+                redactor.add(dm.workspaces(session))
+            for rec in dm.dump_session(session, name, shape, kinds, filters):
+                writer.write(rec)
+            done.append(name)
+            out.flush()
+        writer.close(done, errors)
+    except BrokenPipeError:  # the reader (head, jq ...) went away: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0 if not errors else 2)
+    if errors:
+        sys.exit(2)
+
+
+@main.command("schema")
+@click.argument("name", type=click.Choice(_schema_names()))
+def schema_cmd(name):
+    """Print the JSON Schema (draft 2020-12) of an output shape: dump (tool calls and
+    --records), turns (--turns) or ast (--ast).
+
+    The schema describes the --format json document; each --format jsonl line is one
+    item of its "records" (the schema's $defs/record) plus "format_version".
+    """
+    import json
+
+    from . import schemas
+    click.echo(json.dumps(schemas.load(name), indent=2, ensure_ascii=False))

@@ -1,0 +1,735 @@
+"""Typed dump records of a session file: tool calls, other notes, turns and the Fountain AST.
+
+This is the layer under ``fountain-audit dump``. Records are dataclasses built from the
+session model (:mod:`fountain_audit.session`) and the AST (:mod:`fountain_audit.fountain`);
+each has ``to_json()`` returning a JSON-ready ``dict`` in the shape described by the shipped
+schemas (``schemas.load("dump")``, ``"turns"``, ``"ast"``).
+
+>>> from fountain_audit.dump import dump_text
+>>> for rec in dump_text(text, "a.spmd"):            # tool calls (the default shape)
+...     print(rec.name, rec.arguments, rec.status)
+>>> turns = list(dump_text(text, "a.spmd", shape="turns"))
+
+The generators yield records lazily, one file at a time, in source order, so a caller can
+stream them (``--format jsonl``) without holding every serialised record in memory.
+
+Nothing is invented: a value the file does not contain is ``None`` (``null``). Scene
+timestamps are given in ISO 8601 without a time zone (the file has none):
+``2026-06-24 10:02:30`` → ``2026-06-24T10:02:30``, loose ``— 2026-07-03 19:15`` →
+``2026-07-03T19:15``.
+
+Output versioning: :data:`FORMAT_VERSION` is ``MAJOR.MINOR``; a minor change only adds fields.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .fountain import (Blank, Dialogue, Document, Node, Note, SceneHeading, Section, TitleEntry, TitlePage,
+                       parse)
+from .notes import MEMORY_KINDS, NoteRecord
+from .session import PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session, placements
+
+#: Version of the dump output formats (``MAJOR.MINOR``; a minor change only adds fields).
+FORMAT_VERSION = "1.0"
+
+#: Output shapes: tool calls and other note records, turns, the Fountain AST.
+SHAPES = ("dump", "turns", "ast")
+
+#: ``--records`` names mapped to the note kinds (:attr:`NoteRecord.kind`) they select.
+RECORD_KINDS: dict[str, frozenset[str]] = {
+    "tool": frozenset({"tool"}),
+    "rag": frozenset({"rag"}),
+    "rag-source": frozenset({"rag-source"}),
+    "recall": frozenset({"recall"}),
+    "write": frozenset({"write"}),
+    "shell": frozenset({"shell"}),
+    "model-switch": frozenset({"model switch"}),
+    "chunk": frozenset({"chunk"}),
+    "chunk-result": frozenset({"chunk-result"}),
+    "synthesis": frozenset({"synthesis"}),
+    "memory-tool": MEMORY_KINDS,
+    "confidence": frozenset({"confidence"}),
+    "pipeline": frozenset({"pipeline-hidden", "pipeline-stop"}),
+    "run": frozenset({"run"}),
+    "stats": frozenset({"stats"}),
+    "unknown": frozenset({"unknown"}),
+}
+_RECORD_ALIASES = {"model switch": "model-switch", "model_switch": "model-switch", "memory": "memory-tool",
+                   "memory_tool": "memory-tool", "rag_source": "rag-source", "chunk_result": "chunk-result",
+                   "tools": "tool", "tool-call": "tool", "tool_call": "tool"}
+
+
+def record_kinds(names: Iterable[str]) -> frozenset[str]:
+    """Note kinds selected by ``--records`` names (``all`` selects every kind).
+
+    Raises ``ValueError`` naming an unknown record kind.
+    """
+    kinds: set[str] = set()
+    for raw in names:
+        name = raw.strip().lower()
+        if not name:
+            continue
+        if name == "all":
+            kinds.update(k for v in RECORD_KINDS.values() for k in v)
+            continue
+        name = _RECORD_ALIASES.get(name, name)
+        if name not in RECORD_KINDS:
+            raise ValueError(f"unknown record kind {raw.strip()!r} (choose from {', '.join(RECORD_KINDS)} or all)")
+        kinds.update(RECORD_KINDS[name])
+    return frozenset(kinds)
+
+
+def iso_timestamp(ts: str | None) -> str | None:
+    """``YYYY-MM-DD HH:MM[:SS]`` → ``YYYY-MM-DDTHH:MM[:SS]`` (no time zone is added)."""
+    return None if ts is None else ts.replace(" ", "T", 1)
+
+
+# --------------------------------------------------------------------------- building blocks
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A source region: 1-based ``line``/``column`` (code points), exclusive end
+    (``end_column`` is the column after the last character, terminator excluded),
+    and 0-based code-point ``offset``/``end_offset`` (terminator included)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    offset: int
+    end_offset: int
+
+    @classmethod
+    def of(cls, first: Node, last: Node | None = None) -> Span:
+        last = first if last is None else last
+        return cls(first.line, first.column, last.end_line, last.end_column, first.offset, last.end_offset)
+
+    @classmethod
+    def cover(cls, spans: Iterable[Span]) -> Span | None:
+        spans = list(spans)
+        if not spans:
+            return None
+        a = min(spans, key=lambda s: s.offset)
+        b = max(spans, key=lambda s: s.end_offset)
+        return cls(a.line, a.column, b.end_line, b.end_column, a.offset, b.end_offset)
+
+    def to_json(self) -> dict[str, int]:
+        return {"line": self.line, "column": self.column, "end_line": self.end_line,
+                "end_column": self.end_column, "offset": self.offset, "end_offset": self.end_offset}
+
+
+@dataclass(frozen=True, slots=True)
+class SceneRef:
+    """The scene a record belongs to: 0-based ``index``, ``kind`` (see
+    :data:`fountain_audit.session.SCENE_KINDS`), the ``heading`` text, its ``timestamp`` in
+    ISO 8601 without zone (``None`` when the heading has none) and ``timestamp_form``
+    (``"exact"``, ``"loose"`` or ``None``)."""
+
+    index: int
+    kind: str
+    heading: str
+    line: int
+    timestamp: str | None
+    timestamp_form: str | None
+
+    @classmethod
+    def of(cls, scene: Scene) -> SceneRef:
+        return cls(scene.index, scene.kind, scene.heading.heading, scene.line,
+                   iso_timestamp(scene.info.timestamp), scene.info.timestamp_form)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "kind": self.kind, "heading": self.heading, "line": self.line,
+                "timestamp": self.timestamp, "timestamp_form": self.timestamp_form}
+
+
+def _scene_json(scene: SceneRef | None) -> dict[str, Any] | None:
+    return None if scene is None else scene.to_json()
+
+
+# --------------------------------------------------------------------------- note records
+
+
+@dataclass(slots=True)
+class ToolCallRecord:
+    """One tool call: a ``[[tool: NAME(ARGS) — STATUS]]`` / ``[[NAME.tool: ...]]`` note
+    (``form="note"``) or a pre-v1.2 ``Harvey calls NAME: ARGS`` action line (``form="prose"``,
+    which records no status: ``status`` is ``None``).
+
+    ``arguments`` is the parsed JSON value when ``arguments_json`` is true, otherwise the raw
+    argument text; ``arguments_strict_json`` is false when the JSON only parses leniently
+    (raw control characters such as a newline inside a string). ``actor`` is the ``NAME.``
+    prefix or ``"HARVEY"``. ``valid`` is false for a tool note that does not follow the
+    syntax (``problem`` says why; name, arguments and status are then ``None``).
+    """
+
+    file: str
+    scene: SceneRef | None
+    turn: int | None
+    phase: str | None
+    span: Span
+    actor: str
+    name: str | None
+    arguments: Any
+    arguments_text: str | None
+    arguments_json: bool
+    arguments_strict_json: bool
+    status: str | None
+    error: str | None
+    form: str = "note"
+    valid: bool = True
+    problem: str | None = None
+    body: str = ""
+
+    record = "tool_call"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"record": self.record, "file": self.file, "scene": _scene_json(self.scene), "turn": self.turn,
+                "phase": self.phase, "span": self.span.to_json(), "actor": self.actor, "name": self.name,
+                "arguments": self.arguments, "arguments_json": self.arguments_json,
+                "arguments_strict_json": self.arguments_strict_json, "arguments_text": self.arguments_text,
+                "status": self.status, "error": self.error, "form": self.form, "valid": self.valid,
+                "problem": self.problem, "body": self.body}
+
+
+@dataclass(slots=True)
+class NoteRecordOut:
+    """Any other audit-trail note (RAG, recall, write, shell, model switch, chunk ...).
+
+    ``kind`` is the note kind (:attr:`fountain_audit.notes.NoteRecord.kind`: ``rag``,
+    ``model switch``, ``add_memory`` ...), ``fields`` its typed values (see
+    :func:`fountain_audit.notes.parse_note`), ``body`` the note text between ``[[`` and ``]]``.
+    ``valid``/``problem`` as for :class:`ToolCallRecord`.
+    """
+
+    file: str
+    kind: str
+    scene: SceneRef | None
+    turn: int | None
+    phase: str | None
+    span: Span
+    fields: dict[str, Any]
+    valid: bool
+    problem: str | None
+    body: str
+
+    record = "note"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"record": self.record, "file": self.file, "kind": self.kind, "scene": _scene_json(self.scene),
+                "turn": self.turn, "phase": self.phase, "span": self.span.to_json(), "fields": self.fields,
+                "valid": self.valid, "problem": self.problem, "body": self.body}
+
+
+def _lenient_json(text: str) -> tuple[Any, bool, bool]:
+    """``(value, is_json, strict)`` for prose tool-call arguments."""
+    for strict in (True, False):
+        try:
+            return json.loads(text, strict=strict), True, strict
+        except ValueError:
+            continue
+    return text, False, False
+
+
+def _tool_from_note(file: str, rec: NoteRecord, scene: SceneRef | None, turn: int | None,
+                    phase: str | None) -> ToolCallRecord:
+    f = rec.fields
+    span = Span.of(rec.node)
+    if not rec.valid:
+        return ToolCallRecord(file, scene, turn, phase, span, rec.actor or "HARVEY", None, None, None, False, False,
+                              None, None, "note", False, rec.error, rec.body)
+    is_json = bool(f.get("arguments_json"))
+    return ToolCallRecord(file, scene, turn, phase, span, rec.actor or "HARVEY", f["name"],
+                          f["arguments"] if is_json else f["arguments_text"], f["arguments_text"], is_json,
+                          bool(f.get("arguments_strict_json")), f["status"], f["error"], "note", True, None, rec.body)
+
+
+def _tool_from_prose(file: str, node: Node, scene: SceneRef, turn: int, phase: str | None) -> ToolCallRecord:
+    m = PROSE_TOOL_CALL_RE.match(node.text)
+    assert m is not None
+    text = m.group("args")
+    if text is None:
+        value, is_json, strict = None, False, False
+    else:
+        value, is_json, strict = _lenient_json(text)
+    return ToolCallRecord(file, scene, turn, phase, Span.of(node), "HARVEY", m.group("name"), value, text,
+                          is_json, strict, None, None, "prose", True, None, node.text)
+
+
+def _note_out(file: str, rec: NoteRecord, scene: SceneRef | None, turn: int | None,
+              phase: str | None) -> NoteRecordOut:
+    return NoteRecordOut(file, rec.kind, scene, turn, phase, Span.of(rec.node), _jsonable(rec.fields),
+                         rec.valid, rec.error if not rec.valid else None, rec.body)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+class _SceneRefs:
+    """SceneRef per scene index, built once per session."""
+
+    def __init__(self, session: Session):
+        self._scenes = session.scenes
+        self._refs: dict[int, SceneRef] = {}
+
+    def __call__(self, scene: Scene | int | None) -> SceneRef | None:
+        if scene is None:
+            return None
+        i = scene if isinstance(scene, int) else scene.index
+        ref = self._refs.get(i)
+        if ref is None:
+            ref = self._refs[i] = SceneRef.of(self._scenes[i])
+        return ref
+
+
+def _prose_phase(turn: Turn, node: Node) -> str | None:
+    off = node.offset
+    if turn.reply is not None and turn.reply.dialogue.offset < off:
+        return "after-reply"
+    if turn.forwarding is not None and turn.forwarding.dialogue.offset < off:
+        return "after-forwarding"
+    if turn.user is not None and turn.user.dialogue.offset < off:
+        return "after-user"
+    return "before-user"
+
+
+def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset({"tool"})
+                 ) -> Iterator[ToolCallRecord | NoteRecordOut]:
+    """The notes of ``session`` whose kind is in ``kinds``, in source order.
+
+    Tool notes (and, when ``"tool"`` is selected, pre-v1.2 prose tool calls) come out as
+    :class:`ToolCallRecord`, every other note as :class:`NoteRecordOut`.
+    """
+    refs = _SceneRefs(session)
+    prose: list[tuple[int, ToolCallRecord]] = []
+    if "tool" in kinds:
+        for turn in session.turns:
+            for node in turn.prose_tool_calls:
+                prose.append((node.offset, _tool_from_prose(file, node, refs(turn.scene_index), turn.index,
+                                                            _prose_phase(turn, node))))
+    k = 0
+    for p in placements(session):
+        rec = p.note
+        if rec.kind not in kinds:
+            continue
+        while k < len(prose) and prose[k][0] < rec.node.offset:
+            yield prose[k][1]
+            k += 1
+        scene = refs(p.scene)
+        turn = p.turn.index if p.turn is not None else None
+        if rec.kind == "tool":
+            yield _tool_from_note(file, rec, scene, turn, p.phase)
+        else:
+            yield _note_out(file, rec, scene, turn, p.phase)
+    for _, r in prose[k:]:
+        yield r
+
+
+def tool_calls(session: Session, file: str) -> Iterator[ToolCallRecord]:
+    """Every tool call of ``session`` (notes and pre-v1.2 prose lines), in source order."""
+    yield from note_records(session, file, frozenset({"tool"}))  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- turns
+
+
+@dataclass(slots=True)
+class SpeechOut:
+    """What one character wrote: ``text`` exactly (blank lines, markdown, ``#`` or ``INT.``
+    lines kept; ``\\n`` line ends; leading parentheticals and trailing blank lines excluded),
+    the ``parentheticals`` under the cue, the raw ``cue`` line and ``truncated`` when the
+    file ends inside it without a line break."""
+
+    character: str
+    cue: str
+    parentheticals: list[str]
+    text: str
+    span: Span
+    truncated: bool
+
+    @classmethod
+    def of(cls, sp: Speech) -> SpeechOut:
+        last = [n for n in sp.nodes if not isinstance(n, Blank)][-1]
+        return cls(sp.character, sp.dialogue.lines[0], sp.parentheticals, sp.text, Span.of(sp.dialogue, last),
+                   sp.truncated)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"character": self.character, "cue": self.cue, "parentheticals": self.parentheticals,
+                "text": self.text, "span": self.span.to_json(), "truncated": self.truncated}
+
+
+@dataclass(slots=True)
+class TurnRecord:
+    """One exchange, with what resuming or replaying the session needs.
+
+    ``user``: the user's input; ``forwarding``: HARVEY's ``Forwarding to NAME.`` line and
+    ``target`` the NAME; ``reply``: the answer (complete text). ``tool_calls`` in order;
+    ``rag``: the RAG and rag-source notes for this turn; ``recall``: the recall notes in force
+    (those of the last ``INT. CONTEXT RECALL`` scene before the turn's scene);
+    ``model``: the scene description's ``Model:``; ``model_switch``: the last
+    ``[[model switch:]]`` note before the turn; ``actions``: other speeches of the turn
+    (HARVEY's write or memory-tool prompts and the user's answers); ``other_notes``: the
+    turn's remaining notes; ``stats``: the stats line. ``complete`` is true when the turn
+    has a reply the file does not cut off. Missing parts are ``None``.
+    """
+
+    file: str
+    index: int
+    scene: SceneRef
+    span: Span | None
+    user: SpeechOut | None
+    forwarding: SpeechOut | None
+    target: str | None
+    reply: SpeechOut | None
+    complete: bool
+    tool_calls: list[ToolCallRecord]
+    rag: list[NoteRecordOut]
+    recall: list[NoteRecordOut]
+    model: str | None
+    model_switch: NoteRecordOut | None
+    actions: list[SpeechOut]
+    other_notes: list[NoteRecordOut]
+    stats: str | None
+
+    record = "turn"
+
+    def to_json(self) -> dict[str, Any]:
+        sp = (lambda s: None if s is None else s.to_json())
+        return {"record": self.record, "file": self.file, "index": self.index, "scene": self.scene.to_json(),
+                "span": sp(self.span), "user": sp(self.user), "forwarding": sp(self.forwarding),
+                "target": self.target, "reply": sp(self.reply), "complete": self.complete,
+                "tool_calls": [t.to_json() for t in self.tool_calls], "rag": [n.to_json() for n in self.rag],
+                "recall": [n.to_json() for n in self.recall], "model": self.model,
+                "model_switch": sp(self.model_switch), "actions": [a.to_json() for a in self.actions],
+                "other_notes": [n.to_json() for n in self.other_notes], "stats": self.stats}
+
+
+def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
+    """Every turn of ``session`` in order (several per scene when the scene holds several
+    exchanges; turns without user input or without reply too)."""
+    refs = _SceneRefs(session)
+    recall_scenes = [s for s in session.scenes if s.kind == "context-recall"]
+    recall_idx = [s.index for s in recall_scenes]
+    recall_cache: dict[int, list[NoteRecordOut]] = {}
+    switches = [p for p in placements(session) if p.note.kind == "model switch"]
+    switch_offsets = [p.note.node.offset for p in switches]
+    for turn in session.turns:
+        scene = session.scenes[turn.scene_index]
+        ref = refs(scene)
+        parts: list[Node] = []
+        for sp in (turn.user, turn.forwarding, turn.reply, *turn.actions):
+            if sp is not None:
+                parts.extend(n for n in sp.nodes if not isinstance(n, Blank))
+        parts.extend(r.node for _, r in turn.notes)
+        parts.extend(turn.prose_tool_calls)
+        if turn.stats is not None:
+            parts.append(turn.stats)
+        span = Span.cover(Span.of(n) for n in parts)
+        start = span.offset if span is not None else scene.heading.offset
+        k = bisect.bisect_left(recall_idx, turn.scene_index) - 1
+        recall: list[NoteRecordOut] = []
+        if k >= 0:
+            rs = recall_scenes[k]
+            if rs.index not in recall_cache:
+                recall_cache[rs.index] = [_note_out(file, r, refs(rs), None, None) for r in rs.notes
+                                          if r.kind == "recall"]
+            recall = recall_cache[rs.index]
+        j = bisect.bisect_left(switch_offsets, start) - 1
+        switch = None
+        if j >= 0:
+            p = switches[j]
+            switch = _note_out(file, p.note, refs(p.scene), p.turn.index if p.turn else None, p.phase)
+        tools: list[tuple[int, ToolCallRecord]] = []
+        rag: list[NoteRecordOut] = []
+        other: list[NoteRecordOut] = []
+        for phase, rec in turn.notes:
+            if rec.kind == "tool":
+                tools.append((rec.node.offset, _tool_from_note(file, rec, ref, turn.index, phase)))
+            elif rec.kind in ("rag", "rag-source"):
+                rag.append(_note_out(file, rec, ref, turn.index, phase))
+            else:
+                other.append(_note_out(file, rec, ref, turn.index, phase))
+        for node in turn.prose_tool_calls:
+            tools.append((node.offset, _tool_from_prose(file, node, ref, turn.index, _prose_phase(turn, node))))
+        tools.sort(key=lambda t: t[0])
+        out = (lambda s: None if s is None else SpeechOut.of(s))
+        yield TurnRecord(file, turn.index, ref, span, out(turn.user), out(turn.forwarding), turn.target,
+                         out(turn.reply), turn.complete, [t for _, t in tools], rag, recall, scene.model, switch,
+                         [SpeechOut.of(a) for a in turn.actions], other,
+                         turn.stats.text if turn.stats is not None else None)
+
+
+# --------------------------------------------------------------------------- AST
+
+
+@dataclass(slots=True)
+class TokenOut:
+    """One line token of a node: its line class (``ACTION``, ``CHARACTER``, ``DIALOGUE``,
+    ``PARENTHETICAL``, ``NOTE``, ``BLANK`` ...), span and exact text (terminator included)."""
+
+    type: str
+    span: Span
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "span": self.span.to_json(), "text": self.text}
+
+
+@dataclass(slots=True)
+class AstNodeRecord:
+    """A Fountain AST node: ``type`` (``title_page``, ``title_entry``, ``scene_heading``,
+    ``action``, ``dialogue``, ``note``, ``blank`` ...), ``span``, exact ``text``, its line
+    ``tokens``, type-specific ``attributes`` and (for the title page) ``children``.
+    ``index`` is the position among the document's top-level children."""
+
+    file: str
+    index: int
+    type: str
+    span: Span
+    text: str
+    tokens: list[TokenOut]
+    attributes: dict[str, Any] = field(default_factory=dict)
+    children: list[AstNodeRecord] = field(default_factory=list)
+
+    record = "node"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"record": self.record, "file": self.file, "index": self.index, "type": self.type,
+                "span": self.span.to_json(), "text": self.text, "attributes": self.attributes,
+                "tokens": [t.to_json() for t in self.tokens], "children": [c.to_json() for c in self.children]}
+
+
+@dataclass(slots=True)
+class AstDocumentRecord:
+    """The root of a file's AST; its children follow as :class:`AstNodeRecord` records.
+    ``problems`` are the lexer's syntax problems (unclosed notes and boneyards)."""
+
+    file: str
+    span: Span | None
+    node_count: int
+    problems: list[dict[str, Any]]
+
+    record = "document"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"record": self.record, "file": self.file, "span": None if self.span is None else self.span.to_json(),
+                "node_count": self.node_count, "problems": self.problems}
+
+
+def _attributes(node: Node) -> dict[str, Any]:
+    if isinstance(node, TitleEntry):
+        return {"key": node.key, "value": node.value}
+    if isinstance(node, SceneHeading):
+        return {"heading": node.heading, "scene_number": node.scene_number, "forced": node.forced}
+    if isinstance(node, Dialogue):
+        return {"character": node.character, "extensions": node.extensions, "dual": node.dual,
+                "forced": node.forced, "parentheticals": node.parentheticals}
+    if isinstance(node, Note):
+        return {"body": node.body}
+    if isinstance(node, Section):
+        return {"depth": node.depth}
+    if isinstance(node, Blank):
+        return {"count": node.count}
+    return {}
+
+
+def _ast_node(file: str, index: int, node: Node) -> AstNodeRecord:
+    toks = [TokenOut(t.type, Span(t.line, t.column, t.end_line, t.end_column, t.start_pos, t.end_pos), str(t))
+            for t in node.tokens]
+    children = [_ast_node(file, i, e) for i, e in enumerate(node.entries)] if isinstance(node, TitlePage) else []
+    return AstNodeRecord(file, index, node.type, Span.of(node), node.render(), toks, _attributes(node), children)
+
+
+def ast_records(document: Document, file: str) -> Iterator[AstDocumentRecord | AstNodeRecord]:
+    """A ``document`` record, then each top-level node of ``document`` in order."""
+    kids = document.children
+    span = Span.cover(Span.of(n) for n in (kids[:1] + kids[-1:])) if kids else None
+    yield AstDocumentRecord(file, span, len(kids), [
+        {"kind": p.kind, "message": p.message, "line": p.line, "column": p.column, "offset": p.offset}
+        for p in document.problems])
+    for i, node in enumerate(kids):
+        yield _ast_node(file, i, node)
+
+
+# --------------------------------------------------------------------------- filters, redaction
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Record filters (empty = no filter). ``tools``, ``statuses`` and ``actors`` concern tool
+    calls: in the ``dump`` shape they keep only tool calls that match (``statuses`` also
+    matches the ``status`` field of other notes); in the ``turns`` shape they keep turns with
+    at least one matching tool call. ``scene_kinds`` keeps records of scenes of those kinds.
+    Actor names compare case-insensitively."""
+
+    tools: frozenset[str] = frozenset()
+    statuses: frozenset[str] = frozenset()
+    actors: frozenset[str] = frozenset()
+    scene_kinds: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.tools or self.statuses or self.actors or self.scene_kinds)
+
+    def _tool_ok(self, t: ToolCallRecord) -> bool:
+        return (not self.tools or t.name in self.tools) and (not self.statuses or t.status in self.statuses) \
+            and (not self.actors or t.actor.upper() in {a.upper() for a in self.actors})
+
+    def _scene_ok(self, scene: SceneRef | None) -> bool:
+        return not self.scene_kinds or (scene is not None and scene.kind in self.scene_kinds)
+
+    def keep(self, rec: Any) -> bool:
+        if isinstance(rec, ToolCallRecord):
+            return self._scene_ok(rec.scene) and self._tool_ok(rec)
+        if isinstance(rec, NoteRecordOut):
+            if self.tools or self.actors:
+                return False
+            return self._scene_ok(rec.scene) and (not self.statuses or rec.fields.get("status") in self.statuses)
+        if isinstance(rec, TurnRecord):
+            if not self._scene_ok(rec.scene):
+                return False
+            if self.tools or self.statuses or self.actors:
+                return any(self._tool_ok(t) for t in rec.tool_calls)
+            return True
+        return True
+
+
+_ABSOLUTE_RE = re.compile(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
+
+
+def workspaces(session: Session) -> list[str]:
+    """The absolute ``Workspace:`` paths named in the session (scene descriptions, title page)."""
+    found = []
+    for ws in [s.workspace for s in session.scenes] + [session.title.get("Workspace")]:
+        if not ws:
+            continue
+        ws = ws.strip()
+        if len(ws) > 1 and ws.endswith(("/", "\\")):
+            ws = ws[:-1]
+        if _ABSOLUTE_RE.match(ws) and len(ws) > 1 and ws not in found:
+            found.append(ws)
+    return found
+
+
+class Redactor:
+    """Replaces workspace paths with ``<workspace>`` in every string (keys included) of a
+    JSON-ready value. A path matches when it is not followed by a name character, so
+    ``/home/u/p`` is replaced in ``/home/u/p/src/a.go`` and ``/home/u/p.`` but not in
+    ``/home/u/project``. The JSON-escaped spelling of a path (backslashes doubled, as in
+    raw tool-call arguments) is replaced too."""
+
+    PLACEHOLDER = "<workspace>"
+
+    def __init__(self, paths: Iterable[str] = ()):
+        self.paths: list[str] = []
+        self._re: re.Pattern[str] | None = None
+        self.add(paths)
+
+    def add(self, paths: Iterable[str]) -> None:
+        new = False
+        for p in paths:
+            for v in (p, json.dumps(p, ensure_ascii=False)[1:-1]):
+                if v not in self.paths:
+                    self.paths.append(v)
+                    new = True
+        if new:
+            alts = "|".join(re.escape(p) for p in sorted(self.paths, key=len, reverse=True))
+            self._re = re.compile(f"(?:{alts})(?![\\w-])")
+
+    def __bool__(self) -> bool:
+        return self._re is not None
+
+    def text(self, s: str) -> str:
+        return s if self._re is None else self._re.sub(self.PLACEHOLDER, s)
+
+    def __call__(self, value: Any) -> Any:
+        if self._re is None:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(k): self(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self(v) for v in value]
+        return value
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def dump_session(session: Session, file: str, shape: str = "dump",
+                 kinds: frozenset[str] = frozenset({"tool"}), filters: Filters = Filters()) -> Iterator[Any]:
+    """Records of one session: ``shape="dump"``: note records of ``kinds`` (tool calls by
+    default); ``"turns"``: :class:`TurnRecord`; ``"ast"``: the AST of ``session.document``."""
+    if shape == "ast":
+        yield from ast_records(session.document, file)
+        return
+    recs: Iterator[Any] = turn_records(session, file) if shape == "turns" else note_records(session, file, kinds)
+    for r in recs:
+        if not filters or filters.keep(r):
+            yield r
+
+
+def dump_text(text: str, file: str = "<string>", shape: str = "dump",
+              kinds: frozenset[str] = frozenset({"tool"}), filters: Filters = Filters()) -> Iterator[Any]:
+    """Parse ``text`` and yield its records (see :func:`dump_session`)."""
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape {shape!r}")
+    if shape == "ast":
+        yield from ast_records(parse(text), file)
+        return
+    yield from dump_session(build_session(parse(text)), file, shape, kinds, filters)
+
+
+# --------------------------------------------------------------------------- JSON output
+
+_SURROGATE_RE = re.compile("[\udc80-\udcff]")
+
+
+def encode_json(value: Any, indent: int | None = None) -> str:
+    """JSON text for ``value``: UTF-8-ready (non-ASCII kept), with each undecodable input byte
+    (a lone surrogate from ``surrogateescape``) written as its ``\\udcXX`` escape, so the output is
+    always valid UTF-8 and Python's ``json.loads`` gets the original string back."""
+    s = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _SURROGATE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
+
+
+class JsonWriter:
+    """Writes records to ``out`` as they come.
+
+    ``fmt="jsonl"``: one record per line, each carrying ``format_version``.
+    ``fmt="json"``: one document ``{"format_version", "shape", "records": [...], "files",
+    "errors"}``, written incrementally (one record per line inside ``records``).
+    """
+
+    def __init__(self, out: TextIO, fmt: str, shape: str, redactor: Redactor | None = None):
+        self.out, self.fmt, self.shape = out, fmt, shape
+        self.redact = redactor if redactor is not None else Redactor()
+        self.count = 0
+        if fmt == "json":
+            out.write(f'{{"format_version": "{FORMAT_VERSION}", "shape": "{shape}", "records": [')
+
+    def write(self, rec: Any) -> None:
+        obj = self.redact(rec.to_json())
+        if self.fmt == "jsonl":
+            obj = {"format_version": FORMAT_VERSION, **obj}
+            self.out.write(encode_json(obj) + "\n")
+        else:
+            self.out.write(("\n" if self.count == 0 else ",\n") + encode_json(obj))
+        self.count += 1
+
+    def close(self, files: list[str], errors: list[str]) -> None:
+        if self.fmt == "json":
+            self.out.write(("\n" if self.count else "") + "],\n" + '"files": ' + encode_json(self.redact(files))
+                           + ', "errors": ' + encode_json(self.redact(errors)) + "}\n")
+        self.out.flush()
