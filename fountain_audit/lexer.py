@@ -198,6 +198,8 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
             return not c.startswith("  ") if not st else st.startswith("/*")
         return c[0] == "/" and c.startswith("/*")
 
+    last_close: int | None = None
+
     # --- body: one iteration per block start -------------------------------------
     while i < n:
         content = lines[i]
@@ -215,10 +217,12 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
         if first == "/" and s.startswith("/*"):
             j = i
             k = content.find("/*") + 2
-            while j < n and "*/" not in lines[j][k:]:
+            if last_close is None:  # the last line holding "*/": past it, nothing closes
+                last_close = max((x for x in range(n - 1, -1, -1) if "*/" in lines[x]), default=-1)
+            while j <= last_close and "*/" not in lines[j][k:]:
                 j += 1
                 k = 0
-            if j < n:
+            if j <= last_close:
                 emit("BONEYARD", i, j + 1)
                 i = j + 1
                 continue

@@ -36,9 +36,7 @@ SCENE_KINDS = ("chat", "ext-chat", "agent-mode", "shell", "skill", "context-reca
 #: Kinds whose scenes hold turns.
 TURN_KINDS = frozenset({"chat", "ext-chat", "pipeline"})
 
-_TS = r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?"
-_TIMESTAMP_RE = re.compile(rf"(?P<sep>\s+—\s+|\s+)(?P<ts>{_TS})$")
-_ANNOTATION_RE = re.compile(r"\s+←.*$")
+_TIMESTAMP_RE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?$")
 _KIND_RES: list[tuple[str, re.Pattern[str]]] = [
     ("chat", re.compile(r"INT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
     ("ext-chat", re.compile(r"EXT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
@@ -62,14 +60,14 @@ _FORWARD_RE = re.compile(r"^Forwarding to (?P<target>.+?)\.$")
 _FORWARD_V0_RE = re.compile(r"^\(forwarding to (?P<target>.+?)\)$")
 _DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)"
 _STATS_RE = re.compile(
-    rf"^(?:(?P<models>.+?) · (?=\d))?(?:(?P<reply>\d+) reply \+ (?P<ctx>\d+) ctx · )?(?P<duration>{_DUR})"
+    rf"^(?:(?P<models>[^\n]+?) · (?=\d))?(?:(?P<reply>\d+) reply \+ (?P<ctx>\d+) ctx · )?(?P<duration>{_DUR})"
     rf"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$")
 _ROUTE_STEP_RE = re.compile(r"^(?:Routing to|Answered by) \S+$")
 #: Pre-v1.2 prose tool call (88504ea–cf4aa0d): ``Harvey calls NAME: ARGS`` / ``Harvey calls NAME``.
 PROSE_TOOL_CALL_RE = re.compile(r"^Harvey calls (?P<name>[^\s:]+)(?:: (?P<args>.*))?$", re.S)
 _END_MARKERS = frozenset({"THE END.", "THE END"})
+_PIPELINE_TRANSITIONS = frozenset({"CUT TO:", "CUT BACK TO:"})
 _SUPPRESSION_PREFIX = "fountain-audit:"
-
 
 @dataclass(eq=False, slots=True)
 class HeadingInfo:
@@ -92,16 +90,27 @@ def read_heading(text: str) -> HeadingInfo:
     """
     s = text.strip()
     annotation = None
-    m = _ANNOTATION_RE.search(s)
-    if m:
-        annotation = m.group(0).strip()
-        s = s[:m.start()]
+    arrow = s.find("←")
+    if arrow > 0 and s[arrow - 1].isspace():  # design-doc `   ← comment`
+        annotation = s[arrow:].strip()
+        s = s[:arrow].rstrip()
     ts = form = None
-    m = _TIMESTAMP_RE.search(s)
-    if m:
-        ts = m.group("ts")
-        form = "exact" if m.group("sep") == " " and len(ts) == 19 else "loose"
-        s = s[:m.start()]
+    tail = s[-19:]  # the timestamp is at most 19 characters: no scanning of long lines
+    m = _TIMESTAMP_RE.search(tail)
+    if m and m.start() in (0, 3):
+        ts = m.group()
+        before = s[:len(s) - len(ts)]
+        head = before.rstrip()
+        sep = before[len(head):]
+        if sep:
+            if head.endswith("—"):
+                head = head[:-1].rstrip()
+                form = "loose"
+            else:
+                form = "exact" if sep == " " and len(ts) == 19 else "loose"
+            s = head
+        else:
+            ts = None
     for kind, rx in _KIND_RES:
         km = rx.match(s)
         if km:
@@ -131,25 +140,23 @@ class Speech:
 
     @property
     def parentheticals(self) -> list[str]:
-        """Parentheticals directly under the cue, e.g. ``["(chunk 1/2)"]``."""
+        """Parentheticals directly under the cue, e.g. ``["(chunk 1/2)"]`` (Fountain's
+        directions: the recorder's chunk/synthesis/v0 markers, or a writer's own)."""
         out = []
         for t in self.dialogue.tokens[1:]:
             if t.type != "PARENTHETICAL":
                 break
             out.append(t.strip())
         return out
-
     @property
     def text(self) -> str:
         """Everything the character wrote, exactly, with ``\\n`` line ends.
 
-        Starts after the cue and its leading parentheticals; trailing blank
-        lines are removed.
+        Starts after the cue and its leading :attr:`parentheticals` (kept there,
+        not lost); trailing blank lines are removed.
         """
         toks = self.dialogue.tokens[1:]
-        k = 0
-        while k < len(toks) and toks[k].type == "PARENTHETICAL":
-            k += 1
+        k = len(self.parentheticals)
         raw = "".join(toks[k:]) + "".join(n.render() for n in self.continuation)
         raw = raw.replace("\r\n", "\n").replace("\r", "\n")
         return raw[:-1] if raw.endswith("\n") else raw
@@ -212,7 +219,7 @@ class Turn:
         """The model HARVEY forwarded to (``Forwarding to NAME.``), or ``None``."""
         if self.forwarding is None:
             return None
-        m = _FORWARD_RE.match(self.forwarding.text.strip()) or \
+        m = _FORWARD_RE.match(self.forwarding.text.split("\n", 1)[0].strip()) or \
             _FORWARD_V0_RE.match((self.forwarding.parentheticals or [""])[0])
         return m.group("target") if m else None
 
@@ -332,14 +339,26 @@ class Session:
 
 
 def _is_harvey_heading(info: HeadingInfo) -> bool:
-    """A heading the recorder could have written: a known kind, with a timestamp or in
-    upper case (the spec's own examples keep a chunked file name in lower case)."""
-    return info.kind != "other" and (info.timestamp is not None or info.place == info.place.upper())
+    """A heading the recorder could have written: a known kind, with its timestamp when
+    the recorder writes one (a chunked file name may be in lower case: spec examples),
+    else in upper case (memory, hand-off)."""
+    if info.kind in TIMESTAMPED_KINDS:
+        return info.timestamp is not None
+    return info.kind != "other" and info.place == info.place.upper()
 
 
 def _is_stats(node: Node) -> bool:
-    return isinstance(node, Action) and len(node.tokens) == 1 and node.tokens[0].count("\n") <= 1 \
-        and bool(_STATS_RE.match(node.text.strip()) or _ROUTE_STEP_RE.match(node.text.strip()))
+    """A one-line stats action (§4 `a_stats`): models and/or token counts, then a duration.
+    A bare duration (`250ms`) is not enough: a reply may hold such a line."""
+    if not isinstance(node, Action) or len(node.lines) != 1:
+        return False
+    m = _STATS_RE.match(node.text.strip())
+    return bool(m and (m.group("models") or m.group("reply")))
+
+
+def _is_route_step(node: Node) -> bool:
+    """`Routing to X` / `Answered by X` (b45c946–f94bc8d), which precede a stats line."""
+    return isinstance(node, Action) and len(node.lines) == 1 and bool(_ROUTE_STEP_RE.match(node.text.strip()))
 
 
 def _is_end_marker(node: Node) -> bool:
@@ -348,6 +367,12 @@ def _is_end_marker(node: Node) -> bool:
 
 def _is_suppression(node: Node) -> bool:
     return isinstance(node, Boneyard) and node.render().strip()[2:].lstrip().startswith(_SUPPRESSION_PREFIX)
+
+
+def _is_forwarding(sp: Speech) -> bool:
+    """HARVEY's `Forwarding to NAME.` (first line), or the v0 `(forwarding to NAME)`."""
+    return bool(_FORWARD_RE.match(sp.text.split("\n", 1)[0].strip())) or \
+        bool(sp.parentheticals and _FORWARD_V0_RE.match(sp.parentheticals[0]))
 
 
 def _close(speech: Speech | None) -> None:
@@ -402,7 +427,7 @@ class _Builder:
         fade_in = None
         scene: Scene | None = None
         speech: Speech | None = None
-        for node in main:
+        for k, node in enumerate(main):
             if isinstance(node, SceneHeading):
                 info = read_heading(node.text)
                 if speech is not None and not _is_harvey_heading(info):
@@ -422,7 +447,7 @@ class _Builder:
                 self.prologue.append(node)
                 continue
             scene.nodes.append(node)
-            if speech is not None and self.continues(node, speech, scene):
+            if speech is not None and self.continues(node, speech, scene, main, k):
                 speech.continuation.append(node)
                 continue
             _close(speech)
@@ -444,25 +469,28 @@ class _Builder:
         return Session(self.doc, self.title, self.prologue, self.scenes, epilogue, self.notes,
                        fade_in, epilogue[0] if epilogue else None, kind)
 
-    def continues(self, node: Node, speech: Speech, scene: Scene) -> bool:
-        """Does ``node`` belong to the open speech (what the character wrote)?"""
-        if speech.character.upper() == "HARVEY" and _FORWARD_RE.match(speech.text):
+    def continues(self, node: Node, speech: Speech, scene: Scene, nodes: list[Node], k: int) -> bool:
+        """Does ``node`` (``nodes[k]``) belong to the open speech (what the character wrote)?"""
+        if speech.character.upper() == "HARVEY" and _is_forwarding(speech):
             return False  # Harvey's own one-line forwarding, never a reply
         if isinstance(node, Blank):
             return True
         if isinstance(node, Note):
             return self.record(node).kind == "unknown"
         if isinstance(node, Dialogue):
-            # Only a model's (or skill's) text can hold a line Fountain reads as a cue.
+            # Only a model's (or skill's) text can hold a line Fountain reads as a cue,
+            # its own name included (`LLAMA (CONT'D)`).
             people = self.participants(scene)
-            return speech.character.upper() not in people and node.character.upper() not in people \
-                and node.character != speech.character
+            return speech.character.upper() not in people and node.character.upper() not in people
         if isinstance(node, Boneyard):
             return not _is_suppression(node)
         if isinstance(node, Transition):
-            return False
+            return node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
         if _is_stats(node):
             return False
+        if _is_route_step(node):  # only when a stats line follows it
+            nxt = next((n for n in nodes[k + 1:] if not isinstance(n, Blank)), None)
+            return not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
         return True
 
     def shape(self, scene: Scene) -> None:
@@ -510,8 +538,7 @@ class _Builder:
                     turn.user = sp
                 elif who == "HARVEY":
                     prompted = False
-                    if _FORWARD_RE.match(sp.text.strip()) or \
-                            (sp.parentheticals and _FORWARD_V0_RE.match(sp.parentheticals[0])):
+                    if _is_forwarding(sp):
                         if turn is None or turn.forwarding or turn.reply:
                             new_turn()
                         turn.forwarding = sp

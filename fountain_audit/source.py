@@ -8,10 +8,12 @@ text (the parser keeps it as a node); CR, CRLF and NUL are kept as they are.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 
 _UNDECODABLE_RE = re.compile("[\udc80-\udcff]+")
+_EOL_RE = re.compile(r"\r\n|\r|\n")
 
 
 def decode_bytes(data: bytes) -> str:
@@ -30,8 +32,45 @@ def undecodable_runs(text: str) -> list[tuple[int, int]]:
 
 
 def byte_offset(text: str, index: int) -> int:
-    """Byte offset in the original file of code point ``index`` of decoded ``text``."""
-    return len(encode_text(text[:index]))
+    """Byte offset in the original file of code point ``index`` of decoded ``text``.
+
+    (For a ``str`` holding lone surrogates that no file could have produced, the
+    offset counts them as UTF-16-style 3-byte sequences.)
+    """
+    return _utf8_len(text[:index])
+
+
+def _utf8_len(s: str) -> int:
+    try:
+        return len(s.encode("utf-8", "surrogateescape"))
+    except UnicodeEncodeError:
+        return len(s.encode("utf-8", "surrogatepass"))
+
+
+class LineIndex:
+    """Maps code-point offsets of one text to 1-based lines and columns in O(log n).
+
+    Build it once per text; :func:`position` is the one-off equivalent.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0] + [m.end() for m in _EOL_RE.finditer(text)]
+        self._byte_cache = (0, 0)  # (index, byte offset) of the last byte_offset query
+
+    def position(self, index: int) -> tuple[int, int]:
+        """1-based ``(line, column)`` of code point ``index``."""
+        k = bisect.bisect_right(self.starts, index) - 1
+        return k + 1, index - self.starts[k] + 1
+
+    def byte_offset(self, index: int) -> int:
+        """Like :func:`byte_offset`; linear over increasing indexes."""
+        last_i, last_b = self._byte_cache
+        if index < last_i:
+            last_i, last_b = 0, 0
+        b = last_b + _utf8_len(self.text[last_i:index])
+        self._byte_cache = (index, b)
+        return b
 
 
 def read_path(path: str | os.PathLike) -> str:

@@ -30,7 +30,7 @@ café
 """
 
 from ..diagnostics import Finding, Severity
-from ..source import byte_offset, position, undecodable_runs
+from ..source import LineIndex, undecodable_runs
 from . import ALL_KINDS
 
 CODE = "E101"
@@ -41,7 +41,11 @@ SCOPE = ALL_KINDS
 
 
 def check(ctx):
-    for index, count in undecodable_runs(ctx.text):
-        line, col = position(ctx.text, index)
-        yield Finding(line, col, f"{count} byte(s) not valid UTF-8 at byte offset {byte_offset(ctx.text, index)}",
+    runs = undecodable_runs(ctx.text)
+    if not runs:
+        return
+    index_of = LineIndex(ctx.text)
+    for index, count in runs:
+        line, col = index_of.position(index)
+        yield Finding(line, col, f"{count} byte(s) not valid UTF-8 at byte offset {index_of.byte_offset(index)}",
                       line, col + count)

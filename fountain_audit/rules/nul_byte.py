@@ -31,7 +31,7 @@ binary
 import re
 
 from ..diagnostics import Finding, Severity
-from ..source import position
+from ..source import LineIndex
 from . import ALL_KINDS
 
 CODE = "E102"
@@ -44,7 +44,9 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
 
 
 def check(ctx):
+    index_of = None
     for m in _CONTROL_RE.finditer(ctx.text):
-        line, col = position(ctx.text, m.start())
+        index_of = index_of or LineIndex(ctx.text)
+        line, col = index_of.position(m.start())
         names = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(m.group()))
         yield Finding(line, col, f"control character(s) {names} in text", line, col + len(m.group()))
