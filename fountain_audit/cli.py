@@ -6,7 +6,9 @@ unreadable path (the other paths are still linted).
 
 from __future__ import annotations
 
+import io
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -48,11 +50,22 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
             for root, dirs, names in os.walk(p, onerror=lambda e: errors.append(
                     f"{e.filename}: cannot read directory: {e.strerror}")):
                 # os.walk does not follow symlinked directories, so symlink loops cannot trap it;
-                # hidden directories (.git, .venv ...) are skipped.
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(root, n) for n in sorted(names)
-                             if n.lower().endswith(SUFFIXES) and not n.startswith(".")
-                             and not (cfg and cfg.excluded(os.path.join(root, n))))
+                # hidden directories (.git, .venv ...) and excluded ones (gitignore-style: "archive",
+                # "archive/", "**/tmp") are not entered.
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                                 and not (cfg and _dir_excluded(cfg, os.path.join(root, d))))
+                for n in sorted(names):
+                    full = os.path.join(root, n)
+                    if not n.lower().endswith(SUFFIXES) or n.startswith(".") or (cfg and cfg.excluded(full)):
+                        continue
+                    try:
+                        regular = stat.S_ISREG(os.stat(full).st_mode)
+                    except OSError:
+                        regular = True  # a dangling or looping symlink: reading it reports why
+                    if regular:
+                        found.append(full)
+                    else:  # a FIFO or device would block or never end: report it, do not open it
+                        errors.append(f"{full}: not a regular file")
             if not found:
                 click.secho(f"fountain-audit: warning: no *.spmd or *.fountain files under {p}", err=True,
                             fg="yellow")
@@ -69,6 +82,14 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
             seen.add(key)
             unique.append(f)
     return unique, errors
+
+
+def _dir_excluded(cfg: Config, path: str) -> bool:
+    """A directory matched by an ``exclude`` glob, gitignore-style: ``name`` or
+    ``name/`` (any depth), ``a/b``, ``a/**``."""
+    from .config import _match
+    rel = cfg.relative(path)
+    return any(_match(rel, pat.rstrip("/")) or _match(rel + "/", pat) for pat in cfg.exclude)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -95,19 +116,29 @@ def main() -> None:
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Read this fountain-audit.toml or pyproject.toml instead of discovering one.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option("--output-format", "--format", "output_format",
+              type=click.Choice(["full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab",
+                                 "auto", "text"]),
+              help="Output format (default: full on a terminal, else concise; auto also picks github under "
+                   "GitHub Actions; text = concise).")
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to this file (atomically) instead of standard output.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Lint in N processes (1 = serial; 0 or not given: all CPUs, from 32 files on).")
+@click.option("--statistics", "show_statistics", is_flag=True, help="Also print the number of diagnostics per rule.")
 @click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
 @click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when errors are found.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (text format).")
 def lint(paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
-         stdin_filename, color, strict, exit_zero, quiet):
+         output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet):
     """Check session files against the rules.
 
     PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
-    standard input. Output lines read 'path:line:col: CODE [rule-name] message'.
+    standard input. Output lines read 'path:line:col: CODE [rule-name] message'
+    (concise); --output-format picks full, json, json-lines, github, sarif, junit
+    or gitlab instead.
 
     Settings come from the nearest fountain-audit.toml or pyproject.toml
     [tool.fountain-audit] (see README); options given here override them.
@@ -126,34 +157,71 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         selection = Selection(tuple(cfg.rules()))
     except (ConfigError, RuleSelectionError) as e:
         raise click.UsageError(str(e)) from None
+    from .formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
+    from .outputs import LazyProgress, write_atomic
+    from .runner import Job, lint_jobs, plan_workers
+
+    fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
     files, errors = discover(paths, cfg)
-    diagnostics = []
-    checked: list[str] = []
+    work: list[Job] = []
     for f in files:
-        try:
-            if f == "-":
+        text = None
+        name = f
+        if f == "-":
+            name = stdin_filename or "-"
+            try:
                 text = decode_bytes(sys.stdin.buffer.read())
-                name = stdin_filename or "-"
-            else:
-                text = read_path(f)
-                name = f
-        except OSError as e:
-            errors.append(f"{f}: cannot read: {e.strerror or e}")
-            continue
-        checked.append(name)
+            except OSError as e:
+                errors.append(f"-: cannot read: {e.strerror or e}")
+                continue
         try:
-            ignored = cfg.ignored_for(name)
+            ignored = frozenset(cfg.ignored_for(name))
         except ConfigError as e:
             raise click.UsageError(str(e)) from None
-        diagnostics.extend(lint_text(text, name, selection, ignored))
+        work.append(Job(f, name, ignored, text))
+    progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
+    try:
+        results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None),
+                            keep_text=fmt == "full" and not quiet, progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    diagnostics = []
+    checked: list[str] = []
+    sources: dict[str, str] = {}
+    for r in results:
+        if r.error:
+            errors.append(r.error)
+            continue
+        checked.append(r.name)
+        diagnostics.extend(r.diagnostics)
+        if r.text is not None:
+            sources[r.name] = r.text
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
-    if output_format == "json":
-        click.echo(report_json(diagnostics, checked, errors))
+    run = LintRun(diagnostics, checked, errors, selection.rules, sources)
+    stats = statistics_lines(diagnostics) if show_statistics else []
+    if fmt in TEXT_FORMATS:
+        buffer = io.StringIO() if output_file else None
+        console = Console(file=buffer, force_terminal=color if color is not None else None,
+                          no_color=color is False or (buffer is not None and not color), highlight=False)
+        if fmt == "full":
+            report_full(run, console, quiet=quiet, show_statistics=show_statistics)
+        else:
+            report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats)
+        out = buffer.getvalue() if buffer is not None else None
     else:
-        console = Console(force_terminal=color if color is not None else None,
-                          no_color=color is False, highlight=False)
-        report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors))
+        out = report_json(diagnostics, checked, errors) + "\n" if fmt == "json" else RENDERERS[fmt](run)
+        for line in stats:  # machine formats keep standard output to themselves
+            click.echo(line, err=True)
+        if not output_file:
+            click.echo(out, nl=False)
+    if output_file and out is not None:
+        try:
+            write_atomic(output_file, out)
+        except OSError as e:
+            click.secho(f"fountain-audit: error: {output_file}: cannot write: {e.strerror or e}", err=True, fg="red")
+            sys.exit(2)
     if errors:
         sys.exit(2)
     failing = (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)

@@ -398,8 +398,9 @@ _LEXED = threading.local()
 
 @functools.cache
 def _parser() -> Lark:
-    return Lark(grammar_path("fountain.lark").read_text(encoding="utf-8"), parser="lalr",
-                lexer=_SessionLexer, transformer=AstBuilder(), maybe_placeholders=False)
+    from .parser_cache import cached_lark  # tables from the user cache: no rebuild on a cold start
+    return cached_lark("fountain", grammar_path("fountain.lark").read_text(encoding="utf-8"), parser="lalr",
+                       lexer=_SessionLexer, transformer=AstBuilder(), maybe_placeholders=False)
 
 
 def parse(text: str) -> Document:

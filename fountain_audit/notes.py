@@ -192,9 +192,10 @@ class _NoteFields(Transformer):
 
 @functools.cache
 def _parser() -> Lark:
-    return Lark(grammar_path("notes.lark").read_text(encoding="utf-8"), parser="lalr",
-                start=sorted(set(v for v in KINDS.values() if v)) + ["pipeline_stop"],
-                transformer=_NoteFields(), maybe_placeholders=True)
+    from .parser_cache import cached_lark  # tables from the user cache: no rebuild on a cold start
+    return cached_lark("notes", grammar_path("notes.lark").read_text(encoding="utf-8"), parser="lalr",
+                       start=sorted(set(v for v in KINDS.values() if v)) + ["pipeline_stop"],
+                       transformer=_NoteFields(), maybe_placeholders=True)
 
 
 def _split_tool_arguments(fields: dict[str, Any]) -> None:

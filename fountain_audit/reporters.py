@@ -15,7 +15,9 @@ from . import __version__
 from .diagnostics import Diagnostic, Severity
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-JSON_FORMAT_VERSION = "1.0"
+JSON_FORMAT_VERSION = "1.1"  # 1.1: diagnostics gained "url" and "doc"
+#: Where the rules are documented: the README's rules table (each rule also by ``fountain-audit rule CODE``).
+RULES_URL = "README.md#rules"
 
 
 def _safe(text: str) -> str:
@@ -47,9 +49,9 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int 
 
 
 def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console, *, quiet: bool = False,
-                unreadable: int = 0) -> None:
-    """One line per diagnostic, ``path:line:col: CODE [rule-name] message``, then a
-    summary line (only the summary when ``quiet``)."""
+                unreadable: int = 0, statistics: Sequence[str] = ()) -> None:
+    """One line per diagnostic, ``path:line:col: CODE [rule-name] message``, then the
+    ``statistics`` lines, then a summary line (only those two when ``quiet``)."""
     for d in [] if quiet else diagnostics:
         line = Text()
         line.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
@@ -58,6 +60,8 @@ def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console,
         line.append(f" [{d.name}] ", style="dim")
         line.append(_safe(d.message))
         console.print(line, soft_wrap=True, highlight=False)
+    for line in statistics:
+        console.print(line, soft_wrap=True, highlight=False, markup=False)
     console.print(summary_line(diagnostics, files, unreadable), highlight=False, soft_wrap=True)
 
 
@@ -71,6 +75,15 @@ def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreada
         "files": [_safe(f) for f in files],
         "unreadable": [_safe(m) for m in unreadable],
         "summary": {"files": len(files), **counts(diagnostics)},
-        "diagnostics": [{**d.to_dict(), "path": _safe(d.path), "message": _safe(d.message)} for d in diagnostics],
+        "diagnostics": [diagnostic_dict(d) for d in diagnostics],
     }
     return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+def diagnostic_dict(d: Diagnostic) -> dict:
+    """One diagnostic of the JSON formats: :meth:`Diagnostic.to_dict` (printable path
+    and message) plus ``url`` (the rules table) and ``doc`` (the command that explains
+    the rule); both ``null`` for ``X001 internal-error``, which is no rule."""
+    rule = not d.code.startswith("X")
+    return {**d.to_dict(), "path": _safe(d.path), "message": _safe(d.message),
+            "url": RULES_URL if rule else None, "doc": f"fountain-audit rule {d.code}" if rule else None}

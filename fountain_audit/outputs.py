@@ -1,0 +1,74 @@
+"""Where ``lint`` output goes: ``--output FILE`` written atomically, and the
+progress bar on standard error.
+
+A report file is written to a temporary file in the same directory and renamed
+over the target (``os.replace``), so a reader never sees half a report and a
+failed run leaves the previous report in place.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+
+from rich.console import Console
+
+
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` via a temporary file and a rename.
+
+    The file keeps the mode of the file it replaces (new files: 0666 less the umask).
+    Raises ``OSError``; the temporary file is removed on failure.
+    """
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+class LazyProgress:
+    """A transient rich progress bar on standard error that appears only once a run
+    has lasted ``delay`` seconds (short runs never show it). Call it as the
+    runner's ``progress(done, total)``; :meth:`close` removes it."""
+
+    def __init__(self, console: Console | None = None, delay: float = 0.5) -> None:
+        self.console = console or Console(stderr=True)
+        self.delay = delay
+        self.started = time.monotonic()
+        self.bar = None
+        self.task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if done >= total or time.monotonic() - self.started < self.delay:
+                return
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            self.bar = Progress(TextColumn("Linting"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+                                TimeRemainingColumn(), console=self.console, transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("lint", total=total)
+        self.bar.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None

@@ -1,0 +1,128 @@
+"""Linting in a process pool: the same results and bytes as a serial run, and when the pool is used."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fountain_audit import runner
+from fountain_audit.linter import Selection
+from fountain_audit.outputs import LazyProgress
+from fountain_audit.runner import Job, FileResult, lint_jobs, plan_workers
+
+from .conftest import ROOT
+from .test_formats import cli_env
+
+N_FILES = 240
+
+
+def _load_benchmark():
+    spec = importlib.util.spec_from_file_location("fa_parallel_bench", ROOT / "benchmarks" / "parallel.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """A few hundred small generated session files (a tenth of them broken), plus one unreadable path."""
+    folder = tmp_path_factory.mktemp("corpus")
+    _load_benchmark().generate_corpus(folder, N_FILES, max_kb=4)
+    os.symlink(folder / "nowhere", folder / "batch-5" / "session-dangling.spmd")
+    return folder
+
+
+def lint_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fountain_audit", "lint", *args], capture_output=True,
+                          env=cli_env(), cwd=ROOT, timeout=300)
+
+
+def test_plan_workers():
+    cpus = runner.available_cpus()
+    assert plan_workers(1, None) == 1
+    assert plan_workers(31, None) == 1  # below the threshold: in-process
+    assert plan_workers(32, None) == min(cpus, 32)
+    assert plan_workers(500, 1) == 1
+    assert plan_workers(500, 3) == 3
+    assert plan_workers(2, 8) == 2  # never more processes than files
+    assert runner.PARALLEL_THRESHOLD == 32
+
+
+def test_chunks_cover_every_job_in_order():
+    jobs = [Job(str(i), str(i)) for i in range(1000)]
+    chunks = runner._chunks(jobs, 2)
+    assert [j for c in chunks for j in c] == jobs
+    assert {len(c) for c in chunks[:-1]} == {32} and len(chunks) == 32
+    assert [len(c) for c in runner._chunks(jobs[:40], 2)] == [3] * 13 + [1]
+
+
+@pytest.mark.parametrize("fmt", ["json", "concise", "sarif"])
+def test_parallel_output_is_byte_identical_to_serial(corpus, fmt):
+    serial = lint_cli("--output-format", fmt, "--jobs", "1", str(corpus))
+    parallel = lint_cli("--output-format", fmt, "--jobs", "2", str(corpus))
+    assert serial.returncode == parallel.returncode == 2  # the dangling symlink
+    assert serial.stdout == parallel.stdout
+    assert serial.stderr == parallel.stderr
+    if fmt == "json":  # N_FILES >= 32: the pool by default when there are CPUs for it
+        automatic = lint_cli("--output-format", fmt, str(corpus))
+        assert (automatic.returncode, automatic.stdout, automatic.stderr) == (2, serial.stdout, serial.stderr)
+    assert serial.stderr.decode().count("fountain-audit: error:") == 1
+    if fmt == "concise":
+        assert serial.stdout.decode().splitlines()[-1].endswith(
+            f"in {N_FILES} files checked; 1 path could not be read.")
+
+
+def test_pool_results_equal_serial_results_in_process(corpus):
+    files = sorted(str(p) for p in corpus.rglob("*.spmd"))
+    jobs = [Job(f, f) for f in files]
+    selection = Selection.build()
+    calls = []
+    serial = lint_jobs(jobs, selection, workers=1)
+    pooled = lint_jobs(jobs, selection, workers=2, progress=lambda done, total: calls.append((done, total)))
+    assert pooled == serial
+    assert len(serial) == N_FILES + 1 and sum(1 for r in serial if r.error) == 1
+    assert sum(len(r.diagnostics) for r in serial) > N_FILES  # the broken tenth and the T103 infos
+    assert calls[-1] == (N_FILES + 1, N_FILES + 1) and calls == sorted(calls)
+
+
+def test_a_pool_that_cannot_start_falls_back_to_serial(corpus, monkeypatch):
+    jobs = [Job(str(p), str(p)) for p in sorted(corpus.rglob("*.spmd"))[:40]]
+    selection = Selection.build()
+    expected = lint_jobs(jobs, selection, workers=1)
+
+    def no_pool(*args, **kwargs):
+        raise OSError(38, "Function not implemented")  # e.g. no semaphores on this platform
+    monkeypatch.setattr(runner, "_executor", lambda: no_pool)
+    assert lint_jobs(jobs, selection, workers=2) == expected
+
+
+def test_keep_text_only_for_files_with_diagnostics(tmp_path):
+    clean = tmp_path / "clean.spmd"
+    clean.write_text((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"), encoding="utf-8")
+    broken = ROOT / "samples" / "violations" / "S101-missing-title.spmd"
+    results = lint_jobs([Job(str(clean), "clean.spmd"), Job(str(broken), "b.spmd")], Selection.build(),
+                        keep_text=True)
+    assert results[0] == FileResult("clean.spmd")
+    assert results[1].text == broken.read_text(encoding="utf-8") and results[1].diagnostics[0].code == "S101"
+
+
+def test_progress_bar_is_lazy():
+    bar = LazyProgress(delay=3600)
+    bar(1, 100)
+    assert bar.bar is None  # a short run never shows it
+    bar = LazyProgress(delay=0)
+    bar(100, 100)
+    assert bar.bar is None  # nor one that is already done
+    bar.close()
+
+
+def test_no_progress_bar_when_not_a_terminal(corpus):
+    r = lint_cli("--output-format", "concise", "--jobs", "2", str(corpus))
+    assert r.stderr.decode().splitlines() == [
+        f"fountain-audit: error: {corpus / 'batch-5' / 'session-dangling.spmd'}: cannot read: "
+        "No such file or directory"]
