@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lark import Lark, Transformer
-from lark.exceptions import UnexpectedInput
+from lark.exceptions import LarkError, UnexpectedInput
 
 from .fountain import Note, grammar_path
 
@@ -214,7 +214,7 @@ def _split_tool_arguments(fields: dict[str, Any]) -> None:
     for strict in (True, False):
         try:
             fields["arguments"] = json.loads(text, strict=strict)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
             continue
         fields["arguments_json"] = True
         fields["arguments_strict_json"] = strict
@@ -225,7 +225,7 @@ def _split_tool_arguments(fields: dict[str, Any]) -> None:
     for strict in (True, False):
         try:
             value, end = json.JSONDecoder(strict=strict).raw_decode(full)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
             continue
         m = re.fullmatch(r"\) — (ok|error(?::\s*(.*))?)", full[end:], re.S)
         if m:
@@ -279,6 +279,9 @@ def _parse_cached(payload: str, start: str) -> tuple[dict[str, Any] | None, int]
         return _parser().parse(payload, start=start), -1
     except UnexpectedInput as e:
         return None, getattr(e, "pos_in_stream", None) or 0
+    except (ValueError, ArithmeticError, LarkError):
+        # A value the grammar accepts but Python cannot hold (a 5000-digit exit code).
+        return None, 0
 
 
 def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
