@@ -81,7 +81,10 @@ class Node:
     @property
     def lines(self) -> list[str]:
         """The node's physical lines, without terminators (only CR, LF, CRLF end lines)."""
-        return [c for t in self.tokens for c, _ in split_lines(t.value)]
+        toks = self.tokens
+        if len(toks) == 1 and toks[0].line == toks[0].end_line:  # the common case: one line
+            return [_content(toks[0])]
+        return [c for t in toks for c, _ in split_lines(t.value)]
 
     @property
     def text(self) -> str:

@@ -77,7 +77,8 @@ def check(ctx):
     absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
     body = ctx.document.body
     for k, node in enumerate(body):
-        if not isinstance(node, (Action, Transition)) or node.text.strip() != "THE END.":
+        if not isinstance(node, (Action, Transition)) or "THE END" not in node.tokens[0] \
+                or node.text.strip() != "THE END.":
             continue
         if id(node) in absorbed:
             continue  # part of a reply (or other speech), written verbatim
