@@ -176,6 +176,7 @@ class Dialogue(Node):
     """
 
     type = "dialogue"
+    _character: str | None = field(default=None, repr=False)
 
     @property
     def cue(self) -> Token:
@@ -184,6 +185,11 @@ class Dialogue(Node):
     @property
     def character(self) -> str:
         """The character name: no ``@``, extensions or ``^`` (e.g. ``"HARVEY"``)."""
+        if self._character is None:
+            self._character = self._read_character()
+        return self._character
+
+    def _read_character(self) -> str:
         s = _content(self.tokens[0]).strip()
         if s.startswith("@"):
             s = s[1:]

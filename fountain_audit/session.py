@@ -395,6 +395,7 @@ class _Builder:
         self.prologue: list[Node] = []
         self.turn_count = 0
         self._records: dict[int, NoteRecord] = {}
+        self._participants: dict[str | None, frozenset[str]] = {}
 
     def record(self, node: Note) -> NoteRecord:
         """The parsed record of a note node (parsed once)."""
@@ -403,12 +404,18 @@ class _Builder:
             rec = self._records[id(node)] = parse_note(node)
         return rec
 
-    def participants(self, scene: Scene | None) -> set[str]:
-        names = {"HARVEY", "SHELL"}
-        if self.author:
-            names.add(self.author.upper())
-        if scene is not None and scene.user:
-            names.add(scene.user.upper())
+    def participants(self, scene: Scene | None) -> frozenset[str]:
+        """HARVEY, SHELL, the author and the scene's human: the speakers whose lines are
+        never part of another's reply."""
+        key = scene.user if scene is not None else None
+        names = self._participants.get(key)
+        if names is None:
+            names = {"HARVEY", "SHELL"}
+            if self.author:
+                names.add(self.author.upper())
+            if key:
+                names.add(key.upper())
+            names = self._participants[key] = frozenset(names)
         return names
 
     def build(self) -> Session:
