@@ -1,0 +1,613 @@
+"""`fountain-audit diff A B` (fountain_audit.diff_cli.diff) and the fountain_audit.diff engine:
+normalisation, alignment, exact changes in every format, the RFC 6902 patch (applied with
+jsonpatch), exit codes, and a hypothesis property test (random edits are recovered)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import jsonpatch
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from fountain_audit import diff as engine
+from fountain_audit.diff import (DiffError, Options, diff_texts, json_patch, make_side, render_unified, word_diff)
+from fountain_audit.diff_cli import diff as diff_cmd
+
+from .conftest import SHARED, shared_files
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(diff_cmd, [str(a) for a in args], input=input)
+
+
+# --------------------------------------------------------------------------- the session template
+
+HEAD = """Title: Harvey Session
+Credit: Recorded by Harvey
+Author: RSDOIEL
+Date: {date} 09:00:00
+Draft date: {date}
+Model: PHI-MINI (llamafile)
+Backend: llamafile
+
+
+FADE IN:
+
+[[model switch: phi-mini (llamafile) at {date} 09:00:01]]
+
+
+INT. CONTEXT RECALL {date} 09:00:05
+
+[[recall: workspace_profile_250928 (workspace_profile) — score 1.00]]
+
+
+"""
+SCENE = """
+INT. HARVEY AND RSDOIEL TALKING {date} {time}
+
+Harvey and RSDOIEL are in chat mode. Model: PHI-MINI. Workspace: {ws}.
+
+{exchanges}
+"""
+EXCHANGE = """{rag}RSDOIEL
+{prompt}
+
+HARVEY
+Forwarding to PHI-MINI.
+
+{tools}PHI-MINI
+{reply}
+
+llamafile (phi-mini) · {tokens} reply + 1840 ctx · {secs}s · 16.9 tok/s
+
+"""
+TAIL = "\nTHE END.\n"
+
+
+@dataclass
+class T:
+    """One turn of a generated session."""
+
+    prompt: str
+    reply: str
+    tools: list[tuple[str, dict, str]] = field(default_factory=list)  # (name, arguments, status text)
+    rag: bool = False
+    group: int | None = None  # turns of one group share a scene (None: a scene of its own)
+
+
+def render(turns: list[T], date: str = "2026-07-01", ws: str = "/home/user/project", seed: int = 0) -> str:
+    """A recorder-shaped session of ``turns``; ``date``, ``ws`` and ``seed`` (stats numbers,
+    times) vary only what the diff ignores by default."""
+    scenes: list[list[str]] = []
+    for k, t in enumerate(turns):
+        tools = "".join(f"[[tool: {name}({json.dumps(args, separators=(',', ':')).replace('WS', ws)}) — {status}]]\n\n"
+                        for name, args, status in t.tools)
+        rag = "[[rag: 3 chunks from rag_store.db, top score 0.87]]\n\n[[rag-source: design.md]]\n\n" if t.rag else ""
+        ex = EXCHANGE.format(rag=rag, prompt=t.prompt, tools=tools, reply=t.reply, tokens=100 + k + seed,
+                             secs=f"{1 + k + seed}.5")
+        if t.group is None or k == 0 or turns[k - 1].group != t.group:
+            scenes.append([])
+        scenes[-1].append(ex)
+    body = "".join(SCENE.format(date=date, time=f"09:{10 + k % 50:02d}:{(7 * k + seed) % 60:02d}", ws=ws,
+                                exchanges="".join(exs)) for k, exs in enumerate(scenes))
+    return HEAD.format(date=date) + body + TAIL
+
+
+def replay_pair() -> tuple[list[T], list[T]]:
+    """A and its replay: same prompts; turn 2's run_shell now fails, a turn is added after
+    it, turn 3's reply is reworded."""
+    a = [
+        T("Summarise the design doc.", "The design has three layers: parser, model and rules.",
+          [("read_file", {"path": "WS/design.md"}, "ok")], rag=True),
+        T("Build the project.", "The build succeeded.",
+          [("run_shell", {"cmd": "go build ./..."}, "ok"), ("read_file", {"path": "WS/go.mod"}, "ok")]),
+        T("Summarise the build log.", "The log shows two warnings about unused imports."),
+    ]
+    b = [
+        a[0],
+        T(a[1].prompt, a[1].reply,
+          [("run_shell", {"cmd": "go build ./..."}, "error: exit status 1"), a[1].tools[1]]),
+        T("Run the tests.", "All tests pass.", [("run_shell", {"cmd": "go test ./..."}, "ok")]),
+        T(a[2].prompt, "The log shows two warnings about unused variables."),
+    ]
+    return a, b
+
+
+@pytest.fixture
+def pair(tmp_path):
+    a, b = replay_pair()
+    pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    pa.write_text(render(a), encoding="utf-8")
+    pb.write_text(render(b, date="2026-07-09", ws="/srv/replay/ws", seed=3), encoding="utf-8")
+    return pa, pb
+
+
+EXPECTED_UNIFIED = """\
+--- {a}
++++ {b}
+@@ -turn 2 +turn 2 @@ scene 3: INT. HARVEY AND RSDOIEL TALKING 2026-07-09 09:11:10
+~ tool run_shell: status ok → error (exit status 1)
+@@ +turn 3 @@ scene 4: INT. HARVEY AND RSDOIEL TALKING 2026-07-09 09:12:17
++ turn 3 added: Run the tests.
++     RSDOIEL: Run the tests.
++     tool run_shell({{"cmd":"go test ./..."}}) — ok
++     PHI-MINI: All tests pass.
+@@ -turn 3 +turn 4 @@ scene 5: INT. HARVEY AND RSDOIEL TALKING 2026-07-09 09:13:24
+~ reply changed (PHI-MINI): The log shows two warnings about unused [-imports-]{{+variables+}}.
+3 turns changed (1 added, 0 removed, 0 moved, 2 modified), tool calls +1 -0 ~1, 1 new failure, 1 reply changed
+"""
+
+
+# --------------------------------------------------------------------------- the replay-style pair
+
+
+def test_replay_pair_unified_exact(pair):
+    pa, pb = pair
+    r = run("--format", "unified", pa, pb)
+    assert r.exit_code == 1, r.output
+    assert r.stdout == EXPECTED_UNIFIED.format(a=pa, b=pb)
+    assert r.stderr == ""
+
+
+def test_replay_pair_auto_is_unified_off_a_terminal(pair):
+    pa, pb = pair
+    r = run(pa, pb)
+    assert r.exit_code == 1
+    assert r.stdout == EXPECTED_UNIFIED.format(a=pa, b=pb)
+
+
+def test_replay_pair_rich(pair):
+    pa, pb = pair
+    plain = run("--format", "rich", "--no-color", pa, pb)
+    assert plain.exit_code == 1
+    assert plain.stdout == EXPECTED_UNIFIED.format(a=pa, b=pb)  # same lines, markers without colour
+    coloured = run("--format", "rich", "--color", pa, pb)
+    assert coloured.exit_code == 1
+    out = coloured.stdout
+    assert "\x1b[" in out and "[-" not in out
+    stripped = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    assert "@@ -turn 2 +turn 2 @@ scene 3: INT. HARVEY AND RSDOIEL TALKING" in stripped
+    assert "The log shows two warnings about unused importsvariables." in stripped
+    assert "\x1b[1;9;31mimports\x1b[0m" in out and "\x1b[1;4;32mvariables\x1b[0m" in out  # words highlighted
+    assert stripped.rstrip().endswith("1 new failure, 1 reply changed")
+
+
+def test_replay_pair_json_exact(pair):
+    pa, pb = pair
+    r = run("--format", "json", pa, pb)
+    assert r.exit_code == 1, r.output
+    doc = json.loads(r.stdout)
+    assert doc["format_version"] == "1.0"
+    assert doc["a"] == {"file": str(pa), "turns": 3, "scenes": 4}
+    assert doc["b"] == {"file": str(pb), "turns": 4, "scenes": 5}
+    assert doc["compared"] == {"timestamps": False, "stats": False, "workspace": False}
+    assert doc["summary"] == {
+        "differences": True, "changes": 3, "turns_a": 3, "turns_b": 4, "turns_changed": 3, "turns_added": 1,
+        "turns_removed": 0, "turns_moved": 0, "turns_modified": 2, "tool_calls_added": 1, "tool_calls_removed": 0,
+        "tool_calls_changed": 1, "new_failures": 1, "user_inputs_changed": 0, "replies_changed": 1,
+        "model_changes": 0, "context_changes": 0, "note_changes": 0, "scene_changes": 0, "other_changes": 0}
+    got = [(c["kind"], c["turn"]["a"], c["turn"]["b"], c["pointer"]["a"], c["pointer"]["b"]) for c in doc["changes"]]
+    assert got == [
+        ("tool-changed", 1, 1, "/records/1/tool_calls/0", "/records/1/tool_calls/0"),
+        ("turn-added", None, 2, None, "/records/2"),
+        ("reply-changed", 2, 3, "/records/2/reply/text", "/records/3/reply/text"),
+    ]
+    tool, added, reply = doc["changes"]
+    assert tool["details"] == [{"field": "status", "before": "ok", "after": "error"},
+                               {"field": "error", "before": None, "after": "exit status 1"}]
+    assert tool["new_failures"] == 1 and tool["scene"] == {"a": 2, "b": 2}
+    assert added["categories"] == ["turns", "tools", "replies"]
+    assert added["after"]["user"] == {"character": "RSDOIEL", "text": "Run the tests."}
+    assert added["after"]["tool_calls"] == ['run_shell({"cmd":"go test ./..."}) — ok']
+    assert reply["words"] == [["=", "The log shows two warnings about unused "], ["-", "imports"],
+                              ["+", "variables"], ["=", "."]]
+    assert (reply["before"], reply["after"]) == ("The log shows two warnings about unused imports.",
+                                                 "The log shows two warnings about unused variables.")
+
+
+def test_replay_pair_patch_turns_a_into_b(pair):
+    pa, pb = pair
+    doc = json.loads(run("--format", "json", pa, pb).stdout)
+    opts = Options()
+    side_a = engine.read_side(str(pa), opts)
+    side_b = engine.read_side(str(pb), opts)
+    assert jsonpatch.apply_patch(side_a.normalised, doc["patch"]) == side_b.normalised
+    # minimal: the inserted turn is one add, the two changed turns a few replaces
+    ops = [(o["op"], o["path"]) for o in doc["patch"]]
+    assert ops == [("replace", "/records/1/tool_calls/0/status"), ("replace", "/records/1/tool_calls/0/error"),
+                   ("replace", "/records/1/tool_calls/0/body"), ("add", "/records/2"),
+                   ("replace", "/records/3/reply/text")]
+
+
+def test_pointers_point_into_each_dump_turns_document(pair):
+    from fountain_audit.cli import main  # the real `dump --turns`
+
+    pa, pb = pair
+    dumps = {}
+    for p in pair:
+        r = CliRunner().invoke(main, ["dump", "--turns", str(p)])
+        assert r.exit_code == 0, r.output
+        dumps[p] = json.loads(r.stdout)
+    assert dumps[pa] == engine.read_side(str(pa)).document
+    doc = json.loads(run("--format", "json", pa, pb).stdout)
+    tool, added, reply = doc["changes"]
+    at = jsonpatch.JsonPointer(tool["pointer"]["a"]).resolve(dumps[pa])
+    bt = jsonpatch.JsonPointer(tool["pointer"]["b"]).resolve(dumps[pb])
+    assert (at["name"], at["status"], bt["name"], bt["status"]) == ("run_shell", "ok", "run_shell", "error")
+    assert jsonpatch.JsonPointer(added["pointer"]["b"]).resolve(dumps[pb])["user"]["text"] == "Run the tests."
+    assert jsonpatch.JsonPointer(reply["pointer"]["a"]).resolve(dumps[pa]).endswith("unused imports.")
+    assert jsonpatch.JsonPointer(reply["pointer"]["b"]).resolve(dumps[pb]).endswith("unused variables.")
+
+
+def test_replay_pair_stat(pair):
+    pa, pb = pair
+    r = run("--stat", pa, pb)
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    assert lines[:2] == [f"--- {pa}", f"+++ {pb}"]
+    assert "3  turns changed" in lines and "1  new failures" in lines and "1  tool calls changed" in lines
+    assert lines[-1] == "3  changes"
+    assert not any(line.startswith("@@") for line in lines)
+    js = json.loads(run("--stat", "--format", "json", pa, pb).stdout)
+    assert "changes" not in js and "patch" not in js and js["summary"]["changes"] == 3
+
+
+@pytest.mark.parametrize("only, kinds, code", [
+    ("tools", ["tool-changed", "turn-added"], 1),  # the added turn holds a tool call
+    ("replies", ["turn-added", "reply-changed"], 1),
+    ("turns", ["turn-added"], 1),
+    ("context", [], 0),
+    ("model,user", [], 0),
+])
+def test_only(pair, only, kinds, code):
+    pa, pb = pair
+    r = run("--only", only, "--format", "json", pa, pb)
+    assert r.exit_code == code, r.output
+    doc = json.loads(r.stdout)
+    assert [c["kind"] for c in doc["changes"]] == kinds
+    assert doc["summary"]["changes"] == len(kinds)
+    a, b = engine.read_side(str(pa)), engine.read_side(str(pb))
+    assert jsonpatch.apply_patch(a.normalised, doc["patch"]) == b.normalised  # the patch stays complete
+    if code == 0:
+        assert run("--only", only, pa, pb).stdout.splitlines()[-1] == "no differences"
+
+
+# --------------------------------------------------------------------------- normalisation, exit 0
+
+
+def test_self_diff_exits_0_in_every_format(pair):
+    pa, _ = pair
+    for fmt in ("unified", "rich", "json"):
+        r = run("--format", fmt, pa, pa)
+        assert r.exit_code == 0, r.output
+    doc = json.loads(run("--format", "json", pa, pa).stdout)
+    assert doc["changes"] == [] and doc["patch"] == [] and doc["summary"]["differences"] is False
+    assert run(pa, pa).stdout.splitlines()[-1] == "no differences"
+
+
+def test_only_timestamps_workspace_and_stats_changed_exits_0(tmp_path):
+    a, _ = replay_pair()
+    pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    pa.write_text(render(a), encoding="utf-8")
+    pb.write_text(render(a, date="2027-01-31", ws="/Users/someone/elsewhere", seed=17), encoding="utf-8")
+    assert pa.read_text() != pb.read_text()
+    for fmt in ("unified", "rich", "json"):
+        assert run("--format", fmt, pa, pb).exit_code == 0
+    doc = json.loads(run("--format", "json", pa, pb).stdout)
+    assert doc["patch"] == []
+    # asked for, each is a difference
+    ts = json.loads(run("--compare-timestamps", "--format", "json", pa, pb).stdout)
+    assert {c["kind"] for c in ts["changes"]} == {"scene-changed", "model-switch-changed"}
+    assert ts["summary"]["scene_changes"] == 4  # the recall scene and three chat scenes
+    st_ = json.loads(run("--compare-stats", "--format", "json", pa, pb).stdout)
+    assert [c["kind"] for c in st_["changes"]] == ["stats-changed"] * 3
+    ws = run("--compare-workspace", "--format", "json", pa, pb)
+    assert ws.exit_code == 1
+    kinds = [c["kind"] for c in json.loads(ws.stdout)["changes"]]
+    assert kinds.count("scene-changed") == 3 and kinds.count("tool-changed") == 2  # paths in read_file arguments
+    assert run("--compare-all", pa, pb).exit_code == 1
+
+
+def test_normalised_document_keeps_pointers_valid(pair):
+    side = engine.read_side(str(pair[0]))
+    doc, norm = side.document, side.normalised
+
+    def shape(v):  # (spans are nulled: the diff points at them only as a whole)
+        if isinstance(v, dict):
+            return {k: None if k == "span" else shape(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [shape(x) for x in v]
+        return None
+
+    assert shape(doc) == shape(norm)
+    rec = norm["records"][0]
+    assert rec["span"] is None and rec["index"] is None and rec["file"] == "<file>"
+    assert rec["scene"]["heading"] == "INT. HARVEY AND RSDOIEL TALKING <timestamp>"
+    assert rec["tool_calls"][0]["arguments"] == {"path": "<workspace>/design.md"}
+    assert rec["stats"] is None and doc["records"][0]["stats"].startswith("llamafile (phi-mini)")
+    assert rec["model_switch"]["fields"]["at"] == "<timestamp>"
+
+
+# --------------------------------------------------------------------------- other changes
+
+
+def test_moved_turn(tmp_path):
+    a, _ = replay_pair()
+    b = [a[1], a[2], a[0]]
+    r = diff_texts(render(a), render(b), "a", "b")
+    assert [(c.kind, c.a_turn, c.b_turn) for c in r.changes] == [("turn-moved", 0, 2)]
+    assert r.summary()["turns_moved"] == 1
+    assert jsonpatch.apply_patch(r.a.normalised, r.patch) == r.b.normalised
+
+
+def test_changed_user_input_is_one_changed_turn():
+    a, _ = replay_pair()
+    b = [a[0], T("Build the whole project.", a[1].reply, a[1].tools), a[2]]
+    r = diff_texts(render(a), render(b))
+    assert [(c.kind, c.a_turn, c.b_turn) for c in r.changes] == [("user-changed", 1, 1)]
+    assert r.changes[0].words == [("=", "Build the "), ("+", "whole "), ("=", "project.")]
+    assert "~ user changed (RSDOIEL): Build the {+whole +}project." in render_unified(r)
+
+
+def test_tool_arguments_as_json_path_diff_and_added_removed_tools():
+    a, _ = replay_pair()
+    b = [T(a[0].prompt, a[0].reply, [("read_file", {"path": "WS/design2.md"}, "ok"),
+                                     ("grep", {"q": ["a", "b"]}, "ok")], rag=True),
+         T(a[1].prompt, a[1].reply, a[1].tools[1:]), a[2]]
+    r = diff_texts(render(a), render(b))
+    got = [(c.kind, c.a_turn, c.b_turn, c.a_pointer, c.b_pointer) for c in r.changes]
+    assert got == [("tool-changed", 0, 0, "/records/0/tool_calls/0", "/records/0/tool_calls/0"),
+                   ("tool-added", 0, 0, None, "/records/0/tool_calls/1"),
+                   ("tool-removed", 1, 1, "/records/1/tool_calls/0", None)]
+    assert r.changes[0].details[0] == {"field": "arguments", "diff": [
+        {"op": "replace", "path": "$.path", "pointer": "/path", "before": "<workspace>/design.md",
+         "after": "<workspace>/design2.md"}]}
+    text = render_unified(r)
+    assert '    arguments $.path: [-"<workspace>/design.md"-] → {+"<workspace>/design2.md"+}' in text
+    assert '+ tool added: grep({"q":["a","b"]}) — ok' in text
+    assert '- tool removed: run_shell({"cmd":"go build ./..."}) — ok' in text
+    s = r.summary()
+    assert (s["tool_calls_added"], s["tool_calls_removed"], s["tool_calls_changed"]) == (1, 1, 1)
+    assert jsonpatch.apply_patch(r.a.normalised, r.patch) == r.b.normalised
+
+
+def test_rag_recall_model_and_actor_changes():
+    a, _ = replay_pair()
+    ta = render(a)
+    tb = (ta.replace("[[rag-source: design.md]]", "[[rag-source: design-v2.md]]")
+          .replace("score 1.00]]", "score 0.75]]")
+          .replace("Model: PHI-MINI. Workspace", "Model: MISTRAL. Workspace", 1)
+          .replace("PHI-MINI\nThe build succeeded.", "MISTRAL\nThe build succeeded."))
+    r = diff_texts(ta, tb)
+    got = [(c.kind, c.category, c.a_turn, c.b_turn) for c in r.changes]
+    assert got == [("model-changed", "model", 0, 0), ("rag-changed", "context", 0, 0),
+                   ("recall-changed", "context", 0, 0),  # in force for every turn: reported once
+                   ("actor-changed", "model", 1, 1)]
+    assert r.changes[1].details == [{"field": "fields", "diff": [
+        {"op": "replace", "path": "$.source", "pointer": "/source", "before": "design.md", "after": "design-v2.md"}]}]
+    assert r.changes[3].message == "reply by PHI-MINI → MISTRAL"
+    assert jsonpatch.apply_patch(r.a.normalised, r.patch) == r.b.normalised
+
+
+def test_scenes_without_turns_are_compared_as_text():
+    a, _ = replay_pair()
+    ta = render(a)
+    shell = "\nINT. SHELL 2026-07-01 09:30:00\n\nRSDOIEL\n! git status\n\nSHELL\nOn branch main\n\n" \
+            "[[shell: git status — exit 0]]\n\n"
+    ta2 = ta.replace(TAIL, shell + TAIL)
+    r = diff_texts(ta2, ta2.replace("On branch main", "On branch dev"))
+    assert [(c.kind, c.a_scene, c.b_scene, c.a_pointer) for c in r.changes] == [("scene-changed", 4, 4, None)]
+    assert r.changes[0].details[0]["diff"] == ["@@ -4,3 +4,3 @@", " SHELL", "-On branch main", "+On branch dev", " "]
+    assert [c.kind for c in diff_texts(ta2, ta).changes] == ["scene-removed"]
+    assert [c.kind for c in diff_texts(ta, ta2).changes] == ["scene-added"]
+    assert r.patch == []  # not in the --turns document
+
+
+def test_word_diff_units():
+    assert word_diff("a b", "a b") == [("=", "a b")]
+    assert word_diff("", "x y") == [("+", "x y")]
+    assert word_diff("ok, fine", "ok; fine") == [("=", "ok"), ("-", ","), ("+", ";"), ("=", " fine")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text("ab/~", max_size=3),
+                    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text("ab/~", max_size=2), c, max_size=3),
+                    max_leaves=12),
+       st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text("ab/~", max_size=3),
+                    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text("ab/~", max_size=2), c, max_size=3),
+                    max_leaves=12))
+def test_json_patch_is_rfc6902(a, b):
+    patch = json_patch(a, b)
+    assert engine.same(jsonpatch.apply_patch({"v": a}, [dict(o, path="/v" + o["path"]) for o in patch]), {"v": b})
+
+
+# --------------------------------------------------------------------------- trouble: exit 2
+
+
+def test_unreadable_file_exits_2(tmp_path, pair):
+    pa, _ = pair
+    for bad in (tmp_path / "missing.spmd", tmp_path):
+        for args in ((bad, pa), (pa, bad)):
+            r = run(*args)
+            assert r.exit_code == 2
+            assert r.stdout == ""
+            assert f"fountain-audit diff: error: {bad}: cannot read:" in r.stderr
+
+
+def test_non_session_exits_2(tmp_path, pair):
+    pa, _ = pair
+    play = tmp_path / "play.fountain"
+    play.write_text("INT. BLOOM HOUSE - DAY\n\nA quiet kitchen.\n\nMARY\nHello.\n", encoding="utf-8")
+    r = run(pa, play, "--format", "json")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == f"fountain-audit diff: error: {play}: not a Harvey session (a plain screenplay)"
+    empty = tmp_path / "empty.spmd"
+    empty.write_text("Title: Harvey Session\nAuthor: RSDOIEL\n\nFADE IN:\n\nTHE END.\n", encoding="utf-8")
+    r = run(empty, pa)
+    assert r.exit_code == 2 and f"{empty}: not a Harvey session (no turns)" in r.stderr
+    binary = tmp_path / "blob.spmd"
+    binary.write_bytes(bytes(range(256)) * 4)
+    assert run(pa, binary).exit_code == 2
+    with pytest.raises(DiffError, match="not a Harvey session"):
+        make_side("x", "just some text\n")
+
+
+def test_usage_errors_exit_2(pair):
+    pa, pb = pair
+    assert run("--only", "bogus", pa, pb).exit_code == 2
+    assert run(pa).exit_code == 2
+    assert run("--format", "xml", pa, pb).exit_code == 2
+    r = run("-", "-", input=pa.read_text(encoding="utf-8"))
+    assert r.exit_code == 2 and "standard input can be only one side" in r.stderr
+
+
+def test_stdin_side(pair):
+    pa, pb = pair
+    r = run("-", pb, input=pa.read_text(encoding="utf-8"))
+    assert r.exit_code == 1 and r.stdout.startswith(f"--- -\n+++ {pb}\n")
+
+
+def test_internal_error_is_trouble_not_a_difference(pair, monkeypatch):
+    pa, pb = pair
+
+    def boom(*a, **k):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(engine, "diff_sides", boom)
+    r = run(pa, pb)
+    assert r.exit_code == 2 and "internal error" in r.stderr and r.stdout == ""
+
+
+# --------------------------------------------------------------------------- property: random edits
+
+
+CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
+TOOL_NAMES = ["read_file", "run_shell", "write_file"]
+
+
+@st.composite
+def edited_sessions(draw):
+    """(A turns, B turns, expected changes): B is A with random edits (reword a reply, flip a
+    tool status, reword a user input, delete a turn, insert turns). Prompts are made of distinct characters so that
+    no two prompts look alike. Turns keep their A scene (``group``); an inserted turn joins
+    the scene of the turn before it or starts a new one."""
+    n = draw(st.integers(1, 7))
+    uid = iter(range(len(CHARS)))
+    groups = iter(range(1000))
+
+    def new_turn(group: int) -> T:
+        k = next(uid)
+        c = CHARS[k]
+        tools = [(draw(st.sampled_from(TOOL_NAMES)), {"path": f"WS/f{k}_{i}.go"},
+                  draw(st.sampled_from(["ok", "error: exit status 1"]))) for i in range(draw(st.integers(0, 2)))]
+        reply = " ".join(draw(st.lists(st.sampled_from(WORDS), min_size=3, max_size=6)))
+        return T(f"{c * 6} {c * 4}?", reply + ".", tools, rag=draw(st.booleans()), group=group)
+
+    a: list[T] = []
+    for k in range(n):
+        a.append(new_turn(a[-1].group if a and draw(st.booleans()) else next(groups)))
+    ops = [draw(st.sampled_from(["keep", "keep", "reword", "flip", "both", "ask", "delete"])) for _ in a]
+    inserts = draw(st.lists(st.integers(0, n), max_size=3))
+    b: list[tuple[T, int | None]] = []  # (turn, its A index or None)
+    edits: dict[int, list[str]] = {}
+
+    def insert() -> None:
+        join = b and draw(st.booleans())
+        b.append((new_turn(b[-1][0].group if join else next(groups)), None))
+
+    for k, (t, op) in enumerate(zip(a, ops)):
+        for _ in range(inserts.count(k)):
+            insert()
+        if op == "delete":
+            continue
+        if op in ("flip", "both") and not t.tools:
+            op = "reword" if op == "both" else "keep"
+        t2 = T(t.prompt, t.reply, list(t.tools), t.rag, t.group)
+        if op == "ask":  # the user input reworded (still similar: paired, not removed plus added)
+            t2.prompt = t.prompt[:-1] + " please?"
+            edits.setdefault(k, []).append("user-changed")
+        if op in ("reword", "both"):
+            words = t.reply[:-1].split(" ")
+            w = draw(st.integers(0, len(words) - 1))
+            words[w] = draw(st.sampled_from([x for x in WORDS if x != words[w]]))
+            t2.reply = " ".join(words) + "."
+            edits.setdefault(k, []).append("reply-changed")
+        if op in ("flip", "both"):
+            i = draw(st.integers(0, len(t.tools) - 1))
+            name, args, status = t.tools[i]
+            t2.tools[i] = (name, args, "ok" if status != "ok" else "error: exit status 1")
+            edits.setdefault(k, []).append("tool-changed")
+        b.append((t2, k))
+    for _ in range(inserts.count(n)):
+        insert()
+    assume(b)
+    pos = {ka: j for j, (_, ka) in enumerate(b) if ka is not None}
+    expected = [("turn-removed", k, None) for k, op in enumerate(ops) if op == "delete"]
+    expected += [(e, k, pos[k]) for k, es in edits.items() for e in es]
+    expected += [("turn-added", None, j) for j, (_, ka) in enumerate(b) if ka is None]
+    return a, [t for t, _ in b], sorted(expected, key=repr)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(edited_sessions(), st.booleans())
+def test_random_edits_are_recovered(case, move_things):
+    a, b, expected = case
+    ta = render(a)
+    tb = render(b, date="2026-08-15", ws="/srv/other", seed=5) if move_things else render(b)
+    r = diff_texts(ta, tb, "a", "b")
+    got = sorted(((c.kind, c.a_turn, c.b_turn) for c in r.changes), key=repr)
+    assert got == expected, render_unified(r)
+    for c in r.changes:
+        if c.kind == "tool-changed":
+            assert [d["field"] for d in c.details] == ["status", "error"]
+            assert c.new_failures == (c.after["status"] == "error")
+    assert jsonpatch.apply_patch(r.a.normalised, r.patch) == r.b.normalised
+    assert r.differences == bool(expected)
+
+
+# --------------------------------------------------------------------------- the shared corpus
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="reference data not present")
+def test_corpus_self_diff_and_patches():
+    sides = []
+    for p in shared_files():
+        try:
+            sides.append(engine.read_side(str(p)))
+        except DiffError as e:
+            assert "not a Harvey session" in str(e)
+    assert len(sides) >= 20
+    for s in sides:
+        r = engine.diff_sides(s, s)
+        assert r.changes == [] and r.patch == [], s.name
+    for x in sides[:12]:
+        for y in sides[:12]:
+            r = engine.diff_sides(x, y)
+            assert jsonpatch.apply_patch(x.normalised, r.patch) == y.normalised
+            for c in r.changes:
+                if c.a_pointer:
+                    jsonpatch.JsonPointer(c.a_pointer).resolve(x.document)
+                if c.b_pointer:
+                    jsonpatch.JsonPointer(c.b_pointer).resolve(y.document)
+            render_unified(r)
+
+
+def test_command_registers_in_a_group(pair):
+    import click
+
+    @click.group()
+    def group():
+        pass
+
+    group.add_command(diff_cmd)  # as cli.py will: main.add_command(diff)
+    pa, pb = pair
+    r = CliRunner().invoke(group, ["diff", "--format", "unified", str(pa), str(pb)])
+    assert r.exit_code == 1 and r.stdout == EXPECTED_UNIFIED.format(a=pa, b=pb)
+    h = CliRunner().invoke(group, ["diff", "--help"])
+    assert h.exit_code == 0 and "--compare-timestamps" in h.stdout and "--only" in h.stdout
