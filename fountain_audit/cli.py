@@ -102,6 +102,8 @@ def main() -> None:
       fountain-audit lint --select P session.spmd
       fountain-audit rules                     list the rules
       fountain-audit rule P102                 explain a rule
+      fountain-audit dump --turns s.spmd       the turns as JSON (see 'schema turns')
+      fountain-audit diff old.spmd new.spmd    what changed, turn by turn
     """
 
 
@@ -388,3 +390,12 @@ def schema_cmd(name):
 
     from . import schemas
     click.echo(json.dumps(schemas.load(name), indent=2, ensure_ascii=False))
+
+
+def _register_diff() -> None:
+    from .diff_cli import diff
+
+    main.add_command(diff)
+
+
+_register_diff()

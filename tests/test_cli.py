@@ -99,3 +99,9 @@ def test_python_dash_m_and_corpus_smoke():
                        capture_output=True, text=True, timeout=120)
     assert p.returncode in (0, 1), p.stderr
     assert "Traceback" not in p.stderr + p.stdout
+
+
+def test_every_command_is_registered():
+    r = run("--help")
+    for name in ("lint", "rules", "rule", "dump", "schema", "diff"):
+        assert f"  {name} " in r.output, name
