@@ -20,7 +20,8 @@ from rich.table import Table
 from . import __version__
 from .diagnostics import Severity
 from .config import TARGET_VERSIONS, Config, ConfigError, load_config
-from .linter import RuleSelectionError, Selection, lint_text
+from .linter import RuleSelectionError, Selection
+from .outputs import utf8_stdout
 from .reporters import report_json, report_text
 from .rules import all_rules
 from .source import decode_bytes, read_path
@@ -343,7 +344,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     files, errors = discover(paths)
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
-    out = click.get_text_stream("stdout", encoding="utf-8", errors="strict")
+    out = utf8_stdout("strict")
     redactor = dm.Redactor()
     writer = dm.JsonWriter(out, output_format, shape, redactor)
     done: list[str] = []

@@ -15,6 +15,7 @@ import click
 
 from . import diff as engine
 from .dump import encode_json
+from .outputs import utf8_stdout
 from .source import decode_bytes
 
 
@@ -96,11 +97,11 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
 
 def _write(result: engine.DiffResult, output_format: str, stat: bool, color: bool | None) -> None:
     if output_format == "json":
-        out = click.get_text_stream("stdout", encoding="utf-8", errors="strict")
+        out = utf8_stdout("strict")
         out.write(encode_json(result.to_json(stat=stat), indent=2) + "\n")
         out.flush()
         return
-    out = click.get_text_stream("stdout", encoding="utf-8", errors="surrogateescape")
+    out = utf8_stdout("surrogateescape")
     if output_format == "auto":
         output_format = "rich" if (color or (color is None and out.isatty())) else "unified"
     if output_format == "unified":

@@ -9,6 +9,7 @@ failed run leaves the previous report in place.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 
@@ -72,3 +73,17 @@ class LazyProgress:
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
+
+
+def utf8_stdout(errors: str = "strict"):
+    """Standard output as a UTF-8 text writer, whatever the locale says (reports hold
+    non-ASCII text such as the em dash). Writes go to the binary stream; nothing is
+    closed when the writer is dropped. (Replaces click's deprecated ``get_text_stream``.)
+    """
+    import codecs
+
+    import click
+
+    writer = codecs.getwriter("utf-8")(click.get_binary_stream("stdout"), errors)
+    writer.isatty = lambda: sys.stdout.isatty()  # type: ignore[method-assign]
+    return writer
