@@ -33,7 +33,7 @@ from rich.text import Text
 
 from . import __version__
 from .diagnostics import Diagnostic, Severity
-from .reporters import _safe, diagnostic_dict, summary_line
+from .reporters import _safe, diagnostic_dict, diagnostic_line, summary_line
 from .rules import Rule
 
 #: Every ``--output-format`` value; ``auto`` picks one of the first two (or ``github``).
@@ -146,13 +146,7 @@ def report_full(run: LintRun, console: Console, *, quiet: bool = False, show_sta
     split: dict[str, list[str]] = {}
     if not quiet:
         for d in run.diagnostics:
-            header = Text()
-            header.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
-            header.append(" ")
-            header.append(d.code, style=_STYLE[d.severity])
-            header.append(f" [{d.name}] ", style="dim")
-            header.append(_safe(d.message))
-            console.print(header, soft_wrap=True, highlight=False)
+            console.print(diagnostic_line(d), soft_wrap=True, highlight=False)
             text = run.sources.get(d.path)
             if text is not None:
                 lines = split.get(d.path)

@@ -48,18 +48,23 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int 
             f"{_n(c['info'], 'info')} in {_n(files, 'file')} checked{tail}.")
 
 
+def diagnostic_line(d: Diagnostic) -> Text:
+    """``path:line:col: CODE [rule-name] message``, styled by severity."""
+    line = Text()
+    line.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
+    line.append(" ")
+    line.append(d.code, style=_STYLE[d.severity])
+    line.append(f" [{d.name}] ", style="dim")
+    line.append(_safe(d.message))
+    return line
+
+
 def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console, *, quiet: bool = False,
                 unreadable: int = 0, statistics: Sequence[str] = ()) -> None:
     """One line per diagnostic, ``path:line:col: CODE [rule-name] message``, then the
     ``statistics`` lines, then a summary line (only those two when ``quiet``)."""
     for d in [] if quiet else diagnostics:
-        line = Text()
-        line.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
-        line.append(" ")
-        line.append(d.code, style=_STYLE[d.severity])
-        line.append(f" [{d.name}] ", style="dim")
-        line.append(_safe(d.message))
-        console.print(line, soft_wrap=True, highlight=False)
+        console.print(diagnostic_line(d), soft_wrap=True, highlight=False)
     for line in statistics:
         console.print(line, soft_wrap=True, highlight=False, markup=False)
     console.print(summary_line(diagnostics, files, unreadable), highlight=False, soft_wrap=True)
