@@ -48,3 +48,10 @@ def test_linear_time_on_pathological_inputs():
     for args in cases:
         _, seconds = timed(lint, *args)
         assert seconds < 3, (args[0][:20], seconds)
+
+
+def test_harvey_heading_without_timestamp_inside_a_reply_is_kept_and_flagged():
+    text = HEAD + "Try:\n\nINT. SHELL\n\nthen run it.\n\n\nTHE END.\n"
+    s = build_session(parse(text))
+    assert len(s.scenes) == 1 and s.turns[0].reply.text == "Try:\n\nINT. SHELL\n\nthen run it."
+    assert [(d.code, d.line) for d in lint(text)] == [("R101", 19)]

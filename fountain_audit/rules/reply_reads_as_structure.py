@@ -63,7 +63,6 @@ EXT. HARBOUR - NIGHT
 from ..diagnostics import Finding, Severity
 from ..fountain import (Action, Centered, Dialogue, Lyrics, PageBreak, SceneHeading, Section, Synopsis,
                         Transition)
-from ..session import read_heading
 from . import SESSION_LIKE
 
 CODE = "R101"
@@ -90,8 +89,6 @@ _WHAT = [
 
 
 def _classify(node):
-    if isinstance(node, SceneHeading) and read_heading(node.text).kind != "other":
-        return None  # a Harvey scene heading not in upper case (the spec's `INT. CHUNK ANALYSIS — a.md`): a scene
     if isinstance(node, Action):
         if node.text.strip() in _END:
             return ("the end marker",
