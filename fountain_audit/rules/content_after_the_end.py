@@ -74,16 +74,20 @@ SCOPE = ("session",)
 
 
 def check(ctx):
-    absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
+    if "THE END" not in ctx.text:
+        return
     body = ctx.document.body
+    absorbed = None  # built only when a candidate needs it
     for k, node in enumerate(body):
         if not isinstance(node, (Action, Transition)) or "THE END" not in node.tokens[0] \
                 or node.text.strip() != "THE END.":
             continue
-        if id(node) in absorbed:
-            continue  # part of a reply (or other speech), written verbatim
         after = next((n for n in body[k + 1:] if not isinstance(n, (Blank, Boneyard))), None)
         if after is None:
             continue
+        if absorbed is None:
+            absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
+        if id(node) in absorbed:
+            continue  # part of a reply (or other speech), written verbatim
         yield Finding(node.line, node.column, f"'THE END.' is followed by more content (line {after.line}); "
                       "nothing may follow the end of a session", node.end_line, node.end_column)

@@ -41,6 +41,11 @@ SCOPE = ALL_KINDS
 
 
 def check(ctx):
+    try:
+        ctx.text.encode("utf-8")  # C speed: fails only if undecodable bytes (lone surrogates) are present
+        return
+    except UnicodeEncodeError:
+        pass
     runs = undecodable_runs(ctx.text)
     if not runs:
         return
