@@ -198,6 +198,10 @@ def _parser() -> Lark:
                        transformer=_NoteFields(), maybe_placeholders=True)
 
 
+#: Strict and lenient (raw control characters allowed in strings) JSON decoders.
+_DECODERS = {True: json.JSONDecoder(), False: json.JSONDecoder(strict=False)}
+
+
 def _split_tool_arguments(fields: dict[str, Any]) -> None:
     """Add ``arguments`` (the JSON value) and ``arguments_json`` (bool) to tool fields.
 
@@ -213,7 +217,7 @@ def _split_tool_arguments(fields: dict[str, Any]) -> None:
         return
     for strict in (True, False):
         try:
-            fields["arguments"] = json.loads(text, strict=strict)
+            fields["arguments"] = _DECODERS[strict].decode(text)
         except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
             continue
         fields["arguments_json"] = True
@@ -224,7 +228,7 @@ def _split_tool_arguments(fields: dict[str, Any]) -> None:
     full = text + ") — " + status
     for strict in (True, False):
         try:
-            value, end = json.JSONDecoder(strict=strict).raw_decode(full)
+            value, end = _DECODERS[strict].raw_decode(full)
         except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
             continue
         m = re.fullmatch(r"\) — (ok|error(?::\s*(.*))?)", full[end:], re.S)

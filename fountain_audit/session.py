@@ -350,7 +350,7 @@ def _is_harvey_heading(info: HeadingInfo) -> bool:
 def _is_stats(node: Node) -> bool:
     """A one-line stats action (§4 `a_stats`): models and/or token counts, then a duration.
     A bare duration (`250ms`) is not enough: a reply may hold such a line."""
-    if not isinstance(node, Action) or len(node.lines) != 1:
+    if not isinstance(node, Action) or " · " not in node.tokens[0] or len(node.lines) != 1:
         return False
     m = _STATS_RE.match(node.text.strip())
     return bool(m and (m.group("models") or m.group("reply")))
