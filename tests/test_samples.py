@@ -36,7 +36,8 @@ VIOLATIONS = [
     ("S101-missing-title.spmd", "S101", 1),                  # title page starts at line 1
     ("S102-missing-author.spmd", "S102", 1),                 # title page starts at line 1
     ("S103-missing-fade-in.spmd", "S103", 11),               # first scene heading
-    ("S104-missing-the-end.spmd", "S104", 28),               # last element: the stats line
+    ("S104-missing-the-end.spmd", "S104", 28),
+    ("S108-session-cut-short.spmd", "S108", 21),            # ends after HARVEY's forwarding line               # last element: the stats line
     ("H101-malformed-scene-heading.spmd", "H101", 13),       # 2026-09-31 is not a date
     ("H102-loose-scene-timestamp.spmd", "H102", 13),         # "TALKING — 2026-09-14 08:00"
     ("H103-unknown-scene-kind.spmd", "H103", 32),            # INT. GREENHOUSE ...

@@ -38,6 +38,7 @@ RULE_MODULES = (
     "missing_author",
     "missing_fade_in",
     "missing_the_end",
+    "session_cut_short",
     "malformed_scene_heading",
     "loose_scene_timestamp",
     "unknown_scene_kind",

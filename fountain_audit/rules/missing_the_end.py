@@ -1,7 +1,8 @@
 """The session does not end with `THE END.`.
 
 ## What it does
-Reports a session file whose last element is not `THE END.`.
+Reports a session file whose last element is not `THE END.`, when its last turn is
+complete (a session cut short mid-turn is reported by S108 `session-cut-short`, as info).
 
 ## Why is this bad?
 The recorder appends `THE END.` when a session closes; readers use it to tell a
@@ -41,14 +42,21 @@ SINCE = "1.0"
 SCOPE = ("session",)
 
 
+def cut_short(session) -> str | None:
+    """Why a session without ``THE END.`` looks crashed or still running (its last turn
+    has no reply, or the reply stops mid-line at end of file), else ``None``."""
+    turns = session.turns
+    if not turns:
+        return None
+    if turns[-1].reply is None:
+        return "the last turn has no reply"
+    if turns[-1].reply.truncated:
+        return "the last reply is cut off mid-line"
+    return None
+
+
 def check(ctx):
-    if ctx.session.the_end is None:
+    if ctx.session.the_end is None and cut_short(ctx.session) is None:
         body = [n for n in ctx.document.children if n.type != "blank"]
         line = body[-1].end_line if body else 1
-        extra = ""
-        turns = ctx.session.turns
-        if turns and turns[-1].reply is None:
-            extra = "; the last turn has no reply (crashed or still running?)"
-        elif turns and turns[-1].reply.truncated:
-            extra = "; the last reply is cut off mid-line (crashed?)"
-        yield Finding(line, 1, f"session does not end with 'THE END.'{extra}")
+        yield Finding(line, 1, "session does not end with 'THE END.' (closed sessions end with it)")
