@@ -78,12 +78,13 @@ class LazyProgress:
 def utf8_stdout(errors: str = "strict"):
     """Standard output as a UTF-8 text writer, whatever the locale says (reports hold
     non-ASCII text such as the em dash). Writes go to the binary stream; nothing is
-    closed when the writer is dropped. (Replaces click's deprecated ``get_text_stream``.)
+    closed when the writer is dropped. (click's ``get_text_stream``/``get_binary_stream`` are deprecated.)
     """
     import codecs
 
-    import click
-
-    writer = codecs.getwriter("utf-8")(click.get_binary_stream("stdout"), errors)
+    binary = getattr(sys.stdout, "buffer", None)
+    if binary is None:  # an already text-only stream (an embedding host): write to it as is
+        return sys.stdout
+    writer = codecs.getwriter("utf-8")(binary, errors)
     writer.isatty = lambda: sys.stdout.isatty()  # type: ignore[method-assign]
     return writer
