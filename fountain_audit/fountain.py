@@ -287,6 +287,7 @@ class Document:
     text: str
     children: list[Node]
     problems: list[Problem]
+    _body: list[Node] | None = field(default=None, repr=False)
 
     def render(self) -> str:
         """The identical source text, rebuilt from the nodes."""
@@ -301,8 +302,10 @@ class Document:
 
     @property
     def body(self) -> list[Node]:
-        """Children after the byte-order mark and title page."""
-        return [c for c in self.children if not isinstance(c, (ByteOrderMark, TitlePage))]
+        """Children after the byte-order mark and title page (computed once; do not modify)."""
+        if self._body is None:
+            self._body = [c for c in self.children if not isinstance(c, (ByteOrderMark, TitlePage))]
+        return self._body
 
 
 class AstBuilder(Transformer):
