@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .fountain import (Action, Blank, Boneyard, Dialogue, Document, Node, Note, SceneHeading,
                        Transition, gc_paused)
@@ -604,8 +605,7 @@ def build_session(document: Document) -> Session:
         return _Builder(document).build()
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(NamedTuple):
     """Where a note sits: its scene (``None`` before the first scene), its turn
     (``None`` outside turns) and its phase in the turn (one of :data:`PHASES`)."""
 
@@ -621,10 +621,11 @@ def placements(session: Session) -> list[Placement]:
         return session._placements
     where: dict[int, Placement] = {}
     for scene in session.scenes:
-        for rec in scene.notes:
-            where[id(rec)] = Placement(rec, scene, None, None)
         for turn in scene.turns:
             for phase, rec in turn.notes:
                 where[id(rec)] = Placement(rec, scene, turn, phase)
+        for rec in scene.notes:
+            if id(rec) not in where:
+                where[id(rec)] = Placement(rec, scene, None, None)
     session._placements = [where.get(id(r)) or Placement(r, None, None, None) for r in session.notes]
     return session._placements

@@ -46,13 +46,13 @@ SCOPE = SESSION_LIKE
 
 
 def _valid(ts: str) -> bool:
-    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"):
-        try:
-            datetime.strptime(ts, fmt)
-            return True
-        except ValueError:
-            pass
-    return False
+    """``YYYY-MM-DD HH:MM[:SS]`` names a real date and time (2026-02-30 does not)."""
+    try:
+        datetime(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]), int(ts[11:13]), int(ts[14:16]),
+                 int(ts[17:19]) if len(ts) > 16 else 0)
+        return True
+    except ValueError:
+        return False
 
 
 def check(ctx):
