@@ -56,26 +56,32 @@ class Node:
 
     @property
     def line(self) -> int:
+        """1-based line of the node's first character."""
         return self.tokens[0].line
 
     @property
     def column(self) -> int:
+        """1-based column (code points) of the node's first character."""
         return self.tokens[0].column
 
     @property
     def end_line(self) -> int:
+        """1-based line of the node's last line."""
         return self.tokens[-1].end_line
 
     @property
     def end_column(self) -> int:
+        """Exclusive 1-based end column on ``end_line`` (terminator excluded)."""
         return self.tokens[-1].end_column
 
     @property
     def offset(self) -> int:
+        """0-based code-point offset of the first character."""
         return self.tokens[0].start_pos
 
     @property
     def end_offset(self) -> int:
+        """0-based code-point offset just past the node, its last line terminator included."""
         return self.tokens[-1].end_pos
 
     @property
@@ -96,6 +102,8 @@ class Node:
 
 
 class ByteOrderMark(Node):
+    """The U+FEFF at the very start of a file (kept so the text prints back identically)."""
+
     type = "byte_order_mark"
 
 
@@ -118,6 +126,8 @@ class TitleEntry(Node):
 
 @dataclass(eq=False, slots=True)
 class TitlePage(Node):
+    """The title page (§Title Page): ``Key: value`` entries up to the first blank line."""
+
     entries: list[TitleEntry] = field(default_factory=list)
     type = "title_page"
 
@@ -141,6 +151,8 @@ class Blank(Node):
 
 
 class SceneHeading(Node):
+    """A scene heading line (§Scene Headings): INT/EXT/EST/INT./EXT./I/E or forced ``.``."""
+
     type = "scene_heading"
 
     @property
@@ -165,6 +177,8 @@ class SceneHeading(Node):
 
 
 class Action(Node):
+    """An action paragraph (§Action); one token holds all its lines."""
+
     type = "action"
 
 
@@ -228,14 +242,20 @@ class Dialogue(Node):
 
 
 class Transition(Node):
+    """A transition (§Transition): upper case ending in ``TO:`` (or ``FADE IN:``), or forced ``>``."""
+
     type = "transition"
 
 
 class Centered(Node):
+    """Centered text (§Centered): ``> text <`` lines."""
+
     type = "centered"
 
 
 class Lyrics(Node):
+    """Lyric lines (§Lyrics), each starting with ``~``."""
+
     type = "lyrics"
 
 
@@ -258,6 +278,8 @@ class Boneyard(Node):
 
 
 class Section(Node):
+    """A section line (§Sections): ``#``, ``##`` ... (``depth`` is the number of ``#``)."""
+
     type = "section"
 
     @property
@@ -267,10 +289,14 @@ class Section(Node):
 
 
 class Synopsis(Node):
+    """A synopsis line (§Synopses): ``= text``."""
+
     type = "synopsis"
 
 
 class PageBreak(Node):
+    """A page break (§Page Breaks): a line of three or more ``=``."""
+
     type = "page_break"
 
 
