@@ -50,7 +50,7 @@ def _utf8_len(s: str) -> int:
 class LineIndex:
     """Maps code-point offsets of one text to 1-based lines and columns in O(log n).
 
-    Build it once per text; :func:`position` is the one-off equivalent.
+    Build it once per text (one pass over the line ends).
     """
 
     def __init__(self, text: str):
@@ -77,14 +77,6 @@ def read_path(path: str | os.PathLike) -> str:
     """Read and decode a file. Raises ``OSError`` (e.g. missing, unreadable, a directory)."""
     with open(path, "rb") as f:
         return decode_bytes(f.read())
-
-
-def position(text: str, index: int) -> tuple[int, int]:
-    """1-based ``(line, column)`` of code point ``index``; ``\\n``, ``\\r\\n``, ``\\r`` end lines."""
-    head = text[:index]
-    line = 1 + head.count("\n") + head.count("\r") - head.count("\r\n")
-    start = max(head.rfind("\n"), head.rfind("\r")) + 1
-    return line, index - start + 1
 
 
 def looks_binary(text: str) -> bool:

@@ -123,6 +123,17 @@ def all_rules() -> list[Rule]:
 
 
 SESSION_LIKE = ("session", "fragment")
+
+
+def scene_phrase(placement) -> str:
+    """Where a note outside its home is, for messages: ``"before the first scene"``,
+    ``"in a shell scene"``, ``"in a non-Harvey scene"``."""
+    scene = placement.scene
+    if scene is None:
+        return "before the first scene"
+    if scene.kind == "other":
+        return "in a non-Harvey scene"
+    return f"in {'an' if scene.kind[0] in 'aeiou' else 'a'} {scene.kind} scene"
 ALL_KINDS = ("session", "fragment", "memory", "hand-off", "screenplay")
 
 

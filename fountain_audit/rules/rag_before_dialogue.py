@@ -54,7 +54,7 @@ It proposes three services.
 
 from ..diagnostics import Finding, Severity
 from ..session import placements
-from . import SESSION_LIKE
+from . import SESSION_LIKE, scene_phrase
 
 CODE = "P101"
 NAME = "rag-before-dialogue"
@@ -78,7 +78,7 @@ def check(ctx):
             continue
         what = f"[[{rec.kind}:]] note"
         if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
-            where = "before the first scene" if p.scene is None else f"in a {p.scene.kind} scene"
+            where = scene_phrase(p)
             yield Finding(rec.line, rec.column, f"{what} {where}; it belongs in a chat scene, "
                           "before the user's dialogue")
         elif p.turn is None:

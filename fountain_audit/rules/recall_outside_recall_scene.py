@@ -37,7 +37,7 @@ Remember the port?
 
 from ..diagnostics import Finding, Severity
 from ..session import placements
-from . import SESSION_LIKE
+from . import SESSION_LIKE, scene_phrase
 
 CODE = "P104"
 NAME = "recall-outside-recall-scene"
@@ -51,6 +51,6 @@ def check(ctx):
         return  # notes without scenes (a design-doc excerpt): no placement to judge
     for p in placements(ctx.session):
         if p.note.kind == "recall" and (p.scene is None or p.scene.kind != "context-recall"):
-            where = "before the first scene" if p.scene is None else f"in a {p.scene.kind} scene"
+            where = scene_phrase(p)
             yield Finding(p.note.line, p.note.column, f"[[recall:]] note {where}; "
                           "recall notes belong only in INT. CONTEXT RECALL")

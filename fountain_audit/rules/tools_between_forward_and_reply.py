@@ -53,7 +53,7 @@ It declares package main.
 
 from ..diagnostics import Finding, Severity
 from ..session import placements
-from . import SESSION_LIKE
+from . import SESSION_LIKE, scene_phrase
 
 CODE = "P102"
 NAME = "tools-between-forward-and-reply"
@@ -70,7 +70,7 @@ def check(ctx):
         if rec.kind != "tool":
             continue
         if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
-            where = "before the first scene" if p.scene is None else f"in a {p.scene.kind} scene"
+            where = scene_phrase(p)
             yield Finding(rec.line, rec.column, f"tool note {where}; it belongs in a chat turn, "
                           "between HARVEY's forwarding line and the reply")
         elif p.turn is None:
