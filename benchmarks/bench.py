@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from fountain_audit import build_session, parse  # noqa: E402
-from fountain_audit.linter import Selection, lint_text  # noqa: E402
-from fountain_audit.notes import _parse_cached  # noqa: E402
+from fountain_audit.lint.linter import Selection, lint_text  # noqa: E402
+from fountain_audit.parse.notes import _parse_cached  # noqa: E402
 
 CHARADE = ROOT.parent / "shared" / "corpus" / "fountain" / "rsdoiel__sample-07-charade.fountain"
 SCREENPLAIN_RECORDED = {"screenplay": 6.0, "session": 2.0}

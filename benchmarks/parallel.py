@@ -67,7 +67,7 @@ def timed(cmd: list[str], env: dict | None = None) -> tuple[float, bytes]:
     return elapsed, p.stdout
 
 
-PARSERS = ("import time; from fountain_audit import fountain, notes; t = time.perf_counter(); "
+PARSERS = ("import time; from fountain_audit.parse import fountain, notes; t = time.perf_counter(); "
            "fountain._parser(); notes._parser(); print(time.perf_counter() - t)")
 
 
@@ -101,7 +101,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", type=Path, help="generate into this directory and keep it")
     args = ap.parse_args()
-    from fountain_audit.runner import available_cpus
+    from fountain_audit.lint.runner import available_cpus
     jobs = args.jobs or available_cpus()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="fa-parallel-"))
     try:

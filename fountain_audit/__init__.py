@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import os
 
-from .diagnostics import Diagnostic, Severity
-from .fountain import Document, parse
-from .linter import lint, lint_file
-from .notes import NoteRecord, parse_note
-from .session import Scene, Session, Turn, build_session
-from .source import read_path
+from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.parse.fountain import Document, parse
+from fountain_audit.lint.linter import lint, lint_file
+from fountain_audit.parse.notes import NoteRecord, parse_note
+from fountain_audit.model.session import Scene, Session, Turn, build_session
+from fountain_audit.parse.source import read_path
 
 __version__ = "0.1.0"
 

@@ -1,5 +1,5 @@
 """``python -m fountain_audit`` runs the command-line interface."""
 
-from .cli import main
+from fountain_audit.cli.main import main
 
 main()

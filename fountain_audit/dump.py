@@ -1,7 +1,7 @@
 """Typed dump records of a session file: tool calls, other notes, turns and the Fountain AST.
 
 This is the layer under ``fountain-audit dump``. Records are dataclasses built from the
-session model (:mod:`fountain_audit.session`) and the AST (:mod:`fountain_audit.fountain`);
+session model (:mod:`fountain_audit.model.session`) and the AST (:mod:`fountain_audit.parse.fountain`);
 each has ``to_json()`` returning a JSON-ready ``dict`` in the shape described by the shipped
 schemas (``schemas.load("dump")``, ``"turns"``, ``"ast"``).
 
@@ -30,10 +30,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .fountain import (Blank, Dialogue, Document, Node, Note, SceneHeading, Section, TitleEntry, TitlePage,
+from fountain_audit.parse.fountain import (Blank, Dialogue, Document, Node, Note, SceneHeading, Section, TitleEntry, TitlePage,
                        parse)
-from .notes import MEMORY_KINDS, NoteRecord
-from .session import PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session, placements
+from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
+from fountain_audit.model.session import PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session, placements
 
 #: Version of the dump output formats (``MAJOR.MINOR``; a minor change only adds fields).
 FORMAT_VERSION = "1.0"
@@ -128,7 +128,7 @@ class Span:
 @dataclass(frozen=True, slots=True)
 class SceneRef:
     """The scene a record belongs to: 0-based ``index``, ``kind`` (see
-    :data:`fountain_audit.session.SCENE_KINDS`), the ``heading`` text, its ``timestamp`` in
+    :data:`fountain_audit.model.session.SCENE_KINDS`), the ``heading`` text, its ``timestamp`` in
     ISO 8601 without zone (``None`` when the heading has none) and ``timestamp_form``
     (``"exact"``, ``"loose"`` or ``None``)."""
 
@@ -202,9 +202,9 @@ class ToolCallRecord:
 class NoteRecordOut:
     """Any other audit-trail note (RAG, recall, write, shell, model switch, chunk ...).
 
-    ``kind`` is the note kind (:attr:`fountain_audit.notes.NoteRecord.kind`: ``rag``,
+    ``kind`` is the note kind (:attr:`fountain_audit.parse.notes.NoteRecord.kind`: ``rag``,
     ``model switch``, ``add_memory`` ...), ``fields`` its typed values (see
-    :func:`fountain_audit.notes.parse_note`), ``body`` the note text between ``[[`` and ``]]``.
+    :func:`fountain_audit.parse.notes.parse_note`), ``body`` the note text between ``[[`` and ``]]``.
     ``valid``/``problem`` as for :class:`ToolCallRecord`.
     """
 

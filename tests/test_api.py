@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fountain_audit import lint, lint_file, parse, parse_file
-from fountain_audit.fountain import Dialogue, SceneHeading, TitlePage
+from fountain_audit.parse.fountain import Dialogue, SceneHeading, TitlePage
 
 
 def test_nodes_spans_and_properties():

@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner
 
 from fountain_audit.cli import main
-from fountain_audit.linter import lint_text
+from fountain_audit.lint.linter import lint_text
 
 HEAD = "Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\n\n"
 CHAT = ("INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"

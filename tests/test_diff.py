@@ -1,4 +1,4 @@
-"""`fountain-audit diff A B` (fountain_audit.diff_cli.diff) and the fountain_audit.diff engine:
+"""`fountain-audit diff A B` (fountain_audit.cli.diff.diff) and the fountain_audit.diff engine:
 normalisation, alignment, exact changes in every format, the RFC 6902 patch (applied with
 jsonpatch), exit codes, and a hypothesis property test (random edits are recovered)."""
 
@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from fountain_audit import diff as engine
+from fountain_audit.diff import engine
 from fountain_audit.diff import (DiffError, Options, diff_texts, json_patch, make_side, render_unified, word_diff)
-from fountain_audit.diff_cli import diff as diff_cmd
+from fountain_audit.cli.diff import diff as diff_cmd
 
 from .conftest import SHARED, shared_files
 

@@ -17,9 +17,9 @@ from fountain_audit import schemas
 from fountain_audit.cli import main
 from fountain_audit.dump import (FORMAT_VERSION, Filters, NoteRecordOut, Redactor, ToolCallRecord, TurnRecord,
                                  dump_text, iso_timestamp, record_kinds)
-from fountain_audit.fountain import parse
-from fountain_audit.session import build_session
-from fountain_audit.source import read_path
+from fountain_audit.parse.fountain import parse
+from fountain_audit.model.session import build_session
+from fountain_audit.parse.source import read_path
 
 from .conftest import ROOT, SAMPLES, SHARED, shared_files, shared_path
 

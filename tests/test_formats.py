@@ -14,12 +14,12 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from fountain_audit.rules import all_rules
+from fountain_audit.lint.rules import all_rules
 from fountain_audit import schemas
 from fountain_audit.cli import main
-from fountain_audit.diagnostics import Diagnostic, Severity
-from fountain_audit.formats import LintRun, artifact_uri, report_github, resolve_format, sarif_log, statistics_lines
-from fountain_audit.parser_cache import cache_file, cached_lark
+from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.reporters.formats import LintRun, artifact_uri, report_github, resolve_format, sarif_log, statistics_lines
+from fountain_audit.parse.cache import cache_file, cached_lark
 
 from .conftest import ROOT, SAMPLES, shared_path
 from .test_cli import A03
@@ -255,7 +255,7 @@ def test_junit_one_testcase_per_file(a03):
 
 
 def test_junit_escapes_what_xml_cannot_hold():
-    from fountain_audit.formats import report_junit
+    from fountain_audit.reporters.formats import report_junit
     d = Diagnostic("a\udcff.spmd", 1, 1, "E102", "control-character", Severity.WARNING, "NUL \x00 here & <there>")
     root = ET.fromstring(report_junit(LintRun([d], ["a\udcff.spmd"])).encode())
     assert root.find("testsuite/testcase").get("name") == "a\\udcff.spmd"
@@ -276,7 +276,7 @@ def test_gitlab_code_quality(a03):
 
 
 def test_gitlab_fingerprints_are_unique_per_occurrence():
-    from fountain_audit.formats import report_gitlab
+    from fountain_audit.reporters.formats import report_gitlab
     same = [Diagnostic("a.spmd", n, 1, "T104", "character-not-uppercase", Severity.WARNING, "m") for n in (3, 9)]
     issues = json.loads(report_gitlab(LintRun(same, ["a.spmd"])))
     assert [i["severity"] for i in issues] == ["minor", "minor"]

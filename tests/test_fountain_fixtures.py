@@ -25,7 +25,7 @@ import re
 import pytest
 
 from fountain_audit import parse
-from fountain_audit.fountain import Dialogue, Document
+from fountain_audit.parse.fountain import Dialogue, Document
 
 from .conftest import SHARED  # noqa: E402
 CORPUS = SHARED / "corpus" / "fountain"

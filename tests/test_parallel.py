@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from fountain_audit import runner
-from fountain_audit.linter import Selection
-from fountain_audit.outputs import LazyProgress
-from fountain_audit.runner import Job, FileResult, lint_jobs, plan_workers
+from fountain_audit.lint import runner
+from fountain_audit.lint.linter import Selection
+from fountain_audit.cli.outputs import LazyProgress
+from fountain_audit.lint.runner import Job, FileResult, lint_jobs, plan_workers
 
 from .conftest import ROOT
 from .test_formats import cli_env

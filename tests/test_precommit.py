@@ -10,7 +10,7 @@ import subprocess
 import sys
 from collections import Counter
 
-from fountain_audit.rules import all_rules
+from fountain_audit.lint.rules import all_rules
 
 from .conftest import ROOT, SAMPLES
 from .test_formats import cli_env

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from fountain_audit import build_session, lint, parse
-from fountain_audit.source import decode_bytes
+from fountain_audit.parse.source import decode_bytes
 
 HEAD = ("Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\n"
         "Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.\n\nALICE\nq\n\n"

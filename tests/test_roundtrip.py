@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fountain_audit import build_session, lint, parse
-from fountain_audit.source import decode_bytes, encode_text
+from fountain_audit.parse.source import decode_bytes, encode_text
 
 from .conftest import shared_files
 

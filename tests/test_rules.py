@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from fountain_audit.linter import RuleSelectionError, Selection, lint_text, resolve_rules
-from fountain_audit.rules import all_rules
+from fountain_audit.lint.linter import RuleSelectionError, Selection, lint_text, resolve_rules
+from fountain_audit.lint.rules import all_rules
 
 RULES = all_rules()
 

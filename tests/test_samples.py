@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from fountain_audit import lint, parse, read_session
-from fountain_audit.rules import all_rules
-from fountain_audit.source import encode_text, read_path
+from fountain_audit.lint.rules import all_rules
+from fountain_audit.parse.source import encode_text, read_path
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 CLEAN = SAMPLES / "clean-session.spmd"

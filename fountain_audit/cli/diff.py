@@ -1,0 +1,116 @@
+"""The ``fountain-audit diff A B`` command (a self-contained click command; register it with
+``main.add_command(diff)``). The engine is :mod:`fountain_audit.diff`.
+
+Exit status, as diff(1): 0 no differences after normalisation (and ``--only``), 1 differences,
+2 trouble (usage error, unreadable file, not a Harvey session, failure to write); trouble is
+never reported as a difference, even on an unexpected internal error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from fountain_audit.diff import engine
+from fountain_audit.dump import encode_json
+from fountain_audit.cli.outputs import utf8_stdout
+from fountain_audit.parse.source import decode_bytes
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [v.strip() for raw in values for v in raw.split(",") if v.strip()]
+
+
+def _read(path: str, options: engine.Options, stdin_used: list[bool]) -> engine.Side:
+    if path == "-":
+        if stdin_used[0]:
+            raise engine.DiffError("-: standard input can be only one side")
+        stdin_used[0] = True
+        return engine.make_side("-", decode_bytes(sys.stdin.buffer.read()), options)
+    return engine.read_side(path, options)
+
+
+@click.command("diff", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--format", "--output-format", "output_format", type=click.Choice(["auto", "rich", "unified", "json"]),
+              default="auto", show_default=True,
+              help="rich: coloured hunks (the default on a terminal); unified: plain text (the default otherwise); "
+                   "json: summary, changes with JSON pointers, RFC 6902 patch.")
+@click.option("--stat", is_flag=True, help="Print the counts only.")
+@click.option("--only", "only", multiple=True, metavar="WHAT,...",
+              help=f"Only these changes: {', '.join(engine.CATEGORIES)} (repeatable or comma-separated).")
+@click.option("--compare-timestamps", is_flag=True, help="Also compare scene and model-switch timestamps.")
+@click.option("--compare-stats", is_flag=True, help="Also compare stats lines.")
+@click.option("--compare-workspace", is_flag=True, help="Also compare the Workspace: path.")
+@click.option("--compare-all", is_flag=True, help="All of --compare-timestamps, --compare-stats, --compare-workspace.")
+@click.option("--color/--no-color", default=None, help="Colour the rich output (default: when a terminal).")
+def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, compare_workspace, compare_all, color):
+    """Compare two Harvey sessions turn by turn.
+
+    A and B are session files ('-' for standard input, once). Timestamps, stats lines and the
+    workspace path are ignored unless --compare-* asks for them. Scenes, then turns, then
+    their notes are aligned, so a turn that changed is shown as changed (user input, tool
+    calls, RAG and recall, reply, model), not as removed plus added.
+
+    \b
+    Examples:
+      fountain-audit diff before.spmd after.spmd
+      fountain-audit diff --only tools --stat a.spmd b.spmd
+      fountain-audit diff --format json a.spmd b.spmd | jq .patch
+
+    Exit status: 0 no differences, 1 differences, 2 trouble (unreadable file, not a Harvey
+    session, usage error).
+    """
+    categories = _split(only)
+    bad = [c for c in categories if c not in engine.CATEGORIES]
+    if bad:
+        raise click.UsageError(f"unknown --only value {bad[0]!r} (choose from {', '.join(engine.CATEGORIES)})")
+    options = engine.Options(timestamps=compare_timestamps or compare_all, stats=compare_stats or compare_all,
+                             workspace=compare_workspace or compare_all)
+    try:
+        stdin_used = [False]
+        side_a = _read(a, options, stdin_used)
+        side_b = _read(b, options, stdin_used)
+        result = engine.diff_sides(side_a, side_b, options).filtered(categories or None)
+    except engine.DiffError as e:
+        click.secho(f"fountain-audit diff: error: {e}", err=True, fg="red")
+        sys.exit(2)
+    except Exception as e:  # noqa: BLE001 - an internal error is trouble (2), never a difference (1)
+        click.secho(f"fountain-audit diff: internal error: {type(e).__name__}: {e}", err=True, fg="red")
+        sys.exit(2)
+    status = 1 if result.differences else 0
+    try:
+        _write(result, output_format, stat, color)
+    except BrokenPipeError:  # the reader went away: stop quietly, with the diff's status
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(status)
+    except Exception as e:  # noqa: BLE001
+        click.secho(f"fountain-audit diff: error: cannot write the report: {type(e).__name__}: {e}", err=True,
+                    fg="red")
+        sys.exit(2)
+    sys.exit(status)
+
+
+def _write(result: engine.DiffResult, output_format: str, stat: bool, color: bool | None) -> None:
+    if output_format == "json":
+        out = utf8_stdout("strict")
+        out.write(encode_json(result.to_json(stat=stat), indent=2) + "\n")
+        out.flush()
+        return
+    out = utf8_stdout("surrogateescape")
+    if output_format == "auto":
+        output_format = "rich" if (color or (color is None and out.isatty())) else "unified"
+    if output_format == "unified":
+        out.write(engine.render_unified(result, stat))
+        out.flush()
+        return
+    from rich.console import Console
+
+    console = Console(file=out, force_terminal=True if color else None, no_color=color is False,
+                      highlight=False, soft_wrap=True, emoji=False, markup=False)
+    engine.render_rich(result, console, stat)
+    out.flush()

@@ -1,0 +1,402 @@
+"""The ``fountain-audit`` command line (click). It only wires options to the layers.
+
+Exit codes (``lint``): 0 no errors, 1 errors found, 2 usage error or an
+unreadable path (the other paths are still linted).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from fountain_audit import __version__
+from fountain_audit.lint.diagnostics import Severity
+from fountain_audit.lint.config import TARGET_VERSIONS, Config, ConfigError, load_config
+from fountain_audit.lint.linter import RuleSelectionError, Selection
+from fountain_audit.cli.outputs import utf8_stdout
+from fountain_audit.reporters.text import report_json, report_text
+from fountain_audit.lint.rules import all_rules
+from fountain_audit.parse.source import decode_bytes, read_path
+
+SUFFIXES = (".spmd", ".fountain")
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [v for raw in values for v in raw.split(",") if v.strip()]
+
+
+def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[str], list[str]]:
+    """Expand ``paths``: directories are searched recursively (sorted) for ``*.spmd``
+    and ``*.fountain``, skipping ``exclude`` globs of ``cfg``; files are taken as
+    given; ``-`` is standard input.
+
+    Returns ``(files, errors)`` where ``errors`` are messages for missing paths.
+    """
+    files: list[str] = []
+    errors: list[str] = []
+    for p in paths:
+        if p == "-":
+            files.append(p)
+        elif os.path.isdir(p):
+            found = []
+            for root, dirs, names in os.walk(p, onerror=lambda e: errors.append(
+                    f"{e.filename}: cannot read directory: {e.strerror}")):
+                # os.walk does not follow symlinked directories, so symlink loops cannot trap it;
+                # hidden directories (.git, .venv ...) and excluded ones (gitignore-style: "archive",
+                # "archive/", "**/tmp") are not entered.
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                                 and not (cfg and _dir_excluded(cfg, os.path.join(root, d))))
+                for n in sorted(names):
+                    full = os.path.join(root, n)
+                    if not n.lower().endswith(SUFFIXES) or n.startswith(".") or (cfg and cfg.excluded(full)):
+                        continue
+                    try:
+                        regular = stat.S_ISREG(os.stat(full).st_mode)
+                    except OSError:
+                        regular = True  # a dangling or looping symlink: reading it reports why
+                    if regular:
+                        found.append(full)
+                    else:  # a FIFO or device would block or never end: report it, do not open it
+                        errors.append(f"{full}: not a regular file")
+            if not found:
+                click.secho(f"fountain-audit: warning: no *.spmd or *.fountain files under {p}", err=True,
+                            fg="yellow")
+            files.extend(found)
+        elif os.path.exists(p) or os.path.islink(p):
+            files.append(p)
+        else:
+            errors.append(f"{p}: no such file or directory")
+    seen: set[str] = set()
+    unique = []
+    for f in files:  # a file named twice (or reached twice) is linted once
+        key = f if f == "-" else os.path.realpath(f)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique, errors
+
+
+def _dir_excluded(cfg: Config, path: str) -> bool:
+    """A directory matched by an ``exclude`` glob, gitignore-style: ``name`` or
+    ``name/`` (any depth), ``a/b``, ``a/**``."""
+    from fountain_audit.lint.config import _match
+    rel = cfg.relative(path)
+    return any(_match(rel, pat.rstrip("/")) or _match(rel + "/", pat) for pat in cfg.exclude)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="fountain-audit")
+def main() -> None:
+    """Lint and analyse Harvey session transcripts (Fountain .spmd/.fountain files).
+
+    \b
+    Examples:
+      fountain-audit lint sessions/            lint every *.spmd and *.fountain file
+      fountain-audit lint --select P session.spmd
+      fountain-audit rules                     list the rules
+      fountain-audit rule P102                 explain a rule
+      fountain-audit dump --turns s.spmd       the turns as JSON (see 'schema turns')
+      fountain-audit diff old.spmd new.spmd    what changed, turn by turn
+    """
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--select", multiple=True, metavar="RULES",
+              help="Only these rules: codes, code prefixes or names, comma-separated (replaces the config's).")
+@click.option("--extend-select", multiple=True, metavar="RULES", help="Add these rules to the selection.")
+@click.option("--ignore", multiple=True, metavar="RULES", help="Skip these rules (codes, prefixes or names).")
+@click.option("--target-version", type=click.Choice(TARGET_VERSIONS), help="Harvey format version; newer rules are off.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Read this fountain-audit.toml or pyproject.toml instead of discovering one.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--output-format", "--format", "output_format",
+              type=click.Choice(["full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab",
+                                 "auto", "text"]),
+              help="Output format (default: full on a terminal, else concise; auto also picks github under "
+                   "GitHub Actions; text = concise).")
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to this file (atomically) instead of standard output.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Lint in N processes (1 = serial; 0 or not given: all CPUs, from 32 files on).")
+@click.option("--statistics", "show_statistics", is_flag=True, help="Also print the number of diagnostics per rule.")
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
+@click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
+@click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when errors are found.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (text format).")
+def lint(paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
+         output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet):
+    """Check session files against the rules.
+
+    PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
+    standard input. Output lines read 'path:line:col: CODE [rule-name] message'
+    (concise); --output-format picks full, json, json-lines, github, sarif, junit
+    or gitlab instead.
+
+    Settings come from the nearest fountain-audit.toml or pyproject.toml
+    [tool.fountain-audit] (see README); options given here override them.
+
+    Exit status: 0 no errors (warnings and infos do not fail unless --strict),
+    1 errors found, 2 usage or configuration error, or an unreadable path.
+    """
+    try:
+        cfg = Config() if isolated else load_config(config_path)
+        if select:
+            cfg.select = _split(select)
+        cfg.extend_select += _split(extend_select)
+        cfg.ignore += _split(ignore)
+        if target_version:
+            cfg.target_version = target_version
+        selection = Selection(tuple(cfg.rules()))
+    except (ConfigError, RuleSelectionError) as e:
+        raise click.UsageError(str(e)) from None
+    from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
+    from fountain_audit.cli.outputs import LazyProgress, write_atomic
+    from fountain_audit.lint.runner import Job, lint_jobs, plan_workers
+
+    fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
+    files, errors = discover(paths, cfg)
+    work: list[Job] = []
+    for f in files:
+        text = None
+        name = f
+        if f == "-":
+            name = stdin_filename or "-"
+            try:
+                text = decode_bytes(sys.stdin.buffer.read())
+            except OSError as e:
+                errors.append(f"-: cannot read: {e.strerror or e}")
+                continue
+        try:
+            ignored = frozenset(cfg.ignored_for(name))
+        except ConfigError as e:
+            raise click.UsageError(str(e)) from None
+        work.append(Job(f, name, ignored, text))
+    progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
+    try:
+        results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None),
+                            keep_text=fmt == "full" and not quiet, progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    diagnostics = []
+    checked: list[str] = []
+    sources: dict[str, str] = {}
+    for r in results:
+        if r.error:
+            errors.append(r.error)
+            continue
+        checked.append(r.name)
+        diagnostics.extend(r.diagnostics)
+        if r.text is not None:
+            sources[r.name] = r.text
+    for msg in errors:
+        click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+    run = LintRun(diagnostics, checked, errors, selection.rules, sources)
+    stats = statistics_lines(diagnostics) if show_statistics else []
+    if fmt in TEXT_FORMATS:
+        buffer = io.StringIO() if output_file else None
+        console = Console(file=buffer, force_terminal=color if color is not None else None,
+                          no_color=color is False or (buffer is not None and not color), highlight=False)
+        if fmt == "full":
+            report_full(run, console, quiet=quiet, show_statistics=show_statistics)
+        else:
+            report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats)
+        out = buffer.getvalue() if buffer is not None else None
+    else:
+        out = report_json(diagnostics, checked, errors) + "\n" if fmt == "json" else RENDERERS[fmt](run)
+        for line in stats:  # machine formats keep standard output to themselves
+            click.echo(line, err=True)
+        if not output_file:
+            click.echo(out, nl=False)
+    if output_file and out is not None:
+        try:
+            write_atomic(output_file, out)
+        except OSError as e:
+            click.secho(f"fountain-audit: error: {output_file}: cannot write: {e.strerror or e}", err=True, fg="red")
+            sys.exit(2)
+    if errors:
+        sys.exit(2)
+    failing = (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
+    if not exit_zero and any(d.severity in failing for d in diagnostics):
+        sys.exit(1)
+
+
+@main.command("rules")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules_cmd(output_format):
+    """List every rule: code, name, severity, since-version and summary."""
+    rules = all_rules()
+    if output_format == "json":
+        import json
+        click.echo(json.dumps([{"code": r.code, "name": r.name, "severity": str(r.severity), "since": r.since,
+                                "summary": r.summary} for r in rules], indent=2))
+        return
+    table = Table(show_edge=False, header_style="bold")
+    for col in ("code", "name", "severity", "since"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("summary", ratio=1)
+    for r in rules:
+        table.add_row(r.code, r.name, str(r.severity), r.since, escape(r.summary.replace("`", "")))
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=max(console.width, 140))
+    console.print(table)
+
+
+@main.command("rule")
+@click.argument("rule")
+def rule_cmd(rule):
+    """Explain one rule (by code or name), with its bad and good examples."""
+    for r in all_rules():
+        if rule.upper() == r.code or rule.lower() == r.name:
+            import inspect
+            head = f"# {r.code} {r.name}\n\nSeverity: **{r.severity}** · since format v{r.since}\n\n"
+            text = head + inspect.cleandoc(r.doc)
+            from rich.markdown import Markdown  # only here: it costs 70 ms of start-up
+
+            Console().print(Markdown(text.encode("utf-8", "backslashreplace").decode()))
+            return
+    raise click.UsageError(f"unknown rule {rule!r} (see 'fountain-audit rules')")
+
+
+def _schema_names() -> list[str]:
+    from importlib import resources
+    names = [p.name[:-len(".schema.json")] for p in resources.files("fountain_audit.schemas").iterdir()
+             if p.name.endswith(".schema.json")]
+    return sorted(names) or ["ast", "dump", "turns"]
+
+
+@main.command("dump")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--records", "records", multiple=True, metavar="KIND,...",
+              help="Dump these note records instead of tool calls: tool, rag, rag-source, recall, write, shell, "
+                   "model-switch, chunk, chunk-result, synthesis, memory-tool, confidence, pipeline, run, stats, "
+                   "unknown, or all.")
+@click.option("--turns", is_flag=True, help="Dump every turn (user input, forwarding target, tool calls, "
+                                              "reply, RAG and recall context, scene) instead.")
+@click.option("--ast", "ast_", is_flag=True, help="Dump the whole Fountain AST with spans instead.")
+@click.option("--tool", "tools", multiple=True, metavar="NAME", help="Only tool calls named NAME (with --turns: "
+                                                                     "turns that call it). Repeatable or comma-separated.")
+@click.option("--status", "statuses", multiple=True, metavar="STATUS",
+              help="Only records with this status (ok, error; notes: also skipped, aborted ...).")
+@click.option("--actor", "actors", multiple=True, metavar="NAME",
+              help="Only tool calls made by NAME (HARVEY or the NAME. prefix of [[NAME.tool:]]).")
+@click.option("--scene-kind", "scene_kinds", multiple=True, metavar="KIND",
+              help="Only records in scenes of this kind (chat, ext-chat, agent-mode, shell, skill, context-recall, "
+                   "chunk-analysis, pipeline, memory, hand-off, other).")
+@click.option("--format", "output_format", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
+              help="json: one document {format_version, shape, records, files, errors}; jsonl: one record per "
+                   "line, written as it is produced.")
+@click.option("--redact-paths", is_flag=True, help="Replace each session's absolute Workspace: path with "
+                                                    "<workspace> everywhere in the output.")
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
+def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, output_format, redact_paths,
+             stdin_filename):
+    """Dump the audit trail of session files as JSON: tool calls (default), other note records,
+    turns or the AST.
+
+    PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for standard input.
+
+    \b
+    Default: one record per tool call: file, scene (index, kind, heading, ISO
+    timestamp), turn, span, actor, name, arguments (JSON value, or the raw text
+    when arguments_json is false), status and error.
+
+    \b
+    Examples:
+      fountain-audit dump session.spmd
+      fountain-audit dump --status error --format jsonl sessions/ | jq .name
+      fountain-audit dump --records rag,recall session.spmd
+      fountain-audit dump --turns --redact-paths session.spmd > turns.json
+      fountain-audit schema turns               the JSON Schema of --turns output
+
+    Exit status: 0 done, 2 usage error or an unreadable path (the other paths are
+    still dumped).
+    """
+    from fountain_audit import dump as dm
+    from fountain_audit.parse.fountain import parse
+    from fountain_audit.model.session import SCENE_KINDS, build_session
+
+    if sum([bool(records), turns, ast_]) > 1:
+        raise click.UsageError("choose one of --records, --turns and --ast")
+    shape = "ast" if ast_ else "turns" if turns else "dump"
+    try:
+        kinds = dm.record_kinds(_split(records)) if records else frozenset({"tool"})
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    bad = [k for k in _split(scene_kinds) if k not in SCENE_KINDS]
+    if bad:
+        raise click.UsageError(f"unknown scene kind {bad[0]!r} (choose from {', '.join(SCENE_KINDS)})")
+    filters = dm.Filters(frozenset(_split(tools)), frozenset(_split(statuses)), frozenset(_split(actors)),
+                         frozenset(_split(scene_kinds)))
+    if ast_ and filters:
+        raise click.UsageError("--tool, --status, --actor and --scene-kind do not apply to --ast")
+    files, errors = discover(paths)
+    for msg in errors:
+        click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+    out = utf8_stdout("strict")
+    redactor = dm.Redactor()
+    writer = dm.JsonWriter(out, output_format, shape, redactor)
+    done: list[str] = []
+    try:
+        for f in files:
+            try:
+                if f == "-":
+                    text = decode_bytes(sys.stdin.buffer.read())
+                    name = stdin_filename or "-"
+                else:
+                    text = read_path(f)
+                    name = f
+            except OSError as e:
+                msg = f"{f}: cannot read: {e.strerror or e}"
+                errors.append(msg)
+                click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+                continue
+            session = build_session(parse(text))
+            if redact_paths:
+                redactor.add(dm.workspaces(session))
+            for rec in dm.dump_session(session, name, shape, kinds, filters):
+                writer.write(rec)
+            done.append(name)
+            out.flush()
+        writer.close(done, errors)
+    except BrokenPipeError:  # the reader (head, jq ...) went away: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(0 if not errors else 2)
+    if errors:
+        sys.exit(2)
+
+
+@main.command("schema")
+@click.argument("name", type=click.Choice(_schema_names()))
+def schema_cmd(name):
+    """Print the JSON Schema (draft 2020-12) of an output shape: dump (tool calls and
+    --records), turns (--turns) or ast (--ast).
+
+    The schema describes the --format json document; each --format jsonl line is one
+    item of its "records" (the schema's $defs/record) plus "format_version".
+    """
+    import json
+
+    from fountain_audit import schemas
+    click.echo(json.dumps(schemas.load(name), indent=2, ensure_ascii=False))
+
+
+def _register_diff() -> None:
+    from fountain_audit.cli.diff import diff
+
+    main.add_command(diff)
+
+
+_register_diff()

@@ -1,0 +1,191 @@
+"""Project configuration: ``[tool.fountain-audit]`` in ``pyproject.toml`` or ``fountain-audit.toml``.
+
+Discovery: from the starting directory upwards, the first ``fountain-audit.toml``
+(any content) or ``pyproject.toml`` that has a ``[tool.fountain-audit]`` table
+wins; the directory holding it is the project root that globs are relative to.
+
+Keys (all optional)::
+
+    select = ["ALL"]              # rule codes, code prefixes or names
+    extend-select = []            # added to select
+    ignore = ["P103"]
+    target-version = "1.3"        # "1.2" or "1.3": rules newer than the target are off
+    exclude = ["archive/**"]      # globs of files skipped when walking directories
+    [per-file-ignores]            # glob -> rules (in pyproject: [tool.fountain-audit.per-file-ignores])
+    "legacy/*.spmd" = ["P", "H102"]
+    [severity]                    # rule -> "error" | "warning" | "info"
+    missing-the-end = "info"
+
+Unknown keys, unknown rules and bad values raise :class:`ConfigError` (the CLI
+exits 2 with its message). TOML is read with the standard library's ``tomllib``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from fountain_audit.lint.diagnostics import Severity
+from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
+from fountain_audit.lint.rules import Rule
+
+TARGET_VERSIONS = ("1.2", "1.3")
+_KEYS = {"select", "extend-select", "ignore", "target-version", "exclude", "per-file-ignores", "severity"}
+
+
+class ConfigError(ValueError):
+    """Invalid configuration; the message names the file and the offending key or value."""
+
+
+@dataclass
+class Config:
+    """Resolved settings. ``root`` is the directory globs are relative to."""
+
+    root: Path = field(default_factory=Path.cwd)
+    source: Path | None = None
+    select: list[str] = field(default_factory=lambda: ["ALL"])
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    target_version: str = TARGET_VERSIONS[-1]
+    exclude: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    severity: dict[str, Severity] = field(default_factory=dict)
+
+    def rules(self) -> list[Rule]:
+        """The enabled rules, with severity overrides applied. Raises :class:`ConfigError`."""
+        try:
+            chosen = resolve_rules(self.select + self.extend_select)
+            dropped = set(r.code for r in resolve_rules(self.ignore))
+            overrides = {r.code: sev for key, sev in self.severity.items() for r in resolve_rules([key])}
+        except RuleSelectionError as e:
+            raise ConfigError(f"{self._where()}{e}") from None
+        target = tuple(int(p) for p in self.target_version.split("."))
+        out = []
+        for r in chosen:
+            if r.code in dropped or tuple(int(p) for p in r.since.split(".")) > target:
+                continue
+            if r.code in overrides:
+                r = Rule(r.code, r.name, overrides[r.code], r.since, r.scope, r.doc, r.check)
+            out.append(r)
+        return out
+
+    def ignored_for(self, path: str) -> set[str]:
+        """Rule codes switched off for ``path`` by ``per-file-ignores``."""
+        rel = self.relative(path)
+        codes: set[str] = set()
+        for pattern, selectors in self.per_file_ignores.items():
+            if _match(rel, pattern):
+                try:
+                    codes.update(r.code for r in resolve_rules(selectors))
+                except RuleSelectionError as e:
+                    raise ConfigError(f"{self._where()}per-file-ignores {pattern!r}: {e}") from None
+        return codes
+
+    def excluded(self, path: str) -> bool:
+        """True when ``path`` matches an ``exclude`` glob."""
+        rel = self.relative(path)
+        return any(_match(rel, p) for p in self.exclude)
+
+    def relative(self, path: str) -> str:
+        """``path`` relative to the project root, with ``/`` separators (as given if outside)."""
+        try:
+            return Path(os.path.abspath(path)).relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return PurePosixPath(Path(path).as_posix()).as_posix()
+
+    def _where(self) -> str:
+        return f"{self.source}: " if self.source else ""
+
+
+def _match(rel: str, pattern: str) -> bool:
+    """Glob match on a relative POSIX path; ``**/`` may match no directory, ``*`` crosses ``/``."""
+    return fnmatch.fnmatchcase(rel, pattern) or (pattern.startswith("**/") and fnmatch.fnmatchcase(rel, pattern[3:])) \
+        or fnmatch.fnmatchcase(PurePosixPath(rel).name, pattern)
+
+
+def find_config(start: Path) -> Path | None:
+    """The configuration file that applies to ``start`` (a directory), or ``None``."""
+    for d in [start, *start.parents]:
+        own = d / "fountain-audit.toml"
+        if own.is_file():
+            return own
+        py = d / "pyproject.toml"
+        if py.is_file():
+            try:
+                data = tomllib.loads(py.read_text(encoding="utf-8"))
+            except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+                continue
+            if "fountain-audit" in data.get("tool", {}):
+                return py
+    return None
+
+
+def load_config(path: Path | None = None, start: Path | None = None) -> Config:
+    """Read ``path`` (or the discovered file; defaults when none). Raises :class:`ConfigError`."""
+    if path is None:
+        path = find_config((start or Path.cwd()).resolve())
+    if path is None:
+        return Config(root=(start or Path.cwd()).resolve())
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("fountain-audit", {})
+    cfg = Config(root=path.parent.resolve(), source=path)
+    apply_settings(cfg, data)
+    cfg.rules()  # validates rule names now
+    for selectors in cfg.per_file_ignores.values():
+        try:
+            resolve_rules(selectors)
+        except RuleSelectionError as e:
+            raise ConfigError(f"{path}: per-file-ignores: {e}") from None
+    return cfg
+
+
+def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
+    """Validate ``data`` (a parsed config table) and store it in ``cfg``. Raises :class:`ConfigError`."""
+    where = cfg._where()
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ConfigError(f"{where}unknown key(s) {', '.join(map(repr, unknown))} "
+                          f"(known: {', '.join(sorted(_KEYS))})")
+
+    def str_list(key: str) -> list[str]:
+        v = data[key]
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise ConfigError(f"{where}{key!r} must be a list of strings")
+        return v
+
+    if "select" in data:
+        cfg.select = str_list("select")
+    if "extend-select" in data:
+        cfg.extend_select = str_list("extend-select")
+    if "ignore" in data:
+        cfg.ignore = str_list("ignore")
+    if "exclude" in data:
+        cfg.exclude = str_list("exclude")
+    if "target-version" in data:
+        tv = str(data["target-version"])
+        if tv not in TARGET_VERSIONS:
+            raise ConfigError(f"{where}target-version must be one of {', '.join(TARGET_VERSIONS)}, not {tv!r}")
+        cfg.target_version = tv
+    if "per-file-ignores" in data:
+        pfi = data["per-file-ignores"]
+        if not isinstance(pfi, dict) or not all(isinstance(v, list) for v in pfi.values()):
+            raise ConfigError(f"{where}'per-file-ignores' must map globs to lists of rules")
+        cfg.per_file_ignores = {str(k): [str(x) for x in v] for k, v in pfi.items()}
+    if "severity" in data:
+        sev = data["severity"]
+        if not isinstance(sev, dict):
+            raise ConfigError(f"{where}'severity' must map rules to error, warning or info")
+        try:
+            cfg.severity = {str(k): Severity.parse(str(v)) for k, v in sev.items()}
+        except ValueError as e:
+            raise ConfigError(f"{where}severity: {e}") from None

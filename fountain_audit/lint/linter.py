@@ -1,0 +1,103 @@
+"""The linter core: runs the selected rules over one file's session model.
+
+Layering: text → :func:`fountain_audit.parse.fountain.parse` → :func:`build_session`
+→ rules → :class:`Diagnostic` list. Rules never read files or options; this
+module never prints.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable
+
+from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.parse.fountain import gc_paused, parse
+from fountain_audit.lint.rules import RuleContext
+from fountain_audit.lint.selection import RuleSelectionError, Selection, resolve_rules  # noqa: F401 (re-exported)
+from fountain_audit.lint.suppressions import apply, directives
+from fountain_audit.model.session import build_session
+from fountain_audit.parse.source import decode_bytes, looks_binary, read_path
+
+
+def lint_text(text: str, path: str = "<string>", selection: Selection | None = None,
+              ignored: frozenset[str] | set[str] = frozenset()) -> list[Diagnostic]:
+    """Lint decoded ``text`` (see :mod:`fountain_audit.parse.source`); never raises on input.
+
+    ``ignored`` holds rule codes switched off for this file (per-file ignores).
+    Diagnostics covered by ``/* fountain-audit: ... */`` suppressions are dropped;
+    unused suppressions are reported as ``A101`` when that rule is selected.
+    Returns diagnostics sorted by line, column and code. A rule that fails with an
+    exception yields one ``X001 internal-error`` diagnostic instead of crashing.
+    """
+    selection = selection or Selection.build()
+    with gc_paused():
+        return _lint(text, path, selection, ignored)
+
+
+def _lint(text: str, path: str, selection: Selection, ignored) -> list[Diagnostic]:
+    document = parse(text)
+    session = build_session(document)
+    ctx = RuleContext(text, document, session)
+    out: list[Diagnostic] = []
+    unused_rule = None
+    rules = selection.rules
+    if looks_binary(text):  # one finding (E104), not hundreds of meaningless ones
+        rules = tuple(r for r in rules if r.code == "E104")
+    for rule in rules:
+        if rule.code in ignored or session.kind not in rule.scope:
+            continue
+        if rule.code == "A101":
+            unused_rule = rule
+            continue
+        try:
+            for f in rule.check(ctx):
+                out.append(Diagnostic(path, f.line, f.column, rule.code, rule.name, rule.severity,
+                                      f.message, f.end_line, f.end_column))
+        except Exception as e:  # noqa: BLE001 - a rule bug must not hide the other rules' findings
+            out.append(Diagnostic(path, 1, 1, "X001", "internal-error", Severity.ERROR,
+                                  f"rule {rule.code} [{rule.name}] failed: {type(e).__name__}: {e}; please report"))
+    found = directives(document) if "fountain-audit:" in text else []
+    if found:
+        out = apply(out, found)
+        if unused_rule is not None:
+            for d in found:
+                if not d.used and not d.error:
+                    what = "enable ends no disabled region" if d.verb == "enable" else \
+                        f"'{d.verb}' suppressed no diagnostic"
+                    out.append(Diagnostic(path, d.line, d.column, unused_rule.code, unused_rule.name,
+                                          unused_rule.severity, f"unused suppression: {what}",
+                                          d.end_line, d.end_column))
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def lint(source: str | bytes | os.PathLike, path: str | None = None, *,
+         select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> list[Diagnostic]:
+    """Lint a session given as text (``str``), file bytes (``bytes``) or a
+    ``pathlib.Path``/``os.PathLike``. A ``str`` is always the *text*: to lint a file
+    named by a string, use :func:`lint_file` (or pass ``Path(name)``).
+
+    ``path`` names the file in the diagnostics (default: the path, or
+    ``"<string>"``). ``select``/``ignore`` take rule codes, prefixes or names.
+    Raises ``OSError`` for an unreadable path and :class:`RuleSelectionError`
+    for an unknown rule; never raises because of the file's content.
+    """
+    selection = Selection.build(select, ignore)
+    if isinstance(source, bytes):
+        text = decode_bytes(source)
+    elif isinstance(source, str):
+        text = source
+    else:
+        text = read_path(source)
+        path = path or os.fspath(source)
+    return lint_text(text, path or "<string>", selection)
+
+
+def lint_file(path: str | os.PathLike, *, select: Iterable[str] | None = None,
+              ignore: Iterable[str] | None = None) -> list[Diagnostic]:
+    """Lint the file at ``path`` (a ``str`` or ``PathLike``); see :func:`lint`.
+
+    Raises ``OSError`` if the file cannot be read, :class:`RuleSelectionError`
+    for an unknown rule.
+    """
+    return lint_text(read_path(path), os.fspath(path), Selection.build(select, ignore))

@@ -1,0 +1,150 @@
+"""The rule registry: one module per rule, listed in :data:`RULE_MODULES`.
+
+A rule module defines ``CODE`` (stable, grouped by family letter), ``NAME``
+(kebab-case), ``SEVERITY``, ``SINCE`` (the Harvey format version it applies
+from), ``SCOPE`` (the session kinds it checks, see
+:attr:`fountain_audit.model.session.Session.kind`), a docstring that is its
+documentation (sections *What it does*, *Why is this bad?*, *Example*, *Use
+instead*, *References*; the two examples are run by the tests), and one
+``check(ctx)`` generator yielding :class:`~fountain_audit.lint.diagnostics.Finding`.
+
+Families: ``A`` fountain-audit's own comments (suppressions), ``E`` input and
+encoding, ``F`` Fountain syntax, ``S`` file structure, ``H`` scene headings,
+``T`` turns, ``N`` notes, ``P`` note placement, ``L`` legacy (pre-v1.2) forms,
+``R`` reply text that other Fountain readers misread.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Callable, Iterator
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+
+RULE_MODULES = (
+    "unused_suppression",
+    "invalid_suppression",
+    "invalid_utf8",
+    "nul_byte",
+    "byte_order_mark",
+    "binary_file",
+    "unclosed_note",
+    "unclosed_boneyard",
+    "missing_title",
+    "missing_author",
+    "missing_fade_in",
+    "missing_the_end",
+    "session_cut_short",
+    "malformed_scene_heading",
+    "loose_scene_timestamp",
+    "unknown_scene_kind",
+    "ext_without_routing",
+    "malformed_note",
+    "tool_arguments_not_json",
+    "rag_before_dialogue",
+    "tools_between_forward_and_reply",
+    "recall_before_first_turn",
+    "recall_outside_recall_scene",
+    # -- structure and heading rules added for the full catalog (S105+, H105+) --
+    "author_not_uppercase",
+    "content_after_the_end",
+    "timestamps_backwards",
+    "int_scene_names_remote_route",
+    "missing_model_or_workspace",
+    # -- turn rules (T) --
+    "forwarding_target_mismatch",
+    "unanswered_turn",
+    "several_exchanges_in_scene",
+    "character_not_uppercase",
+    "unfulfilled_mention",
+    # -- note, legacy and reply rules (N103+, L, R) --
+    "score_out_of_range",
+    "note_in_wrong_scene",
+    "tool_actor_not_participant",
+    "chunk_result_sequence",
+    "synthesis_not_last",
+    "rag_source_without_rag",
+    "empty_rag_source",
+    "legacy_prose_tool_call",
+    "legacy_stats_note",
+    "reply_reads_as_structure",
+)
+
+#: Examples may spell characters as ``\\xNN`` / ``\\uNNNN`` (NUL, BOM, undecodable bytes).
+_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})")
+_EXAMPLE_RE = re.compile(r"^## (Example|Use instead)\s*\n+```fountain\n(.*?)^```", re.M | re.S)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered rule (read from its module)."""
+
+    code: str
+    name: str
+    severity: Severity
+    since: str
+    scope: frozenset[str]
+    doc: str
+    check: Callable[..., Iterator[Finding]]
+
+    @property
+    def summary(self) -> str:
+        """First line of the docstring."""
+        return self.doc.strip().splitlines()[0].strip()
+
+    @property
+    def bad_example(self) -> str:
+        """The *Example* block of the docstring (text that triggers the rule)."""
+        return self._examples().get("Example", "")
+
+    @property
+    def good_example(self) -> str:
+        """The *Use instead* block (text that does not trigger the rule)."""
+        return self._examples().get("Use instead", "")
+
+    def _examples(self) -> dict[str, str]:
+        doc = inspect.cleandoc(self.doc)
+        return {m.group(1): _ESCAPE_RE.sub(lambda e: chr(int(e.group(1)[1:], 16)), m.group(2))
+                for m in _EXAMPLE_RE.finditer(doc)}
+
+
+def _load(mod: ModuleType) -> Rule:
+    return Rule(mod.CODE, mod.NAME, mod.SEVERITY, mod.SINCE, frozenset(mod.SCOPE),
+                mod.__doc__ or "", mod.check)
+
+
+def all_rules() -> list[Rule]:
+    """Every rule, in registry order."""
+    return [_load(importlib.import_module(f"{__name__}.{m}")) for m in RULE_MODULES]
+
+
+SESSION_LIKE = ("session", "fragment")
+
+
+def scene_phrase(placement) -> str:
+    """Where a note outside its home is, for messages: ``"before the first scene"``,
+    ``"in a shell scene"``, ``"in a non-Harvey scene"``."""
+    scene = placement.scene
+    if scene is None:
+        return "before the first scene"
+    if scene.kind == "other":
+        return "in a non-Harvey scene"
+    return f"in {'an' if scene.kind[0] in 'aeiou' else 'a'} {scene.kind} scene"
+ALL_KINDS = ("session", "fragment", "memory", "hand-off", "screenplay")
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """What a rule's ``check`` receives: the text, its Fountain AST and session model."""
+
+    text: str
+    document: "Document"
+    session: "Session"
+
+
+from fountain_audit.parse.fountain import Document  # noqa: E402  (type names for RuleContext)
+from fountain_audit.model.session import Session  # noqa: E402

@@ -1,0 +1,93 @@
+"""Content after a `THE END.` that closes the session.
+
+## What it does
+Reports a `THE END.` line (an action or transition on its own, not part of anyone's
+dialogue) that is followed by more elements: scenes, notes, dialogue or actions.
+Blank lines and boneyard comments after it are fine.
+
+## Why is this bad?
+The recorder writes `THE END.` once, when the session closes, and never writes after
+it; readers take it as the end of the session and stop there. Anything after it was
+appended by hand or by a second recording into the same file, and is not part of the
+session readers see.
+
+A reply may contain a `THE END.` line (the recorder writes replies verbatim); that
+line belongs to the reply and is not reported. A `THE END.` paragraph directly after
+a reply is read as part of the reply, so it is not reported either.
+
+## Example
+```fountain
+Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
+THE END.
+
+INT. SHELL 2026-06-24 10:05:00
+
+ALICE
+! ls
+
+SHELL
+a.go
+
+[[shell: ls — exit 0]]
+
+THE END.
+```
+
+## Use instead
+```fountain
+Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
+INT. SHELL 2026-06-24 10:05:00
+
+ALICE
+! ls
+
+SHELL
+a.go
+
+[[shell: ls — exit 0]]
+
+THE END.
+```
+
+## References
+- FOUNTAIN_FORMAT.md §Session End (rules catalog A7: `THE END.` exact, at end)
+- harvey-recorder-inventory.md §1 (`Close` writes `\\nTHE END.\\n`, append-only; replies
+  may contain `THE END.`)
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.parse.fountain import Action, Blank, Boneyard, Transition
+
+CODE = "S106"
+NAME = "content-after-the-end"
+SEVERITY = Severity.ERROR
+SINCE = "1.0"
+SCOPE = ("session",)
+
+
+def check(ctx):
+    if "THE END" not in ctx.text:
+        return
+    body = ctx.document.body
+    absorbed = None  # built only when a candidate needs it
+    for k, node in enumerate(body):
+        if not isinstance(node, (Action, Transition)) or "THE END" not in node.tokens[0] \
+                or node.text.strip() != "THE END.":
+            continue
+        after = next((n for n in body[k + 1:] if not isinstance(n, (Blank, Boneyard))), None)
+        if after is None:
+            continue
+        if absorbed is None:
+            absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
+        if id(node) in absorbed:
+            continue  # part of a reply (or other speech), written verbatim
+        yield Finding(node.line, node.column, f"'THE END.' is followed by more content (line {after.line}); "
+                      "nothing may follow the end of a session", node.end_line, node.end_column)

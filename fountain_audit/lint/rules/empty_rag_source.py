@@ -1,0 +1,75 @@
+"""A `[[rag-source:]]` note that names no source.
+
+## What it does
+Reports a `[[rag-source:]]` note with nothing after the colon: no source path, title,
+DOI or URL.
+
+## Why is this bad?
+Harvey writes `[[rag-source:]]` when a retrieved chunk carries no source metadata, so
+the note is the recorder's own output and not an error; but the provenance of that
+chunk is lost: the answer cannot be traced back to the document it came from. Worth
+knowing when the session is used as evidence (re-index the RAG store with sources).
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+[[rag: 2 chunks from store.db, top score 0.74]]
+
+[[rag-source:]]
+
+ALICE
+What does the design say?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It says to keep notes on one line.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+[[rag: 2 chunks from store.db, top score 0.74]]
+
+[[rag-source: docs/design.md]]
+
+ALICE
+What does the design say?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It says to keep notes on one line.
+```
+
+## References
+- scholarly-provenance-design S3; harvey-recorder-inventory.md §6 (`n_rag_source`:
+  `[[rag-source:]]` when the source is empty)
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules import SESSION_LIKE
+
+CODE = "N109"
+NAME = "empty-rag-source"
+SEVERITY = Severity.INFO
+SINCE = "1.2"
+SCOPE = SESSION_LIKE
+
+
+def check(ctx):
+    for rec in ctx.session.notes:
+        if rec.kind != "rag-source" or not rec.valid:
+            continue
+        f = rec.fields
+        if not f.get("source", "").strip() and not (f.get("title") or f.get("doi") or f.get("url")):
+            yield Finding(rec.line, rec.column, "[[rag-source:]] names no source; the provenance of "
+                          "this retrieved chunk is lost", rec.node.end_line, rec.node.end_column)

@@ -1,0 +1,48 @@
+"""A `/* fountain-audit: ... */` suppression comment that cannot be read.
+
+## What it does
+Reports a boneyard that starts with `fountain-audit:` but is not one of
+`disable=RULES`, `enable[=RULES]`, `disable-next=RULES` or `disable-file[=RULES]`, or
+that names a rule that does not exist.
+
+## Why is this bad?
+A suppression that is silently ignored lets the diagnostic it was meant to silence
+through, or, worse, a typo hides nothing while the reader believes it does.
+
+## Example
+```fountain
+/* fountain-audit: disable=no-such-rule */
+
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! ls
+```
+
+## Use instead
+```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! ls
+```
+
+## References
+- fountain-audit suppression comments (README, "Suppressing diagnostics")
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules import ALL_KINDS
+
+CODE = "A102"
+NAME = "invalid-suppression"
+SEVERITY = Severity.WARNING
+SINCE = "1.0"
+SCOPE = ALL_KINDS
+
+
+def check(ctx):
+    from fountain_audit.lint.suppressions import directives
+    for d in directives(ctx.document):
+        if d.error:
+            yield Finding(d.line, d.column, f"suppression comment ignored: {d.error}", d.end_line, d.end_column)

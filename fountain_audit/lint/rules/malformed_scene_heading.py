@@ -1,0 +1,71 @@
+"""A Harvey scene heading without a valid timestamp, or a chat heading missing `TALKING`.
+
+## What it does
+Reports a scene heading of a kind the recorder time-stamps (chat, EXT., agent mode,
+shell, skill, context recall, chunk analysis, pipeline) that has no
+`YYYY-MM-DD HH:MM:SS` timestamp at its end or whose timestamp is not a real date and
+time, and an `INT.` chat heading without `TALKING`.
+
+## Why is this bad?
+The timestamp is the only record of when an interaction happened; Harvey's own reader
+recognises chat scenes by ` HARVEY AND ` and ` TALKING `, so a chat heading without
+`TALKING` is invisible to `--continue` and `--replay`.
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING
+
+ALICE
+Hello?
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+ALICE
+Hello?
+```
+
+## References
+- FOUNTAIN_FORMAT.md §Scene Heading, Parsing step 1 (rules catalog B13, B14, B22)
+- harvey-recorder-inventory.md §3
+"""
+
+from datetime import datetime
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.model.session import TIMESTAMPED_KINDS
+from fountain_audit.lint.rules import SESSION_LIKE
+
+CODE = "H101"
+NAME = "malformed-scene-heading"
+SEVERITY = Severity.ERROR
+SINCE = "1.0"
+SCOPE = SESSION_LIKE
+
+
+def _valid(ts: str) -> bool:
+    """``YYYY-MM-DD HH:MM[:SS]`` names a real date and time (2026-02-30 does not)."""
+    try:
+        datetime(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]), int(ts[11:13]), int(ts[14:16]),
+                 int(ts[17:19]) if len(ts) > 16 else 0)
+        return True
+    except ValueError:
+        return False
+
+
+def check(ctx):
+    for scene in ctx.session.scenes:
+        info, h = scene.info, scene.heading
+        if info.kind not in TIMESTAMPED_KINDS:
+            continue
+        if info.timestamp is None:
+            yield Finding(h.line, h.column, f"{info.kind} scene heading has no timestamp "
+                          "(expected 'YYYY-MM-DD HH:MM:SS' at the end)", h.end_line, h.end_column)
+        elif not _valid(info.timestamp):
+            yield Finding(h.line, h.column, f"scene heading timestamp '{info.timestamp}' is not a valid date and time",
+                          h.end_line, h.end_column)
+        if info.kind == "chat" and not info.groups.get("talking"):
+            yield Finding(h.line, h.column, "INT. chat scene heading lacks 'TALKING' "
+                          "(Harvey's reader needs ' HARVEY AND ' and ' TALKING ')", h.end_line, h.end_column)

@@ -1,0 +1,49 @@
+"""The title page has no `Author:`.
+
+## What it does
+Reports a session file whose title page lacks a non-empty `Author:` key.
+
+## Why is this bad?
+`Author:` names the human in the session; it is required by FOUNTAIN_FORMAT.md and is
+how readers tell the user's dialogue from a model's. The recorder writes `$USER` in
+upper case, or `OPERATOR`.
+
+## Example
+```fountain
+Title: Harvey Session
+
+FADE IN:
+
+THE END.
+```
+
+## Use instead
+```fountain
+Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
+THE END.
+```
+
+## References
+- FOUNTAIN_FORMAT.md §Required Elements (rules catalog A2)
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+
+CODE = "S102"
+NAME = "missing-author"
+SEVERITY = Severity.ERROR
+SINCE = "1.0"
+SCOPE = ("session",)
+
+
+def check(ctx):
+    if not ctx.session.title.get("Author", "").strip():
+        tp = ctx.document.title_page
+        line = tp.line if tp else 1
+        if tp is None:
+            return  # S101 reports the missing title page once
+        yield Finding(line, 1, "title page has no 'Author:' (the human in the session, e.g. 'Author: ALICE')")

@@ -1,0 +1,51 @@
+"""No `FADE IN:` before the first scene.
+
+## What it does
+Reports a session file with no `FADE IN:` line between the title page and the first
+scene heading.
+
+## Why is this bad?
+FOUNTAIN_FORMAT.md requires `FADE IN:` exactly; the recorder writes it when a session
+starts. Without it the file is not a complete recording.
+
+## Example
+```fountain
+Title: Harvey Session
+Author: ALICE
+
+INT. SHELL 2026-06-24 10:02:30
+
+THE END.
+```
+
+## Use instead
+```fountain
+Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
+INT. SHELL 2026-06-24 10:02:30
+
+THE END.
+```
+
+## References
+- FOUNTAIN_FORMAT.md §Required Elements (rules catalog A6)
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+
+CODE = "S103"
+NAME = "missing-fade-in"
+SEVERITY = Severity.ERROR
+SINCE = "1.0"
+SCOPE = ("session",)
+
+
+def check(ctx):
+    if ctx.session.fade_in is None:
+        s = ctx.session
+        line = s.scenes[0].line if s.scenes else (ctx.document.title_page.end_line + 1
+                                                  if ctx.document.title_page else 1)
+        yield Finding(line, 1, "no 'FADE IN:' before the first scene")

@@ -1,0 +1,83 @@
+"""An INT. chat scene description without `Model:` or `Workspace:`.
+
+## What it does
+Reports an `INT. HARVEY AND USER TALKING` scene whose description (the action lines
+after the heading) lacks `Model:` or `Workspace:`. `EXT.` scenes are exempt: their
+description is `Harvey routing to ENDPOINT. Workspace: WS.`, with no model. A scene
+with no description at all (the minimal excerpts in the spec and in these docs) is not
+reported, nor is a description that is an unclosed `/*` boneyard (F102 reports it).
+
+## Why is this bad?
+The description is the audit record of which model answered and in which directory it
+could read and write files. The recorder writes
+`Harvey and USER are in chat mode. Model: MODEL. Workspace: WS.` as the first element
+of every INT. chat scene (the pipeline's return scene writes the client name,
+`Model: Ollama (mistral:7b).`); a scene without it was hand-written or edited.
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package main.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package main.
+```
+
+## References
+- FOUNTAIN_FORMAT.md §Required Elements, §Model Validation ("Scene missing Model:
+  declaration"), Best Practice 1 (rules catalog C23, C24, C28)
+- harvey-recorder-inventory.md §4 (`a_chat`; pipeline return scene `Model: <Client.Name()>`)
+"""
+
+import re
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules import SESSION_LIKE
+
+CODE = "H106"
+NAME = "missing-model-or-workspace"
+SEVERITY = Severity.WARNING
+SINCE = "1.0"
+SCOPE = SESSION_LIKE
+
+_MODEL_RE = re.compile(r"\bModel:")
+_WORKSPACE_RE = re.compile(r"\bWorkspace:")
+
+
+def check(ctx):
+    for scene in ctx.session.scenes:
+        desc = [a for a in scene.description if not a.text.lstrip().startswith("/*")]
+        if scene.kind != "chat" or not desc:
+            continue
+        text = "\n".join(a.text for a in desc)
+        missing = [k for k, rx in (("Model:", _MODEL_RE), ("Workspace:", _WORKSPACE_RE)) if not rx.search(text)]
+        if not missing:
+            continue
+        where = desc[0]
+        what = " or ".join(f"'{m}'" for m in missing)
+        yield Finding(where.line, where.column, f"INT. chat scene description has no {what} (the recorder writes "
+                      "'Harvey and USER are in chat mode. Model: MODEL. Workspace: WS.')",
+                      where.line, where.column + len(where.lines[0]))

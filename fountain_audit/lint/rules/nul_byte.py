@@ -1,0 +1,52 @@
+r"""NUL or other control characters in the text.
+
+## What it does
+Reports NUL bytes and C0 control characters other than tab, line feed and carriage
+return.
+
+## Why is this bad?
+The recorder never writes them; they come from binary tool output pasted into a reply
+or from a damaged file, and many tools stop reading at a NUL.
+
+## Example
+```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+SHELL
+bin\x00ary
+```
+
+## Use instead
+```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+SHELL
+binary
+```
+
+## References
+- harvey-recorder-inventory.md §1 (what the recorder writes)
+"""
+
+import re
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.parse.source import LineIndex
+from fountain_audit.lint.rules import ALL_KINDS
+
+CODE = "E102"
+NAME = "control-character"
+SEVERITY = Severity.WARNING
+SINCE = "1.0"
+SCOPE = ALL_KINDS
+
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
+
+
+def check(ctx):
+    index_of = None
+    for m in _CONTROL_RE.finditer(ctx.text):
+        index_of = index_of or LineIndex(ctx.text)
+        line, col = index_of.position(m.start())
+        names = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(m.group()))
+        yield Finding(line, col, f"control character(s) {names} in text", line, col + len(m.group()))

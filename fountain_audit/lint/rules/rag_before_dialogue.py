@@ -1,0 +1,98 @@
+"""A RAG note that is not between the scene description and the user's dialogue.
+
+## What it does
+Reports a `[[rag:]]` or `[[rag-source:]]` note that is not inside a chat scene, after
+the scene description and before the user's dialogue of the turn it informed.
+
+## Why is this bad?
+The RAG note records which retrieved chunks were added to the prompt. Harvey writes it
+before the user's line (the retrieval happens before the prompt is sent), so a reader
+attaches it to the turn that follows. A RAG note after the user's dialogue, or after
+a reply, is attributed to the wrong turn, or to none: the evidence for an answer is
+misfiled.
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+Summarise the design doc.
+
+[[rag: 3 chunks from store.db, top score 0.87]]
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It proposes three services.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+[[rag: 3 chunks from store.db, top score 0.87]]
+
+ALICE
+Summarise the design doc.
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It proposes three services.
+```
+
+## References
+- FOUNTAIN_FORMAT.md §RAG Provenance (v1.2); audit-trail-design W2;
+  recorder_test `TestRecordTurnWithStats_RAGNote` (rules catalog E40); case A04
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.model.session import placements
+from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.lint.rules import scene_phrase
+
+CODE = "P101"
+NAME = "rag-before-dialogue"
+SEVERITY = Severity.ERROR
+SINCE = "1.2"
+SCOPE = SESSION_LIKE
+
+_WHERE = {
+    "after-user": "after the user's dialogue",
+    "after-forwarding": "after HARVEY's forwarding line",
+    "after-reply": "after the reply, with no user dialogue following it",
+}
+
+
+def check(ctx):
+    if not ctx.session.scenes:
+        return  # notes without scenes (a design-doc excerpt): no placement to judge
+    for p in placements(ctx.session):
+        rec = p.note
+        if rec.kind not in ("rag", "rag-source"):
+            continue
+        what = f"[[{rec.kind}:]] note"
+        if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
+            where = scene_phrase(p)
+            yield Finding(rec.line, rec.column, f"{what} {where}; it belongs in a chat scene, "
+                          "before the user's dialogue")
+        elif p.turn is None:
+            yield Finding(rec.line, rec.column, f"{what} in a chat scene with no user dialogue")
+        elif p.phase != "before-user":
+            yield Finding(rec.line, rec.column, f"{what} {_WHERE[p.phase]} (line {_anchor(p)}); "
+                          "it belongs before the user's dialogue")
+        elif not p.scene.description or p.scene.description[0].line > rec.line:
+            yield Finding(rec.line, rec.column, f"{what} before the scene description; "
+                          "it belongs after it, before the user's dialogue")
+
+
+def _anchor(p) -> int:
+    t = p.turn
+    sp = {"after-user": t.user, "after-forwarding": t.forwarding, "after-reply": t.reply}[p.phase]
+    return sp.line if sp is not None else p.note.line

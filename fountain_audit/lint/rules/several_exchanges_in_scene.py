@@ -1,0 +1,90 @@
+"""A chat scene that holds more than one exchange.
+
+## What it does
+Reports (as information) a chat scene (`INT. HARVEY AND USER TALKING` or `EXT. …`)
+with more than one turn: several user inputs, each with its own reply, in one scene.
+It is reported once per scene, at the second turn.
+
+## Why is this bad?
+The recorder writes one scene per turn. Several exchanges in one scene come from
+hand-written sessions and the spec's multi-model examples; they are valid Fountain,
+but Harvey's own `--continue`/`--replay` reader kept only one turn per scene until
+mid-2026 (fix 3cf6ac3), so older Harvey builds silently lose the other exchanges.
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package main.
+
+ALICE
+And in b.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package util.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package main.
+
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:03:00
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+And in b.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package util.
+```
+
+## References
+- FOUNTAIN_FORMAT.md Best Practice 6; audit-trail-design §Scene model (rules catalog B19)
+- replay_test.go 3cf6ac3 (two exchanges in one scene yield 2 turns; catalog F59);
+  fountain-replay-turn-loss-design.md
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules import SESSION_LIKE
+
+CODE = "T103"
+NAME = "several-exchanges-in-scene"
+SEVERITY = Severity.INFO
+SINCE = "1.0"
+SCOPE = SESSION_LIKE
+
+
+def check(ctx):
+    for scene in ctx.session.scenes:
+        if scene.kind not in ("chat", "ext-chat") or len(scene.turns) < 2:
+            continue
+        second = scene.turns[1]
+        yield Finding(second.line, 1, f"chat scene (line {scene.line}) holds {len(scene.turns)} exchanges; "
+                      "Harvey writes one scene per turn, and its replay before 3cf6ac3 keeps only one")

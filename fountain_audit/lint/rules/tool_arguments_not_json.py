@@ -1,0 +1,70 @@
+"""Tool-call arguments that are not strict JSON.
+
+## What it does
+Reports a `[[tool:]]` note whose arguments are not valid JSON (they are kept as raw
+text), or are JSON only when raw control characters such as a literal newline inside
+a string are allowed (they are then parsed leniently).
+
+## Why is this bad?
+Harvey writes tool arguments as the JSON the model sent. Arguments that are not JSON
+cannot be compared or replayed reliably; a raw newline inside a string means the
+model emitted broken JSON (or the note was edited), and strict JSON readers reject it.
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+ALICE
+Rename it.
+
+HARVEY
+Forwarding to LLAMA.
+
+[[tool: edit_file({path: a.go}) — ok]]
+
+LLAMA
+Done.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+ALICE
+Rename it.
+
+HARVEY
+Forwarding to LLAMA.
+
+[[tool: edit_file({"path":"a.go"}) — ok]]
+
+LLAMA
+Done.
+```
+
+## References
+- FOUNTAIN_FORMAT.md §Tool Call Notes; case B26
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules import SESSION_LIKE
+
+CODE = "N102"
+NAME = "tool-arguments-not-json"
+SEVERITY = Severity.WARNING
+SINCE = "1.2"
+SCOPE = SESSION_LIKE
+
+
+def check(ctx):
+    for rec in ctx.session.notes:
+        if rec.kind != "tool" or not rec.valid or not rec.fields.get("arguments_text"):
+            continue
+        name = rec.fields["name"]
+        if not rec.fields["arguments_json"]:
+            yield Finding(rec.line, rec.column, f"arguments of tool '{name}' are not valid JSON (kept as raw text)",
+                          rec.node.end_line, rec.node.end_column)
+        elif not rec.fields["arguments_strict_json"]:
+            yield Finding(rec.line, rec.column, f"arguments of tool '{name}' hold raw control characters "
+                          "(e.g. a newline) inside a JSON string; read leniently",
+                          rec.node.end_line, rec.node.end_column)

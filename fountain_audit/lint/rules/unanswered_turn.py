@@ -1,0 +1,117 @@
+"""A chat turn with user input and no reply.
+
+## What it does
+Reports a turn in a chat scene where the user spoke, HARVEY forwarded the input (or
+the user spoke again in the same scene), but no model (and not HARVEY directly)
+replied. Not reported:
+
+- the last turn of a file without `THE END.`: the session crashed or is still being
+  written (`S104 missing-the-end` covers it);
+- a model's empty reply, which the recorder writes as a lone cue line (`LLAMA` with no
+  text, read as an action);
+- the user's `yes`/`no`/`all`/`quit`/`auto` answer to a HARVEY prompt;
+- a user line with neither a forwarding line nor a reply that ends its scene (how
+  hand-written excerpts end; the recorder never writes one).
+
+## Why is this bad?
+The recorder writes the user's input, HARVEY's forwarding line and the reply in one go
+when the turn completes, so a closed session never holds a question without an answer.
+A missing reply means the scene was cut or edited, and the audit trail cannot show what
+the model answered.
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:03:00
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+And in b.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package util.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package main.
+```
+
+## References
+- harvey-recorder-inventory.md §7 (INT chat element order: USER · HARVEY forwarding ·
+  notes · MODEL reply), §1 (append-only writes; a crashed session has no `THE END.`)
+- rules catalog A7; recorder `RecordTurnWithStats` writes all three dialogues together
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.parse.fountain import Action
+from fountain_audit.lint.rules import SESSION_LIKE
+
+CODE = "T102"
+NAME = "unanswered-turn"
+SEVERITY = Severity.WARNING
+SINCE = "1.0"
+SCOPE = SESSION_LIKE
+
+_CHOICES = frozenset({"yes", "no", "all", "quit", "auto"})
+
+
+def _empty_reply(scene, turn, next_line):
+    """Is there a lone cue line (``LLAMA`` read as an action) after the forwarding line?"""
+    target = turn.target
+    if not target:
+        return False
+    start = turn.forwarding.end_line
+    for n in scene.nodes:
+        if n.line <= start or (next_line is not None and n.line >= next_line):
+            continue
+        if isinstance(n, Action) and n.text.strip().upper() == target.strip().upper():
+            return True
+    return False
+
+
+def check(ctx):
+    session = ctx.session
+    turns = session.turns
+    last = turns[-1] if turns else None
+    for scene in session.scenes:
+        for k, turn in enumerate(scene.turns):
+            if turn.user is None or turn.reply is not None:
+                continue
+            if turn is last and session.the_end is None:
+                continue  # crashed or still running: S104
+            if turn.forwarding is None and turn.user.text.strip().lower() in _CHOICES:
+                continue  # the user's answer to a HARVEY prompt
+            nxt = scene.turns[k + 1].line if k + 1 < len(scene.turns) else None
+            if turn.forwarding is None and nxt is None:
+                continue  # a lone user line ending the scene
+            if turn.forwarding is not None and _empty_reply(scene, turn, nxt):
+                continue
+            u = turn.user
+            after = f" (forwarded to {turn.target}, line {turn.forwarding.line})" if turn.target else ""
+            yield Finding(u.line, u.column, f"{u.character}'s input has no reply{after}",
+                          u.line, u.column + len(u.dialogue.cue.rstrip("\r\n")))

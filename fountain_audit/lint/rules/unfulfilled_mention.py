@@ -1,0 +1,123 @@
+"""An `@name` mention that nobody by that name answered.
+
+## What it does
+Reports (as information), so that audits see the unanswered mention:
+
+- a scene description line `(@name mentioned but does not respond)`, the spec's note
+  for an unfulfilled mention;
+- in an `INT.` chat scene, a user input starting with `@name` where HARVEY does not
+  forward to NAME, NAME does not reply and no `[[NAME.tool:]]` note is written
+  (compared case-insensitively). A scene that already carries the description line
+  for that name is reported once, at the description line.
+
+`EXT.` scenes are not checked: there `@name` is the route, and H104 checks the
+routing line.
+
+## Why is this bad?
+A mention asks a specific model or endpoint to answer. When someone else answers (or
+nobody does), the transcript shows a question addressed to a party that never saw it:
+an auditor should know. Harvey's recorder strips the `@name` of a local mention switch
+from the input (and forwards to that model), so in its INT. scenes a leading `@name`
+only survives in pre-v1.2 route dispatch (f94bc8d–cf4aa0d), where the reply was
+attributed to the session model instead of the endpoint.
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+@pi2 What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package main.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It declares package main.
+```
+
+## References
+- FOUNTAIN_FORMAT.md §Scene Description, Best Practice 5, Example 5, Scenario 5 (rules
+  catalog C26; never written by the recorder)
+- harvey-recorder-inventory.md §4 (`a_unfulfilled`), §5 (local @mention switch strips
+  `@name`: terminal.go `input = prompt`), §0 (f94bc8d: route dispatch recorded INT.,
+  reply attributed to the session model, until cf4aa0d)
+"""
+
+import re
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules import SESSION_LIKE
+
+CODE = "T105"
+NAME = "unfulfilled-mention"
+SEVERITY = Severity.INFO
+SINCE = "1.0"
+SCOPE = SESSION_LIKE
+
+_NOTED_RE = re.compile(r"^\s*\(@(?P<name>[^\s()]+) mentioned but does not respond\)\s*$")
+_MENTION_RE = re.compile(r"^(?P<lead>\s*)@(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def _first_text_token(speech):
+    for tok in speech.dialogue.tokens[1:]:
+        if tok.type != "PARENTHETICAL":
+            return tok
+    return None
+
+
+def check(ctx):
+    for scene in ctx.session.scenes:
+        if scene.kind not in ("chat", "ext-chat"):
+            continue
+        noted = set()
+        for action in scene.description:
+            for k, line in enumerate(action.lines):
+                m = _NOTED_RE.match(line)
+                if m:
+                    name = m.group("name")
+                    noted.add(name.rstrip(".").casefold())
+                    col = (action.column if k == 0 else 1) + len(line) - len(line.lstrip())
+                    yield Finding(action.line + k, col, f"@{name} was mentioned but did not respond",
+                                  action.line + k, col + len(line.strip()))
+        if scene.kind != "chat":
+            continue
+        for turn in scene.turns:
+            if turn.user is None:
+                continue
+            tok = _first_text_token(turn.user)
+            m = _MENTION_RE.match(tok) if tok is not None else None
+            if not m:
+                continue
+            name = m.group("name").rstrip(".")
+            key = name.casefold()
+            if key in noted:
+                continue
+            answered = {(turn.target or "").strip().casefold()}
+            if turn.reply is not None:
+                answered.add(turn.reply.character.strip().casefold())
+            answered.update((n.actor or "").casefold() for n in turn.tool_calls)
+            if key in answered:
+                continue
+            who = f"HARVEY forwards to {turn.target}" if turn.target else "nobody forwards to it"
+            by = f", {turn.reply.character} replies" if turn.reply is not None else ""
+            col = tok.column + len(m.group("lead"))
+            yield Finding(tok.line, col, f"@{name} is mentioned but does not respond ({who}{by})",
+                          tok.line, col + 1 + len(m.group("name")))

@@ -1,0 +1,47 @@
+"""A suppression comment that suppresses nothing.
+
+## What it does
+Reports a `/* fountain-audit: disable... */` comment that no diagnostic matched, and
+an `enable` that ends no region. (Computed by the linter after every other rule has
+run; suppressing this rule itself needs `--ignore A101`.)
+
+## Why is this bad?
+Stale suppressions accumulate when files are fixed, and then silently hide the next
+real problem at that place.
+
+## Example
+```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+/* fountain-audit: disable-next=P102 */
+
+ALICE
+! ls
+```
+
+## Use instead
+```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! ls
+```
+
+## References
+- ruff `RUF100` (unused `noqa`), the model for this rule
+"""
+
+from fountain_audit.lint.diagnostics import Severity
+from fountain_audit.lint.rules import ALL_KINDS
+
+CODE = "A101"
+NAME = "unused-suppression"
+SEVERITY = Severity.WARNING
+SINCE = "1.0"
+SCOPE = ALL_KINDS
+#: Computed by the linter from the suppressions left unused (see linter.lint_text).
+POST_CHECK = True
+
+
+def check(ctx):
+    return iter(())

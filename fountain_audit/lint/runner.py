@@ -1,0 +1,161 @@
+"""Linting many files: serially, or in a process pool with the same result.
+
+:func:`lint_jobs` takes :class:`Job` s (a path to read, the name to report, the
+rules switched off for it) and returns one :class:`FileResult` per job, *in job
+order*, whether the files were linted in this process or across a
+``concurrent.futures.ProcessPoolExecutor``. Reporters therefore print the same
+bytes either way. The pool is used only when it pays: at least
+:data:`PARALLEL_THRESHOLD` files and more than one CPU (or ``jobs`` given
+explicitly). Files are sent to workers in chunks; each worker builds (or loads
+from the cache, see :mod:`fountain_audit.parse.cache`) its parsers once.
+
+This module reads files and runs the linter; it never prints.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+from fountain_audit.lint.diagnostics import Diagnostic
+from fountain_audit.lint.linter import Selection, lint_text
+from fountain_audit.parse.source import read_path
+
+#: Fewer files than this are linted in-process when ``jobs`` is automatic: starting
+#: workers (about 20 ms each with fork, far more with spawn) costs more than it saves.
+PARALLEL_THRESHOLD = 32
+
+
+@dataclass(frozen=True)
+class Job:
+    """One file to lint: ``path`` to read (or ``text`` already read, e.g. standard
+    input), ``name`` to report, ``ignored`` rule codes (per-file ignores)."""
+
+    path: str
+    name: str
+    ignored: frozenset[str] = frozenset()
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """What linting one job gave: its diagnostics, or ``error`` when it could not be read.
+    ``text`` is kept (for files with diagnostics) when the reporter shows source lines."""
+
+    name: str
+    diagnostics: tuple[Diagnostic, ...] = ()
+    error: str | None = None
+    text: str | None = None
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def plan_workers(n_files: int, jobs: int | None) -> int:
+    """How many processes lint ``n_files``: 1 means in-process.
+
+    ``jobs=None`` (automatic): all CPUs, but only from :data:`PARALLEL_THRESHOLD`
+    files on; ``jobs=N``: at most N (1 = serial), never more than the files.
+    """
+    if jobs is None:
+        if n_files < PARALLEL_THRESHOLD:
+            return 1
+        jobs = available_cpus()
+    return max(1, min(jobs, n_files))
+
+
+def lint_job(job: Job, selection: Selection, keep_text: bool = False) -> FileResult:
+    """Read and lint one job; an unreadable file gives a result with ``error``."""
+    try:
+        text = job.text if job.text is not None else read_path(job.path)
+    except OSError as e:
+        return FileResult(job.name, error=f"{job.path}: cannot read: {e.strerror or e}")
+    diagnostics = tuple(lint_text(text, job.name, selection, job.ignored))
+    return FileResult(job.name, diagnostics, text=text if keep_text and diagnostics else None)
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(selection: Selection, keep_text: bool) -> None:
+    _WORKER["selection"] = selection
+    _WORKER["keep_text"] = keep_text
+
+
+def _lint_chunk(chunk: Sequence[Job]) -> list[FileResult]:
+    selection, keep_text = _WORKER["selection"], _WORKER["keep_text"]
+    return [lint_job(job, selection, keep_text) for job in chunk]
+
+
+def _chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
+    """About eight chunks per worker (load balance), of 1 to 32 files (few round trips)."""
+    size = max(1, min(32, math.ceil(len(jobs) / (workers * 8))))
+    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+
+
+def _executor():
+    """``concurrent.futures.ProcessPoolExecutor`` (a function so that tests can replace it)."""
+    from concurrent.futures import ProcessPoolExecutor
+    return ProcessPoolExecutor
+
+
+def _context():
+    """``fork`` on Linux (workers inherit the loaded modules: fast start), the
+    platform default elsewhere (``spawn``; ``python -m`` and the console script are
+    both safe to re-import)."""
+    import multiprocessing
+
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+def lint_jobs(jobs: Sequence[Job], selection: Selection, *, workers: int = 1, keep_text: bool = False,
+              progress: Callable[[int, int], None] | None = None) -> list[FileResult]:
+    """Lint every job; results in job order. ``workers > 1`` uses a process pool.
+
+    ``progress(done, total)`` is called after each file (serial) or chunk (pool).
+    """
+    return list(iter_results(jobs, selection, workers=workers, keep_text=keep_text, progress=progress))
+
+
+def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1, keep_text: bool = False,
+                 progress: Callable[[int, int], None] | None = None) -> Iterator[FileResult]:
+    """Like :func:`lint_jobs`, yielding results in job order as they are ready."""
+    total = len(jobs)
+    done = 0
+    if workers <= 1 or total < 2:
+        for job in jobs:
+            yield lint_job(job, selection, keep_text)
+            done += 1
+            if progress:
+                progress(done, total)
+        return
+    from concurrent.futures.process import BrokenProcessPool  # imported only for a pool (start-up time)
+
+    chunks = _chunks(jobs, workers)
+    try:
+        with _executor()(max_workers=min(workers, len(chunks)), mp_context=_context(),
+                                 initializer=_init_worker, initargs=(selection, keep_text)) as pool:
+            for results in pool.map(_lint_chunk, chunks):  # map keeps submission order
+                yield from results
+                done += len(results)
+                if progress:
+                    progress(done, total)
+    except (BrokenProcessPool, OSError, PermissionError):
+        # No pool here (no semaphores, a worker killed): lint what is left in-process.
+        # Results already yielded are in order, so the output stays the same.
+        pass
+    for job in jobs[done:]:
+        yield lint_job(job, selection, keep_text)
+        done += 1
+        if progress:
+            progress(done, total)

@@ -1,0 +1,631 @@
+"""The Harvey session model: scenes, turns and typed notes over the Fountain AST.
+
+``build_session(document)`` reads a :class:`~fountain_audit.parse.fountain.Document`
+the way Harvey's recorder writes it (harvey-recorder-inventory.md §1–§7), for
+format versions 1.0 to 1.3:
+
+* the title page as fields (``Title``, ``Author``, ``Model`` ...);
+* scenes classified by kind from their heading (:data:`SCENE_KINDS`), with the
+  heading timestamp in its exact form ``YYYY-MM-DD HH:MM:SS`` or the loose
+  ``— YYYY-MM-DD HH:MM`` form found in real files;
+* *speeches*: a character's dialogue together with everything the character
+  wrote after it, across blank lines (the recorder writes replies verbatim, so
+  a reply may hold blank lines, markdown, ``#`` lines, ``INT.`` lines, ``@name``
+  lines, ``THE END.``; Fountain readers split those off, we re-attach them);
+* turns in chat scenes: the user's input, HARVEY's forwarding line, the notes
+  (tool, RAG ...) and the reply; several exchanges in one scene are several turns
+  (the shape Harvey's own replay lost until 3cf6ac3);
+* every note as a typed :class:`~fountain_audit.parse.notes.NoteRecord`.
+
+Nothing is dropped: every body node of the document lands in exactly one
+scene's ``nodes`` (or in ``Session.prologue`` / ``Session.epilogue``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, Node, Note, SceneHeading,
+                       Transition, gc_paused)
+from fountain_audit.parse.notes import NoteRecord, parse_note
+
+#: Scene kinds, in the order headings are tried.
+SCENE_KINDS = ("chat", "ext-chat", "agent-mode", "shell", "skill", "context-recall",
+               "chunk-analysis", "pipeline", "memory", "hand-off", "other")
+#: Kinds whose scenes hold turns.
+TURN_KINDS = frozenset({"chat", "ext-chat", "pipeline"})
+
+_TIMESTAMP_RE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?$")
+_KIND_RES: list[tuple[str, re.Pattern[str]]] = [
+    ("chat", re.compile(r"INT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
+    ("ext-chat", re.compile(r"EXT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
+    ("agent-mode", re.compile(r"INT\. AGENT MODE$")),
+    ("shell", re.compile(r"INT\. SHELL$")),
+    ("context-recall", re.compile(r"INT\. CONTEXT RECALL$")),
+    ("chunk-analysis", re.compile(r"INT\. CHUNK ANALYSIS\s+[—-]\s+(?P<file>.+)$")),
+    ("pipeline", re.compile(r"INT\. PIPELINE (?P<file>.+?) STEP (?P<step>\d+)/(?P<steps>\d+)$")),
+    ("skill", re.compile(r"INT\. SKILL (?P<name>.+)$")),
+    ("memory", re.compile(r"INT\. MEMORY(?:\s+-\s+(?P<label>.+))?$")),
+    ("hand-off", re.compile(r"INT\. HAND-OFF(?:\s+-\s+(?P<label>.+))?$")),
+]
+#: Kinds whose recorder heading carries a ``TS`` timestamp.
+TIMESTAMPED_KINDS = frozenset({"chat", "ext-chat", "agent-mode", "shell", "skill", "context-recall",
+                               "chunk-analysis", "pipeline"})
+
+_CHAT_DESC_RE = re.compile(r"Model:\s*(?P<model>.+?)\.(?:\s|$)")
+_WORKSPACE_RE = re.compile(r"Workspace:\s*(?P<ws>.*?)\.?\s*$", re.M)
+_ROUTING_RE = re.compile(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| \(cloud API\))?\.")
+_FORWARD_RE = re.compile(r"^Forwarding to (?P<target>.+?)\.$")
+_FORWARD_V0_RE = re.compile(r"^\(forwarding to (?P<target>.+?)\)$")
+_DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)"
+_STATS_RE = re.compile(
+    rf"^(?:(?P<models>[^\n]+?) · (?=\d))?(?:(?P<reply>\d+) reply \+ (?P<ctx>\d+) ctx · )?(?P<duration>{_DUR})"
+    rf"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$")
+_ROUTE_STEP_RE = re.compile(r"^(?:Routing to|Answered by) \S+$")
+#: Pre-v1.2 prose tool call (88504ea–cf4aa0d): ``Harvey calls NAME: ARGS`` / ``Harvey calls NAME``.
+PROSE_TOOL_CALL_RE = re.compile(r"^Harvey calls (?P<name>[^\s:]+)(?:: (?P<args>.*))?$", re.S)
+_END_MARKERS = frozenset({"THE END.", "THE END"})
+_PIPELINE_TRANSITIONS = frozenset({"CUT TO:", "CUT BACK TO:"})
+_SUPPRESSION_PREFIX = "fountain-audit:"
+
+@dataclass(eq=False, slots=True)
+class HeadingInfo:
+    """What a scene heading says. ``timestamp_form`` is ``"exact"``
+    (``␠YYYY-MM-DD HH:MM:SS``), ``"loose"`` (em dash and/or no seconds) or ``None``."""
+
+    kind: str
+    place: str
+    timestamp: str | None = None
+    timestamp_form: str | None = None
+    annotation: str | None = None
+    groups: dict[str, str | None] = field(default_factory=dict)
+
+
+def read_heading(text: str) -> HeadingInfo:
+    """Classify a scene heading line (no terminator) into a :class:`HeadingInfo`.
+
+    Source: harvey-recorder-inventory.md §3 (forms, and the tolerated loose
+    ``— YYYY-MM-DD HH:MM`` and design-doc ``← comment`` deviations).
+    """
+    s = text.strip()
+    annotation = None
+    arrow = s.find("←")
+    if arrow > 0 and s[arrow - 1].isspace():  # design-doc `   ← comment`
+        annotation = s[arrow:].strip()
+        s = s[:arrow].rstrip()
+    ts = form = None
+    tail = s[-19:]  # the timestamp is at most 19 characters: no scanning of long lines
+    m = _TIMESTAMP_RE.search(tail)
+    if m and m.start() in (0, 3):
+        ts = m.group()
+        before = s[:len(s) - len(ts)]
+        head = before.rstrip()
+        sep = before[len(head):]
+        if sep:
+            if head.endswith("—"):
+                head = head[:-1].rstrip()
+                form = "loose"
+            else:
+                form = "exact" if sep == " " and len(ts) == 19 else "loose"
+            s = head
+        else:
+            ts = None
+    for kind, rx in _KIND_RES:
+        km = rx.match(s)
+        if km:
+            g = km.groupdict()
+            # `INT. BLOOM HOUSE AND GARDEN - DAY` is a screenplay heading, not a chat.
+            if kind in ("chat", "ext-chat") and not (ts or g["talking"] or g["a"] == "HARVEY"):
+                continue
+            return HeadingInfo(kind, s, ts, form, annotation, g)
+    return HeadingInfo("other", s, ts, form, annotation)
+
+
+@dataclass(eq=False, slots=True)
+class Speech:
+    """A character's dialogue plus what the character wrote after it.
+
+    ``dialogue`` is the Fountain dialogue block; ``continuation`` the nodes that
+    follow it and belong to the same speech (blank lines, paragraphs, lines that
+    Fountain reads as headings, sections, cues ...).
+    """
+
+    dialogue: Dialogue
+    continuation: list[Node] = field(default_factory=list)
+
+    @property
+    def character(self) -> str:
+        return self.dialogue.character
+
+    @property
+    def parentheticals(self) -> list[str]:
+        """Parentheticals directly under the cue, e.g. ``["(chunk 1/2)"]`` (Fountain's
+        directions: the recorder's chunk/synthesis/v0 markers, or a writer's own)."""
+        out = []
+        for t in self.dialogue.tokens[1:]:
+            if t.type != "PARENTHETICAL":
+                break
+            out.append(t.strip())
+        return out
+    @property
+    def text(self) -> str:
+        """Everything the character wrote, exactly, with ``\\n`` line ends.
+
+        Starts after the cue and its leading :attr:`parentheticals` (kept there,
+        not lost); trailing blank lines are removed.
+        """
+        toks = self.dialogue.tokens[1:]
+        k = len(self.parentheticals)
+        raw = "".join(toks[k:]) + "".join(n.render() for n in self.continuation)
+        raw = raw.replace("\r\n", "\n").replace("\r", "\n")
+        return raw[:-1] if raw.endswith("\n") else raw
+
+    @property
+    def nodes(self) -> list[Node]:
+        return [self.dialogue, *self.continuation]
+
+    @property
+    def truncated(self) -> bool:
+        """True when the file ends inside this speech with no final line break
+        (a recorder killed mid-append, case B28)."""
+        last = self.nodes[-1].tokens[-1]
+        return not last.endswith(("\n", "\r"))
+
+    @property
+    def line(self) -> int:
+        return self.dialogue.line
+
+    @property
+    def column(self) -> int:
+        return self.dialogue.column
+
+    @property
+    def end_line(self) -> int:
+        last = [n for n in self.nodes if not isinstance(n, Blank)][-1]
+        return last.end_line
+
+
+#: Turn phases in recorder order; a note's phase is where it was found.
+PHASES = ("before-user", "after-user", "after-forwarding", "after-reply")
+
+
+@dataclass(eq=False, slots=True)
+class Turn:
+    """One exchange in a chat scene: user input → HARVEY forwarding → notes → reply.
+
+    ``notes`` pairs each note of the turn with its phase (one of :data:`PHASES`);
+    ``prose_tool_calls`` are pre-v1.2 ``Harvey calls NAME: ARGS`` action lines.
+    ``index`` is 0-based over the whole session; ``scene_index`` is the 0-based
+    index of the owning scene (an index, not a reference, so the model holds no
+    reference cycles and is freed as soon as it is dropped).
+    Any part may be missing (a crashed session has no reply; spec examples have
+    HARVEY answer directly, without a forwarding line).
+    """
+
+    index: int
+    scene_index: int
+    line: int
+    user: Speech | None = None
+    forwarding: Speech | None = None
+    reply: Speech | None = None
+    notes: list[tuple[str, NoteRecord]] = field(default_factory=list)
+    stats: Action | None = None
+    actions: list[Speech] = field(default_factory=list)
+    prose_tool_calls: list[Action] = field(default_factory=list)
+
+    @property
+    def target(self) -> str | None:
+        """The model HARVEY forwarded to (``Forwarding to NAME.``), or ``None``."""
+        if self.forwarding is None:
+            return None
+        m = _FORWARD_RE.match(self.forwarding.text.split("\n", 1)[0].strip()) or \
+            _FORWARD_V0_RE.match((self.forwarding.parentheticals or [""])[0])
+        return m.group("target") if m else None
+
+    @property
+    def tool_calls(self) -> list[NoteRecord]:
+        return [n for _, n in self.notes if n.kind == "tool"]
+
+    @property
+    def context(self) -> list[NoteRecord]:
+        """RAG and rag-source notes of this turn."""
+        return [n for _, n in self.notes if n.kind in ("rag", "rag-source")]
+
+    @property
+    def complete(self) -> bool:
+        """True when the turn has a reply that was not cut off at end of file."""
+        return self.reply is not None and not self.reply.truncated
+
+
+
+@dataclass(eq=False, slots=True)
+class Scene:
+    """A scene: its heading, what the heading says, and every node up to the next scene.
+
+    ``index`` is 0-based. ``nodes`` excludes the heading. ``speeches`` and
+    ``notes`` are in source order; ``turns`` is filled for :data:`TURN_KINDS`.
+    """
+
+    index: int
+    heading: SceneHeading
+    info: HeadingInfo
+    nodes: list[Node] = field(default_factory=list)
+    description: list[Action] = field(default_factory=list)
+    speeches: list[Speech] = field(default_factory=list)
+    notes: list[NoteRecord] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    stats: list[Action] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return self.info.kind
+
+    @property
+    def line(self) -> int:
+        return self.heading.line
+
+    @property
+    def timestamp(self) -> str | None:
+        return self.info.timestamp
+
+    @property
+    def user(self) -> str | None:
+        """The human named in a chat heading (``INT. HARVEY AND ALICE TALKING``)."""
+        if self.kind in ("chat", "ext-chat"):
+            return self.info.groups.get("b")
+        return None
+
+    @property
+    def description_text(self) -> str:
+        return "\n".join(a.text for a in self.description)
+
+    @property
+    def model(self) -> str | None:
+        """``Model:`` from the scene description, or ``None``."""
+        m = _CHAT_DESC_RE.search(self.description_text)
+        return m.group("model") if m else None
+
+    @property
+    def workspace(self) -> str | None:
+        """``Workspace:`` from the scene description, or ``None``."""
+        m = _WORKSPACE_RE.search(self.description_text)
+        return m.group("ws") if m else None
+
+    @property
+    def routing(self) -> re.Match[str] | None:
+        """The ``Harvey routing to ENDPOINT`` match of an EXT scene description."""
+        for a in self.description:
+            m = _ROUTING_RE.match(a.text)
+            if m:
+                return m
+        return None
+
+
+@dataclass(eq=False, slots=True)
+class Session:
+    """A Harvey session file, read as the recorder writes it.
+
+    ``title`` maps title-page keys to values. ``prologue`` holds body nodes
+    before the first scene heading (``FADE IN:``, a ``[[model switch:]]``...),
+    ``epilogue`` the end marker and whatever follows it. ``notes`` lists every
+    note of the file in order. ``kind`` is ``"session"``, ``"memory"``,
+    ``"hand-off"``, ``"fragment"`` (scenes without a title page or ``FADE IN:``)
+    or ``"screenplay"`` (no Harvey structure at all).
+    """
+
+    document: Document
+    title: dict[str, str]
+    prologue: list[Node]
+    scenes: list[Scene]
+    epilogue: list[Node]
+    notes: list[NoteRecord]
+    fade_in: Node | None
+    the_end: Node | None
+    kind: str
+    _placements: list | None = None
+
+    @property
+    def turns(self) -> list[Turn]:
+        return [t for s in self.scenes for t in s.turns]
+
+    @property
+    def tool_calls(self) -> list[NoteRecord]:
+        return [n for n in self.notes if n.kind == "tool"]
+
+    @property
+    def author(self) -> str | None:
+        return self.title.get("Author")
+
+
+def _is_harvey_heading(info: HeadingInfo) -> bool:
+    """A heading the recorder could have written: a known kind, with its timestamp when
+    the recorder writes one (a chunked file name may be in lower case: spec examples),
+    else in upper case (memory, hand-off)."""
+    if info.kind in TIMESTAMPED_KINDS:
+        return info.timestamp is not None
+    return info.kind != "other" and info.place == info.place.upper()
+
+
+def _is_stats(node: Node) -> bool:
+    """A one-line stats action (§4 `a_stats`): models and/or token counts, then a duration.
+    A bare duration (`250ms`) is not enough: a reply may hold such a line."""
+    if not isinstance(node, Action) or " · " not in node.tokens[0] or len(node.lines) != 1:
+        return False
+    m = _STATS_RE.match(node.text.strip())
+    return bool(m and (m.group("models") or m.group("reply")))
+
+
+def _is_route_step(node: Node) -> bool:
+    """`Routing to X` / `Answered by X` (b45c946–f94bc8d), which precede a stats line."""
+    return isinstance(node, Action) and len(node.lines) == 1 and bool(_ROUTE_STEP_RE.match(node.text.strip()))
+
+
+def _is_end_marker(node: Node) -> bool:
+    return isinstance(node, (Action, Transition)) and node.text.strip() in _END_MARKERS
+
+
+def _is_suppression(node: Node) -> bool:
+    return isinstance(node, Boneyard) and node.render().strip()[2:].lstrip().startswith(_SUPPRESSION_PREFIX)
+
+
+def _is_forwarding(sp: Speech) -> bool:
+    """HARVEY's `Forwarding to NAME.` (first line), or the v0 `(forwarding to NAME)`."""
+    return bool(_FORWARD_RE.match(sp.text.split("\n", 1)[0].strip())) or \
+        bool(sp.parentheticals and _FORWARD_V0_RE.match(sp.parentheticals[0]))
+
+
+def _close(speech: Speech | None) -> None:
+    """End a speech: trailing blank lines are not part of what was written."""
+    if speech is not None:
+        while speech.continuation and isinstance(speech.continuation[-1], Blank):
+            speech.continuation.pop()
+
+
+class _Builder:
+    """Single pass over the document body that builds the session."""
+
+    def __init__(self, document: Document):
+        self.doc = document
+        tp = document.title_page
+        self.title = {e.key: e.value for e in tp.entries} if tp else {}
+        self.author = self.title.get("Author", "").strip()
+        self.notes: list[NoteRecord] = []
+        self.scenes: list[Scene] = []
+        self.prologue: list[Node] = []
+        self.turn_count = 0
+        self._records: dict[int, NoteRecord] = {}
+        self._participants: dict[str | None, frozenset[str]] = {}
+
+    def record(self, node: Note) -> NoteRecord:
+        """The parsed record of a note node (parsed once)."""
+        rec = self._records.get(id(node))
+        if rec is None:
+            rec = self._records[id(node)] = parse_note(node)
+        return rec
+
+    def participants(self, scene: Scene | None) -> frozenset[str]:
+        """HARVEY, SHELL, the author and the scene's human: the speakers whose lines are
+        never part of another's reply."""
+        key = scene.user if scene is not None else None
+        names = self._participants.get(key)
+        if names is None:
+            names = {"HARVEY", "SHELL"}
+            if self.author:
+                names.add(self.author.upper())
+            if key:
+                names.add(key.upper())
+            names = self._participants[key] = frozenset(names)
+        return names
+
+    def build(self) -> Session:
+        body = self.doc.body
+        # The end marker: the last non-blank body node, if it reads THE END.
+        end_index = None
+        for k in range(len(body) - 1, -1, -1):
+            if isinstance(body[k], (Blank, Boneyard)):
+                continue
+            if _is_end_marker(body[k]):
+                end_index = k
+            break
+        main = body if end_index is None else body[:end_index]
+        epilogue = [] if end_index is None else body[end_index:]
+
+        fade_in = None
+        scene: Scene | None = None
+        speech: Speech | None = None
+        for k, node in enumerate(main):
+            if isinstance(node, SceneHeading):
+                info = read_heading(node.text)
+                if speech is not None and not _is_harvey_heading(info):
+                    speech.continuation.append(node)
+                    scene.nodes.append(node)
+                    continue
+                _close(speech)
+                speech = None
+                scene = Scene(len(self.scenes), node, info)
+                self.scenes.append(scene)
+                continue
+            if scene is None:
+                if fade_in is None and isinstance(node, (Transition, Action)) and node.text.strip() == "FADE IN:":
+                    fade_in = node
+                if isinstance(node, Note):
+                    self.notes.append(self.record(node))
+                self.prologue.append(node)
+                continue
+            scene.nodes.append(node)
+            if speech is not None and self.continues(node, speech, scene, main, k):
+                speech.continuation.append(node)
+                continue
+            _close(speech)
+            speech = None
+            if isinstance(node, Dialogue):
+                speech = Speech(node)
+                scene.speeches.append(speech)
+            elif isinstance(node, Note):
+                rec = self.record(node)
+                self.notes.append(rec)
+                scene.notes.append(rec)
+        _close(speech)
+        for sc in self.scenes:
+            self.shape(sc)
+        for n in epilogue:
+            if isinstance(n, Note):
+                self.notes.append(self.record(n))
+        kind = self.session_kind(fade_in)
+        return Session(self.doc, self.title, self.prologue, self.scenes, epilogue, self.notes,
+                       fade_in, epilogue[0] if epilogue else None, kind)
+
+    def continues(self, node: Node, speech: Speech, scene: Scene, nodes: list[Node], k: int) -> bool:
+        """Does ``node`` (``nodes[k]``) belong to the open speech (what the character wrote)?"""
+        if speech.character.upper() == "HARVEY" and _is_forwarding(speech):
+            return False  # Harvey's own one-line forwarding, never a reply
+        if isinstance(node, Blank):
+            return True
+        if isinstance(node, Note):
+            return self.record(node).kind == "unknown"
+        if isinstance(node, Dialogue):
+            # Only a model's (or skill's) text can hold a line Fountain reads as a cue,
+            # its own name included (`LLAMA (CONT'D)`).
+            people = self.participants(scene)
+            return speech.character.upper() not in people and node.character.upper() not in people
+        if isinstance(node, Boneyard):
+            return not _is_suppression(node)
+        if isinstance(node, Transition):
+            return node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
+        if _is_stats(node):
+            return False
+        if _is_route_step(node):  # only when a stats line follows it
+            nxt = next((n for n in nodes[k + 1:] if not isinstance(n, Blank)), None)
+            return not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
+        return True
+
+    def shape(self, scene: Scene) -> None:
+        """Split a scene's nodes into description, stats and (for chat kinds) turns."""
+        absorbed = {id(n) for sp in scene.speeches for n in sp.continuation}
+        content = [n for n in scene.nodes if not isinstance(n, Blank) and id(n) not in absorbed]
+        for n in content:  # the description: leading action paragraphs
+            if not isinstance(n, Action) or _is_stats(n):
+                break
+            scene.description.append(n)
+        scene.stats = [n for n in content if _is_stats(n) and n not in scene.description]
+        if scene.kind in TURN_KINDS:
+            self.turns(scene, content)
+
+    def turns(self, scene: Scene, content: list[Node]) -> None:
+        """Group a chat scene's speeches and notes into turns (recorder order, §7)."""
+        users = self.participants(scene) - {"HARVEY", "SHELL"}
+        speech_of = {id(sp.dialogue): sp for sp in scene.speeches}
+        note_of = {id(r.node): r for r in scene.notes}
+        stats = {id(n) for n in scene.stats}
+        turn: Turn | None = None
+        pending: list[NoteRecord] = []  # notes seen before the next turn's user input
+        prompted = False  # HARVEY asked the user something after the reply (Write P?)
+
+        def new_turn() -> Turn:
+            nonlocal turn, pending
+            turn = Turn(self.turn_count, scene.index, scene.line)
+            self.turn_count += 1
+            scene.turns.append(turn)
+            turn.notes.extend(("before-user", r) for r in pending)
+            pending = []
+            return turn
+
+        for n in content:
+            sp = speech_of.get(id(n))
+            if sp is not None:
+                who = sp.character.upper()
+                if who in users:
+                    if prompted:
+                        turn.actions.append(sp)  # the user's answer to HARVEY's prompt
+                        prompted = False
+                        continue
+                    if turn is None or turn.user or turn.forwarding or turn.reply:
+                        new_turn()
+                    turn.user = sp
+                elif who == "HARVEY":
+                    prompted = False
+                    if _is_forwarding(sp):
+                        if turn is None or turn.forwarding or turn.reply:
+                            new_turn()
+                        turn.forwarding = sp
+                    elif turn is None:
+                        new_turn().reply = sp  # pipeline return scene: HARVEY's final reply
+                    elif turn.reply is None and turn.forwarding is None:
+                        turn.reply = sp  # HARVEY answers directly (spec examples 1, 3, 5)
+                    else:
+                        turn.actions.append(sp)  # Write P? / memory-tool prompt
+                        prompted = True
+                else:
+                    if turn is None or turn.reply:
+                        new_turn()
+                    turn.reply = sp
+                continue
+            rec = note_of.get(id(n))
+            if rec is not None:
+                if turn is None or (turn.reply and rec.kind in ("rag", "rag-source")):
+                    pending.append(rec)
+                elif turn.reply is not None:
+                    turn.notes.append(("after-reply", rec))
+                elif turn.forwarding is not None:
+                    turn.notes.append(("after-forwarding", rec))
+                else:
+                    turn.notes.append(("after-user" if turn.user else "before-user", rec))
+            elif id(n) in stats and turn is not None and turn.stats is None:
+                turn.stats = n
+            elif turn is not None and isinstance(n, Action) and PROSE_TOOL_CALL_RE.match(n.text):
+                turn.prose_tool_calls.append(n)
+        if pending and turn is not None:  # notes after the last reply (memory tools of the next turn)
+            turn.notes.extend(("after-reply", r) for r in pending)
+        for t in scene.turns:  # a turn's line: its first speech, else its first note
+            first = t.user or t.forwarding or t.reply
+            t.line = first.line if first is not None else t.notes[0][1].line if t.notes else scene.line
+
+    def session_kind(self, fade_in: Node | None) -> str:
+        """Classify the file: session, fragment, memory, hand-off or screenplay."""
+        harvey = {s.kind for s in self.scenes if s.kind != "other"}
+        if harvey and harvey <= {"memory"}:
+            return "memory"
+        if harvey and harvey <= {"hand-off"}:
+            return "hand-off"
+        headed = self.doc.title_page is not None or fade_in is not None
+        if harvey or any(n.kind != "unknown" for n in self.notes):
+            return "session" if headed else "fragment"
+        t = self.title
+        if not self.scenes and (fade_in is not None or "Harvey" in t.get("Title", "") + t.get("Credit", "")
+                                or "Model" in t or "Backend" in t):
+            return "session"  # a session with no scene yet
+        return "screenplay"
+
+
+def build_session(document: Document) -> Session:
+    """Build the :class:`Session` model of a parsed document. Never raises."""
+    with gc_paused():
+        return _Builder(document).build()
+
+
+class Placement(NamedTuple):
+    """Where a note sits: its scene (``None`` before the first scene), its turn
+    (``None`` outside turns) and its phase in the turn (one of :data:`PHASES`)."""
+
+    note: NoteRecord
+    scene: Scene | None
+    turn: Turn | None
+    phase: str | None
+
+
+def placements(session: Session) -> list[Placement]:
+    """Every note of ``session`` with its placement, in source order (computed once)."""
+    if session._placements is not None:
+        return session._placements
+    where: dict[int, Placement] = {}
+    for scene in session.scenes:
+        for turn in scene.turns:
+            for phase, rec in turn.notes:
+                where[id(rec)] = Placement(rec, scene, turn, phase)
+        for rec in scene.notes:
+            if id(rec) not in where:
+                where[id(rec)] = Placement(rec, scene, None, None)
+    session._placements = [where.get(id(r)) or Placement(r, None, None, None) for r in session.notes]
+    return session._placements

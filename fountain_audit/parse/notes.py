@@ -1,0 +1,340 @@
+"""Typed records for Harvey's audit-trail notes (``[[kind: ...]]``).
+
+``parse_note(note)`` reads a :class:`~fountain_audit.parse.fountain.Note` node: a
+regular expression recognises the head (``tool:``, ``LLAMA3.tool:``,
+``rag-source:``, ``model switch:`` ...), then the payload is parsed with the
+LALR grammar ``grammar/notes.lark`` (one start rule per kind). The result is a
+:class:`NoteRecord` whose ``kind`` names the note and whose ``fields`` hold the
+typed values. A note that names a known kind but does not match its syntax is
+kept (``valid=False``, ``error`` says why, ``error_column`` where); a note of an
+unknown kind is kept as kind ``"unknown"``. Nothing is ever dropped.
+
+Sources: FOUNTAIN_FORMAT.md v1.2–v1.3 and harvey-recorder-inventory.md §6.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Lark, Transformer
+from lark.exceptions import LarkError, UnexpectedInput
+
+from fountain_audit.parse.fountain import Note, grammar_path
+
+#: Note kinds, as written in the head, mapped to the grammar's start rule.
+KINDS: dict[str, str] = {
+    "tool": "tool",
+    "rag": "rag",
+    "rag-source": "rag_source",
+    "recall": "recall",
+    "write": "write",
+    "shell": "shell",
+    "model switch": "model_switch",
+    "chunk": "chunk",
+    "chunk-result": "chunk_result",
+    "synthesis": "synthesis",
+    "add_memory": "memory",
+    "update_memory": "memory",
+    "delete_memory": "memory",
+    "filter_context": "memory",
+    "summary_context": "memory",
+    "confidence": "confidence",
+    "run": "run",
+    "stats": "",  # legacy, free text (pre-b45c946)
+}
+MEMORY_KINDS = frozenset(k for k, v in KINDS.items() if v == "memory")
+
+_HEAD_RE = re.compile(
+    r"(?:(?P<actor>[^\s:\[\]]+?)\.)?(?P<kind>tool|rag-source|rag|recall|write|shell|model switch"
+    r"|chunk-result|chunk|synthesis|add_memory|update_memory|delete_memory|filter_context"
+    r"|summary_context|confidence|run|stats):(?: (?=\S)|$)"
+)
+_PIPELINE_HIDDEN = "hidden confidence instruction appended"
+_PIPELINE_STOP = "pipeline stopped at step "
+_SOURCE_DETAIL_RE = re.compile(r"^(?P<source>.*?)\s*\((?P<detail>[^()]*)\)$", re.S)
+
+
+@dataclass(eq=False, slots=True)
+class NoteRecord:
+    """One audit-trail note, typed.
+
+    ``kind``: ``tool``, ``rag``, ``rag-source``, ``recall``, ``write``, ``shell``,
+    ``model switch``, ``chunk``, ``chunk-result``, ``synthesis``, a memory-tool name
+    (``add_memory`` ...), ``confidence``, ``pipeline-hidden``, ``pipeline-stop``,
+    ``run``, ``stats`` or ``unknown``.
+    ``actor``: the ``CHARACTER.`` prefix of a ``[[CHARACTER.tool:]]`` note, else ``None``.
+    ``fields``: kind-specific values (see :func:`parse_note`).
+    ``valid``: False when the payload does not match the kind's syntax; ``error``
+    then says why and ``error_line``/``error_column`` locate it in the file
+    (1-based).
+    """
+
+    kind: str
+    node: Note
+    body: str
+    actor: str | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    valid: bool = True
+    error: str | None = None
+    error_line: int | None = None
+    error_column: int | None = None
+
+    @property
+    def line(self) -> int:
+        return self.node.line
+
+    @property
+    def column(self) -> int:
+        return self.node.column
+
+
+class _NoteFields(Transformer):
+    """Turns a notes.lark parse into a ``fields`` dict; one method per rule."""
+
+    def status(self, items):
+        s = str(items[0])[3:]  # after " — "
+        if s == "ok":
+            return {"status": "ok", "error": None}
+        return {"status": "error", "error": s[6:].strip() if s.startswith("error:") else ""}
+
+    def tool(self, items):
+        name, args, status = items
+        out = {"name": str(name), "arguments_text": str(args)[1:-1]}
+        out.update(status)
+        return out
+
+    def rag(self, items):
+        count, store, score = items
+        return {"chunks": int(count.split()[0]), "store": str(store),
+                "top_score": float(score.rsplit(" ", 1)[1])}
+
+    def rag_source(self, items):
+        text = "" if items[0] is None else str(items[0])
+        out = {"source": text, "title": None, "doi": None, "url": None}
+        m = _SOURCE_DETAIL_RE.match(text)
+        if m:
+            out["source"] = m.group("source")
+            parts = [p.strip() for p in m.group("detail").split(",")]
+            rest = []
+            for p in parts:
+                if p.startswith("doi:"):
+                    out["doi"] = p[4:]
+                elif re.match(r"[a-z][a-z0-9+.-]*://", p):
+                    out["url"] = p
+                else:
+                    rest.append(p)
+            out["title"] = ", ".join(rest) or None
+        return out
+
+    def recall(self, items):
+        ident, source, score = items
+        return {"id": str(ident), "source": str(source)[2:-1], "score": float(score.rsplit(" ", 1)[1])}
+
+    def write(self, items):
+        path, status = items
+        s = str(status)
+        word, _, detail = s.partition(":")
+        return {"path": str(path), "status": word, "detail": detail.strip() or None}
+
+    def shell(self, items):
+        cmd, code = items
+        return {"command": str(cmd), "exit_code": int(code)}
+
+    def model_switch(self, items):
+        name, backend, ts = items
+        return {"model": str(name), "backend": "" if backend is None else str(backend), "at": str(ts)}
+
+    def field(self, items):
+        return (str(items[0]), None if items[1] is None else str(items[1]).strip())
+
+    def chunk(self, items):
+        out: dict[str, Any] = {"pairs": dict(items)}
+        for key, val in items:
+            if key in ("chunks", "chunk-size") and val is not None and val.isdigit():
+                out[key.replace("-", "_")] = int(val)
+            elif key in ("file", "model", "boundary"):
+                out[key] = val
+        return out
+
+    def chunk_result(self, items):
+        i, n, status = items
+        out = {"index": int(i), "count": int(n)}
+        out.update(status)
+        return out
+
+    def synthesis(self, items):
+        model, status = items
+        out = {"model": str(model)}
+        out.update(status)
+        return out
+
+    def memory(self, items):
+        target, status = items
+        return {"target": str(target), "status": str(status).strip()}
+
+    run = memory
+
+    def confidence(self, items):
+        score, threshold = items
+        t = str(threshold)
+        m = re.search(r"\((.*)\)", t)
+        return {"score": float(score), "threshold_met": t == "threshold met",
+                "threshold": float(m.group(1)) if m else None}
+
+    def pipeline_stop(self, items):
+        step, steps, score, threshold = items
+        return {"step": int(step), "steps": int(steps), "score": float(score), "threshold": float(threshold)}
+
+
+@functools.cache
+def _parser() -> Lark:
+    from fountain_audit.parse.cache import cached_lark  # tables from the user cache: no rebuild on a cold start
+    return cached_lark("notes", grammar_path("notes.lark").read_text(encoding="utf-8"), parser="lalr",
+                       start=sorted(set(v for v in KINDS.values() if v)) + ["pipeline_stop"],
+                       transformer=_NoteFields(), maybe_placeholders=True)
+
+
+#: Strict and lenient (raw control characters allowed in strings) JSON decoders.
+_DECODERS = {True: json.JSONDecoder(), False: json.JSONDecoder(strict=False)}
+
+
+def _split_tool_arguments(fields: dict[str, Any]) -> None:
+    """Add ``arguments`` (the JSON value) and ``arguments_json`` (bool) to tool fields.
+
+    If the grammar's split leaves invalid JSON but the text starts with a JSON
+    value followed by ``) — status``, that split wins (a status message that
+    itself contains ``) — ok``).
+    """
+    text = fields["arguments_text"]
+    fields["arguments"] = None
+    fields["arguments_json"] = False
+    fields["arguments_strict_json"] = False
+    if not text:
+        return
+    for strict in (True, False):
+        try:
+            fields["arguments"] = _DECODERS[strict].decode(text)
+        except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
+            continue
+        fields["arguments_json"] = True
+        fields["arguments_strict_json"] = strict
+        return
+    # Re-split: a JSON value, then ") — status"; the grammar took the last ") — ".
+    status = "ok" if fields["status"] == "ok" else "error" + (": " + fields["error"] if fields["error"] else "")
+    full = text + ") — " + status
+    for strict in (True, False):
+        try:
+            value, end = _DECODERS[strict].raw_decode(full)
+        except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
+            continue
+        m = re.fullmatch(r"\) — (ok|error(?::\s*(.*))?)", full[end:], re.S)
+        if m:
+            fields.update(arguments_text=full[:end], arguments=value, arguments_json=True,
+                          arguments_strict_json=strict, status="ok" if m.group(1) == "ok" else "error",
+                          error=None if m.group(1) == "ok" else (m.group(2) or "").strip())
+        return
+
+
+def parse_note(note: Note) -> NoteRecord:
+    """Parse a note node into a :class:`NoteRecord`. Never raises.
+
+    Fields by kind: ``tool``: name, arguments_text, arguments (JSON value or
+    None), arguments_json, status (``ok``/``error``), error; ``rag``: chunks,
+    store, top_score; ``rag-source``: source, title, doi, url; ``recall``: id,
+    source, score; ``write``: path, status, detail; ``shell``: command,
+    exit_code; ``model switch``: model, backend, at; ``chunk``: file, chunks,
+    model, boundary, chunk_size, pairs; ``chunk-result``: index, count, status,
+    error; ``synthesis``: model, status, error; memory tools and ``run``:
+    target, status; ``confidence``: score, threshold_met, threshold;
+    ``pipeline-stop``: step, steps, score, threshold; ``stats``/``unknown``:
+    none (see ``body``).
+    """
+    body = note.body
+    if body == _PIPELINE_HIDDEN:
+        return NoteRecord("pipeline-hidden", note, body)
+    if body.startswith(_PIPELINE_STOP):
+        return _parse_payload(NoteRecord("pipeline-stop", note, body), body, 0, "pipeline_stop")
+    m = _HEAD_RE.match(body)
+    if not m:
+        return NoteRecord("unknown", note, body)
+    kind, actor = m.group("kind"), m.group("actor")
+    if actor is not None and kind != "tool":
+        return NoteRecord("unknown", note, body)
+    rec = NoteRecord(kind, note, body, actor=actor)
+    start = KINDS[kind]
+    if not start:
+        return rec
+    payload = body[m.end():]
+    rec = _parse_payload(rec, payload, m.end(), start)
+    if rec.valid and kind == "tool":
+        _split_tool_arguments(rec.fields)
+    return rec
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(payload: str, start: str) -> tuple[dict[str, Any] | None, int]:
+    """``(fields, -1)`` or ``(None, error position)``; identical notes (a file read
+    twice, a recurring RAG source) are parsed once."""
+    try:
+        return _parser().parse(payload, start=start), -1
+    except UnexpectedInput as e:
+        return None, getattr(e, "pos_in_stream", None) or 0
+    except (ValueError, ArithmeticError, LarkError):
+        # A value the grammar accepts but Python cannot hold (a 5000-digit exit code).
+        return None, 0
+
+
+def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
+    fields, error_pos = _parse_cached(payload, start)
+    if fields is not None:
+        rec.fields = dict(fields)
+        return rec
+    rec.valid = False
+    rec.error = _describe(rec.kind)
+    rec.error_line, rec.error_column = _locate(rec.node, skip + _error_position(payload, error_pos))
+    return rec
+
+
+def _error_position(payload: str, pos: int) -> int:
+    """Where to point for a payload the grammar rejected at ``pos``.
+
+    The grammar's look-ahead terminals (tool arguments, write paths) fail at their
+    start when what is wrong is the status after the last " — ": point there.
+    """
+    sep = payload.rfind(" — ")
+    if sep >= pos:
+        return sep + 3
+    return pos
+
+
+def _describe(kind: str) -> str:
+    expected = {
+        "tool": "NAME(ARGS) — ok|error: MESSAGE",
+        "rag": "N chunks from STORE, top score S",
+        "recall": "ID (SOURCE) — score S",
+        "write": "PATH — ok|skipped|aborted|error: MESSAGE",
+        "shell": "COMMAND — exit N",
+        "model switch": "NAME (BACKEND) at YYYY-MM-DD HH:MM:SS",
+        "chunk": "file=F, chunks=N, model=M, boundary=B, chunk-size=S",
+        "chunk-result": "i/N — ok|error: MESSAGE",
+        "synthesis": "model=M — ok|error: MESSAGE",
+        "confidence": "S — threshold met|threshold not met (T)",
+        "pipeline-stop": "pipeline stopped at step i/n: confidence S below threshold T",
+    }.get(kind, "TARGET — STATUS")
+    return f"malformed [[{kind}:]] note: expected '{expected}'"
+
+
+def _locate(note: Note, body_pos: int) -> tuple[int, int]:
+    """File line/column (1-based) of code point ``body_pos`` of the note's body."""
+    raw = note.render()
+    start = raw.find("[[") + 2
+    start += len(raw[start:]) - len(raw[start:].lstrip())
+    upto = raw[:start + body_pos]
+    nl = max(upto.rfind("\n"), upto.rfind("\r"))
+    if nl < 0:
+        return note.line, note.column + len(upto)
+    return note.line + upto.count("\n") + upto.count("\r") - upto.count("\r\n"), len(upto) - nl

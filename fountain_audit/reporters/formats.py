@@ -1,0 +1,388 @@
+"""Output formats of ``fountain-audit lint`` beyond ``concise`` and ``json``.
+
+``full`` (code frames, rich), ``json-lines``, ``github`` (workflow commands),
+``sarif`` (SARIF 2.1.0), ``junit`` (JUnit XML) and ``gitlab`` (Code Quality).
+Like :mod:`fountain_audit.reporters.text`, these only format: they never parse,
+read files or decide exit codes. Every function but :func:`report_full`
+returns the whole output as a ``str``; the CLI writes it to standard output
+or, atomically, to ``--output``.
+
+Paths and messages may hold undecodable bytes (lone surrogates, see
+:mod:`fountain_audit.parse.source`): they are shown with backslash escapes, and in
+SARIF URIs percent-encoded from the original bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import json
+import os
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path, PureWindowsPath
+from typing import Sequence
+from urllib.parse import quote
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from fountain_audit import __version__
+from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, summary_line
+from fountain_audit.lint.rules import Rule
+
+#: Every ``--output-format`` value; ``auto`` picks one of the first two (or ``github``).
+FORMATS = ("full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab", "auto")
+#: Formats for people: coloured, with a summary line; the others are for programs.
+TEXT_FORMATS = ("full", "concise")
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def resolve_format(requested: str | None, *, terminal: bool, environ: os._Environ | dict | None = None) -> str:
+    """The format to use. Not given: ``full`` on a terminal, ``concise`` otherwise.
+    ``auto``: the same, but ``github`` when ``GITHUB_ACTIONS=true``. ``text`` is the
+    old name of ``concise``."""
+    environ = os.environ if environ is None else environ
+    if requested == "text":
+        return "concise"
+    if requested == "auto" and environ.get("GITHUB_ACTIONS") == "true":
+        return "github"
+    if requested in (None, "auto"):
+        return "full" if terminal else "concise"
+    return requested
+
+
+@dataclass
+class LintRun:
+    """Everything a reporter may show about one ``lint`` run."""
+
+    diagnostics: Sequence[Diagnostic]
+    files: Sequence[str]
+    unreadable: Sequence[str] = ()
+    rules: Sequence[Rule] = ()
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+# -- statistics -------------------------------------------------------------------------------------------
+
+def statistics(diagnostics: Sequence[Diagnostic]) -> list[tuple[int, str, str]]:
+    """``(count, code, name)`` per rule that fired, most frequent first (then by code)."""
+    counts = Counter((d.code, d.name) for d in diagnostics)
+    return sorted(((n, code, name) for (code, name), n in counts.items()), key=lambda t: (-t[0], t[1]))
+
+
+def statistics_lines(diagnostics: Sequence[Diagnostic]) -> list[str]:
+    """E.g. ``"    3  P102  [tools-between-forward-and-reply]"``, one line per rule."""
+    rows = statistics(diagnostics)
+    width = max((len(str(n)) for n, _, _ in rows), default=1)
+    return [f"{n:>{width}}  {code}  [{name}]" for n, code, name in rows]
+
+
+# -- full ---------------------------------------------------------------------------------------------------
+
+def _visible(line: str) -> str:
+    """One cell per code point, so carets line up: tabs become spaces, control and
+    format characters and undecodable bytes become U+FFFD."""
+    if line.isprintable() and "\t" not in line:
+        return line
+    return "".join(" " if c == "\t" else "\ufffd" if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn")
+                   else c for c in line)
+
+
+def code_frame(d: Diagnostic, lines: Sequence[str], context: int = 2, max_span: int = 5) -> Text:
+    """The lines around ``d`` with line numbers and the flagged columns underlined
+    (``^``), ending with the rule code, as in ruff's ``full`` output."""
+    out = Text()
+    if not lines or d.line > len(lines):
+        return out
+    start = d.line
+    end = d.end_line if d.end_line and d.end_line >= start else start
+    last = min(end, start + max_span, len(lines))
+    first_shown, last_shown = max(1, start - context), min(len(lines), last + context)
+    gutter = len(str(last_shown))
+    style = _STYLE[d.severity]
+
+    def bar(number: str = "") -> None:
+        out.append(f"{number:>{gutter}} |", style="blue")
+
+    bar()
+    out.append("\n")
+    for n in range(first_shown, last_shown + 1):
+        shown = _visible(lines[n - 1])
+        bar(str(n))
+        out.append((" " + shown) if shown else "")
+        out.append("\n")
+        if start <= n <= last:
+            lo = d.column if n == start else 1
+            hi = d.end_column if n == end and d.end_column else len(shown) + 1
+            lo = max(1, min(lo, len(shown) + 1))
+            hi = min(hi, len(shown) + 1)
+            if hi <= lo:
+                hi = lo + 1  # an empty span (or one past the end of the line): one caret
+            pad = cell_len(shown[:lo - 1])
+            width = max(1, cell_len(shown[lo - 1:hi - 1]))
+            bar()
+            out.append(" " + " " * pad)
+            out.append("^" * width, style=style)
+            if n == last:
+                out.append(f" {d.code}", style=style)
+            out.append("\n")
+    bar()
+    out.append("\n")
+    return out
+
+
+def report_full(run: LintRun, console: Console, *, quiet: bool = False, show_statistics: bool = False) -> None:
+    """Each diagnostic as its concise line followed by a code frame, a blank line
+    between diagnostics; then the statistics (if asked) and the summary line."""
+    split: dict[str, list[str]] = {}
+    if not quiet:
+        for d in run.diagnostics:
+            console.print(diagnostic_line(d), soft_wrap=True, highlight=False)
+            text = run.sources.get(d.path)
+            if text is not None:
+                lines = split.get(d.path)
+                if lines is None:
+                    lines = split[d.path] = _LINE_END.split(text)
+                console.print(code_frame(d, lines), soft_wrap=True, highlight=False, end="")
+            console.print()
+    if show_statistics:
+        for line in statistics_lines(run.diagnostics):
+            console.print(line, highlight=False, soft_wrap=True, markup=False)
+    console.print(summary_line(run.diagnostics, len(run.files), len(run.unreadable)), highlight=False,
+                  soft_wrap=True)
+
+
+# -- json-lines ---------------------------------------------------------------------------------------------
+
+def report_json_lines(run: LintRun) -> str:
+    """One JSON object per diagnostic per line (the objects of the ``json`` format's
+    ``diagnostics``); nothing else."""
+    return "".join(json.dumps(diagnostic_dict(d), ensure_ascii=False) + "\n" for d in run.diagnostics)
+
+
+# -- github -------------------------------------------------------------------------------------------------
+
+_GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def _gh_data(text: str) -> str:
+    return _safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def report_github(run: LintRun) -> str:
+    """GitHub Actions workflow commands, one per diagnostic:
+    ``::error file=PATH,line=L,col=C,title=CODE::MESSAGE`` (``warning`` and
+    ``notice`` for the other severities), then the summary line."""
+    out = [f"::{_GITHUB_LEVEL[d.severity]} file={_gh_property(d.path)},line={d.line},col={d.column},"
+           f"title={_gh_property(d.code)}::{_gh_data(d.message)}" for d in run.diagnostics]
+    out.append(summary_line(run.diagnostics, len(run.files), len(run.unreadable)))
+    return "\n".join(out) + "\n"
+
+
+# -- sarif --------------------------------------------------------------------------------------------------
+
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+_INTERNAL = Rule("X001", "internal-error", Severity.ERROR, "1.0", frozenset(),
+                 "A rule failed with an exception (a bug in fountain-audit; please report it).", lambda ctx: iter(()))
+
+
+def _section(doc: str, title: str) -> str:
+    m = re.search(rf"^## {re.escape(title)}\s*\n(.*?)(?=^## |\Z)", doc, re.M | re.S)
+    return " ".join(m.group(1).split()) if m else ""
+
+
+def sarif_rule(rule: Rule) -> dict:
+    """A ``reportingDescriptor`` for ``rule``."""
+    doc = inspect.cleandoc(rule.doc)
+    full = _section(doc, "What it does") or rule.summary
+    markdown = f"# {rule.code} {rule.name}\n\n{doc}\n\nSee `fountain-audit rule {rule.code}`."
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": full},
+        "help": {"text": _safe(doc), "markdown": _safe(markdown)},
+        "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
+        "properties": {"since": rule.since, "tags": [rule.code[0]]},
+    }
+
+
+def artifact_uri(path: str) -> tuple[str, str | None]:
+    """``(uri, uriBaseId)`` for ``path``: a relative path stays relative to
+    ``%SRCROOT%`` (the current directory); an absolute one becomes a ``file:`` URI.
+    Undecodable bytes are percent-encoded from the original bytes."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if PureWindowsPath(path).drive or os.path.isabs(path):
+        absolute = Path(os.path.abspath(path)).as_posix()
+        if not absolute.startswith("/"):
+            absolute = "/" + absolute  # C:/x -> /C:/x
+        return "file://" + quote(absolute.encode("utf-8", "surrogateescape"), safe="/:"), None
+    posix = raw.replace(b"\\", b"/") if os.sep == "\\" else raw
+    while posix.startswith(b"./"):
+        posix = posix[2:]
+    return quote(posix, safe="/"), "%SRCROOT%"
+
+
+def _location(d: Diagnostic, index: dict[str, int]) -> dict:
+    uri, base = artifact_uri(d.path)
+    artifact = {"uri": uri}
+    if base:
+        artifact["uriBaseId"] = base
+    if d.path in index:
+        artifact["index"] = index[d.path]
+    region = {"startLine": d.line, "startColumn": d.column}
+    if d.end_line and d.end_column and (d.end_line, d.end_column) >= (d.line, d.column):
+        region.update(endLine=d.end_line, endColumn=d.end_column)
+    return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+
+
+def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
+    """The SARIF 2.1.0 log of ``run`` as a dict: one run, ``tool.driver.rules`` for
+    every selected rule, one result per diagnostic, one artifact per file checked,
+    unreadable paths as tool execution notifications. Columns count code points
+    (``columnKind: unicodeCodePoints``)."""
+    rules = list(run.rules)
+    if any(d.code == "X001" for d in run.diagnostics) and all(r.code != "X001" for r in rules):
+        rules.append(_INTERNAL)
+    for d in run.diagnostics:  # a diagnostic of a rule not in the selection (should not happen)
+        if all(r.code != d.code for r in rules):
+            rules.append(Rule(d.code, d.name, d.severity, "1.0", frozenset(), d.name, _INTERNAL.check))
+    rule_index = {r.code: i for i, r in enumerate(rules)}
+    artifacts, index = [], {}
+    for f in run.files:
+        if f not in index:
+            uri, base = artifact_uri(f)
+            location = {"uri": uri, **({"uriBaseId": base} if base else {})}
+            index[f] = len(artifacts)
+            artifacts.append({"location": location, "roles": ["analysisTarget"]})
+    results = [{
+        "ruleId": d.code,
+        "ruleIndex": rule_index[d.code],
+        "level": _SARIF_LEVEL[d.severity],
+        "message": {"text": _safe(d.message)},
+        "locations": [_location(d, index)],
+    } for d in run.diagnostics]
+    invocation = {
+        "executionSuccessful": not run.unreadable,
+        "toolExecutionNotifications": [{"level": "error", "message": {"text": _safe(m)}} for m in run.unreadable],
+    }
+    root = Path(cwd or os.getcwd()).resolve().as_uri().rstrip("/") + "/"
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "fountain-audit",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [sarif_rule(r) for r in rules],
+            }},
+            "invocations": [invocation],
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": root}},
+            "artifacts": artifacts,
+            "results": results,
+            "columnKind": "unicodeCodePoints",
+        }],
+    }
+
+
+def report_sarif(run: LintRun) -> str:
+    """:func:`sarif_log` as indented JSON."""
+    return json.dumps(sarif_log(run), ensure_ascii=False, indent=2) + "\n"
+
+
+# -- junit --------------------------------------------------------------------------------------------------
+
+@functools.cache
+def _xml_bad() -> re.Pattern:
+    return re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    """Text XML 1.0 can hold: undecodable bytes and control characters escaped."""
+    return _xml_bad().sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else
+                        f"\\u{ord(m.group()):04x}", _safe(text))
+
+
+def report_junit(run: LintRun) -> str:
+    """JUnit XML: one ``<testcase>`` per file checked, with one ``<failure>`` per
+    diagnostic (``type`` is the rule code); an unreadable path is a testcase with an
+    ``<error>``. ``failures`` counts failing files, ``errors`` unreadable paths."""
+    from xml.etree import ElementTree as ET  # only this format needs it (start-up time)
+
+    by_file: dict[str, list[Diagnostic]] = {f: [] for f in run.files}
+    for d in run.diagnostics:
+        by_file.setdefault(d.path, []).append(d)
+    tests = len(by_file) + len(run.unreadable)
+    failures = sum(1 for ds in by_file.values() if ds)
+    attrs = {"name": "fountain-audit", "tests": str(tests), "failures": str(failures),
+             "errors": str(len(run.unreadable))}
+    suites = ET.Element("testsuites", attrs)
+    suite = ET.SubElement(suites, "testsuite", {**attrs, "skipped": "0"})
+    for path, ds in by_file.items():
+        case = ET.SubElement(suite, "testcase", {"name": _xml(path), "classname": "fountain-audit",
+                                                 "file": _xml(path)})
+        for d in ds:
+            failure = ET.SubElement(case, "failure", {"message": _xml(f"{d.code} [{d.name}] {d.message}"),
+                                                      "type": d.code})
+            failure.text = _xml(f"{d.path}:{d.line}:{d.column}: {d.code} [{d.name}] {d.message}")
+    for message in run.unreadable:
+        case = ET.SubElement(suite, "testcase", {"name": _xml(message), "classname": "fountain-audit"})
+        ET.SubElement(case, "error", {"message": _xml(message), "type": "unreadable"})
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+# -- gitlab -------------------------------------------------------------------------------------------------
+
+_GITLAB_SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def report_gitlab(run: LintRun) -> str:
+    """A GitLab Code Quality report: a JSON array of issues (``description``,
+    ``check_name``, ``fingerprint``, ``severity``, ``location.path`` and
+    ``location.lines.begin``). Fingerprints hash the path, code, message and the
+    occurrence number, not the line, so a finding keeps its fingerprint when lines
+    move above it."""
+    seen: Counter = Counter()
+    issues = []
+    for d in run.diagnostics:
+        key = (d.path, d.code, d.message)
+        seen[key] += 1
+        fingerprint = hashlib.sha256("\0".join([*key, str(seen[key])]).encode("utf-8", "surrogateescape"))
+        path = _safe(d.path)
+        while path.startswith("./"):
+            path = path[2:]
+        issues.append({
+            "type": "issue",
+            "description": _safe(f"{d.code} [{d.name}] {d.message}"),
+            "check_name": d.code,
+            "fingerprint": fingerprint.hexdigest()[:32],
+            "severity": _GITLAB_SEVERITY[d.severity],
+            "categories": ["Style"],
+            "location": {"path": path, "lines": {"begin": d.line, "end": max(d.line, d.end_line or d.line)}},
+        })
+    return json.dumps(issues, ensure_ascii=False, indent=2) + "\n"
+
+
+#: Formats rendered as one string (the others print to a rich console).
+RENDERERS = {
+    "json-lines": report_json_lines,
+    "github": report_github,
+    "sarif": report_sarif,
+    "junit": report_junit,
+    "gitlab": report_gitlab,
+}

@@ -1,0 +1,94 @@
+"""Reporters: turn diagnostics into text for people or JSON for programs.
+
+A reporter never parses and never decides exit codes; it only formats.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from fountain_audit import __version__
+from fountain_audit.lint.diagnostics import Diagnostic, Severity
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+JSON_FORMAT_VERSION = "1.1"  # 1.1: diagnostics gained "url" and "doc"
+#: Where the rules are documented: the README's rules table (each rule also by ``fountain-audit rule CODE``).
+RULES_URL = "README.md#rules"
+
+
+def _safe(text: str) -> str:
+    """Printable form of text that may hold undecodable bytes (lone surrogates)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def counts(diagnostics: Sequence[Diagnostic]) -> dict[str, int]:
+    """Diagnostics per severity name."""
+    out = {str(s): 0 for s in sorted(Severity, reverse=True)}
+    for d in diagnostics:
+        out[str(d.severity)] += 1
+    return out
+
+
+def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int = 0) -> str:
+    """E.g. ``"Found 2 errors, 1 warning, 0 infos in 3 files checked."``."""
+    c = counts(diagnostics)
+    tail = f"; {_n(unreadable, 'path')} could not be read" if unreadable else ""
+    if not diagnostics:
+        head = "All clear: no problems" if not unreadable else "No problems"
+        return f"{head} in {_n(files, 'file')} checked{tail}."
+    return (f"Found {_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, "
+            f"{_n(c['info'], 'info')} in {_n(files, 'file')} checked{tail}.")
+
+
+def diagnostic_line(d: Diagnostic) -> Text:
+    """``path:line:col: CODE [rule-name] message``, styled by severity."""
+    line = Text()
+    line.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
+    line.append(" ")
+    line.append(d.code, style=_STYLE[d.severity])
+    line.append(f" [{d.name}] ", style="dim")
+    line.append(_safe(d.message))
+    return line
+
+
+def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console, *, quiet: bool = False,
+                unreadable: int = 0, statistics: Sequence[str] = ()) -> None:
+    """One line per diagnostic, ``path:line:col: CODE [rule-name] message``, then the
+    ``statistics`` lines, then a summary line (only those two when ``quiet``)."""
+    for d in [] if quiet else diagnostics:
+        console.print(diagnostic_line(d), soft_wrap=True, highlight=False)
+    for line in statistics:
+        console.print(line, soft_wrap=True, highlight=False, markup=False)
+    console.print(summary_line(diagnostics, files, unreadable), highlight=False, soft_wrap=True)
+
+
+def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreadable: Sequence[str] = ()) -> str:
+    """One JSON document: tool, version, format_version (of this JSON layout), files,
+    unreadable paths (messages), summary counts and diagnostics."""
+    doc = {
+        "tool": "fountain-audit",
+        "version": __version__,
+        "format_version": JSON_FORMAT_VERSION,
+        "files": [_safe(f) for f in files],
+        "unreadable": [_safe(m) for m in unreadable],
+        "summary": {"files": len(files), **counts(diagnostics)},
+        "diagnostics": [diagnostic_dict(d) for d in diagnostics],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+def diagnostic_dict(d: Diagnostic) -> dict:
+    """One diagnostic of the JSON formats: :meth:`Diagnostic.to_dict` (printable path
+    and message) plus ``url`` (the rules table) and ``doc`` (the command that explains
+    the rule); both ``null`` for ``X001 internal-error``, which is no rule."""
+    rule = not d.code.startswith("X")
+    return {**d.to_dict(), "path": _safe(d.path), "message": _safe(d.message),
+            "url": RULES_URL if rule else None, "doc": f"fountain-audit rule {d.code}" if rule else None}
