@@ -1,0 +1,40 @@
+"""Session text is untrusted data: make it safe to print on a terminal.
+
+A session file records what models and users wrote. Printed raw, an ``ESC`` sequence in a reply
+could retitle the auditor's terminal (OSC ``\\x1b]0;…\\x07``), clear it (CSI ``\\x1b[2J``), or a
+carriage return / bidi override could hide or reorder what is shown. :func:`terminal_safe` shows
+every such character as a visible backslash escape instead; every text output (``show``,
+``provenance``, ``diff``, lint code frames) passes session text through it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls except TAB and LF, CR not followed by LF, DEL, C1 controls, the Unicode line and
+# paragraph separators, bidirectional embedding/override/isolate controls, and lone surrogates
+# (undecodable input bytes kept by ``surrogateescape``).
+_UNSAFE_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                        "\ud800-\udfff]|\r(?!\n)")
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group()
+    n = ord(c)
+    if 0xDC80 <= n <= 0xDCFF:  # an undecodable byte, as surrogateescape keeps it
+        return f"\\x{n - 0xDC00:02x}"
+    if n <= 0xFF:
+        return f"\\x{n:02x}"
+    return f"\\u{n:04x}"
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with control characters, bidi controls and undecodable bytes shown as escapes.
+
+    Returns a str holding no character that a terminal interprets (except TAB, LF and CR
+    before LF), e.g. ``"a\\x1b[2Jb"`` → ``"a\\\\x1b[2Jb"`` (a backslash, ``x1b``, then ``[2J``).
+    Undecodable input bytes (lone surrogates U+DC80–U+DCFF) appear as ``\\xNN`` of the original
+    byte; other C0/C1 controls as ``\\xNN``; separators and bidi controls as ``\\uNNNN``. Never
+    raises.
+    """
+    return _UNSAFE_RE.sub(_escape, text)
