@@ -15,6 +15,8 @@ Keys (all optional)::
     "legacy/*.spmd" = ["P", "H102"]
     [severity]                    # rule -> "error" | "warning" | "info"
     missing-the-end = "info"
+    [privacy]                     # (in pyproject: [tool.fountain-audit.privacy])
+    allow = ["AKIAIOSFODNN7EXAMPLE"]   # regexes: a secret or home path they match is not reported
 
 Unknown keys, unknown rules and bad values raise :class:`ConfigError` (the CLI
 exits 2 with its message). TOML is read with the standard library's ``tomllib``.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -34,7 +37,9 @@ from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
 from fountain_audit.lint.rules import Rule
 
 TARGET_VERSIONS = ("1.2", "1.3")
-_KEYS = {"select", "extend-select", "ignore", "target-version", "exclude", "per-file-ignores", "severity"}
+_KEYS = {"select", "extend-select", "ignore", "target-version", "exclude", "per-file-ignores", "severity",
+         "privacy"}
+_PRIVACY_KEYS = {"allow"}
 
 
 class ConfigError(ValueError):
@@ -54,6 +59,7 @@ class Config:
     exclude: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     severity: dict[str, Severity] = field(default_factory=dict)
+    privacy_allow: list[str] = field(default_factory=list)
 
     def rules(self) -> list[Rule]:
         """The enabled rules, with severity overrides applied. Raises :class:`ConfigError`."""
@@ -181,6 +187,8 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
         if not isinstance(pfi, dict) or not all(isinstance(v, list) for v in pfi.values()):
             raise ConfigError(f"{where}'per-file-ignores' must map globs to lists of rules")
         cfg.per_file_ignores = {str(k): [str(x) for x in v] for k, v in pfi.items()}
+    if "privacy" in data:
+        cfg.privacy_allow = _privacy_allow(data["privacy"], where)
     if "severity" in data:
         sev = data["severity"]
         if not isinstance(sev, dict):
@@ -189,3 +197,21 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
             cfg.severity = {str(k): Severity.parse(str(v)) for k, v in sev.items()}
         except ValueError as e:
             raise ConfigError(f"{where}severity: {e}") from None
+
+
+def _privacy_allow(table: Any, where: str) -> list[str]:
+    """The ``[privacy] allow`` regexes, each checked to compile. Raises :class:`ConfigError`."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}'privacy' must be a table")
+    unknown = sorted(set(table) - _PRIVACY_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}privacy: unknown key(s) {', '.join(map(repr, unknown))} (known: allow)")
+    allow = table.get("allow", [])
+    if not isinstance(allow, list) or not all(isinstance(x, str) for x in allow):
+        raise ConfigError(f"{where}privacy: 'allow' must be a list of regular expressions")
+    for pattern in allow:
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            raise ConfigError(f"{where}privacy: allow: invalid regular expression {pattern!r}: {e}") from None
+    return allow

@@ -40,9 +40,11 @@ def resolve_rules(selectors: Iterable[str], rules: Sequence[Rule] | None = None)
 
 @dataclass(frozen=True)
 class Selection:
-    """Which rules run: ``select`` (default all) minus ``ignore``."""
+    """Which rules run: ``select`` (default all) minus ``ignore``; ``privacy_allow``: regex
+    sources of known non-secrets (``[privacy] allow`` in the configuration)."""
 
     rules: tuple[Rule, ...]
+    privacy_allow: tuple[str, ...] = ()
 
     @classmethod
     def build(cls, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> "Selection":

@@ -11,7 +11,8 @@ instead*, *References*; the two examples are run by the tests), and one
 Families: ``A`` fountain-audit's own comments (suppressions), ``E`` input and
 encoding, ``F`` Fountain syntax, ``S`` file structure, ``H`` scene headings,
 ``T`` turns, ``N`` notes, ``P`` note placement, ``L`` legacy (pre-v1.2) forms,
-``R`` reply text that other Fountain readers misread.
+``R`` reply text that other Fountain readers misread, ``V`` privacy (secrets and
+personal paths).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ RULE_MODULES = (
     "legacy_prose_tool_call",
     "legacy_stats_note",
     "reply_reads_as_structure",
+    # -- privacy (V) --
+    "secret_in_session",
+    "home_path_in_session",
 )
 
 #: Examples may spell characters as ``\\xNN`` / ``\\uNNNN`` (NUL, BOM, undecodable bytes).
@@ -139,11 +143,13 @@ ALL_KINDS = ("session", "fragment", "memory", "hand-off", "screenplay")
 
 @dataclass(frozen=True)
 class RuleContext:
-    """What a rule's ``check`` receives: the text, its Fountain AST and session model."""
+    """What a rule's ``check`` receives: the text, its Fountain AST and session model, and
+    ``privacy_allow``: the ``[privacy] allow`` regexes of the configuration (compiled)."""
 
     text: str
     document: "Document"
     session: "Session"
+    privacy_allow: tuple = ()
 
 
 from fountain_audit.parse.fountain import Document  # noqa: E402  (type names for RuleContext)
