@@ -384,6 +384,7 @@ def _norm_scene_ref(ref: dict[str, Any] | None, options: Options) -> dict[str, A
     if ref is None:
         return None
     ref = dict(ref, index=None, line=None)
+    ref["id"] = None  # ids are positions (s3), like index and line
     if not options.timestamps:
         ref["heading"] = _HEADING_TS_RE.sub(" " + TIMESTAMP, ref["heading"])
         ref["timestamp"] = None if ref["timestamp"] is None else TIMESTAMP
@@ -396,6 +397,7 @@ def _norm_note(note: dict[str, Any], options: Options) -> None:
     note["scene"] = _norm_scene_ref(note.get("scene"), options)
     note["turn"] = None
     note["span"] = None
+    note["id"] = None  # t3.tool2 is a position, like turn and span
     kind = note.get("kind")
     if kind == "model switch" and not options.timestamps:
         note["body"] = _TS_RE.sub(TIMESTAMP, note["body"])
@@ -415,12 +417,15 @@ def normalise(document: dict[str, Any], session: Session, options: Options = Opt
         rec["file"] = FILE
         rec["index"] = None
         rec["span"] = None
+        rec["id"] = None  # ids (t3, t3.reply ...) are positions, like index and span
         rec["scene"] = _norm_scene_ref(rec["scene"], options)
         for key in ("user", "forwarding", "reply"):
             if rec.get(key) is not None:
                 rec[key]["span"] = None
+                rec[key]["id"] = None
         for a in rec.get("actions", []):
             a["span"] = None
+            a["id"] = None
         for key in ("tool_calls", "rag", "recall", "other_notes"):
             for n in rec.get(key, []):
                 _norm_note(n, options)
@@ -558,12 +563,12 @@ class Change:
                 "details": self.details, "new_failures": self.new_failures}
 
 
-_POSITIONAL_NOTE_KEYS = frozenset({"record", "file", "scene", "turn", "span"})
+_POSITIONAL_NOTE_KEYS = frozenset({"record", "id", "file", "scene", "turn", "span"})
 _TOOL_FIELDS = ("name", "actor", "status", "error", "arguments", "arguments_json", "arguments_strict_json",
                 "phase", "form", "valid", "problem")
 _NOTE_FIELDS = ("kind", "fields", "phase", "valid", "problem")
 _SPEECH_SKIP = frozenset({"text", "span"})
-_TURN_KEYS = frozenset({"record", "file", "index", "span", "scene", "user", "forwarding", "target", "reply",
+_TURN_KEYS = frozenset({"record", "id", "file", "index", "span", "scene", "user", "forwarding", "target", "reply",
                         "complete", "tool_calls", "rag", "recall", "model", "model_switch", "actions",
                         "other_notes", "stats"})
 
@@ -618,11 +623,11 @@ def _note_sim(x: dict[str, Any], y: dict[str, Any]) -> float | None:
 
 
 def compact(note: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A note record without its positional keys (``file``, ``scene``, ``turn``, ``span``),
+    """A note record without its positional keys (``id``, ``file``, ``scene``, ``turn``, ``span``),
     as shown in a change's ``before``/``after`` (the pointers say where it is)."""
     if note is None:
         return None
-    return {k: v for k, v in note.items() if k not in ("file", "scene", "turn", "span")}
+    return {k: v for k, v in note.items() if k not in ("id", "file", "scene", "turn", "span")}
 
 
 def _tool_label(t: dict[str, Any]) -> str:
