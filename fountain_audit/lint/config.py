@@ -20,6 +20,8 @@ Keys (all optional)::
     missing-the-end = "info"
     [privacy]                     # (in pyproject: [tool.fountain-audit.privacy])
     allow = ["AKIAIOSFODNN7EXAMPLE"]   # regexes: a secret or home path they match is not reported
+    baseline = "fountain-audit-baseline.json"   # relative to the config file's directory
+    baseline-max-entries = 50000  # a bigger baseline is an error (exit 2)
 
 Unknown keys, unknown rules and bad values raise :class:`ConfigError` (the CLI
 exits 2 with its message). TOML is read with the standard library's ``tomllib``.
@@ -35,13 +37,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from fountain_audit.lint.baseline import DEFAULT_MAX_ENTRIES
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
 from fountain_audit.lint.rules import Rule
 
 TARGET_VERSIONS = ("1.2", "1.3")
 _KEYS = {"select", "extend-select", "ignore", "target-version", "exclude", "per-file-ignores", "severity",
-         "privacy"}
+         "baseline", "baseline-max-entries", "privacy"}
 _PRIVACY_KEYS = {"allow"}
 
 
@@ -63,6 +66,8 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     severity: dict[str, Severity] = field(default_factory=dict)
     privacy_allow: list[str] = field(default_factory=list)
+    baseline: Path | None = None
+    baseline_max_entries: int = DEFAULT_MAX_ENTRIES
 
     def rules(self) -> list[Rule]:
         """The enabled rules, with severity overrides applied. Raises :class:`ConfigError`
@@ -208,6 +213,15 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
                                   f"(write \"GLOB\" = [\"{key}\", ...])")
     if "privacy" in data:
         cfg.privacy_allow = _privacy_allow(data["privacy"], where)
+    if "baseline" in data:
+        if not isinstance(data["baseline"], str) or not data["baseline"]:
+            raise ConfigError(f"{where}'baseline' must be a file name (a string)")
+        cfg.baseline = cfg.root / data["baseline"]
+    if "baseline-max-entries" in data:
+        cap = data["baseline-max-entries"]
+        if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
+            raise ConfigError(f"{where}'baseline-max-entries' must be a positive integer, not {cap!r}")
+        cfg.baseline_max_entries = cap
     if "severity" in data:
         sev = data["severity"]
         if not isinstance(sev, dict):
