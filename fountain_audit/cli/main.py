@@ -162,9 +162,11 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
     from fountain_audit.cli.outputs import LazyProgress, write_atomic
     from fountain_audit.lint.runner import Job, lint_jobs, plan_workers
+    from fountain_audit.lint.fingerprint import project_root, relative_path
 
     fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
     files, errors = discover(paths, cfg)
+    root = project_root(cfg.source)
     work: list[Job] = []
     for f in files:
         text = None
@@ -180,7 +182,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             ignored = frozenset(cfg.ignored_for(name))
         except ConfigError as e:
             raise click.UsageError(str(e)) from None
-        work.append(Job(f, name, ignored, text))
+        work.append(Job(f, name, ignored, text, relative_path(name, root)))
     progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
     try:
         results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None),
