@@ -297,7 +297,7 @@ class Differ:
             return
         skip = set(_SPEECH_SKIP)
         if key == "reply" and sx["character"] != sy["character"]:
-            skip |= {"character", "cue"}  # reported as actor-changed
+            skip |= {"character", "actor_ref", "cue"}  # reported as actor-changed
         details = [{"field": f, "before": sx.get(f), "after": sy.get(f)}
                    for f in list(sx) + [k for k in sy if k not in sx]
                    if f not in skip and not same(sx.get(f), sy.get(f))]
