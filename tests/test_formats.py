@@ -350,10 +350,10 @@ def test_exclude_prunes_directories_gitignore_style(tmp_path, monkeypatch):
     Path("archive.spmd").write_text(A03)
     Path("fountain-audit.toml").write_text('exclude = ["archive/", "logs/**"]\n')
     doc = json.loads(run("--output-format", "json", ".").output)
-    assert doc["files"] == ["./archive.spmd", "./keep/s.spmd"]
+    assert doc["files"] == ["archive.spmd", "keep/s.spmd"]
     Path("fountain-audit.toml").write_text('exclude = ["archive"]\n')
     doc = json.loads(run("--output-format", "json", ".").output)
-    assert doc["files"] == ["./archive.spmd", "./keep/s.spmd", "./logs/old/s.spmd"]
+    assert doc["files"] == ["archive.spmd", "keep/s.spmd", "logs/old/s.spmd"]
 
 
 # -- the parser cache --------------------------------------------------------------------------------------

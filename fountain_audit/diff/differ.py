@@ -19,8 +19,8 @@ from fountain_audit.diff.words import THRESHOLD, ratio, word_diff
 _TOOL_FIELDS = ("name", "actor", "status", "error", "arguments", "arguments_json", "arguments_strict_json",
                 "phase", "form", "valid", "problem")
 _NOTE_FIELDS = ("kind", "fields", "phase", "valid", "problem")
-_SPEECH_SKIP = frozenset({"text", "span"})
-_TURN_KEYS = frozenset({"record", "file", "index", "span", "scene", "user", "forwarding", "target", "reply",
+_SPEECH_SKIP = frozenset({"text", "span", "actor_ref"})  # actor_ref follows the character
+_TURN_KEYS = frozenset({"record", "id", "file", "index", "span", "scene", "user", "forwarding", "target", "reply",
                         "complete", "tool_calls", "rag", "recall", "model", "model_switch", "actions",
                         "other_notes", "stats"})
 
@@ -297,7 +297,7 @@ class Differ:
             return
         skip = set(_SPEECH_SKIP)
         if key == "reply" and sx["character"] != sy["character"]:
-            skip |= {"character", "actor_ref", "cue"}  # reported as actor-changed
+            skip |= {"character", "cue"}  # reported as actor-changed
         details = [{"field": f, "before": sx.get(f), "after": sy.get(f)}
                    for f in list(sx) + [k for k in sy if k not in sx]
                    if f not in skip and not same(sx.get(f), sy.get(f))]
