@@ -8,8 +8,11 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 from fountain_audit import __version__
 from fountain_audit.lint.baseline import Outcome
@@ -57,8 +60,9 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int 
             f"{_n(c['info'], 'info')} in {_n(files, 'file')} checked{tail}.")
 
 
-def diagnostic_line(d: Diagnostic) -> Text:
+def diagnostic_line(d: Diagnostic) -> "Text":
     """``path:line:col: CODE [rule-name] message``, styled by severity."""
+    from rich.text import Text
     line = Text()
     line.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
     line.append(" ")
@@ -79,7 +83,21 @@ def stale_lines(baseline: Outcome | None) -> list[str]:
             for e in baseline.stale]
 
 
-def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console, *, quiet: bool = False,
+def plain_text_lines(diagnostics: Sequence[Diagnostic], files: int, *, quiet: bool = False,
+                     unreadable: int = 0, statistics: Sequence[str] = ()) -> str | None:
+    """What :func:`report_text` prints on a console without colour, built without rich, or
+    ``None`` when a line holds a character rich would change (a control character, a tab,
+    a line separator ...), for which the caller uses :func:`report_text`."""
+    lines = [] if quiet else [f"{_safe(d.path)}:{d.line}:{d.column}: {d.code} [{d.name}] {_safe(d.message)}"
+                              for d in diagnostics]
+    lines.extend(statistics)
+    lines.append(summary_line(diagnostics, files, unreadable))
+    if not all(line.isprintable() for line in lines):
+        return None
+    return "".join(line + "\n" for line in lines)
+
+
+def report_text(diagnostics: Sequence[Diagnostic], files: int, console: "Console", *, quiet: bool = False,
                 unreadable: int = 0, statistics: Sequence[str] = (), baseline: Outcome | None = None) -> None:
     """One line per diagnostic, ``path:line:col: CODE [rule-name] message``, then the
     ``statistics`` lines, the stale baseline entries, then a summary line (only the
