@@ -246,7 +246,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         raise click.UsageError(str(e)) from None
     from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
     from fountain_audit.cli.outputs import LazyProgress, write_atomic
-    from fountain_audit.lint.runner import Job, lint_jobs, plan_workers
+    from fountain_audit.lint.runner import Job, input_bytes, lint_jobs, plan_workers
     from fountain_audit.lint.fingerprint import project_root, relative_path
 
     from fountain_audit.lint import baseline as bl
@@ -281,7 +281,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         work.append(Job(f, name, ignored, text, relative_path(name, root)))
     progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
     try:
-        results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None),
+        results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None, input_bytes(work)),
                             keep_text=fmt == "full" and not quiet, progress=progress)
     finally:
         if progress:
@@ -320,7 +320,8 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     plain = None
     if fmt == "concise" and color is not True and not os.environ.get("FORCE_COLOR") \
             and not os.environ.get("TTY_COMPATIBLE") and (output_file or not sys.stdout.isatty()):
-        plain = plain_text_lines(diagnostics, len(checked), quiet=quiet, unreadable=len(errors), statistics=stats)
+        plain = plain_text_lines(diagnostics, len(checked), quiet=quiet, unreadable=len(errors), statistics=stats,
+                                 baseline=outcome)
     if plain is not None:  # the same text rich would print without colour, without importing rich
         out = plain if output_file else None
         if not output_file:
