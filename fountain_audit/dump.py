@@ -33,10 +33,11 @@ from typing import Any, TextIO
 from fountain_audit.parse.fountain import (Blank, Dialogue, Document, Node, Note, SceneHeading, Section, TitleEntry, TitlePage,
                        parse)
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
-from fountain_audit.model.session import PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session, placements
+from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session,
+                                          inline_placements, placements)
 
 #: Version of the dump output formats (``MAJOR.MINOR``; a minor change only adds fields).
-FORMAT_VERSION = "1.0"
+FORMAT_VERSION = "1.1"  # 1.1: inline notes (record kind "inline", AST "inline_note" children), problems' related_*
 
 #: Output shapes: tool calls and other note records, turns, the Fountain AST.
 SHAPES = ("dump", "turns", "ast")
@@ -59,6 +60,7 @@ RECORD_KINDS: dict[str, frozenset[str]] = {
     "run": frozenset({"run"}),
     "stats": frozenset({"stats"}),
     "unknown": frozenset({"unknown"}),
+    "inline": frozenset({"inline"}),
 }
 _RECORD_ALIASES = {"model switch": "model-switch", "model_switch": "model-switch", "memory": "memory-tool",
                    "memory_tool": "memory-tool", "rag_source": "rag-source", "chunk_result": "chunk-result",
@@ -319,7 +321,10 @@ def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset(
                 prose.append((node.offset, _tool_from_prose(file, node, refs(turn.scene_index), turn.index,
                                                             _prose_phase(turn, node))))
     k = 0
-    for p in placements(session):
+    notes = placements(session)
+    if "inline" in kinds and inline_placements(session):  # inline notes, in source order among the others
+        notes = sorted([*notes, *inline_placements(session)], key=lambda p: p.note.node.offset)
+    for p in notes:
         rec = p.note
         if rec.kind not in kinds:
             continue
@@ -547,7 +552,10 @@ def _attributes(node: Node) -> dict[str, Any]:
 def _ast_node(file: str, index: int, node: Node) -> AstNodeRecord:
     toks = [TokenOut(t.type, Span(t.line, t.column, t.end_line, t.end_column, t.start_pos, t.end_pos), str(t))
             for t in node.tokens]
-    children = [_ast_node(file, i, e) for i, e in enumerate(node.entries)] if isinstance(node, TitlePage) else []
+    if isinstance(node, TitlePage):
+        children = [_ast_node(file, i, e) for i, e in enumerate(node.entries)]
+    else:  # inline notes (``MAYA [[she whispers]]``) are the children of the element carrying them
+        children = [_ast_node(file, i, e) for i, e in enumerate(node.inline_notes)]
     return AstNodeRecord(file, index, node.type, Span.of(node), node.render(), toks, _attributes(node), children)
 
 
@@ -556,7 +564,8 @@ def ast_records(document: Document, file: str) -> Iterator[AstDocumentRecord | A
     kids = document.children
     span = Span.cover(Span.of(n) for n in (kids[:1] + kids[-1:])) if kids else None
     yield AstDocumentRecord(file, span, len(kids), [
-        {"kind": p.kind, "message": p.message, "line": p.line, "column": p.column, "offset": p.offset}
+        {"kind": p.kind, "message": p.message, "line": p.line, "column": p.column, "offset": p.offset,
+         "related_line": p.related_line, "related_column": p.related_column}
         for p in document.problems])
     for i, node in enumerate(kids):
         yield _ast_node(file, i, node)
