@@ -50,8 +50,8 @@ def test_per_file_ignores_exclude_and_target_version(tmp_path, monkeypatch):
         (tmp_path / d / "a.spmd").write_text(BAD + "\n\nTHE END.\n")
     monkeypatch.chdir(tmp_path)
     rc, doc = lint_json(tmp_path, ".")
-    assert doc["files"] == ["./legacy/a.spmd", "./new/a.spmd"]
-    assert [(d["path"], d["code"]) for d in doc["diagnostics"]] == [("./new/a.spmd", "P102")]
+    assert doc["files"] == ["legacy/a.spmd", "new/a.spmd"]
+    assert [(d["path"], d["code"]) for d in doc["diagnostics"]] == [("new/a.spmd", "P102")]
 
 
 def test_config_typo_exits_2_naming_it(tmp_path, monkeypatch):

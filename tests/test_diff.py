@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import fountain_audit.diff
 from fountain_audit.diff import engine
 from fountain_audit.diff import (DiffError, Options, diff_texts, json_patch, make_side, render_unified, word_diff)
 from fountain_audit.cli.diff import diff as diff_cmd
@@ -478,7 +479,7 @@ def test_internal_error_is_trouble_not_a_difference(pair, monkeypatch):
     def boom(*a, **k):
         raise KeyError("boom")
 
-    monkeypatch.setattr(engine, "diff_sides", boom)
+    monkeypatch.setattr(fountain_audit.diff, "diff_sides", boom)
     r = run(pa, pb)
     assert r.exit_code == 2 and "internal error" in r.stderr and r.stdout == ""
 

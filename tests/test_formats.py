@@ -25,6 +25,8 @@ from .conftest import ROOT, SAMPLES, shared_path
 from .test_cli import A03
 
 SARIF_SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif" / "sarif-schema-2.1.0.json").read_text())
+#: The stable fingerprint of A03's P102 as s.spmd (see tests/test_fingerprint.py for the recipe).
+P102_FINGERPRINT = "f4ebe290d81a8ec6da6ea0b14ce88c66"
 P102_MESSAGE = "tool note before HARVEY's forwarding line (line 16); it belongs after it, before the reply"
 
 
@@ -143,13 +145,13 @@ def test_json_document_validates_and_has_rule_doc_fields(a03):
     assert r.exit_code == 2
     doc = json.loads(r.output[r.output.index("{"):])
     jsonschema.Draft202012Validator(schemas.load("lint")).validate(doc)
-    assert doc["format_version"] == "1.1" and doc["files"] == ["s.spmd"]
+    assert doc["format_version"] == "1.2" and doc["files"] == ["s.spmd"]
     assert doc["unreadable"] == ["missing.spmd: no such file or directory"]
     assert doc["summary"] == {"files": 1, "error": 1, "warning": 0, "info": 0}
     assert doc["diagnostics"] == [{
         "path": "s.spmd", "line": 14, "column": 1, "end_line": None, "end_column": None, "code": "P102",
         "name": "tools-between-forward-and-reply", "severity": "error", "message": P102_MESSAGE,
-        "url": "README.md#rules", "doc": "fountain-audit rule P102"}]
+        "fingerprint": P102_FINGERPRINT, "url": "README.md#rules", "doc": "fountain-audit rule P102"}]
 
 
 def test_lint_schema_is_valid_draft_2020_12():
@@ -198,7 +200,8 @@ def test_sarif_for_one_file(a03):
         "message": {"text": P102_MESSAGE},
         "locations": [{"physicalLocation": {
             "artifactLocation": {"uri": "s.spmd", "uriBaseId": "%SRCROOT%", "index": 0},
-            "region": {"startLine": 14, "startColumn": 1}}}]}]
+            "region": {"startLine": 14, "startColumn": 1}}}],
+        "partialFingerprints": {"fountainAudit/v1": P102_FINGERPRINT}}]
     assert sarif_run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == Path.cwd().resolve().as_uri() + "/"
     levels = {r["id"]: r["defaultConfiguration"]["level"] for r in driver["rules"]}
     assert (levels["S104"], levels["T103"], len(levels)) == ("warning", "note", len(all_rules()))
@@ -347,10 +350,10 @@ def test_exclude_prunes_directories_gitignore_style(tmp_path, monkeypatch):
     Path("archive.spmd").write_text(A03)
     Path("fountain-audit.toml").write_text('exclude = ["archive/", "logs/**"]\n')
     doc = json.loads(run("--output-format", "json", ".").output)
-    assert doc["files"] == ["./archive.spmd", "./keep/s.spmd"]
+    assert doc["files"] == ["archive.spmd", "keep/s.spmd"]
     Path("fountain-audit.toml").write_text('exclude = ["archive"]\n')
     doc = json.loads(run("--output-format", "json", ".").output)
-    assert doc["files"] == ["./archive.spmd", "./keep/s.spmd", "./logs/old/s.spmd"]
+    assert doc["files"] == ["archive.spmd", "keep/s.spmd", "logs/old/s.spmd"]
 
 
 # -- the parser cache --------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from fountain_audit.diff import engine
+import fountain_audit.diff as diffing
 from fountain_audit.dump import encode_json
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.parse.source import decode_bytes
@@ -23,13 +23,13 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for raw in values for v in raw.split(",") if v.strip()]
 
 
-def _read(path: str, options: engine.Options, stdin_used: list[bool]) -> engine.Side:
+def _read(path: str, options: diffing.Options, stdin_used: list[bool]) -> diffing.Side:
     if path == "-":
         if stdin_used[0]:
-            raise engine.DiffError("-: standard input can be only one side")
+            raise diffing.DiffError("-: standard input can be only one side")
         stdin_used[0] = True
-        return engine.make_side("-", decode_bytes(sys.stdin.buffer.read()), options)
-    return engine.read_side(path, options)
+        return diffing.make_side("-", decode_bytes(sys.stdin.buffer.read()), options)
+    return diffing.read_side(path, options)
 
 
 @click.command("diff", context_settings={"help_option_names": ["-h", "--help"]})
@@ -41,7 +41,7 @@ def _read(path: str, options: engine.Options, stdin_used: list[bool]) -> engine.
                    "json: summary, changes with JSON pointers, RFC 6902 patch.")
 @click.option("--stat", is_flag=True, help="Print the counts only.")
 @click.option("--only", "only", multiple=True, metavar="WHAT,...",
-              help=f"Only these changes: {', '.join(engine.CATEGORIES)} (repeatable or comma-separated).")
+              help=f"Only these changes: {', '.join(diffing.CATEGORIES)} (repeatable or comma-separated).")
 @click.option("--compare-timestamps", is_flag=True, help="Also compare scene and model-switch timestamps.")
 @click.option("--compare-stats", is_flag=True, help="Also compare stats lines.")
 @click.option("--compare-workspace", is_flag=True, help="Also compare the Workspace: path.")
@@ -65,17 +65,17 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
     session, usage error).
     """
     categories = _split(only)
-    bad = [c for c in categories if c not in engine.CATEGORIES]
+    bad = [c for c in categories if c not in diffing.CATEGORIES]
     if bad:
-        raise click.UsageError(f"unknown --only value {bad[0]!r} (choose from {', '.join(engine.CATEGORIES)})")
-    options = engine.Options(timestamps=compare_timestamps or compare_all, stats=compare_stats or compare_all,
+        raise click.UsageError(f"unknown --only value {bad[0]!r} (choose from {', '.join(diffing.CATEGORIES)})")
+    options = diffing.Options(timestamps=compare_timestamps or compare_all, stats=compare_stats or compare_all,
                              workspace=compare_workspace or compare_all)
     try:
         stdin_used = [False]
         side_a = _read(a, options, stdin_used)
         side_b = _read(b, options, stdin_used)
-        result = engine.diff_sides(side_a, side_b, options).filtered(categories or None)
-    except engine.DiffError as e:
+        result = diffing.diff_sides(side_a, side_b, options).filtered(categories or None)
+    except diffing.DiffError as e:
         click.secho(f"fountain-audit diff: error: {e}", err=True, fg="red")
         sys.exit(2)
     except Exception as e:  # noqa: BLE001 - an internal error is trouble (2), never a difference (1)
@@ -95,7 +95,7 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
     sys.exit(status)
 
 
-def _write(result: engine.DiffResult, output_format: str, stat: bool, color: bool | None) -> None:
+def _write(result: diffing.DiffResult, output_format: str, stat: bool, color: bool | None) -> None:
     if output_format == "json":
         out = utf8_stdout("strict")
         out.write(encode_json(result.to_json(stat=stat), indent=2) + "\n")
@@ -105,12 +105,12 @@ def _write(result: engine.DiffResult, output_format: str, stat: bool, color: boo
     if output_format == "auto":
         output_format = "rich" if (color or (color is None and out.isatty())) else "unified"
     if output_format == "unified":
-        out.write(engine.render_unified(result, stat))
+        out.write(diffing.render_unified(result, stat))
         out.flush()
         return
     from rich.console import Console
 
     console = Console(file=out, force_terminal=True if color else None, no_color=color is False,
                       highlight=False, soft_wrap=True, emoji=False, markup=False)
-    engine.render_rich(result, console, stat)
+    diffing.render_rich(result, console, stat)
     out.flush()

@@ -33,6 +33,29 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v for raw in values for v in raw.split(",") if v.strip()]
 
 
+def _option_rules(option: str, values: tuple[str, ...]) -> list[str]:
+    """The selectors of a rule option, checked: an unknown one is a usage error naming
+    ``option`` (not the configuration file), with the closest rule as a suggestion."""
+    from fountain_audit.lint.selection import resolve_rules
+
+    selectors = _split(values)
+    try:
+        resolve_rules(selectors)
+    except RuleSelectionError as e:
+        raise click.UsageError(f"{option}: {e}") from None
+    return selectors
+
+
+def display_path(path: str) -> str:
+    """``path`` as reports show it: ``.`` components and repeated slashes dropped
+    (``./a//b.spmd`` → ``a/b.spmd``), since GitHub does not attach annotations to
+    ``./``-paths; ``..`` and absolute paths are kept; ``-`` stays ``-``."""
+    if path == "-" or not path:
+        return path
+    from pathlib import PurePath
+    return str(PurePath(path))
+
+
 def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[str], list[str]]:
     """Expand ``paths``: directories are searched recursively (sorted) for ``*.spmd``
     and ``*.fountain``, skipping ``exclude`` globs of ``cfg``; files are taken as
@@ -45,7 +68,9 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
     for p in paths:
         if p == "-":
             files.append(p)
-        elif os.path.isdir(p):
+            continue
+        p = display_path(p)
+        if os.path.isdir(p):
             found = []
             for root, dirs, names in os.walk(p, onerror=lambda e: errors.append(
                     f"{e.filename}: cannot read directory: {e.strerror}")):
@@ -55,7 +80,7 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                                  and not (cfg and _dir_excluded(cfg, os.path.join(root, d))))
                 for n in sorted(names):
-                    full = os.path.join(root, n)
+                    full = display_path(os.path.join(root, n))
                     if not n.lower().endswith(SUFFIXES) or n.startswith(".") or (cfg and cfg.excluded(full)):
                         continue
                     try:
@@ -148,12 +173,15 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     Exit status: 0 no errors (warnings and infos do not fail unless --strict),
     1 errors found, 2 usage or configuration error, or an unreadable path.
     """
+    select = _option_rules("--select", select)
+    extend_select = _option_rules("--extend-select", extend_select)
+    ignore = _option_rules("--ignore", ignore)
     try:
         cfg = Config() if isolated else load_config(config_path)
         if select:
-            cfg.select = _split(select)
-        cfg.extend_select += _split(extend_select)
-        cfg.ignore += _split(ignore)
+            cfg.select = select
+        cfg.extend_select += extend_select
+        cfg.ignore += ignore
         if target_version:
             cfg.target_version = target_version
         selection = Selection(tuple(cfg.rules()))
@@ -162,9 +190,11 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
     from fountain_audit.cli.outputs import LazyProgress, write_atomic
     from fountain_audit.lint.runner import Job, lint_jobs, plan_workers
+    from fountain_audit.lint.fingerprint import project_root, relative_path
 
     fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
     files, errors = discover(paths, cfg)
+    root = project_root(cfg.source)
     work: list[Job] = []
     for f in files:
         text = None
@@ -180,7 +210,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             ignored = frozenset(cfg.ignored_for(name))
         except ConfigError as e:
             raise click.UsageError(str(e)) from None
-        work.append(Job(f, name, ignored, text))
+        work.append(Job(f, name, ignored, text, relative_path(name, root)))
     progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
     try:
         results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None),

@@ -3,6 +3,9 @@
 Discovery: from the starting directory upwards, the first ``fountain-audit.toml``
 (any content) or ``pyproject.toml`` that has a ``[tool.fountain-audit]`` table
 wins; the directory holding it is the project root that globs are relative to.
+A ``pyproject.toml`` on the way that is not valid TOML is an error (it may hold
+our settings). ``fountain-audit.toml`` takes the keys at its top level or, as
+pasted from a ``pyproject.toml``, under ``[tool.fountain-audit]``.
 
 Keys (all optional)::
 
@@ -56,13 +59,11 @@ class Config:
     severity: dict[str, Severity] = field(default_factory=dict)
 
     def rules(self) -> list[Rule]:
-        """The enabled rules, with severity overrides applied. Raises :class:`ConfigError`."""
-        try:
-            chosen = resolve_rules(self.select + self.extend_select)
-            dropped = set(r.code for r in resolve_rules(self.ignore))
-            overrides = {r.code: sev for key, sev in self.severity.items() for r in resolve_rules([key])}
-        except RuleSelectionError as e:
-            raise ConfigError(f"{self._where()}{e}") from None
+        """The enabled rules, with severity overrides applied. Raises :class:`ConfigError`
+        naming the key (``select``, ``ignore``, ``severity`` ...) that holds an unknown rule."""
+        chosen = self._resolve("select", self.select) + self._resolve("extend-select", self.extend_select)
+        dropped = set(r.code for r in self._resolve("ignore", self.ignore))
+        overrides = {r.code: sev for key, sev in self.severity.items() for r in self._resolve("severity", [key])}
         target = tuple(int(p) for p in self.target_version.split("."))
         out = []
         for r in chosen:
@@ -72,6 +73,12 @@ class Config:
                 r = Rule(r.code, r.name, overrides[r.code], r.since, r.scope, r.doc, r.check)
             out.append(r)
         return out
+
+    def _resolve(self, key: str, selectors: list[str]) -> list[Rule]:
+        try:
+            return resolve_rules(selectors)
+        except RuleSelectionError as e:
+            raise ConfigError(f"{self._where()}{key}: {e}") from None
 
     def ignored_for(self, path: str) -> set[str]:
         """Rule codes switched off for ``path`` by ``per-file-ignores``."""
@@ -115,13 +122,27 @@ def find_config(start: Path) -> Path | None:
             return own
         py = d / "pyproject.toml"
         if py.is_file():
-            try:
-                data = tomllib.loads(py.read_text(encoding="utf-8"))
-            except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-                continue
+            data = _read_toml(py)  # a broken pyproject.toml is an error, not "no configuration"
             if "fountain-audit" in data.get("tool", {}):
                 return py
     return None
+
+
+def _is_rule(selector: str) -> bool:
+    try:
+        return bool(resolve_rules([selector]))
+    except RuleSelectionError:
+        return False
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file. Raises :class:`ConfigError` naming the file and the TOML error."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: invalid TOML: {e}") from None
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
@@ -130,22 +151,16 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
         path = find_config((start or Path.cwd()).resolve())
     if path is None:
         return Config(root=(start or Path.cwd()).resolve())
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{path}: cannot read: {e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    data = _read_toml(path)
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("fountain-audit", {})
+    elif set(data) == {"tool"} and isinstance(data["tool"], dict) and set(data["tool"]) == {"fountain-audit"}:
+        data = data["tool"]["fountain-audit"]  # the pyproject shape pasted into fountain-audit.toml
     cfg = Config(root=path.parent.resolve(), source=path)
     apply_settings(cfg, data)
     cfg.rules()  # validates rule names now
-    for selectors in cfg.per_file_ignores.values():
-        try:
-            resolve_rules(selectors)
-        except RuleSelectionError as e:
-            raise ConfigError(f"{path}: per-file-ignores: {e}") from None
+    for pattern, selectors in cfg.per_file_ignores.items():
+        cfg._resolve(f"per-file-ignores {pattern!r}", selectors)
     return cfg
 
 
@@ -181,6 +196,10 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
         if not isinstance(pfi, dict) or not all(isinstance(v, list) for v in pfi.values()):
             raise ConfigError(f"{where}'per-file-ignores' must map globs to lists of rules")
         cfg.per_file_ignores = {str(k): [str(x) for x in v] for k, v in pfi.items()}
+        for key in cfg.per_file_ignores:  # the table turned round: {"P102" = ["a.spmd"]}
+            if not any(c in key for c in "*?[/.") and _is_rule(key):
+                raise ConfigError(f"{where}per-file-ignores: key {key!r} is a rule, not a file glob "
+                                  f"(write \"GLOB\" = [\"{key}\", ...])")
     if "severity" in data:
         sev = data["severity"]
         if not isinstance(sev, dict):

@@ -46,7 +46,10 @@ class Diagnostic:
 
     ``code`` (e.g. ``"P102"``) and ``name`` (``"tools-between-forward-and-reply"``)
     identify the rule; ``path`` is the file as given on the command line (or
-    ``"-"`` / ``--stdin-filename`` for standard input).
+    ``"-"`` / ``--stdin-filename`` for standard input). ``fingerprint`` (32 hex digits)
+    and ``excerpt`` (a short normalised excerpt of the flagged element) are set by
+    :func:`fountain_audit.lint.fingerprint.assign` when the run knows the project root,
+    else ``None``.
     """
 
     path: str
@@ -58,13 +61,16 @@ class Diagnostic:
     message: str
     end_line: int | None = None
     end_column: int | None = None
+    fingerprint: str | None = None
+    excerpt: str | None = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
 
     def to_dict(self) -> dict:
-        """JSON-ready mapping (severity as ``"error"``/``"warning"``/``"info"``)."""
+        """JSON-ready mapping (severity as ``"error"``/``"warning"``/``"info"``; the excerpt
+        is left out: it is for the baseline)."""
         return {"path": self.path, "line": self.line, "column": self.column,
                 "end_line": self.end_line, "end_column": self.end_column,
                 "code": self.code, "name": self.name, "severity": str(self.severity),
-                "message": self.message}
+                "message": self.message, "fingerprint": self.fingerprint}

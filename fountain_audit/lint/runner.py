@@ -20,6 +20,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
+from fountain_audit.lint import fingerprint
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.lint.linter import Selection, lint_text
 from fountain_audit.parse.source import read_path
@@ -32,12 +33,15 @@ PARALLEL_THRESHOLD = 32
 @dataclass(frozen=True)
 class Job:
     """One file to lint: ``path`` to read (or ``text`` already read, e.g. standard
-    input), ``name`` to report, ``ignored`` rule codes (per-file ignores)."""
+    input), ``name`` to report, ``ignored`` rule codes (per-file ignores), ``key`` its
+    path relative to the project root (then diagnostics get fingerprints, see
+    :mod:`fountain_audit.lint.fingerprint`)."""
 
     path: str
     name: str
     ignored: frozenset[str] = frozenset()
     text: str | None = None
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,10 @@ def lint_job(job: Job, selection: Selection, keep_text: bool = False) -> FileRes
         text = job.text if job.text is not None else read_path(job.path)
     except OSError as e:
         return FileResult(job.name, error=f"{job.path}: cannot read: {e.strerror or e}")
-    diagnostics = tuple(lint_text(text, job.name, selection, job.ignored))
+    diagnostics = lint_text(text, job.name, selection, job.ignored)
+    if job.key is not None:
+        diagnostics = fingerprint.assign(diagnostics, text, job.key)
+    diagnostics = tuple(diagnostics)
     return FileResult(job.name, diagnostics, text=text if keep_text and diagnostics else None)
 
 

@@ -6,6 +6,7 @@ imports another to learn what a selector means.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -33,9 +34,26 @@ def resolve_rules(selectors: Iterable[str], rules: Sequence[Rule] | None = None)
         else:
             hits = [r for r in rules if r.name == sel.lower() or r.code.startswith(sel.upper())]
         if not hits:
-            raise RuleSelectionError(f"unknown rule or rule prefix {raw!r} (see 'fountain-audit rules')")
+            guess = closest_rule(sel, rules)
+            hint = f"; did you mean {guess.code} / {guess.name}?" if guess else ""
+            raise RuleSelectionError(f"unknown rule or rule prefix {raw!r}{hint} (see 'fountain-audit rules')")
         out.extend(r for r in hits if r not in out)
     return out
+
+
+def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | None:
+    """The rule whose code or name is closest to a mistyped ``selector`` (``P1O2`` →
+    ``P102``, ``rag-befor-dialogue`` → ``P101``), or ``None`` when nothing is close
+    (:func:`difflib.get_close_matches`, cutoff 0.6; ``O``/``I``/``L`` read as digits in codes)."""
+    rules = list(all_rules() if rules is None else rules)
+    by_key = {r.code: r for r in rules} | {r.name: r for r in rules}
+    code_like = selector.strip().upper().translate(str.maketrans("OIL", "011"))
+    if code_like in by_key:
+        return by_key[code_like]
+    best = difflib.get_close_matches(selector.strip().upper(), [r.code for r in rules], n=1) + \
+        difflib.get_close_matches(selector.strip().lower(), [r.name for r in rules], n=1)
+    scored = [(difflib.SequenceMatcher(None, selector.strip().lower(), b.lower()).ratio(), b) for b in best]
+    return by_key[max(scored)[1]] if scored else None
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,9 @@ FORMATS = ("full", "concise", "json", "json-lines", "github", "sarif", "junit", 
 TEXT_FORMATS = ("full", "concise")
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
+#: The ``partialFingerprints`` key of a SARIF result (name/version, as SARIF recommends).
+SARIF_FINGERPRINT = "fountainAudit/v1"
+
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
@@ -252,7 +255,8 @@ def _location(d: Diagnostic, index: dict[str, int]) -> dict:
 def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
     """The SARIF 2.1.0 log of ``run`` as a dict: one run, ``tool.driver.rules`` for
     every selected rule, one result per diagnostic, one artifact per file checked,
-    unreadable paths as tool execution notifications. Columns count code points
+    unreadable paths as tool execution notifications. A result's ``partialFingerprints``
+    holds its stable fingerprint under :data:`SARIF_FINGERPRINT`. Columns count code points
     (``columnKind: unicodeCodePoints``)."""
     rules = list(run.rules)
     if any(d.code == "X001" for d in run.diagnostics) and all(r.code != "X001" for r in rules):
@@ -274,6 +278,7 @@ def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
         "level": _SARIF_LEVEL[d.severity],
         "message": {"text": _safe(d.message)},
         "locations": [_location(d, index)],
+        **({"partialFingerprints": {SARIF_FINGERPRINT: d.fingerprint}} if d.fingerprint else {}),
     } for d in run.diagnostics]
     invocation = {
         "executionSuccessful": not run.unreadable,
@@ -354,15 +359,16 @@ _GITLAB_SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity
 def report_gitlab(run: LintRun) -> str:
     """A GitLab Code Quality report: a JSON array of issues (``description``,
     ``check_name``, ``fingerprint``, ``severity``, ``location.path`` and
-    ``location.lines.begin``). Fingerprints hash the path, code, message and the
-    occurrence number, not the line, so a finding keeps its fingerprint when lines
-    move above it."""
+    ``location.lines.begin``). ``fingerprint`` is the diagnostic's stable fingerprint
+    (:mod:`fountain_audit.lint.fingerprint`); a diagnostic built without one (the Python
+    API) gets a hash of its path, code, message and occurrence number instead."""
     seen: Counter = Counter()
     issues = []
     for d in run.diagnostics:
         key = (d.path, d.code, d.message)
         seen[key] += 1
-        fingerprint = hashlib.sha256("\0".join([*key, str(seen[key])]).encode("utf-8", "surrogateescape"))
+        fingerprint = d.fingerprint or hashlib.sha256(
+            "\0".join([*key, str(seen[key])]).encode("utf-8", "surrogateescape")).hexdigest()[:32]
         path = _safe(d.path)
         while path.startswith("./"):
             path = path[2:]
@@ -370,7 +376,7 @@ def report_gitlab(run: LintRun) -> str:
             "type": "issue",
             "description": _safe(f"{d.code} [{d.name}] {d.message}"),
             "check_name": d.code,
-            "fingerprint": fingerprint.hexdigest()[:32],
+            "fingerprint": fingerprint,
             "severity": _GITLAB_SEVERITY[d.severity],
             "categories": ["Style"],
             "location": {"path": path, "lines": {"begin": d.line, "end": max(d.line, d.end_line or d.line)}},

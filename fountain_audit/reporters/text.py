@@ -15,7 +15,7 @@ from fountain_audit import __version__
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-JSON_FORMAT_VERSION = "1.1"  # 1.1: diagnostics gained "url" and "doc"
+JSON_FORMAT_VERSION = "1.2"  # 1.1: diagnostics gained "url" and "doc"; 1.2: "fingerprint"
 #: Where the rules are documented: the README's rules table (each rule also by ``fountain-audit rule CODE``).
 RULES_URL = "README.md#rules"
 

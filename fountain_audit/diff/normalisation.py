@@ -1,0 +1,95 @@
+"""Normalisation: what the diff does not compare (positions, and unless asked timestamps,
+stats lines and the workspace) replaced by placeholders in a copy of a side's ``dump --turns``
+document (:func:`normalise`) and in the text of a scene without turns (:func:`scene_body`)."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from fountain_audit import dump as dm
+from fountain_audit.diff.options import Options
+from fountain_audit.model.session import Scene, Session
+from fountain_audit.parse.fountain import Note
+
+#: Placeholders of the normalised documents.
+FILE, TIMESTAMP, STATS, WORKSPACE = "<file>", "<timestamp>", "<stats>", dm.Redactor.PLACEHOLDER
+
+TS_RE = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?")
+HEADING_TS_RE = re.compile(r"(?:\s*—)?\s*\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?")
+
+
+def redactor(session: Session, options: Options) -> dm.Redactor:
+    """The workspace redactor of a side: its ``Workspace:`` paths, none when compared."""
+    return dm.Redactor() if options.workspace else dm.Redactor(dm.workspaces(session))
+
+
+def _norm_scene_ref(ref: dict[str, Any] | None, options: Options) -> dict[str, Any] | None:
+    if ref is None:
+        return None
+    ref = dict(ref, index=None, line=None)
+    if not options.timestamps:
+        ref["heading"] = HEADING_TS_RE.sub(" " + TIMESTAMP, ref["heading"])
+        ref["timestamp"] = None if ref["timestamp"] is None else TIMESTAMP
+        ref["timestamp_form"] = None
+    return ref
+
+
+def _norm_note(note: dict[str, Any], options: Options) -> None:
+    note["file"] = FILE
+    note["scene"] = _norm_scene_ref(note.get("scene"), options)
+    note["turn"] = None
+    note["span"] = None
+    kind = note.get("kind")
+    if kind == "model switch" and not options.timestamps:
+        note["body"] = TS_RE.sub(TIMESTAMP, note["body"])
+        if isinstance(note.get("fields"), dict) and "at" in note["fields"]:
+            note["fields"]["at"] = TIMESTAMP
+    if kind == "stats" and not options.stats:
+        note["body"] = "stats: " + STATS
+        note["fields"] = {}
+
+
+def normalise(document: dict[str, Any], session: Session, options: Options = Options()) -> dict[str, Any]:
+    """The normalised copy of a ``dump --turns`` document (see the module docstring)."""
+    redact = redactor(session, options)
+    doc = redact(copy.deepcopy(document))
+    doc["files"] = [FILE for _ in doc.get("files", [])]
+    for rec in doc["records"]:
+        rec["file"] = FILE
+        rec["index"] = None
+        rec["span"] = None
+        rec["scene"] = _norm_scene_ref(rec["scene"], options)
+        for key in ("user", "forwarding", "reply"):
+            if rec.get(key) is not None:
+                rec[key]["span"] = None
+        for a in rec.get("actions", []):
+            a["span"] = None
+        for key in ("tool_calls", "rag", "recall", "other_notes"):
+            for n in rec.get(key, []):
+                _norm_note(n, options)
+        if rec.get("model_switch") is not None:
+            _norm_note(rec["model_switch"], options)
+        if not options.stats:
+            rec["stats"] = None
+    return doc
+
+
+def scene_body(scene: Scene, options: Options, redact: dm.Redactor) -> str:
+    """The normalised text of a scene (stats and, unless compared, model-switch timestamps left
+    out; line ends, trailing blanks and blank runs normalised; workspace paths redacted)."""
+    stats = {id(n) for n in scene.stats} if not options.stats else set()
+    parts = []
+    for n in scene.nodes:
+        if id(n) in stats:
+            continue
+        t = n.render()
+        if not options.timestamps and isinstance(n, Note) and n.body.lstrip().startswith("model switch:"):
+            t = TS_RE.sub(TIMESTAMP, t)
+        parts.append(t)
+    text = "".join(parts).replace("\r\n", "\n").replace("\r", "\n")
+    text = re.sub(r"[ \t]+\n", "\n", text)
+    text = re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+    return redact.text(text) if redact else text
+

@@ -1,0 +1,201 @@
+"""Text renderings of a diff result: styled lines (:func:`render_lines`) printed as plain
+text (:func:`render_unified`) or through rich (:func:`render_rich`), and the summary footer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fountain_audit.diff.changes import Change, one_line
+from fountain_audit.diff.result import DiffResult
+
+#: A rendered line: segments ``(text, style)``; style names: ``header``, ``meta``, ``add``,
+#: ``remove``, ``change``, ``move``, ``del`` / ``ins`` (words), ``summary``, or ``None``.
+Line = list[tuple[str, "str | None"]]
+
+_SIGN = {"added": ("+", "add"), "removed": ("-", "remove"), "moved": (">", "move")}
+
+
+def _sign(kind: str) -> tuple[str, str]:
+    return _SIGN.get(kind.rsplit("-", 1)[-1], ("~", "change"))
+
+
+def _hunk_key(c: Change) -> tuple:
+    if c.a_turn is not None or c.b_turn is not None:
+        return ("turn", c.a_turn, c.b_turn)
+    return ("scene", c.a_scene, c.b_scene)
+
+
+def _hunk_header(c: Change) -> Line:
+    if c.a_turn is not None or c.b_turn is not None:
+        nums = " ".join(p for p in (None if c.a_turn is None else f"-turn {c.a_turn + 1}",
+                                    None if c.b_turn is None else f"+turn {c.b_turn + 1}") if p)
+    else:
+        nums = " ".join(p for p in (None if c.a_scene is None else f"-scene {c.a_scene + 1}",
+                                    None if c.b_scene is None else f"+scene {c.b_scene + 1}") if p)
+    scene = c.b_scene if c.b_scene is not None else c.a_scene
+    return [(f"@@ {nums} @@", "header"), (f" scene {scene + 1 if scene is not None else '?'}: {c.heading or ''}",
+                                          "meta")]
+
+
+def _words_lines(words: list[tuple[str, str]], indent: str = "    ") -> list[Line]:
+    """Word-diff segments split into lines."""
+    lines: list[Line] = [[(indent, None)]]
+    for op, text in words:
+        style = {"=": None, "-": "del", "+": "ins"}[op]
+        parts = text.split("\n")
+        for k, part in enumerate(parts):
+            if k:
+                lines.append([(indent, None)])
+            if part:
+                lines[-1].append((part, style))
+    return lines
+
+
+def _value(v: Any) -> str:
+    return json.dumps(v, ensure_ascii=False)
+
+
+def _detail_lines(d: dict[str, Any]) -> list[Line]:
+    out: list[Line] = []
+    if "diff" in d and d["field"] != "text":
+        for e in d["diff"]:
+            if e["op"] == "replace":
+                out.append([(f"    {d['field']} {e['path']}: ", "meta"), (_value(e["before"]), "del"),
+                            (" → ", None), (_value(e["after"]), "ins")])
+            elif e["op"] == "add":
+                out.append([(f"    {d['field']} {e['path']}: ", "meta"), ("+ " + _value(e["after"]), "ins")])
+            else:
+                out.append([(f"    {d['field']} {e['path']}: ", "meta"), ("- " + _value(e["before"]), "del")])
+    elif d["field"] == "text" and "diff" in d:
+        for ln in d["diff"]:
+            style = "add" if ln.startswith("+") else "remove" if ln.startswith("-") else "meta" if ln.startswith("@") \
+                else None
+            out.append([("    " + ln, style)])
+    elif "words" in d:
+        out.append([(f"    {d['field']}:", "meta")])
+        out.extend(_words_lines([tuple(w) for w in d["words"]], "      "))
+    else:
+        out.append([(f"    {d['field']}: ", "meta"), (_value(d.get("before")), "del"), (" → ", None),
+                    (_value(d.get("after")), "ins")])
+    return out
+
+
+def _change_lines(c: Change) -> list[Line]:
+    sign, style = _sign(c.kind)
+    lines: list[Line] = []
+    if c.words is not None and c.kind in ("user-changed", "reply-changed", "actions-changed"):
+        multi = any("\n" in t for _, t in c.words)
+        if multi:
+            lines.append([(f"{sign} {c.message}:", style)])
+            lines.extend(_words_lines(c.words))
+        else:
+            lines.append([(f"{sign} {c.message}: ", style)] + [(t, {"=": None, "-": "del", "+": "ins"}[op])
+                                                                 for op, t in c.words])
+    elif c.kind in ("turn-added", "turn-removed"):
+        lines.append([(f"{sign} {c.message}", style)])
+        s = c.after if c.kind == "turn-added" else c.before
+        rows = []
+        if s.get("user"):
+            rows.append(f"{s['user']['character']}: {s['user']['text']}")
+        rows.extend(f"tool {t}" for t in s.get("tool_calls", []))
+        rows.extend(f"{b}" for b in s.get("rag", []))
+        if s.get("reply"):
+            rows.append(f"{s['reply']['character']}: {s['reply']['text']}")
+        for row in rows:
+            for k, ln in enumerate(row.split("\n")):
+                lines.append([(f"{sign}     " + ("" if k == 0 else "  ") + ln, style)])
+    elif c.kind in ("user-changed", "reply-changed") and (c.before is None or c.after is None):
+        lines.append([(f"{sign} {c.message}: ", style), (one_line(c.after if c.before is None else c.before, 200),
+                                                          "ins" if c.before is None else "del")])
+    else:
+        lines.append([(f"{sign} {c.message}", style)])
+    for d in c.details:
+        if c.kind == "tool-changed" and d["field"] in ("status", "error", "name", "actor"):
+            continue  # in the message
+        if c.kind == "scene-changed" and d["field"] == "heading":
+            lines.append([("    heading: ", "meta"), (d["before"], "del"), (" → ", None), (d["after"], "ins")])
+            continue
+        lines.extend(_detail_lines(d))
+    return lines
+
+
+def summary_text(s: dict[str, Any]) -> str:
+    """The one-line footer: ``N turns changed (…), tool calls +A -R ~C, F new failures, …``."""
+    if not s["differences"]:
+        return "no differences"
+    parts = [f"{s['turns_changed']} turn{'s' * (s['turns_changed'] != 1)} changed "
+             f"({s['turns_added']} added, {s['turns_removed']} removed, {s['turns_moved']} moved, "
+             f"{s['turns_modified']} modified)",
+             f"tool calls +{s['tool_calls_added']} -{s['tool_calls_removed']} ~{s['tool_calls_changed']}",
+             f"{s['new_failures']} new failure{'s' * (s['new_failures'] != 1)}",
+             f"{s['replies_changed']} repl{'ies' if s['replies_changed'] != 1 else 'y'} changed"]
+    for key, one, many in (("user_inputs_changed", "user input changed", "user inputs changed"),
+                           ("context_changes", "context change", "context changes"),
+                           ("model_changes", "model change", "model changes"),
+                           ("note_changes", "note change", "note changes"),
+                           ("scene_changes", "scene change", "scene changes"),
+                           ("other_changes", "other change", "other changes")):
+        if s[key]:
+            parts.append(f"{s[key]} {one if s[key] == 1 else many}")
+    return ", ".join(parts)
+
+
+_STAT_ROWS = (("turns_a", "turns in A"), ("turns_b", "turns in B"), ("turns_changed", "turns changed"),
+              ("turns_added", "  added"), ("turns_removed", "  removed"), ("turns_moved", "  moved"),
+              ("turns_modified", "  modified"), ("tool_calls_added", "tool calls added"),
+              ("tool_calls_removed", "tool calls removed"), ("tool_calls_changed", "tool calls changed"),
+              ("new_failures", "new failures"), ("user_inputs_changed", "user inputs changed"),
+              ("replies_changed", "replies changed"), ("model_changes", "model changes"),
+              ("context_changes", "context changes"), ("note_changes", "note changes"),
+              ("scene_changes", "scene changes"), ("other_changes", "other changes"), ("changes", "changes"))
+
+
+def render_lines(result: DiffResult, stat: bool = False) -> list[Line]:
+    """The report as styled lines (shared by the ``unified`` and ``rich`` formats): a
+    ``--- A`` / ``+++ B`` header, one hunk per turn (or scene), headed
+    ``@@ -turn N +turn M @@ scene K: HEADING``, then the summary footer. With ``stat``:
+    the header and one ``count  label`` line per summary count."""
+    lines: list[Line] = [[(f"--- {result.a.name}", "remove")], [(f"+++ {result.b.name}", "add")]]
+    s = result.summary()
+    if stat:
+        width = max(len(str(s[k])) for k, _ in _STAT_ROWS)
+        lines.extend([[(f"{s[k]:>{width}}  {label}", "summary" if k == "changes" else None)]
+                      for k, label in _STAT_ROWS])
+        return lines
+    last = None
+    for c in result.changes:
+        key = _hunk_key(c)
+        if key != last:
+            lines.append(_hunk_header(c))
+            last = key
+        lines.extend(_change_lines(c))
+    lines.append([(summary_text(s), "summary")])
+    return lines
+
+
+def render_unified(result: DiffResult, stat: bool = False) -> str:
+    """Plain text: removed words as ``[-…-]``, added words as ``{+…+}`` (as ``git diff --word-diff=plain``)."""
+    out = []
+    for line in render_lines(result, stat):
+        out.append("".join(f"[-{t}-]" if st == "del" else f"{{+{t}+}}" if st == "ins" else t for t, st in line))
+    return "\n".join(out) + "\n"
+
+
+RICH_STYLES = {"header": "bold cyan", "meta": "cyan", "add": "green", "remove": "red", "change": "yellow",
+               "move": "magenta", "del": "bold red strike", "ins": "bold green underline", "summary": "bold"}
+
+
+def render_rich(result: DiffResult, console: Any, stat: bool = False) -> None:
+    """Print to a :class:`rich.console.Console`: hunks headed by scene and turn, changed words
+    highlighted (``[-…-]``/``{+…+}`` markers too when the console has no colour), the summary footer."""
+    from rich.text import Text
+
+    markers = console.no_color or console.color_system is None
+    for line in render_lines(result, stat):
+        text = Text(no_wrap=False)
+        for t, st in line:
+            if markers and st in ("del", "ins"):
+                t = f"[-{t}-]" if st == "del" else f"{{+{t}+}}"
+            text.append(t, style=RICH_STYLES.get(st or "", ""))
+        console.print(text, soft_wrap=True, highlight=False)

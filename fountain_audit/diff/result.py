@@ -1,0 +1,116 @@
+"""The result of a diff (:class:`DiffResult`: changes, summary counts, the ``--format json``
+document) and the entry points :func:`diff_sides`, :func:`diff_texts`, :func:`diff_files`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fountain_audit.diff.changes import CATEGORIES, Change
+from fountain_audit.diff.differ import Differ
+from fountain_audit.diff.options import Options
+from fountain_audit.diff.sides import Side, make_side, read_side
+
+#: Version of the ``--format json`` document (``MAJOR.MINOR``; a minor change only adds fields).
+DIFF_FORMAT_VERSION = "1.0"
+
+
+@dataclass(eq=False, slots=True)
+class DiffResult:
+    """The diff of two sides: ``changes`` in order (B's order, removals where they were),
+    the complete ``patch`` (A's normalised document → B's) and ``only`` (the categories
+    kept, ``None`` for all)."""
+
+    a: Side
+    b: Side
+    options: Options
+    changes: list[Change]
+    patch: list[dict[str, Any]]
+    only: frozenset[str] | None = None
+
+    @property
+    def differences(self) -> bool:
+        return bool(self.changes)
+
+    def filtered(self, only: Sequence[str] | frozenset[str] | None) -> DiffResult:
+        """The result keeping only changes of these categories (a change of an added or
+        removed turn belongs to ``turns`` and to the categories of what the turn holds)."""
+        if not only:
+            return self
+        keep = frozenset(only)
+        bad = keep - set(CATEGORIES)
+        if bad:
+            raise ValueError(f"unknown category {sorted(bad)[0]!r} (choose from {', '.join(CATEGORIES)})")
+        return replace(self, changes=[c for c in self.changes if keep & set(c.categories)], only=keep)
+
+    def summary(self) -> dict[str, Any]:
+        """Counts over :attr:`changes`. ``tool_calls_added``/``removed`` include the tool calls
+        of added/removed turns; ``new_failures`` counts tool calls that fail in B and did not
+        in A (``ok → error``, or added with ``error``)."""
+        cs = self.changes
+        kinds = [c.kind for c in cs]
+        added = [c for c in cs if c.kind == "turn-added"]
+        removed = [c for c in cs if c.kind == "turn-removed"]
+        moved = {(c.a_turn, c.b_turn) for c in cs if c.kind == "turn-moved"}
+        modified = {(c.a_turn, c.b_turn) for c in cs if c.category != "turns" and c.a_turn is not None
+                    and c.b_turn is not None and (c.a_turn, c.b_turn) not in moved}
+        tools_in = (lambda side, recs: sum(len(side.records[c.b_turn if side is self.b else c.a_turn]
+                                               .get("tool_calls", [])) for c in recs))
+        return {
+            "differences": bool(cs),
+            "changes": len(cs),
+            "turns_a": len(self.a.records),
+            "turns_b": len(self.b.records),
+            "turns_changed": len(added) + len(removed) + len(moved) + len(modified),
+            "turns_added": len(added),
+            "turns_removed": len(removed),
+            "turns_moved": len(moved),
+            "turns_modified": len(modified),
+            "tool_calls_added": kinds.count("tool-added") + tools_in(self.b, added),
+            "tool_calls_removed": kinds.count("tool-removed") + tools_in(self.a, removed),
+            "tool_calls_changed": kinds.count("tool-changed"),
+            "new_failures": sum(c.new_failures for c in cs),
+            "user_inputs_changed": kinds.count("user-changed"),
+            "replies_changed": kinds.count("reply-changed"),
+            "model_changes": sum(1 for c in cs if c.category == "model"),
+            "context_changes": sum(1 for c in cs if c.category == "context"),
+            "note_changes": sum(1 for c in cs if c.category == "notes"),
+            "scene_changes": sum(1 for c in cs if c.category == "scenes"),
+            "other_changes": sum(1 for c in cs if c.category == "other"),
+        }
+
+    def to_json(self, stat: bool = False) -> dict[str, Any]:
+        """The ``--format json`` document: ``format_version``, ``a``/``b`` (file, turns,
+        scenes), ``compared`` (:meth:`Options.to_json`), ``only``, ``summary``, then (unless
+        ``stat``) ``changes`` and ``patch``."""
+        out: dict[str, Any] = {
+            "format_version": DIFF_FORMAT_VERSION,
+            "a": {"file": self.a.name, "turns": len(self.a.records), "scenes": len(self.a.scenes)},
+            "b": {"file": self.b.name, "turns": len(self.b.records), "scenes": len(self.b.scenes)},
+            "compared": self.options.to_json(),
+            "only": None if self.only is None else [c for c in CATEGORIES if c in self.only],
+            "summary": self.summary(),
+        }
+        if not stat:
+            out["changes"] = [c.to_json() for c in self.changes]
+            out["patch"] = self.patch
+        return out
+
+
+def diff_sides(a: Side, b: Side, options: Options = Options()) -> DiffResult:
+    """Diff two sides built with the same ``options``."""
+    changes, patch = Differ(a, b, options).run()
+    return DiffResult(a, b, options, changes, patch)
+
+
+def diff_texts(text_a: str, text_b: str, name_a: str = "a", name_b: str = "b",
+               options: Options = Options()) -> DiffResult:
+    """Diff two session texts. Raises :class:`DiffError` (see :func:`make_side`)."""
+    return diff_sides(make_side(name_a, text_a, options), make_side(name_b, text_b, options), options)
+
+
+def diff_files(path_a: str, path_b: str, options: Options = Options()) -> DiffResult:
+    """Diff two session files. Raises :class:`DiffError` (see :func:`read_side`)."""
+    return diff_sides(read_side(path_a, options), read_side(path_b, options), options)
+

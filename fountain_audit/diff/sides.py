@@ -1,0 +1,132 @@
+"""The two sides of a diff: each file read losslessly, parsed, dumped as ``dump --turns``
+prints it, normalised, and cut into scene units with their alignment keys (:class:`Side`,
+:func:`make_side`, :func:`read_side`)."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from fountain_audit import dump as dm
+from fountain_audit.diff.jsonvalues import canon
+from fountain_audit.diff.normalisation import HEADING_TS_RE, TIMESTAMP, normalise, redactor, scene_body
+from fountain_audit.diff.options import DiffError, Options
+from fountain_audit.model.session import Session, build_session
+from fountain_audit.parse.fountain import parse
+from fountain_audit.parse.source import read_path
+
+
+def turns_document(session: Session, file: str) -> dict[str, Any]:
+    """The ``fountain-audit dump --turns FILE`` document of ``session``, as printed (no filters,
+    no redaction), parsed back."""
+    buf = io.StringIO()
+    writer = dm.JsonWriter(buf, "json", "turns")
+    for rec in dm.dump_session(session, file, "turns"):
+        writer.write(rec)
+    writer.close([file], [])
+    return json.loads(buf.getvalue())
+
+
+
+@dataclass(eq=False, slots=True)
+class SceneUnit:
+    """A scene as aligned: ``turns`` are record indexes; ``body`` the normalised text of a
+    scene without turns; ``key`` the exact alignment key; ``text`` the similarity text."""
+
+    index: int
+    kind: str
+    heading: str
+    raw_heading: str
+    turns: list[int]
+    body: str
+    workspace: str | None
+    key: tuple
+    text: str
+    turn_keys: list[tuple]
+
+
+@dataclass(eq=False, slots=True)
+class Side:
+    """One file of the diff: its ``name``, session model, ``document`` (the ``dump --turns``
+    document), ``normalised`` copy and aligned scene units."""
+
+    name: str
+    session: Session
+    document: dict[str, Any]
+    normalised: dict[str, Any]
+    scenes: list[SceneUnit]
+    recall_scenes: frozenset[int]
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        return self.normalised["records"]
+
+
+def turn_key(rec: dict[str, Any]) -> tuple:
+    """The alignment key of a normalised turn record: its user input (else its reply)."""
+    if rec.get("user") is not None:
+        return ("user", rec["user"]["text"])
+    if rec.get("reply") is not None:
+        return ("reply", rec["reply"]["character"], rec["reply"]["text"])
+    return ("turn", canon({k: v for k, v in rec.items() if k != "scene"}))
+
+
+def turn_text(rec: dict[str, Any]) -> str:
+    """The similarity text of a turn: its user input, else its reply, else ``""``."""
+    for key in ("user", "reply"):
+        if rec.get(key) is not None:
+            return rec[key]["text"]
+    return ""
+
+
+def make_side(name: str, text: str, options: Options = Options()) -> Side:
+    """Parse ``text`` (the content of file ``name``) into a :class:`Side`.
+
+    Raises :class:`DiffError` when it is not a Harvey session (a plain screenplay, or no turns).
+    """
+    try:
+        session = build_session(parse(text))
+    except (RecursionError, MemoryError, ValueError) as e:  # pragma: no cover - the parser never raises
+        raise DiffError(f"{name}: cannot parse: {e}") from None
+    if session.kind == "screenplay":
+        raise DiffError(f"{name}: not a Harvey session (a plain screenplay)")
+    if not session.turns:
+        raise DiffError(f"{name}: not a Harvey session (no turns)")
+    document = turns_document(session, name)
+    normalised = normalise(document, session, options)
+    redact = redactor(session, options)
+    by_scene: dict[int, list[int]] = {}
+    for i, rec in enumerate(document["records"]):
+        by_scene.setdefault(rec["scene"]["index"], []).append(i)
+    recall_scenes = frozenset(n["scene"]["index"] for rec in document["records"] for n in rec["recall"]
+                              if n.get("scene") is not None)
+    units = []
+    recs = normalised["records"]
+    for sc in session.scenes:
+        turns = by_scene.get(sc.index, [])
+        heading = HEADING_TS_RE.sub(" " + TIMESTAMP, sc.heading.heading) if not options.timestamps \
+            else sc.heading.heading
+        heading = redact.text(heading) if redact else heading
+        body = "" if turns else scene_body(sc, options, redact)
+        ws = sc.workspace if options.workspace else None
+        tkeys = [turn_key(recs[t]) for t in turns]
+        key = (sc.kind, heading, tuple(tkeys)) if turns else (sc.kind, heading, body)
+        text = "\n".join(turn_text(recs[t]) for t in turns) if turns else body
+        units.append(SceneUnit(sc.index, sc.kind, heading, sc.heading.heading, turns, body, ws, key, text, tkeys))
+    return Side(name, session, document, normalised, units, recall_scenes)
+
+
+def read_side(path: str, options: Options = Options(), name: str | None = None) -> Side:
+    """Read file ``path`` (reported as ``name``) into a :class:`Side`.
+
+    Raises :class:`DiffError` for an unreadable file or one that is not a Harvey session.
+    """
+    name = path if name is None else name
+    try:
+        text = read_path(path)
+    except OSError as e:
+        raise DiffError(f"{name}: cannot read: {e.strerror or e}") from None
+    return make_side(name, text, options)
+

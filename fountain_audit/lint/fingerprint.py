@@ -1,0 +1,132 @@
+"""Stable fingerprints: one identifier per diagnostic that survives edits elsewhere in the file.
+
+A fingerprint is the first 32 hex digits (128 bits) of a SHA-256 over
+
+* the rule code (``"P102"``);
+* the file's path relative to the *project root* (:func:`project_root`), with ``/``
+  separators, so an absolute and a relative path to the same file agree and renaming the
+  directory that holds the project changes nothing;
+* the flagged element's normalised content (:func:`element_content`): the whole source
+  lines its span covers, with every run of whitespace (line ends included) made one space,
+  never its line number and never the message (messages quote other lines' numbers);
+* its occurrence index among diagnostics with the same code and content in that file
+  (0-based, in source order), so identical elements stay distinct.
+
+Moving a scene, inserting blank lines or renaming the project directory therefore keeps
+every fingerprint; editing the flagged line itself gives a new one. Rules that report what a
+whole file lacks (:data:`FILE_LEVEL`) hash no content: their location is only where to look.
+
+GitLab's ``fingerprint``, SARIF's ``partialFingerprints`` and the JSON formats'
+``fingerprint`` carry this value, and the baseline (:mod:`fountain_audit.lint.baseline`)
+keys its entries by it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path, PurePosixPath
+from typing import Iterable, Sequence
+
+from fountain_audit.lint.diagnostics import Diagnostic
+from fountain_audit.parse.lexer import split_lines
+
+#: Bumped if the recipe ever changes (every baseline entry would then be new).
+SCHEME = "fountain-audit-fingerprint/1"
+#: Rules whose finding is about the file as a whole (something missing, a binary file):
+#: the element they point at is only a place to look, so its content is not hashed.
+FILE_LEVEL = frozenset({"S101", "S102", "S103", "S104", "S108", "E104"})
+#: Longest excerpt kept (code points, before the ellipsis); see :func:`excerpt`.
+EXCERPT_MAX = 80
+
+
+def project_root(config_source: Path | None = None, cwd: Path | None = None) -> Path:
+    """The directory fingerprint paths are relative to (absolute, symlinks resolved): the
+    directory of ``config_source`` (the configuration file in use), else the nearest git work
+    tree above ``cwd`` (a directory holding ``.git``), else ``cwd`` (default: the current
+    directory)."""
+    if config_source is not None:
+        return Path(config_source).resolve().parent
+    here = (cwd or Path.cwd()).resolve()
+    for d in (here, *here.parents):
+        if (d / ".git").exists():
+            return d
+    return here
+
+
+def relative_path(path: str, root: Path) -> str:
+    """``path`` (as given: relative to the current directory, or absolute) relative to
+    ``root``, with ``/`` separators; ``"-"`` (standard input) stays ``"-"``. A file outside
+    the root keeps a ``../`` path; one on another drive its absolute path."""
+    if path == "-":
+        return path
+    absolute = os.path.abspath(path)
+    try:
+        rel = os.path.relpath(absolute, root)
+    except ValueError:  # another drive (Windows)
+        return Path(absolute).as_posix()
+    if rel.startswith(".."):
+        real = os.path.realpath(path)  # the root is resolved: try the file's resolved path too
+        try:
+            resolved = os.path.relpath(real, root)
+        except ValueError:
+            resolved = rel
+        if not resolved.startswith(".."):
+            rel = resolved
+    return PurePosixPath(Path(rel).as_posix()).as_posix()
+
+
+def normalise(text: str) -> str:
+    """``text`` with leading/trailing whitespace dropped and every inner run of whitespace
+    (spaces, tabs, line ends, blank lines) made one space."""
+    return " ".join(text.split())
+
+
+def element_content(d: Diagnostic, lines: Sequence[str]) -> str:
+    """The normalised content of the element ``d`` flags: source lines ``d.line`` to
+    ``d.end_line`` (``d.line`` alone when there is no end), whole, from ``lines`` (the file's
+    lines without terminators, as :func:`fountain_audit.parse.lexer.split_lines` gives them).
+    Empty for :data:`FILE_LEVEL` rules and for positions past the end of the file."""
+    if d.code in FILE_LEVEL:
+        return ""
+    last = d.end_line if d.end_line is not None and d.end_line >= d.line else d.line
+    if d.end_line is not None and d.end_line > d.line and d.end_column == 1:
+        last -= 1  # an exclusive end at the start of a line does not take that line
+    return normalise("\n".join(lines[d.line - 1:last]))
+
+
+def excerpt(content: str) -> str:
+    """A short excerpt of normalised content for people: at most :data:`EXCERPT_MAX` code
+    points, then ``…`` when cut. Undecodable bytes (lone surrogates) become ``\\xNN`` text so
+    that the excerpt is valid Unicode (it is data: print it through
+    :func:`fountain_audit.untrusted.terminal_safe`)."""
+    cut = content if len(content) <= EXCERPT_MAX else content[:EXCERPT_MAX].rstrip() + "…"
+    return cut.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def digest(code: str, path: str, content: str, index: int) -> str:
+    """The fingerprint (32 lowercase hex digits) of one diagnostic's parts."""
+    data = "\0".join((SCHEME, code, path, content, str(index))).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diagnostic]:
+    """``diagnostics`` of one file (in source order, as the linter returns them) with
+    ``fingerprint`` and ``excerpt`` set; ``text`` is the file's decoded text, ``path`` its
+    path relative to the project root (:func:`relative_path`). Order is kept."""
+    diagnostics = list(diagnostics)
+    if not diagnostics:
+        return diagnostics
+    lines = [content for content, _ in split_lines(text)]
+    seen: Counter = Counter()
+    out = []
+    for d in sorted(diagnostics, key=Diagnostic.sort_key):
+        content = element_content(d, lines)
+        key = (d.code, content)
+        index = seen[key]
+        seen[key] += 1
+        out.append((d, digest(d.code, path, content, index), excerpt(content or d.message)))
+    found = {id(d): (fp, ex) for d, fp, ex in out}
+    return [replace(d, fingerprint=found[id(d)][0], excerpt=found[id(d)][1]) for d in diagnostics]
