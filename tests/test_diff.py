@@ -5,6 +5,7 @@ jsonpatch), exit codes, and a hypothesis property test (random edits are recover
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -612,3 +613,35 @@ def test_command_registers_in_a_group(pair):
     assert r.exit_code == 1 and r.stdout == EXPECTED_UNIFIED.format(a=pa, b=pb)
     h = CliRunner().invoke(group, ["diff", "--help"])
     assert h.exit_code == 0 and "--compare-timestamps" in h.stdout and "--only" in h.stdout
+
+
+# --------------------------------------------------------------------------- what a non-session file is (issue 14)
+
+
+def test_empty_and_binary_files_are_named_for_what_they_are(tmp_path, pair):
+    pa, _ = pair
+    files = {"empty.spmd": b"", "blank.spmd": b"\n  \n\t\n", "blob.spmd": bytes(range(256)) * 4}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    said = {}
+    for name in files:
+        r = run(pa, tmp_path / name)
+        assert r.exit_code == 2 and r.stdout == ""
+        said[name] = r.stderr.strip().removeprefix(f"fountain-audit diff: error: {tmp_path / name}: ")
+    assert said == {"empty.spmd": "not a Harvey session (an empty file: 0 bytes)",
+                    "blank.spmd": "not a Harvey session (an empty file: only white space)",
+                    "blob.spmd": "not a Harvey session (a binary file)"}
+    with pytest.raises(DiffError, match=r"^x: not a Harvey session \(an empty file: 0 bytes\)$"):
+        make_side("x", "")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_fifo_is_not_a_regular_file(tmp_path, pair):
+    pa, _ = pair
+    fifo = tmp_path / "pipe.spmd"
+    os.mkfifo(fifo)
+    r = run(pa, fifo)  # must not block on opening the FIFO
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == f"fountain-audit diff: error: {fifo}: not a regular file"
+    with pytest.raises(DiffError, match="not a regular file"):
+        engine.read_side(str(fifo))

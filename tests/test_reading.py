@@ -82,8 +82,8 @@ def test_inline_notes_in_dump_records_all_with_exact_spans():
     recs = [r for r in records(HEAD + SCENE + "ALICE [[nervous]]\nHello?\n", "dump",
                                frozenset({"inline", "tool"})) if r["kind"] == "inline"]
     assert recs == [{
-        "record": "note", "file": "t.spmd", "kind": "inline",
-        "scene": {"index": 0, "kind": "chat", "heading": "INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30",
+        "record": "note", "id": "t1.inline1", "file": "t.spmd", "kind": "inline",
+        "scene": {"id": "s1", "index": 0, "kind": "chat", "heading": "INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30",
                   "line": 11, "timestamp": "2026-06-24T10:02:30", "timestamp_form": "exact"},
         "turn": 0, "phase": None,
         "span": {"line": 15, "column": 7, "end_line": 15, "end_column": 18, "offset": 247, "end_offset": 258},

@@ -331,6 +331,7 @@ class Session:
     kind: str
     _placements: list | None = None
     _inline: list | None = None
+    _ids: object | None = None  # fountain_audit.model.ids.SessionIds, computed on first use
 
     @property
     def turns(self) -> list[Turn]:
