@@ -13,6 +13,7 @@ from rich.text import Text
 
 from fountain_audit import __version__
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.untrusted import terminal_safe
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 JSON_FORMAT_VERSION = "1.2"  # 1.1: diagnostics gained "url" and "doc"; 1.2: "fingerprint"
@@ -49,13 +50,14 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int 
 
 
 def diagnostic_line(d: Diagnostic) -> Text:
-    """``path:line:col: CODE [rule-name] message``, styled by severity."""
+    """``path:line:col: CODE [rule-name] message``, styled by severity; control characters in
+    the path or message shown as escapes (:func:`fountain_audit.untrusted.terminal_safe`)."""
     line = Text()
-    line.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
+    line.append(f"{terminal_safe(d.path)}:{d.line}:{d.column}:", style="bold")
     line.append(" ")
     line.append(d.code, style=_STYLE[d.severity])
     line.append(f" [{d.name}] ", style="dim")
-    line.append(_safe(d.message))
+    line.append(terminal_safe(d.message))  # messages may quote session text
     return line
 
 
