@@ -645,3 +645,46 @@ def test_fifo_is_not_a_regular_file(tmp_path, pair):
     assert r.stderr.strip() == f"fountain-audit diff: error: {fifo}: not a regular file"
     with pytest.raises(DiffError, match="not a regular file"):
         engine.read_side(str(fifo))
+
+
+# --------------------------------------------------------------------------- deeply nested JSON (issue 14 item 19)
+
+
+def _deep_pair(depth: int) -> tuple[str, str]:
+    a = render([T("Run.", "Done.", [("run_tool", {"x": 1}, "ok")])], ws="/home/user/project")
+    deep = lambda leaf: "[" * depth + leaf + "]" * depth  # noqa: E731
+    a = a.replace('{"x":1}', '{"x":' + deep('"/home/user/project/a"') + '}')
+    return a, a.replace(deep('"/home/user/project/a"'), deep('"/home/user/project/b"'))
+
+
+@pytest.mark.parametrize("depth", [330, 900])
+def test_deeply_nested_tool_arguments(depth):
+    a, b = _deep_pair(depth)
+    result = diff_texts(a, b)
+    side = make_side("a", a)
+    args = side.document["records"][0]["tool_calls"][0]["arguments"]
+    assert isinstance(args, dict)  # parsed as JSON, not kept as text
+    [change] = result.changes
+    assert change.kind == "tool-changed" and change.message == "tool run_tool: arguments changed"
+    [detail] = change.details
+    assert detail["field"] == "arguments"
+    assert detail["diff"] == [{"op": "replace", "path": "$.x" + "[0]" * depth, "pointer": "/x" + "/0" * depth,
+                               "before": "<workspace>/a", "after": "<workspace>/b"}]
+    assert result.patch[0] == {"op": "replace", "path": "/records/0/tool_calls/0/arguments/x" + "/0" * depth,
+                               "value": "<workspace>/b"}
+    assert [op["path"] for op in result.patch[1:]] == ["/records/0/tool_calls/0/arguments_text",
+                                                       "/records/0/tool_calls/0/body"]
+    assert render_unified(result).splitlines()[4] == \
+        '    arguments $.x' + '[0]' * depth + ': [-"<workspace>/a"-] → {+"<workspace>/b"+}'
+
+
+def test_deeply_nested_tool_arguments_cli(tmp_path):
+    a, b = _deep_pair(900)
+    (tmp_path / "a.spmd").write_text(a, encoding="utf-8")
+    (tmp_path / "b.spmd").write_text(b, encoding="utf-8")
+    for fmt in ("json", "unified", "rich"):
+        r = run("--format", fmt, tmp_path / "a.spmd", tmp_path / "b.spmd")
+        assert r.exit_code == 1, r.stderr
+        assert r.stderr == ""
+    doc = json.loads(run("--format", "json", tmp_path / "a.spmd", tmp_path / "b.spmd").stdout)
+    assert doc["summary"]["tool_calls_changed"] == 1

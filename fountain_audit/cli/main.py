@@ -22,7 +22,8 @@ from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.config import TARGET_VERSIONS, Config, ConfigError, load_config
 from fountain_audit.lint.linter import RuleSelectionError, Selection
 from fountain_audit.cli.outputs import utf8_stdout
-from fountain_audit.reporters.text import report_json, report_text
+from fountain_audit.reporters.text import report_json, report_text, stale_lines
+from fountain_audit.untrusted import terminal_safe
 from fountain_audit.lint.rules import all_rules
 from fountain_audit.parse.source import decode_bytes, read_path
 
@@ -109,6 +110,12 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
     return unique, errors
 
 
+def _fail(message: str) -> None:
+    """Print ``fountain-audit: error: MESSAGE`` on standard error and exit 2."""
+    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
+    sys.exit(2)
+
+
 def _dir_excluded(cfg: Config, path: str) -> bool:
     """A directory matched by an ``exclude`` glob, gitignore-style: ``name`` or
     ``name/`` (any depth), ``a/b``, ``a/**``."""
@@ -158,8 +165,15 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when errors are found.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (text format).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Report only diagnostics whose fingerprint is not in this baseline file (default: the "
+                   "config's baseline).")
+@click.option("--update-baseline", is_flag=True,
+              help="Write the current findings to the baseline (created the first time; entries that match "
+                   "nothing are dropped), then report against it.")
 def lint(paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
-         output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet):
+         output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, baseline_file,
+         update_baseline):
     """Check session files against the rules.
 
     PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
@@ -170,8 +184,13 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     Settings come from the nearest fountain-audit.toml or pyproject.toml
     [tool.fountain-audit] (see README); options given here override them.
 
+    With --baseline FILE (or baseline = "..." in the configuration) findings recorded
+    in FILE are not reported; --update-baseline records the current ones (see README,
+    "Adopting fountain-audit on an archive").
+
     Exit status: 0 no errors (warnings and infos do not fail unless --strict),
-    1 errors found, 2 usage or configuration error, or an unreadable path.
+    1 errors found, 2 usage or configuration error, an unreadable path, or a
+    baseline that cannot be used (corrupt, unknown version, too many entries).
     """
     select = _option_rules("--select", select)
     extend_select = _option_rules("--extend-select", extend_select)
@@ -192,6 +211,17 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     from fountain_audit.lint.runner import Job, lint_jobs, plan_workers
     from fountain_audit.lint.fingerprint import project_root, relative_path
 
+    from fountain_audit.lint import baseline as bl
+
+    baseline_file = baseline_file or (os.fspath(cfg.baseline) if cfg.baseline else None)
+    if update_baseline and not baseline_file:
+        raise click.UsageError("--update-baseline needs --baseline FILE (or baseline = \"...\" in the configuration)")
+    ledger = None
+    if baseline_file:  # checked before linting; an update reads it again under its lock
+        try:
+            ledger = bl.load(baseline_file, cfg.baseline_max_entries, missing_ok=update_baseline)
+        except bl.BaselineError as e:
+            _fail(str(e))
     fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
     files, errors = discover(paths, cfg)
     root = project_root(cfg.source)
@@ -231,7 +261,23 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             sources[r.name] = r.text
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
-    run = LintRun(diagnostics, checked, errors, selection.rules, sources)
+    outcome = None
+    if baseline_file:
+        keys = {job.name: bl.stored_path(job.key) for job in work}
+        scope = bl.Scope(frozenset(keys[name] for name in checked), frozenset(r.code for r in selection.rules))
+        if update_baseline:
+            try:
+                change = bl.update(baseline_file, bl.entries_for(diagnostics, keys, bl.today()), scope,
+                                   cfg.baseline_max_entries)
+            except bl.BaselineError as e:
+                _fail(str(e))
+            ledger = change.entries
+            n = len(ledger)
+            click.echo(f"fountain-audit: baseline {terminal_safe(baseline_file)}: {n} entr{'y' if n == 1 else 'ies'} "
+                       f"({len(change.added)} added, {len(change.removed)} removed)", err=True)
+        outcome = bl.apply(ledger, diagnostics, scope, baseline_file)
+        diagnostics = outcome.new
+    run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome)
     stats = statistics_lines(diagnostics) if show_statistics else []
     if fmt in TEXT_FORMATS:
         buffer = io.StringIO() if output_file else None
@@ -240,11 +286,12 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         if fmt == "full":
             report_full(run, console, quiet=quiet, show_statistics=show_statistics)
         else:
-            report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats)
+            report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats,
+                        baseline=outcome)
         out = buffer.getvalue() if buffer is not None else None
     else:
-        out = report_json(diagnostics, checked, errors) + "\n" if fmt == "json" else RENDERERS[fmt](run)
-        for line in stats:  # machine formats keep standard output to themselves
+        out = report_json(diagnostics, checked, errors, outcome) + "\n" if fmt == "json" else RENDERERS[fmt](run)
+        for line in stats + stale_lines(outcome):  # machine formats keep standard output to themselves
             click.echo(line, err=True)
         if not output_file:
             click.echo(out, nl=False)

@@ -4,11 +4,11 @@ document (:func:`normalise`) and in the text of a scene without turns (:func:`sc
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
 from fountain_audit import dump as dm
+from fountain_audit.diff.jsonvalues import copy_json
 from fountain_audit.diff.options import Options
 from fountain_audit.model.session import Scene, Session
 from fountain_audit.parse.fountain import Note
@@ -58,7 +58,7 @@ def _norm_note(note: dict[str, Any], options: Options) -> None:
 def normalise(document: dict[str, Any], session: Session, options: Options = Options()) -> dict[str, Any]:
     """The normalised copy of a ``dump --turns`` document (see the module docstring)."""
     redact = redactor(session, options)
-    doc = redact(copy.deepcopy(document))
+    doc = copy_json(document, redact.text if redact else None)
     doc["files"] = [FILE for _ in doc.get("files", [])]
     for rec in doc["records"]:
         rec["file"] = FILE

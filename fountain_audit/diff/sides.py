@@ -110,8 +110,11 @@ def make_side(name: str, text: str, options: Options = Options()) -> Side:
         raise DiffError(f"{name}: not a Harvey session ({what_file(text)})")
     if not session.turns:
         raise DiffError(f"{name}: not a Harvey session (no turns)")
-    document = turns_document(session, name)
-    normalised = normalise(document, session, options)
+    try:
+        document = turns_document(session, name)
+        normalised = normalise(document, session, options)
+    except RecursionError:  # pragma: no cover - the walks are iterative; a last guard
+        raise DiffError(f"{name}: a value is nested too deeply to compare") from None
     redact = redactor(session, options)
     by_scene: dict[int, list[int]] = {}
     for i, rec in enumerate(document["records"]):
