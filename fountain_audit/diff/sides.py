@@ -4,6 +4,8 @@ prints it, normalised, and cut into scene units with their alignment keys (:clas
 
 from __future__ import annotations
 
+from typing import Callable
+
 import io
 import json
 import os
@@ -137,8 +139,10 @@ def make_side(name: str, text: str, options: Options = Options()) -> Side:
     return Side(name, session, document, normalised, units, recall_scenes)
 
 
-def read_side(path: str, options: Options = Options(), name: str | None = None) -> Side:
-    """Read file ``path`` (reported as ``name``) into a :class:`Side`.
+def read_side(path: str, options: Options = Options(), name: str | None = None,
+              redact: Callable[[str], str] | None = None) -> Side:
+    """Read file ``path`` (reported as ``name``) into a :class:`Side`; ``redact`` (e.g.
+    :func:`fountain_audit.privacy.redact.redact_text`) rewrites the text first.
 
     Raises :class:`DiffError` for an unreadable file, a FIFO, socket or device (``not a
     regular file``: never opened), or one that is not a Harvey session.
@@ -151,5 +155,5 @@ def read_side(path: str, options: Options = Options(), name: str | None = None) 
         text = read_path(path)
     except OSError as e:
         raise DiffError(f"{name}: cannot read: {e.strerror or e}") from None
-    return make_side(name, text, options)
+    return make_side(name, redact(text) if redact else text, options)
 
