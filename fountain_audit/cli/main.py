@@ -512,10 +512,11 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
 @click.argument("name", type=click.Choice(_schema_names()))
 def schema_cmd(name):
     """Print the JSON Schema (draft 2020-12) of an output shape: dump (tool calls and
-    --records), turns (--turns) or ast (--ast).
+    --records), turns (--turns), ast (--ast), lint (lint --output-format json) or
+    baseline (the file of lint --baseline).
 
-    The schema describes the --format json document; each --format jsonl line is one
-    item of its "records" (the schema's $defs/record) plus "format_version".
+    For dump, the schema describes the --format json document; each --format jsonl line
+    is one item of its "records" (the schema's $defs/record) plus "format_version".
     """
     import json
 
