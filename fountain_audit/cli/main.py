@@ -137,6 +137,7 @@ def main() -> None:
       fountain-audit rule P102                 explain a rule
       fountain-audit dump --turns s.spmd       the turns as JSON (see 'schema turns')
       fountain-audit diff old.spmd new.spmd    what changed, turn by turn
+      fountain-audit export --to toolpath s.spmd   who did what, as toolpath or OTLP traces
     """
 
 
@@ -477,3 +478,12 @@ def _register_diff() -> None:
 
 
 _register_diff()
+
+
+def _register_export() -> None:
+    from fountain_audit.cli.export import export
+
+    main.add_command(export)
+
+
+_register_export()
