@@ -13,7 +13,6 @@ import sys
 import tempfile
 import time
 
-from rich.console import Console
 
 
 def write_atomic(path: str | os.PathLike, text: str) -> None:
@@ -51,8 +50,11 @@ class LazyProgress:
     has lasted ``delay`` seconds (short runs never show it). Call it as the
     runner's ``progress(done, total)``; :meth:`close` removes it."""
 
-    def __init__(self, console: Console | None = None, delay: float = 0.5) -> None:
-        self.console = console or Console(stderr=True)
+    def __init__(self, console=None, delay: float = 0.5) -> None:
+        if console is None:
+            from rich.console import Console  # only for a progress bar on a terminal
+            console = Console(stderr=True)
+        self.console = console
         self.delay = delay
         self.started = time.monotonic()
         self.bar = None
