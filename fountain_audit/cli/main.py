@@ -533,9 +533,7 @@ _register_diff()
 
 
 def _register_export() -> None:
-    from fountain_audit.cli.export import export
-
-    main.add_command(export)
+    main.add_lazy_command("export", "fountain_audit.cli.export:export")  # imported only when run
 
 
 _register_export()

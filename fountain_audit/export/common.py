@@ -114,10 +114,10 @@ class SessionExport:
         return Client(None, name.strip() if name else None)
 
     def provider(self, turn: TurnRecord) -> str | None:
-        """The turn's provider (``ollama``), else the title page's ``Backend:``; ``None`` when
-        the file does not say."""
+        """The turn's provider (``ollama``), else (not for an EXT route, which is remote) the
+        title page's ``Backend:``; ``None`` when the file does not say."""
         p = self.client(turn).provider
-        if p is None and self.session.title.get("Backend", "").strip():
+        if p is None and turn.scene.kind != "ext-chat" and self.session.title.get("Backend", "").strip():
             p = self.session.title["Backend"].strip().lower()
         return p
 
