@@ -33,10 +33,11 @@ from typing import Any, TextIO
 from fountain_audit.parse.fountain import (Blank, Dialogue, Document, Node, Note, SceneHeading, Section, TitleEntry, TitlePage,
                        parse)
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
+from fountain_audit.model.ids import SessionIds, ids_of, node_id, scene_id, turn_id
 from fountain_audit.model.session import PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session, placements
 
 #: Version of the dump output formats (``MAJOR.MINOR``; a minor change only adds fields).
-FORMAT_VERSION = "1.0"
+FORMAT_VERSION = "1.1"  # 1.1: every record (and scene, speech) gained "id" (fountain_audit.model.ids)
 
 #: Output shapes: tool calls and other note records, turns, the Fountain AST.
 SHAPES = ("dump", "turns", "ast")
@@ -130,7 +131,8 @@ class SceneRef:
     """The scene a record belongs to: 0-based ``index``, ``kind`` (see
     :data:`fountain_audit.model.session.SCENE_KINDS`), the ``heading`` text, its ``timestamp`` in
     ISO 8601 without zone (``None`` when the heading has none) and ``timestamp_form``
-    (``"exact"``, ``"loose"`` or ``None``)."""
+    (``"exact"``, ``"loose"`` or ``None``); ``id`` its stable id (``s3``, see
+    :mod:`fountain_audit.model.ids`)."""
 
     index: int
     kind: str
@@ -138,14 +140,15 @@ class SceneRef:
     line: int
     timestamp: str | None
     timestamp_form: str | None
+    id: str = ""
 
     @classmethod
     def of(cls, scene: Scene) -> SceneRef:
         return cls(scene.index, scene.kind, scene.heading.heading, scene.line,
-                   iso_timestamp(scene.info.timestamp), scene.info.timestamp_form)
+                   iso_timestamp(scene.info.timestamp), scene.info.timestamp_form, scene_id(scene.index))
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "kind": self.kind, "heading": self.heading, "line": self.line,
+        return {"id": self.id, "index": self.index, "kind": self.kind, "heading": self.heading, "line": self.line,
                 "timestamp": self.timestamp, "timestamp_form": self.timestamp_form}
 
 
@@ -167,6 +170,7 @@ class ToolCallRecord:
     (raw control characters such as a newline inside a string). ``actor`` is the ``NAME.``
     prefix or ``"HARVEY"``. ``valid`` is false for a tool note that does not follow the
     syntax (``problem`` says why; name, arguments and status are then ``None``).
+    ``id``: the call's stable id (``t3.tool2``, see :mod:`fountain_audit.model.ids`).
     """
 
     file: str
@@ -186,11 +190,12 @@ class ToolCallRecord:
     valid: bool = True
     problem: str | None = None
     body: str = ""
+    id: str | None = None
 
     record = "tool_call"
 
     def to_json(self) -> dict[str, Any]:
-        return {"record": self.record, "file": self.file, "scene": _scene_json(self.scene), "turn": self.turn,
+        return {"record": self.record, "id": self.id, "file": self.file, "scene": _scene_json(self.scene), "turn": self.turn,
                 "phase": self.phase, "span": self.span.to_json(), "actor": self.actor, "name": self.name,
                 "arguments": self.arguments, "arguments_json": self.arguments_json,
                 "arguments_strict_json": self.arguments_strict_json, "arguments_text": self.arguments_text,
@@ -205,7 +210,8 @@ class NoteRecordOut:
     ``kind`` is the note kind (:attr:`fountain_audit.parse.notes.NoteRecord.kind`: ``rag``,
     ``model switch``, ``add_memory`` ...), ``fields`` its typed values (see
     :func:`fountain_audit.parse.notes.parse_note`), ``body`` the note text between ``[[`` and ``]]``.
-    ``valid``/``problem`` as for :class:`ToolCallRecord`.
+    ``valid``/``problem`` as for :class:`ToolCallRecord`; ``id`` the note's stable id
+    (``t3.rag1``, ``s5.write2``, ``recall:ID``).
     """
 
     file: str
@@ -218,11 +224,12 @@ class NoteRecordOut:
     valid: bool
     problem: str | None
     body: str
+    id: str | None = None
 
     record = "note"
 
     def to_json(self) -> dict[str, Any]:
-        return {"record": self.record, "file": self.file, "kind": self.kind, "scene": _scene_json(self.scene),
+        return {"record": self.record, "id": self.id, "file": self.file, "kind": self.kind, "scene": _scene_json(self.scene),
                 "turn": self.turn, "phase": self.phase, "span": self.span.to_json(), "fields": self.fields,
                 "valid": self.valid, "problem": self.problem, "body": self.body}
 
@@ -238,19 +245,21 @@ def _lenient_json(text: str) -> tuple[Any, bool, bool]:
 
 
 def _tool_from_note(file: str, rec: NoteRecord, scene: SceneRef | None, turn: int | None,
-                    phase: str | None) -> ToolCallRecord:
+                    phase: str | None, ids: SessionIds) -> ToolCallRecord:
     f = rec.fields
     span = Span.of(rec.node)
     if not rec.valid:
         return ToolCallRecord(file, scene, turn, phase, span, rec.actor or "HARVEY", None, None, None, False, False,
-                              None, None, "note", False, rec.error, rec.body)
+                              None, None, "note", False, rec.error, rec.body, ids.of(rec))
     is_json = bool(f.get("arguments_json"))
     return ToolCallRecord(file, scene, turn, phase, span, rec.actor or "HARVEY", f["name"],
                           f["arguments"] if is_json else f["arguments_text"], f["arguments_text"], is_json,
-                          bool(f.get("arguments_strict_json")), f["status"], f["error"], "note", True, None, rec.body)
+                          bool(f.get("arguments_strict_json")), f["status"], f["error"], "note", True, None, rec.body,
+                          ids.of(rec))
 
 
-def _tool_from_prose(file: str, node: Node, scene: SceneRef, turn: int, phase: str | None) -> ToolCallRecord:
+def _tool_from_prose(file: str, node: Node, scene: SceneRef, turn: int, phase: str | None,
+                     ids: SessionIds) -> ToolCallRecord:
     m = PROSE_TOOL_CALL_RE.match(node.text)
     assert m is not None
     text = m.group("args")
@@ -259,13 +268,13 @@ def _tool_from_prose(file: str, node: Node, scene: SceneRef, turn: int, phase: s
     else:
         value, is_json, strict = _lenient_json(text)
     return ToolCallRecord(file, scene, turn, phase, Span.of(node), "HARVEY", m.group("name"), value, text,
-                          is_json, strict, None, None, "prose", True, None, node.text)
+                          is_json, strict, None, None, "prose", True, None, node.text, ids.of(node))
 
 
 def _note_out(file: str, rec: NoteRecord, scene: SceneRef | None, turn: int | None,
-              phase: str | None) -> NoteRecordOut:
+              phase: str | None, ids: SessionIds) -> NoteRecordOut:
     return NoteRecordOut(file, rec.kind, scene, turn, phase, Span.of(rec.node), _jsonable(rec.fields),
-                         rec.valid, rec.error if not rec.valid else None, rec.body)
+                         rec.valid, rec.error if not rec.valid else None, rec.body, ids.of(rec))
 
 
 def _jsonable(value: Any) -> Any:
@@ -312,12 +321,13 @@ def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset(
     :class:`ToolCallRecord`, every other note as :class:`NoteRecordOut`.
     """
     refs = _SceneRefs(session)
+    ids = ids_of(session)
     prose: list[tuple[int, ToolCallRecord]] = []
     if "tool" in kinds:
         for turn in session.turns:
             for node in turn.prose_tool_calls:
                 prose.append((node.offset, _tool_from_prose(file, node, refs(turn.scene_index), turn.index,
-                                                            _prose_phase(turn, node))))
+                                                            _prose_phase(turn, node), ids)))
     k = 0
     for p in placements(session):
         rec = p.note
@@ -329,9 +339,9 @@ def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset(
         scene = refs(p.scene)
         turn = p.turn.index if p.turn is not None else None
         if rec.kind == "tool":
-            yield _tool_from_note(file, rec, scene, turn, p.phase)
+            yield _tool_from_note(file, rec, scene, turn, p.phase, ids)
         else:
-            yield _note_out(file, rec, scene, turn, p.phase)
+            yield _note_out(file, rec, scene, turn, p.phase, ids)
     for _, r in prose[k:]:
         yield r
 
@@ -349,7 +359,8 @@ class SpeechOut:
     """What one character wrote: ``text`` exactly (blank lines, markdown, ``#`` or ``INT.``
     lines kept; ``\\n`` line ends; leading parentheticals and trailing blank lines excluded),
     the ``parentheticals`` under the cue, the raw ``cue`` line and ``truncated`` when the
-    file ends inside it without a line break."""
+    file ends inside it without a line break; ``id`` is ``t3.user``, ``t3.forwarding``,
+    ``t3.reply`` or ``t3.action1``."""
 
     character: str
     cue: str
@@ -357,15 +368,16 @@ class SpeechOut:
     text: str
     span: Span
     truncated: bool
+    id: str | None = None
 
     @classmethod
-    def of(cls, sp: Speech) -> SpeechOut:
+    def of(cls, sp: Speech, ids: SessionIds | None = None) -> SpeechOut:
         last = [n for n in sp.nodes if not isinstance(n, Blank)][-1]
         return cls(sp.character, sp.dialogue.lines[0], sp.parentheticals, sp.text, Span.of(sp.dialogue, last),
-                   sp.truncated)
+                   sp.truncated, None if ids is None else ids.of(sp))
 
     def to_json(self) -> dict[str, Any]:
-        return {"character": self.character, "cue": self.cue, "parentheticals": self.parentheticals,
+        return {"id": self.id, "character": self.character, "cue": self.cue, "parentheticals": self.parentheticals,
                 "text": self.text, "span": self.span.to_json(), "truncated": self.truncated}
 
 
@@ -381,7 +393,7 @@ class TurnRecord:
     ``[[model switch:]]`` note before the turn; ``actions``: other speeches of the turn
     (HARVEY's write or memory-tool prompts and the user's answers); ``other_notes``: the
     turn's remaining notes; ``stats``: the stats line. ``complete`` is true when the turn
-    has a reply the file does not cut off. Missing parts are ``None``.
+    has a reply the file does not cut off. Missing parts are ``None``. ``id`` is ``t<index+1>``.
     """
 
     file: str
@@ -401,12 +413,13 @@ class TurnRecord:
     actions: list[SpeechOut]
     other_notes: list[NoteRecordOut]
     stats: str | None
+    id: str = ""
 
     record = "turn"
 
     def to_json(self) -> dict[str, Any]:
         sp = (lambda s: None if s is None else s.to_json())
-        return {"record": self.record, "file": self.file, "index": self.index, "scene": self.scene.to_json(),
+        return {"record": self.record, "id": self.id, "file": self.file, "index": self.index, "scene": self.scene.to_json(),
                 "span": sp(self.span), "user": sp(self.user), "forwarding": sp(self.forwarding),
                 "target": self.target, "reply": sp(self.reply), "complete": self.complete,
                 "tool_calls": [t.to_json() for t in self.tool_calls], "rag": [n.to_json() for n in self.rag],
@@ -419,6 +432,7 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
     """Every turn of ``session`` in order (several per scene when the scene holds several
     exchanges; turns without user input or without reply too)."""
     refs = _SceneRefs(session)
+    ids = ids_of(session)
     recall_scenes = [s for s in session.scenes if s.kind == "context-recall"]
     recall_idx = [s.index for s in recall_scenes]
     recall_cache: dict[int, list[NoteRecordOut]] = {}
@@ -442,32 +456,32 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
         if k >= 0:
             rs = recall_scenes[k]
             if rs.index not in recall_cache:
-                recall_cache[rs.index] = [_note_out(file, r, refs(rs), None, None) for r in rs.notes
+                recall_cache[rs.index] = [_note_out(file, r, refs(rs), None, None, ids) for r in rs.notes
                                           if r.kind == "recall"]
             recall = recall_cache[rs.index]
         j = bisect.bisect_left(switch_offsets, start) - 1
         switch = None
         if j >= 0:
             p = switches[j]
-            switch = _note_out(file, p.note, refs(p.scene), p.turn.index if p.turn else None, p.phase)
+            switch = _note_out(file, p.note, refs(p.scene), p.turn.index if p.turn else None, p.phase, ids)
         tools: list[tuple[int, ToolCallRecord]] = []
         rag: list[NoteRecordOut] = []
         other: list[NoteRecordOut] = []
         for phase, rec in turn.notes:
             if rec.kind == "tool":
-                tools.append((rec.node.offset, _tool_from_note(file, rec, ref, turn.index, phase)))
+                tools.append((rec.node.offset, _tool_from_note(file, rec, ref, turn.index, phase, ids)))
             elif rec.kind in ("rag", "rag-source"):
-                rag.append(_note_out(file, rec, ref, turn.index, phase))
+                rag.append(_note_out(file, rec, ref, turn.index, phase, ids))
             else:
-                other.append(_note_out(file, rec, ref, turn.index, phase))
+                other.append(_note_out(file, rec, ref, turn.index, phase, ids))
         for node in turn.prose_tool_calls:
-            tools.append((node.offset, _tool_from_prose(file, node, ref, turn.index, _prose_phase(turn, node))))
+            tools.append((node.offset, _tool_from_prose(file, node, ref, turn.index, _prose_phase(turn, node), ids)))
         tools.sort(key=lambda t: t[0])
-        out = (lambda s: None if s is None else SpeechOut.of(s))
+        out = (lambda s: None if s is None else SpeechOut.of(s, ids))
         yield TurnRecord(file, turn.index, ref, span, out(turn.user), out(turn.forwarding), turn.target,
                          out(turn.reply), turn.complete, [t for _, t in tools], rag, recall, scene.model, switch,
-                         [SpeechOut.of(a) for a in turn.actions], other,
-                         turn.stats.text if turn.stats is not None else None)
+                         [SpeechOut.of(a, ids) for a in turn.actions], other,
+                         turn.stats.text if turn.stats is not None else None, turn_id(turn.index))
 
 
 # --------------------------------------------------------------------------- AST
@@ -491,7 +505,8 @@ class AstNodeRecord:
     """A Fountain AST node: ``type`` (``title_page``, ``title_entry``, ``scene_heading``,
     ``action``, ``dialogue``, ``note``, ``blank`` ...), ``span``, exact ``text``, its line
     ``tokens``, type-specific ``attributes`` and (for the title page) ``children``.
-    ``index`` is the position among the document's top-level children."""
+    ``index`` is the position among the document's top-level children (among the title page's
+    entries for its ``children``); ``id`` is ``n<index+1>`` (``n1.2`` for a title-page entry)."""
 
     file: str
     index: int
@@ -501,11 +516,12 @@ class AstNodeRecord:
     tokens: list[TokenOut]
     attributes: dict[str, Any] = field(default_factory=dict)
     children: list[AstNodeRecord] = field(default_factory=list)
+    id: str = ""
 
     record = "node"
 
     def to_json(self) -> dict[str, Any]:
-        return {"record": self.record, "file": self.file, "index": self.index, "type": self.type,
+        return {"record": self.record, "id": self.id, "file": self.file, "index": self.index, "type": self.type,
                 "span": self.span.to_json(), "text": self.text, "attributes": self.attributes,
                 "tokens": [t.to_json() for t in self.tokens], "children": [c.to_json() for c in self.children]}
 
@@ -519,11 +535,12 @@ class AstDocumentRecord:
     span: Span | None
     node_count: int
     problems: list[dict[str, Any]]
+    id: str = "doc"
 
     record = "document"
 
     def to_json(self) -> dict[str, Any]:
-        return {"record": self.record, "file": self.file, "span": None if self.span is None else self.span.to_json(),
+        return {"record": self.record, "id": self.id, "file": self.file, "span": None if self.span is None else self.span.to_json(),
                 "node_count": self.node_count, "problems": self.problems}
 
 
@@ -544,11 +561,14 @@ def _attributes(node: Node) -> dict[str, Any]:
     return {}
 
 
-def _ast_node(file: str, index: int, node: Node) -> AstNodeRecord:
+def _ast_node(file: str, index: int, node: Node, parent: int | None = None) -> AstNodeRecord:
     toks = [TokenOut(t.type, Span(t.line, t.column, t.end_line, t.end_column, t.start_pos, t.end_pos), str(t))
             for t in node.tokens]
-    children = [_ast_node(file, i, e) for i, e in enumerate(node.entries)] if isinstance(node, TitlePage) else []
-    return AstNodeRecord(file, index, node.type, Span.of(node), node.render(), toks, _attributes(node), children)
+    children = [_ast_node(file, i, e, index) for i, e in enumerate(node.entries)] if isinstance(node, TitlePage) \
+        else []
+    ident = node_id(index) if parent is None else node_id(parent, index)
+    return AstNodeRecord(file, index, node.type, Span.of(node), node.render(), toks, _attributes(node), children,
+                         ident)
 
 
 def ast_records(document: Document, file: str) -> Iterator[AstDocumentRecord | AstNodeRecord]:

@@ -5,6 +5,7 @@ jsonpatch), exit codes, and a hypothesis property test (random edits are recover
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -612,3 +613,78 @@ def test_command_registers_in_a_group(pair):
     assert r.exit_code == 1 and r.stdout == EXPECTED_UNIFIED.format(a=pa, b=pb)
     h = CliRunner().invoke(group, ["diff", "--help"])
     assert h.exit_code == 0 and "--compare-timestamps" in h.stdout and "--only" in h.stdout
+
+
+# --------------------------------------------------------------------------- what a non-session file is (issue 14)
+
+
+def test_empty_and_binary_files_are_named_for_what_they_are(tmp_path, pair):
+    pa, _ = pair
+    files = {"empty.spmd": b"", "blank.spmd": b"\n  \n\t\n", "blob.spmd": bytes(range(256)) * 4}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    said = {}
+    for name in files:
+        r = run(pa, tmp_path / name)
+        assert r.exit_code == 2 and r.stdout == ""
+        said[name] = r.stderr.strip().removeprefix(f"fountain-audit diff: error: {tmp_path / name}: ")
+    assert said == {"empty.spmd": "not a Harvey session (an empty file: 0 bytes)",
+                    "blank.spmd": "not a Harvey session (an empty file: only white space)",
+                    "blob.spmd": "not a Harvey session (a binary file)"}
+    with pytest.raises(DiffError, match=r"^x: not a Harvey session \(an empty file: 0 bytes\)$"):
+        make_side("x", "")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_fifo_is_not_a_regular_file(tmp_path, pair):
+    pa, _ = pair
+    fifo = tmp_path / "pipe.spmd"
+    os.mkfifo(fifo)
+    r = run(pa, fifo)  # must not block on opening the FIFO
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == f"fountain-audit diff: error: {fifo}: not a regular file"
+    with pytest.raises(DiffError, match="not a regular file"):
+        engine.read_side(str(fifo))
+
+
+# --------------------------------------------------------------------------- deeply nested JSON (issue 14 item 19)
+
+
+def _deep_pair(depth: int) -> tuple[str, str]:
+    a = render([T("Run.", "Done.", [("run_tool", {"x": 1}, "ok")])], ws="/home/user/project")
+    deep = lambda leaf: "[" * depth + leaf + "]" * depth  # noqa: E731
+    a = a.replace('{"x":1}', '{"x":' + deep('"/home/user/project/a"') + '}')
+    return a, a.replace(deep('"/home/user/project/a"'), deep('"/home/user/project/b"'))
+
+
+@pytest.mark.parametrize("depth", [330, 900])
+def test_deeply_nested_tool_arguments(depth):
+    a, b = _deep_pair(depth)
+    result = diff_texts(a, b)
+    side = make_side("a", a)
+    args = side.document["records"][0]["tool_calls"][0]["arguments"]
+    assert isinstance(args, dict)  # parsed as JSON, not kept as text
+    [change] = result.changes
+    assert change.kind == "tool-changed" and change.message == "tool run_tool: arguments changed"
+    [detail] = change.details
+    assert detail["field"] == "arguments"
+    assert detail["diff"] == [{"op": "replace", "path": "$.x" + "[0]" * depth, "pointer": "/x" + "/0" * depth,
+                               "before": "<workspace>/a", "after": "<workspace>/b"}]
+    assert result.patch[0] == {"op": "replace", "path": "/records/0/tool_calls/0/arguments/x" + "/0" * depth,
+                               "value": "<workspace>/b"}
+    assert [op["path"] for op in result.patch[1:]] == ["/records/0/tool_calls/0/arguments_text",
+                                                       "/records/0/tool_calls/0/body"]
+    assert render_unified(result).splitlines()[4] == \
+        '    arguments $.x' + '[0]' * depth + ': [-"<workspace>/a"-] → {+"<workspace>/b"+}'
+
+
+def test_deeply_nested_tool_arguments_cli(tmp_path):
+    a, b = _deep_pair(900)
+    (tmp_path / "a.spmd").write_text(a, encoding="utf-8")
+    (tmp_path / "b.spmd").write_text(b, encoding="utf-8")
+    for fmt in ("json", "unified", "rich"):
+        r = run("--format", fmt, tmp_path / "a.spmd", tmp_path / "b.spmd")
+        assert r.exit_code == 1, r.stderr
+        assert r.stderr == ""
+    doc = json.loads(run("--format", "json", tmp_path / "a.spmd", tmp_path / "b.spmd").stdout)
+    assert doc["summary"]["tool_calls_changed"] == 1

@@ -108,8 +108,8 @@ def test_a01_em_dash_inside_arguments():
     path = shared_path("cases", "A01.spmd")
     (rec,) = dump_json(str(path))["records"]
     assert rec == {
-        "record": "tool_call", "file": str(path),
-        "scene": {"index": 0, "kind": "chat", "heading": "INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30",
+        "record": "tool_call", "id": "t1.tool1", "file": str(path),
+        "scene": {"id": "s1", "index": 0, "kind": "chat", "heading": "INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30",
                   "line": 10, "timestamp": "2026-06-24T10:02:30", "timestamp_form": "exact"},
         "turn": 0, "phase": "after-user",
         "span": {"line": 17, "column": 1, "end_line": 17, "end_column": 64, "offset": 268, "end_offset": 332},

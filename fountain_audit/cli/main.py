@@ -22,7 +22,8 @@ from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.config import TARGET_VERSIONS, Config, ConfigError, load_config
 from fountain_audit.lint.linter import RuleSelectionError, Selection
 from fountain_audit.cli.outputs import utf8_stdout
-from fountain_audit.reporters.text import report_json, report_text
+from fountain_audit.reporters.text import report_json, report_text, stale_lines
+from fountain_audit.untrusted import terminal_safe
 from fountain_audit.lint.rules import all_rules
 from fountain_audit.parse.source import (DEFAULT_MAX_FILE_SIZE, decode_bytes, describe_content, format_size,
                                          parse_size, read_path)
@@ -136,16 +137,14 @@ def read_stdin(max_size: int | None) -> str:
     return decode_bytes(data)
 
 
-def refuse_output_over_inputs(output: str, inputs: list[str]) -> None:
-    """Exit 2 when ``output`` is (or links to) one of ``inputs``: a report must never
-    overwrite the file it reports on."""
+def refuse_output_over_inputs(output: str, inputs: list[str], what: str = "the report") -> None:
+    """Exit 2 when ``output`` is (or links to) one of ``inputs``: nothing we write may
+    overwrite a file we read."""
     from fountain_audit.cli.outputs import is_same_file
 
     for f in inputs:
         if f != "-" and is_same_file(output, f):
-            click.secho(f"fountain-audit: error: {output}: refusing to write the report over an input file "
-                        f"({f})", err=True, fg="red")
-            sys.exit(2)
+            _fail(f"{output}: refusing to write {what} over an input file ({f})")
 
 
 def _not_a_file(path: str) -> str | None:
@@ -163,6 +162,10 @@ def _not_a_file(path: str) -> str | None:
             return "permission denied"
         return None if os.path.islink(path) else f"cannot read: {e.strerror or e}"
     return None if stat.S_ISREG(mode) else "not a regular file"
+def _fail(message: str) -> None:
+    """Print ``fountain-audit: error: MESSAGE`` on standard error and exit 2."""
+    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
+    sys.exit(2)
 
 
 def _dir_excluded(cfg: Config, path: str) -> bool:
@@ -222,9 +225,15 @@ def main() -> None:
 @click.option("--max-file-size", metavar="SIZE",
               help="Refuse files larger than SIZE (bytes, or 512MB, 2GB ...) before reading them (default: the "
                    "config's max-file-size, else 512MB).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Report only diagnostics whose fingerprint is not in this baseline file (default: the "
+                   "config's baseline).")
+@click.option("--update-baseline", is_flag=True,
+              help="Write the current findings to the baseline (created the first time; entries that match "
+                   "nothing are dropped), then report against it.")
 def lint(paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
-         output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, force_exclude,
-         allow_empty, max_file_size):
+         output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, baseline_file,
+         update_baseline, force_exclude, allow_empty, max_file_size):
     """Check session files against the rules.
 
     PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
@@ -235,9 +244,14 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     Settings come from the nearest fountain-audit.toml or pyproject.toml
     [tool.fountain-audit] (see README); options given here override them.
 
+    With --baseline FILE (or baseline = "..." in the configuration) findings recorded
+    in FILE are not reported; --update-baseline records the current ones (see README,
+    "Adopting fountain-audit on an archive").
+
     Exit status: 0 no errors (warnings and infos do not fail unless --strict),
     1 errors found, 2 usage or configuration error, an unreadable path, no session
-    file in PATHS (unless --allow-empty) or no rule selected.
+    file in PATHS (unless --allow-empty), no rule selected, or a baseline that cannot
+    be used (corrupt, unknown version, too many entries).
     """
     paths = paths or (".",)
     select = _option_rules("--select", select)
@@ -265,6 +279,17 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     from fountain_audit.lint.runner import Job, lint_jobs, plan_workers
     from fountain_audit.lint.fingerprint import project_root, relative_path
 
+    from fountain_audit.lint import baseline as bl
+
+    baseline_file = baseline_file or (os.fspath(cfg.baseline) if cfg.baseline else None)
+    if update_baseline and not baseline_file:
+        raise click.UsageError("--update-baseline needs --baseline FILE (or baseline = \"...\" in the configuration)")
+    ledger = None
+    if baseline_file and not update_baseline:
+        try:
+            ledger = bl.load(baseline_file, cfg.baseline_max_entries)
+        except bl.BaselineError as e:
+            _fail(str(e))
     fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
     files, errors = discover(paths, cfg)
     if force_exclude:  # pre-commit names files explicitly; the project's exclude globs still apply
@@ -274,10 +299,10 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         named = []
     if output_file:
         refuse_output_over_inputs(output_file, files)
+    if update_baseline:
+        refuse_output_over_inputs(baseline_file, files, "the baseline")
     if not files and not named and not errors and not allow_empty:
-        click.secho(f"fountain-audit: error: no session file (*.spmd, *.fountain) in {' '.join(paths)} "
-                    "(--allow-empty accepts that)", err=True, fg="red")
-        sys.exit(2)
+        _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)} (--allow-empty accepts that)")
     root = project_root(cfg.source)
     work: list[Job] = []
     for f in files:
@@ -294,7 +319,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             ignored = frozenset(cfg.ignored_for(name))
         except ConfigError as e:
             raise click.UsageError(str(e)) from None
-        work.append(Job(f, name, ignored, text, relative_path(name, root), cfg.max_file_size))
+        work.append(Job(f, name, ignored, text, relative_path(name, root), max_size=cfg.max_file_size))
     progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
     try:
         results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None),
@@ -315,7 +340,22 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             sources[r.name] = r.text
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
-    run = LintRun(diagnostics, checked, errors, selection.rules, sources)
+    outcome = None
+    if baseline_file:
+        keys = {job.name: job.key for job in work}
+        scope = bl.Scope(frozenset(keys[name] for name in checked), frozenset(r.code for r in selection.rules))
+        if update_baseline:
+            try:
+                change = bl.update(baseline_file, bl.entries_for(diagnostics, keys, bl.today()), scope,
+                                   cfg.baseline_max_entries)
+            except bl.BaselineError as e:
+                _fail(str(e))
+            ledger = change.entries
+            click.echo(f"fountain-audit: baseline {terminal_safe(baseline_file)}: {len(ledger)} entries "
+                       f"({len(change.added)} added, {len(change.removed)} removed)", err=True)
+        outcome = bl.apply(ledger, diagnostics, scope, baseline_file)
+        diagnostics = outcome.new
+    run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome)
     stats = statistics_lines(diagnostics) if show_statistics else []
     if fmt in TEXT_FORMATS:
         buffer = io.StringIO() if output_file else None
@@ -324,11 +364,12 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         if fmt == "full":
             report_full(run, console, quiet=quiet, show_statistics=show_statistics)
         else:
-            report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats)
+            report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats,
+                        baseline=outcome)
         out = buffer.getvalue() if buffer is not None else None
     else:
-        out = report_json(diagnostics, checked, errors) + "\n" if fmt == "json" else RENDERERS[fmt](run)
-        for line in stats:  # machine formats keep standard output to themselves
+        out = report_json(diagnostics, checked, errors, outcome) + "\n" if fmt == "json" else RENDERERS[fmt](run)
+        for line in stats + stale_lines(outcome):  # machine formats keep standard output to themselves
             click.echo(line, err=True)
         if not output_file:
             click.echo(out, nl=False)

@@ -56,7 +56,7 @@ class Change:
 
 
 
-_POSITIONAL_NOTE_KEYS = frozenset({"record", "file", "scene", "turn", "span"})
+_POSITIONAL_NOTE_KEYS = frozenset({"record", "id", "file", "scene", "turn", "span"})
 
 
 def field_details(x: dict[str, Any], y: dict[str, Any], order: Sequence[str],
@@ -109,11 +109,11 @@ def note_sim(x: dict[str, Any], y: dict[str, Any]) -> float | None:
 
 
 def compact(note: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A note record without its positional keys (``file``, ``scene``, ``turn``, ``span``),
+    """A note record without its positional keys (``id``, ``file``, ``scene``, ``turn``, ``span``),
     as shown in a change's ``before``/``after`` (the pointers say where it is)."""
     if note is None:
         return None
-    return {k: v for k, v in note.items() if k not in ("file", "scene", "turn", "span")}
+    return {k: v for k, v in note.items() if k not in ("id", "file", "scene", "turn", "span")}
 
 
 def tool_label(t: dict[str, Any]) -> str:

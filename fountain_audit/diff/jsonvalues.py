@@ -1,22 +1,93 @@
 """JSON values as the diff compares them: canonical text, equality, RFC 6901 pointers and
-JSONPath names, and the per-path differences of two values (:func:`json_path_diff`)."""
+JSONPath names, the per-path differences of two values (:func:`json_path_diff`) and copies
+(:func:`copy_json`).
+
+Every walk over a value here is iterative (an explicit stack), so a value nested as deeply as
+the JSON parser accepts (a tool note's arguments ~1000 levels deep) never raises
+:class:`RecursionError`."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Callable
+
+
+def copy_json(value: Any, text: Callable[[str], str] | None = None) -> Any:
+    """A copy of a JSON value (dicts, lists and scalars; nothing shared with ``value``), with
+    ``text`` applied to every string, keys included, when given (a key that becomes equal to an
+    earlier one replaces its value, as in a dict display). Any depth."""
+    def leaf(v: Any) -> Any:
+        return text(v) if text is not None and isinstance(v, str) else v
+
+    if not isinstance(value, (dict, list)):
+        return leaf(value)
+    root: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    while stack:
+        src, dst = stack.pop()
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for k, v in items:
+            if isinstance(v, (dict, list)):
+                c: Any = {} if isinstance(v, dict) else []
+                stack.append((v, c))
+            else:
+                c = leaf(v)
+            if isinstance(dst, dict):
+                dst[leaf(k)] = c
+            else:
+                dst.append(c)
+    return root
+
+
+def _canon_iter(value: Any) -> str:
+    """:func:`canon` for values nested too deeply for :func:`json.dumps`: the same text."""
+    out: list[str] = []
+    stack: list[Any] = [("v", value)]
+    while stack:
+        what, v = stack.pop()
+        if what == "s":
+            out.append(v)
+        elif isinstance(v, dict):
+            if not v:
+                out.append("{}")
+                continue
+            todo: list[Any] = [("s", "{")]
+            for n, k in enumerate(sorted(v)):
+                todo += [("s", (", " if n else "") + json.dumps(k, ensure_ascii=True) + ": "), ("v", v[k])]
+            stack.extend(reversed(todo + [("s", "}")]))
+        elif isinstance(v, list):
+            if not v:
+                out.append("[]")
+                continue
+            todo = [("s", "[")]
+            for n, x in enumerate(v):
+                todo += [("s", ", ")] if n else []
+                todo.append(("v", x))
+            stack.extend(reversed(todo + [("s", "]")]))
+        else:
+            out.append(json.dumps(v, ensure_ascii=True))
+    return "".join(out)
 
 
 def canon(value: Any) -> str:
     """Canonical JSON text of ``value`` (sorted keys): equal texts ⇔ equal JSON values
-    (``1``, ``1.0`` and ``true`` differ, unlike in Python)."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=True)
+    (``1``, ``1.0`` and ``true`` differ, unlike in Python). Any depth."""
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=True)
+    except RecursionError:
+        return _canon_iter(value)
 
 
 def same(a: Any, b: Any) -> bool:
-    return a == b and canon(a) == canon(b)
+    """``a`` and ``b`` are the same JSON value (see :func:`canon`). Any depth."""
+    try:
+        if a != b:
+            return False
+    except RecursionError:
+        pass
+    return canon(a) == canon(b)
 
 
 def pointer_token(key: Any) -> str:
@@ -41,34 +112,40 @@ def json_path_diff(a: Any, b: Any, parts: tuple = ()) -> list[dict[str, Any]]:
     """Differences between two JSON values as ``{"op", "path", "pointer", "before", "after"}``
     entries: ``op`` is ``add``, ``remove`` or ``replace``; ``path`` a JSONPath (``$.a[0]``),
     ``pointer`` the RFC 6901 pointer relative to the values. Objects are compared key by key,
-    arrays item by item (extra items added or removed at the end)."""
-    if same(a, b):
-        return []
-    ptr = "".join("/" + pointer_token(p) for p in parts)
-    if isinstance(a, dict) and isinstance(b, dict):
-        out: list[dict[str, Any]] = []
-        for k in a:
-            if k not in b:
-                out.append({"op": "remove", "path": json_path(parts + (k,)), "pointer": ptr + "/" + pointer_token(k),
-                            "before": a[k], "after": None})
-            else:
-                out.extend(json_path_diff(a[k], b[k], parts + (k,)))
-        for k in b:
-            if k not in a:
-                out.append({"op": "add", "path": json_path(parts + (k,)), "pointer": ptr + "/" + pointer_token(k),
-                            "before": None, "after": b[k]})
-        return out
-    if isinstance(a, list) and isinstance(b, list):
-        out = []
-        for i in range(max(len(a), len(b))):
-            p = parts + (i,)
-            if i >= len(b):
-                out.append({"op": "remove", "path": json_path(p), "pointer": f"{ptr}/{i}", "before": a[i],
-                            "after": None})
-            elif i >= len(a):
-                out.append({"op": "add", "path": json_path(p), "pointer": f"{ptr}/{i}", "before": None, "after": b[i]})
-            else:
-                out.extend(json_path_diff(a[i], b[i], p))
-        return out
-    return [{"op": "replace", "path": json_path(parts), "pointer": ptr, "before": a, "after": b}]
-
+    arrays item by item (extra items added or removed at the end). Any depth."""
+    out: list[dict[str, Any]] = []
+    # Work items, last first: ("cmp", a, b, parts, pointer) compares two values; ("entry", e) emits one.
+    stack: list[tuple] = [("cmp", a, b, parts, "".join("/" + pointer_token(p) for p in parts))]
+    while stack:
+        item = stack.pop()
+        if item[0] == "entry":
+            out.append(item[1])
+            continue
+        _, x, y, where, ptr = item
+        if same(x, y):
+            continue
+        todo: list[tuple] = []
+        if isinstance(x, dict) and isinstance(y, dict):
+            for k in x:
+                if k not in y:
+                    todo.append(("entry", {"op": "remove", "path": json_path(where + (k,)),
+                                           "pointer": ptr + "/" + pointer_token(k), "before": x[k], "after": None}))
+                else:
+                    todo.append(("cmp", x[k], y[k], where + (k,), ptr + "/" + pointer_token(k)))
+            todo.extend(("entry", {"op": "add", "path": json_path(where + (k,)), "pointer": ptr + "/" + pointer_token(k),
+                                   "before": None, "after": y[k]}) for k in y if k not in x)
+        elif isinstance(x, list) and isinstance(y, list):
+            for i in range(max(len(x), len(y))):
+                p = where + (i,)
+                if i >= len(y):
+                    todo.append(("entry", {"op": "remove", "path": json_path(p), "pointer": f"{ptr}/{i}",
+                                           "before": x[i], "after": None}))
+                elif i >= len(x):
+                    todo.append(("entry", {"op": "add", "path": json_path(p), "pointer": f"{ptr}/{i}",
+                                           "before": None, "after": y[i]}))
+                else:
+                    todo.append(("cmp", x[i], y[i], p, f"{ptr}/{i}"))
+        else:
+            todo.append(("entry", {"op": "replace", "path": json_path(where), "pointer": ptr, "before": x, "after": y}))
+        stack.extend(reversed(todo))
+    return out

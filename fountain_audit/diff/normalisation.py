@@ -4,11 +4,11 @@ document (:func:`normalise`) and in the text of a scene without turns (:func:`sc
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
 from fountain_audit import dump as dm
+from fountain_audit.diff.jsonvalues import copy_json
 from fountain_audit.diff.options import Options
 from fountain_audit.model.session import Scene, Session
 from fountain_audit.parse.fountain import Note
@@ -29,6 +29,8 @@ def _norm_scene_ref(ref: dict[str, Any] | None, options: Options) -> dict[str, A
     if ref is None:
         return None
     ref = dict(ref, index=None, line=None)
+    if "id" in ref:
+        ref["id"] = None  # ids are positions (s3), like index and line
     if not options.timestamps:
         ref["heading"] = HEADING_TS_RE.sub(" " + TIMESTAMP, ref["heading"])
         ref["timestamp"] = None if ref["timestamp"] is None else TIMESTAMP
@@ -41,6 +43,8 @@ def _norm_note(note: dict[str, Any], options: Options) -> None:
     note["scene"] = _norm_scene_ref(note.get("scene"), options)
     note["turn"] = None
     note["span"] = None
+    if "id" in note:
+        note["id"] = None  # t3.tool2 is a position, like turn and span
     kind = note.get("kind")
     if kind == "model switch" and not options.timestamps:
         note["body"] = TS_RE.sub(TIMESTAMP, note["body"])
@@ -54,18 +58,21 @@ def _norm_note(note: dict[str, Any], options: Options) -> None:
 def normalise(document: dict[str, Any], session: Session, options: Options = Options()) -> dict[str, Any]:
     """The normalised copy of a ``dump --turns`` document (see the module docstring)."""
     redact = redactor(session, options)
-    doc = redact(copy.deepcopy(document))
+    doc = copy_json(document, redact.text if redact else None)
     doc["files"] = [FILE for _ in doc.get("files", [])]
     for rec in doc["records"]:
         rec["file"] = FILE
         rec["index"] = None
         rec["span"] = None
+        rec["id"] = None  # ids (t3, t3.reply ...) are positions, like index and span
         rec["scene"] = _norm_scene_ref(rec["scene"], options)
         for key in ("user", "forwarding", "reply"):
             if rec.get(key) is not None:
                 rec[key]["span"] = None
+                rec[key]["id"] = None
         for a in rec.get("actions", []):
             a["span"] = None
+            a["id"] = None
         for key in ("tool_calls", "rag", "recall", "other_notes"):
             for n in rec.get(key, []):
                 _norm_note(n, options)

@@ -9,7 +9,7 @@ from typing import Any
 
 from fountain_audit.diff.changes import CATEGORIES, Change
 from fountain_audit.diff.differ import Differ
-from fountain_audit.diff.options import Options
+from fountain_audit.diff.options import DiffError, Options
 from fountain_audit.diff.sides import Side, make_side, read_side
 
 #: Version of the ``--format json`` document (``MAJOR.MINOR``; a minor change only adds fields).
@@ -99,8 +99,12 @@ class DiffResult:
 
 
 def diff_sides(a: Side, b: Side, options: Options = Options()) -> DiffResult:
-    """Diff two sides built with the same ``options``."""
-    changes, patch = Differ(a, b, options).run()
+    """Diff two sides built with the same ``options``. Raises :class:`DiffError` (never
+    :class:`RecursionError`) if a value is nested too deeply to compare."""
+    try:
+        changes, patch = Differ(a, b, options).run()
+    except RecursionError:  # pragma: no cover - the walks are iterative; a last guard
+        raise DiffError(f"{a.name}, {b.name}: a value is nested too deeply to compare") from None
     return DiffResult(a, b, options, changes, patch)
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +17,7 @@ from fountain_audit.diff.normalisation import HEADING_TS_RE, TIMESTAMP, normalis
 from fountain_audit.diff.options import DiffError, Options
 from fountain_audit.model.session import Session, build_session
 from fountain_audit.parse.fountain import parse
-from fountain_audit.parse.source import read_path
+from fountain_audit.parse.source import looks_binary, read_path
 
 
 def turns_document(session: Session, file: str) -> dict[str, Any]:
@@ -81,21 +83,38 @@ def turn_text(rec: dict[str, Any]) -> str:
     return ""
 
 
+def what_file(text: str) -> str:
+    """What a file that is not a Harvey session is: ``an empty file: 0 bytes``, ``an empty
+    file: only white space``, ``a binary file`` (:func:`~fountain_audit.parse.source.looks_binary`)
+    or ``a plain screenplay``."""
+    if not text:
+        return "an empty file: 0 bytes"
+    if not text.strip():
+        return "an empty file: only white space"
+    if looks_binary(text):
+        return "a binary file"
+    return "a plain screenplay"
+
+
 def make_side(name: str, text: str, options: Options = Options()) -> Side:
     """Parse ``text`` (the content of file ``name``) into a :class:`Side`.
 
-    Raises :class:`DiffError` when it is not a Harvey session (a plain screenplay, or no turns).
+    Raises :class:`DiffError` when it is not a Harvey session, saying what it is instead (see
+    :func:`what_file`), or when it has no turns.
     """
     try:
         session = build_session(parse(text))
     except (RecursionError, MemoryError, ValueError) as e:  # pragma: no cover - the parser never raises
         raise DiffError(f"{name}: cannot parse: {e}") from None
     if session.kind == "screenplay":
-        raise DiffError(f"{name}: not a Harvey session (a plain screenplay)")
+        raise DiffError(f"{name}: not a Harvey session ({what_file(text)})")
     if not session.turns:
         raise DiffError(f"{name}: not a Harvey session (no turns)")
-    document = turns_document(session, name)
-    normalised = normalise(document, session, options)
+    try:
+        document = turns_document(session, name)
+        normalised = normalise(document, session, options)
+    except RecursionError:  # pragma: no cover - the walks are iterative; a last guard
+        raise DiffError(f"{name}: a value is nested too deeply to compare") from None
     redact = redactor(session, options)
     by_scene: dict[int, list[int]] = {}
     for i, rec in enumerate(document["records"]):
@@ -121,10 +140,14 @@ def make_side(name: str, text: str, options: Options = Options()) -> Side:
 def read_side(path: str, options: Options = Options(), name: str | None = None) -> Side:
     """Read file ``path`` (reported as ``name``) into a :class:`Side`.
 
-    Raises :class:`DiffError` for an unreadable file or one that is not a Harvey session.
+    Raises :class:`DiffError` for an unreadable file, a FIFO, socket or device (``not a
+    regular file``: never opened), or one that is not a Harvey session.
     """
     name = path if name is None else name
     try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a FIFO or device would block or never end
+            raise DiffError(f"{name}: not a regular file")
         text = read_path(path)
     except OSError as e:
         raise DiffError(f"{name}: cannot read: {e.strerror or e}") from None

@@ -19,6 +19,8 @@ Keys (all optional)::
     "legacy/*.spmd" = ["P", "H102"]
     [severity]                    # rule -> "error" | "warning" | "info"
     missing-the-end = "info"
+    baseline = "fountain-audit-baseline.json"   # relative to the config file's directory
+    baseline-max-entries = 50000  # a bigger baseline is an error (exit 2)
 
 Unknown keys, unknown rules and bad values raise :class:`ConfigError` (the CLI
 exits 2 with its message). TOML is read with the standard library's ``tomllib``.
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from fountain_audit.lint.baseline import DEFAULT_MAX_ENTRIES
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
 from fountain_audit.lint.rules import Rule
@@ -40,7 +43,7 @@ from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, parse_size
 
 TARGET_VERSIONS = ("1.2", "1.3")
 _KEYS = {"select", "extend-select", "ignore", "target-version", "exclude", "per-file-ignores", "severity",
-         "max-file-size"}
+         "max-file-size", "baseline", "baseline-max-entries"}
 
 
 class ConfigError(ValueError):
@@ -61,6 +64,8 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     severity: dict[str, Severity] = field(default_factory=dict)
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    baseline: Path | None = None
+    baseline_max_entries: int = DEFAULT_MAX_ENTRIES
 
     def rules(self) -> list[Rule]:
         """The enabled rules, with severity overrides applied. Raises :class:`ConfigError`
@@ -209,6 +214,15 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
             if not any(c in key for c in "*?[/.") and _is_rule(key):
                 raise ConfigError(f"{where}per-file-ignores: key {key!r} is a rule, not a file glob "
                                   f"(write \"GLOB\" = [\"{key}\", ...])")
+    if "baseline" in data:
+        if not isinstance(data["baseline"], str) or not data["baseline"]:
+            raise ConfigError(f"{where}'baseline' must be a file name (a string)")
+        cfg.baseline = cfg.root / data["baseline"]
+    if "baseline-max-entries" in data:
+        cap = data["baseline-max-entries"]
+        if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
+            raise ConfigError(f"{where}'baseline-max-entries' must be a positive integer, not {cap!r}")
+        cfg.baseline_max_entries = cap
     if "severity" in data:
         sev = data["severity"]
         if not isinstance(sev, dict):

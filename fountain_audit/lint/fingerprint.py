@@ -102,8 +102,8 @@ def excerpt(content: str) -> str:
     points, then ``…`` when cut. Undecodable bytes (lone surrogates) become ``\\xNN`` text so
     that the excerpt is valid Unicode (it is data: print it through
     :func:`fountain_audit.untrusted.terminal_safe`)."""
-    cut = content if len(content) <= EXCERPT_MAX else content[:EXCERPT_MAX].rstrip() + "…"
-    return cut.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    text = content.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return text if len(text) <= EXCERPT_MAX else text[:EXCERPT_MAX].rstrip() + "…"
 
 
 def digest(code: str, path: str, content: str, index: int) -> str:

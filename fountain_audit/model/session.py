@@ -325,6 +325,7 @@ class Session:
     the_end: Node | None
     kind: str
     _placements: list | None = None
+    _ids: object | None = None  # fountain_audit.model.ids.SessionIds, computed on first use
 
     @property
     def turns(self) -> list[Turn]:

@@ -33,7 +33,8 @@ from rich.text import Text
 
 from fountain_audit import __version__
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
-from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, summary_line
+from fountain_audit.lint.baseline import Outcome
+from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, stale_lines, summary_line
 from fountain_audit.lint.rules import Rule
 
 #: Every ``--output-format`` value; ``auto`` picks one of the first two (or ``github``).
@@ -72,6 +73,7 @@ class LintRun:
     unreadable: Sequence[str] = ()
     rules: Sequence[Rule] = ()
     sources: dict[str, str] = field(default_factory=dict)
+    baseline: Outcome | None = None
 
 
 # -- statistics -------------------------------------------------------------------------------------------
@@ -160,8 +162,10 @@ def report_full(run: LintRun, console: Console, *, quiet: bool = False, show_sta
     if show_statistics:
         for line in statistics_lines(run.diagnostics):
             console.print(line, highlight=False, soft_wrap=True, markup=False)
-    console.print(summary_line(run.diagnostics, len(run.files), len(run.unreadable)), highlight=False,
-                  soft_wrap=True)
+    for line in [] if quiet else stale_lines(run.baseline):
+        console.print(line, highlight=False, soft_wrap=True, markup=False)
+    console.print(summary_line(run.diagnostics, len(run.files), len(run.unreadable), run.baseline),
+                  highlight=False, soft_wrap=True)
 
 
 # -- json-lines ---------------------------------------------------------------------------------------------
@@ -191,7 +195,7 @@ def report_github(run: LintRun) -> str:
     ``notice`` for the other severities), then the summary line."""
     out = [f"::{_GITHUB_LEVEL[d.severity]} file={_gh_property(d.path)},line={d.line},col={d.column},"
            f"title={_gh_property(d.code)}::{_gh_data(d.message)}" for d in run.diagnostics]
-    out.append(summary_line(run.diagnostics, len(run.files), len(run.unreadable)))
+    out.append(summary_line(run.diagnostics, len(run.files), len(run.unreadable), run.baseline))
     return "\n".join(out) + "\n"
 
 

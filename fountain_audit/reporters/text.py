@@ -12,7 +12,9 @@ from rich.console import Console
 from rich.text import Text
 
 from fountain_audit import __version__
+from fountain_audit.lint.baseline import Outcome
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.untrusted import terminal_safe
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 JSON_FORMAT_VERSION = "1.2"  # 1.1: diagnostics gained "url" and "doc"; 1.2: "fingerprint"
@@ -37,10 +39,17 @@ def counts(diagnostics: Sequence[Diagnostic]) -> dict[str, int]:
     return out
 
 
-def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int = 0) -> str:
-    """E.g. ``"Found 2 errors, 1 warning, 0 infos in 3 files checked."``."""
+def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int = 0,
+                 baseline: Outcome | None = None) -> str:
+    """E.g. ``"Found 2 errors, 1 warning, 0 infos in 3 files checked."``; with a baseline
+    also ``"; 4 baselined"`` and ``", 1 stale baseline entry"``."""
     c = counts(diagnostics)
     tail = f"; {_n(unreadable, 'path')} could not be read" if unreadable else ""
+    if baseline is not None:
+        tail += f"; {baseline.baselined} baselined"
+        if baseline.stale:
+            k = len(baseline.stale)
+            tail += f", {k} stale baseline entr{'y' if k == 1 else 'ies'}"
     if not diagnostics:
         head = "All clear: no problems" if not unreadable else "No problems"
         return f"{head} in {_n(files, 'file')} checked{tail}."
@@ -59,20 +68,37 @@ def diagnostic_line(d: Diagnostic) -> Text:
     return line
 
 
+def stale_lines(baseline: Outcome | None) -> list[str]:
+    """One line per stale baseline entry, e.g. ``"b.json: stale baseline entry P102 in
+    a.spmd: "[[tool: …]]" matches nothing now; --update-baseline drops it"``. Paths and
+    excerpts are untrusted text: control characters are shown escaped."""
+    if baseline is None:
+        return []
+    return [f"{terminal_safe(baseline.file)}: stale baseline entry {e.code} in {terminal_safe(e.path)}: "
+            f"\"{terminal_safe(e.excerpt)}\" matches nothing now; --update-baseline drops it"
+            for e in baseline.stale]
+
+
 def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console, *, quiet: bool = False,
-                unreadable: int = 0, statistics: Sequence[str] = ()) -> None:
+                unreadable: int = 0, statistics: Sequence[str] = (), baseline: Outcome | None = None) -> None:
     """One line per diagnostic, ``path:line:col: CODE [rule-name] message``, then the
-    ``statistics`` lines, then a summary line (only those two when ``quiet``)."""
+    ``statistics`` lines, the stale baseline entries, then a summary line (only the
+    statistics and the summary when ``quiet``)."""
     for d in [] if quiet else diagnostics:
         console.print(diagnostic_line(d), soft_wrap=True, highlight=False)
     for line in statistics:
         console.print(line, soft_wrap=True, highlight=False, markup=False)
-    console.print(summary_line(diagnostics, files, unreadable), highlight=False, soft_wrap=True)
+    for line in [] if quiet else stale_lines(baseline):
+        console.print(line, soft_wrap=True, highlight=False, markup=False)
+    console.print(summary_line(diagnostics, files, unreadable, baseline), highlight=False, soft_wrap=True)
 
 
-def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreadable: Sequence[str] = ()) -> str:
+def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreadable: Sequence[str] = (),
+                baseline: Outcome | None = None) -> str:
     """One JSON document: tool, version, format_version (of this JSON layout), files,
-    unreadable paths (messages), summary counts and diagnostics."""
+    unreadable paths (messages), summary counts and diagnostics; with a baseline also
+    ``baseline``: its ``file``, how many diagnostics it ``baselined`` and the ``stale``
+    entries."""
     doc = {
         "tool": "fountain-audit",
         "version": __version__,
@@ -82,6 +108,9 @@ def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreada
         "summary": {"files": len(files), **counts(diagnostics)},
         "diagnostics": [diagnostic_dict(d) for d in diagnostics],
     }
+    if baseline is not None:
+        doc["baseline"] = {"file": _safe(baseline.file), "baselined": baseline.baselined,
+                           "stale": [e.to_dict() for e in baseline.stale]}
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 

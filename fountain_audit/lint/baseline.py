@@ -1,0 +1,380 @@
+"""The baseline: a ledger of accepted findings, so that a team can adopt the linter on an archive
+and fail CI only on new diagnostics.
+
+A baseline file is JSON (schema: ``fountain-audit schema baseline``)::
+
+    {
+      "version": 1,
+      "tool": "fountain-audit",
+      "entries": [
+        {"fingerprint": "f4eb…", "code": "P102", "path": "sessions/a.spmd", "excerpt": "[[tool: …", "added": "2026-12-01"}
+      ]
+    }
+
+Entries are keyed by the diagnostic's stable fingerprint (:mod:`fountain_audit.lint.fingerprint`)
+and written sorted by path, code and fingerprint, one per line, so that a review diff shows one
+line per finding added or fixed.
+
+* :func:`load` never trusts the file: invalid JSON, another ``version``, a schema failure, a
+  duplicate fingerprint, more entries than the cap (``baseline-max-entries``) or more bytes than
+  such a file can hold raise :class:`BaselineError` naming the file and the problem.
+* :func:`apply` splits a run's diagnostics into new ones and baselined ones and finds the stale
+  entries: entries *in scope* (their file was checked and their rule selected) that match no
+  diagnostic any more.
+* :func:`update` is the read-modify-write: it holds an exclusive lock (``FILE.lock``, an advisory
+  ``flock``, released by the kernel even on ``kill -9``), reloads the file inside the lock (so
+  two concurrent updates on different files keep each other's entries), replaces the in-scope
+  entries by the current findings, writes a temporary file in the same directory, fsyncs it,
+  renames it over the baseline and fsyncs the directory (a reader or a crash sees the old file
+  or the new one, never a torn one), and only then appends what changed to
+  ``FILE.journal.jsonl``.
+
+This module reads and writes only the baseline, its lock and its journal; it never prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Mapping, Sequence
+
+from fountain_audit.lint.diagnostics import Diagnostic
+
+#: The only layout version this code reads and writes.
+VERSION = 1
+TOOL = "fountain-audit"
+#: Default cap on entries (configuration key ``baseline-max-entries``).
+DEFAULT_MAX_ENTRIES = 50_000
+#: Bytes one entry may take in the file (a 4096-character path, JSON escapes); with
+#: :data:`_SLACK` this bounds what :func:`load` reads before parsing.
+_ENTRY_BYTES = 16 * 1024
+_SLACK = 64 * 1024
+#: How long :func:`update` waits for another update's lock (seconds).
+LOCK_TIMEOUT = 60.0
+
+
+class BaselineError(Exception):
+    """A baseline that cannot be used; the message names the file and the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One accepted finding: ``fingerprint`` (32 hex digits), rule ``code``, ``path`` relative to
+    the project root, a short ``excerpt`` of the flagged element (untrusted session text) and the
+    UTC date it was ``added`` (``YYYY-MM-DD``)."""
+
+    fingerprint: str
+    code: str
+    path: str
+    excerpt: str
+    added: str
+
+    def to_dict(self) -> dict:
+        return {"fingerprint": self.fingerprint, "code": self.code, "path": self.path,
+                "excerpt": self.excerpt, "added": self.added}
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.code, self.fingerprint)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a run checked: ``paths`` (relative to the project root) and rule ``codes``. Only
+    entries inside it can be matched, found stale or replaced; the others are kept as they are."""
+
+    paths: frozenset[str]
+    codes: frozenset[str]
+
+    def __contains__(self, entry: Entry) -> bool:
+        return entry.path in self.paths and entry.code in self.codes
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """:func:`apply`'s answer: the ``new`` diagnostics (to report), how many were ``baselined``,
+    the ``stale`` entries (sorted), and the baseline ``file`` as the user named it."""
+
+    new: list[Diagnostic]
+    baselined: int
+    stale: list[Entry]
+    file: str = ""
+
+
+@dataclass(frozen=True)
+class Change:
+    """:func:`update`'s answer: every entry now in the file, and those ``added`` and ``removed``."""
+
+    entries: dict[str, Entry]
+    added: list[Entry]
+    removed: list[Entry]
+
+
+# -- reading ----------------------------------------------------------------------------------------------
+
+def max_bytes(max_entries: int) -> int:
+    """The largest file :func:`load` reads for a cap of ``max_entries``."""
+    return _SLACK + max_entries * _ENTRY_BYTES
+
+
+def _validator():
+    import fastjsonschema  # only baselines need it (start-up time)
+
+    from fountain_audit import schemas
+    return fastjsonschema.compile(schemas.load("baseline"))
+
+
+def parse(path: str, data: bytes, max_entries: int = DEFAULT_MAX_ENTRIES) -> dict[str, Entry]:
+    """The entries of a baseline file's bytes ``data`` (``path`` names it in errors), by
+    fingerprint. Raises :class:`BaselineError`."""
+    import fastjsonschema
+
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise BaselineError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise BaselineError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    if isinstance(doc, dict) and "version" in doc and doc["version"] != VERSION:
+        raise BaselineError(f"{path}: unknown baseline version {json.dumps(doc['version'])[:40]} "
+                            f"(this fountain-audit reads version {VERSION}); upgrade fountain-audit")
+    try:
+        _validator()(doc)
+    except fastjsonschema.JsonSchemaValueException as e:
+        where = e.name.replace("data", "", 1) or "the document"
+        raise BaselineError(f"{path}: does not match the baseline schema: {where.lstrip('.')} "
+                            f"{e.message.split(' ', 1)[1] if e.message.startswith(e.name) else e.message}"
+                            " (see 'fountain-audit schema baseline')") from None
+    if len(doc["entries"]) > max_entries:
+        raise BaselineError(f"{path}: {len(doc['entries'])} entries, more than baseline-max-entries "
+                            f"({max_entries})")
+    entries: dict[str, Entry] = {}
+    for i, raw in enumerate(doc["entries"]):
+        entry = Entry(**raw)
+        if entry.fingerprint in entries:
+            raise BaselineError(f"{path}: entries[{i}]: fingerprint {entry.fingerprint} is listed twice")
+        entries[entry.fingerprint] = entry
+    return entries
+
+
+def load(path: str | os.PathLike, max_entries: int = DEFAULT_MAX_ENTRIES, *,
+         missing_ok: bool = False) -> dict[str, Entry]:
+    """Read and check the baseline at ``path``; entries by fingerprint. A missing file is an
+    error unless ``missing_ok`` (then: no entries). Raises :class:`BaselineError`."""
+    path = os.fspath(path)
+    limit = max_bytes(max_entries)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except FileNotFoundError:
+        if missing_ok:
+            return {}
+        raise BaselineError(f"{path}: no such baseline (create it with --update-baseline)") from None
+    except OSError as e:
+        raise BaselineError(f"{path}: cannot read: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise BaselineError(f"{path}: larger than {limit} bytes, more than baseline-max-entries "
+                            f"({max_entries}) entries can take")
+    return parse(path, data, max_entries)
+
+
+# -- matching ---------------------------------------------------------------------------------------------
+
+def apply(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], scope: Scope, file: str = "") -> Outcome:
+    """Split ``diagnostics`` (with fingerprints) into new ones and baselined ones; entries in
+    ``scope`` that match none are stale. Diagnostics keep their order."""
+    new: list[Diagnostic] = []
+    matched: set[str] = set()
+    baselined = 0
+    for d in diagnostics:
+        if d.fingerprint is not None and d.fingerprint in entries:
+            matched.add(d.fingerprint)
+            baselined += 1
+        else:
+            new.append(d)
+    stale = sorted((e for fp, e in entries.items() if fp not in matched and e in scope), key=Entry.sort_key)
+    return Outcome(new, baselined, stale, file)
+
+
+def entries_for(diagnostics: Iterable[Diagnostic], keys: Mapping[str, str], today: str) -> dict[str, Entry]:
+    """Baseline entries for ``diagnostics``: ``keys`` maps a diagnostic's path (as reported) to
+    its path relative to the project root. Diagnostics without a fingerprint and ``X001``
+    internal errors (bugs, never accepted) are left out."""
+    out: dict[str, Entry] = {}
+    for d in diagnostics:
+        if d.fingerprint is None or d.code.startswith("X"):
+            continue
+        out[d.fingerprint] = Entry(d.fingerprint, d.code, keys.get(d.path, d.path), d.excerpt or "", today)
+    return out
+
+
+# -- writing ----------------------------------------------------------------------------------------------
+
+def today() -> str:
+    """The UTC date as ``YYYY-MM-DD``; ``SOURCE_DATE_EPOCH`` (seconds), when set, fixes it."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    now = dt.datetime.now(dt.timezone.utc)
+    if epoch and epoch.strip().isdigit():
+        now = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc)
+    return now.date().isoformat()
+
+
+def render(entries: Iterable[Entry]) -> str:
+    """The file's text: the header, then one entry per line, sorted by path, code, fingerprint."""
+    lines = [json.dumps(e.to_dict(), ensure_ascii=False) for e in sorted(entries, key=Entry.sort_key)]
+    body = ",\n".join("    " + line for line in lines)
+    return (f'{{\n  "version": {VERSION},\n  "tool": "{TOOL}",\n  "entries": [' +
+            (f"\n{body}\n  ]" if lines else "]") + "\n}\n")
+
+
+def write_durable(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` so that it is the old file or the new one after any
+    crash: a temporary file in the same directory, fsync, rename over ``path``, fsync of the
+    directory. The file keeps the mode of the one it replaces. Raises ``OSError``."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(folder)
+
+
+def _fsync_dir(folder: str) -> None:
+    """Make a rename in ``folder`` durable (not possible, and not needed, on Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def locked(path: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``path + ".lock"`` (created if needed, never removed:
+    removing a lock file races with the next locker). Raises :class:`BaselineError` when
+    another process holds it for ``timeout`` seconds or it cannot be opened."""
+    lock_path = path + ".lock"
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as e:
+        raise BaselineError(f"{lock_path}: cannot open the lock file: {e.strerror or e}") from None
+    try:
+        deadline = time.monotonic() + timeout
+        while not _try_lock(fd):
+            if time.monotonic() > deadline:
+                raise BaselineError(f"{lock_path}: another baseline update held the lock for {timeout:g} s")
+            time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        import fcntl
+    except ImportError:  # Windows: lock the first byte
+        import msvcrt
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+
+
+def _remove_leftovers(path: str) -> None:
+    """Delete temporary files of earlier updates that were killed mid-write (call it holding
+    the lock: every writer holds it, so none of them is still being written)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    prefix = f".{os.path.basename(path)}."
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        middle = name[len(prefix):-len(".tmp")]
+        if name.startswith(prefix) and name.endswith(".tmp") and len(middle) == 8 and "." not in middle:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(folder, name))
+
+
+def journal_path(path: str) -> str:
+    return path + ".journal.jsonl"
+
+
+def append_journal(path: str, added: Sequence[Entry], removed: Sequence[Entry], when: str) -> None:
+    """Append one JSON line per change to ``FILE.journal.jsonl``: ``when`` (UTC, ISO 8601),
+    ``change`` (``added``/``removed``) and the entry's fingerprint, code, path and excerpt.
+    One ``write`` then fsync. Raises ``OSError``."""
+    lines = [json.dumps({"when": when, "change": change, **{k: v for k, v in e.to_dict().items() if k != "added"}},
+                        ensure_ascii=False) + "\n"
+             for change, group in (("added", added), ("removed", removed)) for e in group]
+    if not lines:
+        return
+    fd = os.open(journal_path(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        os.write(fd, "".join(lines).encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
+           max_entries: int = DEFAULT_MAX_ENTRIES) -> Change:
+    """Make the baseline at ``path`` hold the ``current`` entries (see :func:`entries_for`) in
+    place of its entries in ``scope``, keeping the others and each kept entry's ``added`` date;
+    creates the file the first time. Locked, reloaded inside the lock, written durably, then
+    journalled (see the module docstring). Raises :class:`BaselineError` (the file is then
+    untouched) for an unusable existing baseline, more than ``max_entries`` entries, a lock
+    not obtained or a write that fails."""
+    path = os.fspath(path)
+    with locked(path):
+        old = load(path, max_entries, missing_ok=True)
+        entries = {fp: e for fp, e in old.items() if e not in scope}
+        for fp, e in current.items():
+            entries[fp] = old.get(fp, e)
+        if len(entries) > max_entries:
+            raise BaselineError(f"{path}: {len(entries)} entries would exceed baseline-max-entries "
+                                f"({max_entries}); the baseline was not written")
+        added = sorted((e for fp, e in entries.items() if fp not in old), key=Entry.sort_key)
+        removed = sorted((e for fp, e in old.items() if fp not in entries), key=Entry.sort_key)
+        _remove_leftovers(path)
+        if added or removed or not os.path.exists(path):
+            try:
+                write_durable(path, render(entries.values()))
+            except OSError as e:
+                raise BaselineError(f"{path}: cannot write: {e.strerror or e}") from None
+            when = dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+            try:
+                append_journal(path, added, removed, when)
+            except OSError as e:
+                raise BaselineError(f"{journal_path(path)}: cannot append (the baseline itself was written): "
+                                    f"{e.strerror or e}") from None
+    return Change(entries, added, removed)

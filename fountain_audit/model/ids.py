@@ -1,0 +1,152 @@
+"""Stable ids for everything a session file records: scenes, turns, speeches, notes, lines.
+
+An id names one element of one file; ``dump`` prints it (the ``id`` field of every record)
+and ``show`` reopens it. The grammar (:data:`ID_RE`), numbers 1-based, in file order:
+
+========================  ==============================================================
+``s3``                    scene 3 (scene headings in file order); ``s0`` is everything
+                          before the first scene heading (title page, ``FADE IN:``)
+``end``                   the end marker (``THE END.``) and whatever follows it
+``t3``                    turn 3, counted over the whole session (the numbering of the
+                          text formats; ``dump --turns`` has the 0-based ``index`` 2)
+``t3.user``               the user's input of turn 3; also ``t3.forwarding`` (HARVEY's
+                          forwarding line), ``t3.reply``, ``t3.stats``, ``t3.action2``
+``t3.tool2``              the 2nd tool call of turn 3 (``[[tool:]]`` notes and pre-v1.2
+                          ``Harvey calls`` lines together, in file order)
+``t3.rag1``               the 1st note of group ``rag`` in turn 3; groups are the
+                          ``dump --records`` names: ``tool``, ``rag``, ``rag-source``,
+                          ``recall``, ``write``, ``shell``, ``model-switch``, ``chunk``,
+                          ``chunk-result``, ``synthesis``, ``memory-tool``, ``confidence``,
+                          ``pipeline``, ``run``, ``stats``, ``unknown``
+``s5.write2``             a note of scene 5 outside any turn (``s0.model-switch1``: before
+                          the first scene)
+``recall:ID``             the recall note with the recorded id ``ID``
+                          (``recall:workspace_profile_8c41d2``); a second note with the
+                          same recorded id is ``recall:ID#2``; a recall note whose id
+                          cannot be read keeps its positional id (``s1.recall3``)
+``n4``, ``n2.3``          AST node 4 (top-level, 1-based; ``dump --ast`` ``index`` 3);
+                          ``n2.3`` the 3rd title-page entry; ``doc`` the whole file
+``L120``                  line 120
+========================  ==============================================================
+
+What changes an id: a scene, turn or AST node id changes only when a scene, turn or node is
+added or removed *before* it; a note id ``t3.tool2`` only when a note of the same group is
+added or removed before it in the same turn (edits to other turns, to reply text or to notes
+of other groups leave it alone); ``recall:ID`` only when the recorded id is edited; ``L120``
+with any line added or removed above it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from fountain_audit.model.session import Scene, Session, Speech, Turn
+from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
+
+#: The id grammar (see the module docstring).
+ID_RE = re.compile(
+    r"^(?:(?P<scene>s\d+)|(?P<end>end)|(?P<turn>t\d+)|(?P<node>n\d+(?:\.\d+)?)|(?P<doc>doc)|(?P<line>L\d+)"
+    r"|(?P<recall>recall:.+))"
+    r"$|^(?P<owner>s\d+|t\d+|end)\.(?P<part>user|forwarding|reply|stats|(?P<group>[a-z]+(?:-[a-z]+)*)(?P<k>\d+))$")
+
+#: Note groups (``dump --records`` names) for note kinds that are not their own group.
+_GROUP_OF_KIND = {"model switch": "model-switch", "pipeline-hidden": "pipeline", "pipeline-stop": "pipeline",
+                  **{k: "memory-tool" for k in MEMORY_KINDS}}
+#: Every note group, in the order the README lists them.
+GROUPS = ("tool", "rag", "rag-source", "recall", "write", "shell", "model-switch", "chunk", "chunk-result",
+          "synthesis", "memory-tool", "confidence", "pipeline", "run", "stats", "unknown")
+
+
+def note_group(kind: str) -> str:
+    """The id group of a note kind: ``"model switch"`` → ``"model-switch"``,
+    ``"add_memory"`` → ``"memory-tool"``, ``"rag"`` → ``"rag"``."""
+    return _GROUP_OF_KIND.get(kind, kind)
+
+
+class SessionIds:
+    """The ids of one session's scenes, turns, speeches and notes (computed once, see
+    :func:`ids_of`). Lookups take the model objects themselves and return ``None`` for an
+    object that is not part of this session."""
+
+    def __init__(self, session: Session):
+        self._ids: dict[int, str] = {}
+        self.recall_notes: list[NoteRecord] = []
+        for scene in session.scenes:
+            self._ids[id(scene)] = f"s{scene.index + 1}"
+        in_turns: set[int] = set()
+        for turn in session.turns:
+            tid = f"t{turn.index + 1}"
+            self._ids[id(turn)] = tid
+            for part in ("user", "forwarding", "reply"):
+                sp = getattr(turn, part)
+                if sp is not None:
+                    self._ids[id(sp)] = f"{tid}.{part}"
+            for k, sp in enumerate(turn.actions, 1):
+                self._ids[id(sp)] = f"{tid}.action{k}"
+            if turn.stats is not None:
+                self._ids[id(turn.stats)] = f"{tid}.stats"
+            items: list[tuple[int, str, Any]] = [(r.node.offset, note_group(r.kind), r) for _, r in turn.notes]
+            items += [(n.offset, "tool", n) for n in turn.prose_tool_calls]
+            items.sort(key=lambda t: t[0])
+            count: Counter[str] = Counter()
+            for _, group, obj in items:
+                count[group] += 1
+                self._ids[id(obj)] = f"{tid}.{group}{count[group]}"
+                in_turns.add(id(obj))
+        prologue = {id(n) for n in session.prologue}
+        epilogue = {id(n) for n in session.epilogue}
+        scene_notes = {id(r): s for s in session.scenes for r in s.notes}
+        loose: dict[str, list[NoteRecord]] = {}
+        for rec in session.notes:
+            if id(rec) in in_turns:
+                continue
+            if id(rec.node) in prologue:
+                owner = "s0"
+            elif id(rec.node) in epilogue:
+                owner = "end"
+            else:
+                scene = scene_notes.get(id(rec))
+                owner = self._ids[id(scene)] if scene is not None else "s0"
+            loose.setdefault(owner, []).append(rec)
+        for owner, recs in loose.items():
+            count = Counter()
+            for rec in recs:
+                group = note_group(rec.kind)
+                count[group] += 1
+                self._ids[id(rec)] = f"{owner}.{group}{count[group]}"
+        seen: Counter[str] = Counter()
+        for rec in session.notes:  # recall notes are named by their recorded id
+            if rec.kind == "recall" and rec.valid and rec.fields.get("id"):
+                rid = rec.fields["id"]
+                seen[rid] += 1
+                self._ids[id(rec)] = f"recall:{rid}" + (f"#{seen[rid]}" if seen[rid] > 1 else "")
+                self.recall_notes.append(rec)
+
+    def of(self, obj: Scene | Turn | Speech | NoteRecord | Any) -> str | None:
+        """The id of a scene, turn, speech, note record, stats line or prose tool-call
+        node of this session, or ``None``."""
+        return self._ids.get(id(obj))
+
+
+def ids_of(session: Session) -> SessionIds:
+    """The :class:`SessionIds` of ``session`` (computed on first use, then kept)."""
+    if session._ids is None:
+        session._ids = SessionIds(session)
+    return session._ids
+
+
+def scene_id(index: int) -> str:
+    """``s<index+1>`` for a 0-based scene index."""
+    return f"s{index + 1}"
+
+
+def turn_id(index: int) -> str:
+    """``t<index+1>`` for a 0-based turn index."""
+    return f"t{index + 1}"
+
+
+def node_id(index: int, child: int | None = None) -> str:
+    """``n<index+1>`` (``n<index+1>.<child+1>`` for a title-page entry) for 0-based indexes."""
+    return f"n{index + 1}" if child is None else f"n{index + 1}.{child + 1}"

@@ -1,0 +1,286 @@
+"""The baseline (issue 12): adopt the linter on an archive, report only new findings, drop stale
+entries on update; durable, locked, journalled, bounded, never trusted blindly."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from fountain_audit import schemas
+from fountain_audit.cli import main
+from fountain_audit.lint import baseline as bl
+
+from .test_fingerprint import LOOSE_HEADING, SCENES, TOOL, chat, recipe, session
+from .test_formats import cli_env
+
+DAY = "2026-12-01"
+EPOCH = "1796083200"  # 2026-12-01T00:00:00Z
+P102_LINE = ("sessions/a.spmd:14:1: P102 [tools-between-forward-and-reply] tool note before HARVEY's forwarding "
+             "line (line 16); it belongs after it, before the reply")
+
+
+def lint(*args: str):
+    return CliRunner().invoke(main, ["lint", "--output-format", "concise", *args], env={"SOURCE_DATE_EPOCH": EPOCH},
+                              catch_exceptions=False)
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """tmp/proj: sessions/a.spmd (a P102 error and an H102 warning), sessions/b.spmd (clean)."""
+    root = tmp_path / "proj"
+    (root / "sessions").mkdir(parents=True)
+    (root / "sessions" / "a.spmd").write_text(session(), encoding="utf-8")
+    (root / "sessions" / "b.spmd").write_text(session([SCENES[2]]), encoding="utf-8")
+    monkeypatch.chdir(root)
+    return root
+
+
+def entry(code: str, content: str, index: int = 0, path: str = "sessions/a.spmd") -> str:
+    fp = recipe(code, path, content, index)
+    return json.dumps({"fingerprint": fp, "code": code, "path": path, "excerpt": content, "added": DAY},
+                      ensure_ascii=False)
+
+
+def adopt() -> None:
+    r = lint("--baseline", "baseline.json", "--update-baseline", "sessions")
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 2 files checked; 2 baselined.\n")
+    assert r.stderr == "fountain-audit: baseline baseline.json: 2 entries (2 added, 0 removed)\n"
+
+
+def test_adopt_then_only_a_new_violation_is_reported(project):
+    assert lint("sessions").exit_code == 1
+    adopt()
+    # sorted by path, code, fingerprint; one entry per line
+    assert Path("baseline.json").read_text(encoding="utf-8") == (
+        '{\n  "version": 1,\n  "tool": "fountain-audit",\n  "entries": [\n'
+        f"    {entry('H102', LOOSE_HEADING)},\n    {entry('P102', TOOL)}\n  ]\n}}\n")
+    jsonschema.Draft202012Validator(schemas.load("baseline")).validate(json.loads(Path("baseline.json").read_text()))
+    journal = [json.loads(line) for line in Path("baseline.json.journal.jsonl").read_text().splitlines()]
+    assert [(j["change"], j["code"], j["path"]) for j in journal] == [("added", "H102", "sessions/a.spmd"),
+                                                                       ("added", "P102", "sessions/a.spmd")]
+    r = lint("--baseline", "baseline.json", "sessions")
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 2 files checked; 2 baselined.\n")
+    # a new violation in the file that has baselined ones: a second, different tool-first scene
+    Path("sessions/a.spmd").write_text(session([*SCENES, chat("2026-06-24 10:00:00", "More?", tool_first=True)]),
+                                       encoding="utf-8")
+    r = lint("--baseline", "baseline.json", "sessions")
+    assert r.exit_code == 1
+    assert r.stdout == (P102_LINE.replace(":14:1:", ":62:1:").replace("(line 16)", "(line 64)") + "\n"
+                        "Found 1 error, 0 warnings, 0 infos in 2 files checked; 2 baselined.\n")
+
+
+def test_moved_scene_blank_lines_and_renamed_project_stay_baselined(project, tmp_path, monkeypatch):
+    adopt()
+    a = Path("sessions/a.spmd")
+    a.write_text(session([SCENES[1], SCENES[2], SCENES[0]]), encoding="utf-8")
+    r = lint("--baseline", "baseline.json", "sessions")
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 2 files checked; 2 baselined.\n")
+    a.write_text(a.read_text().replace("\n\n", "\n\n\n"), encoding="utf-8")
+    r = lint("--baseline", "baseline.json", "sessions")
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 2 files checked; 2 baselined.\n")
+    monkeypatch.chdir(tmp_path)
+    shutil.move(project, tmp_path / "renamed")
+    monkeypatch.chdir(tmp_path / "renamed")
+    r = lint("--baseline", "baseline.json", "sessions")
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 2 files checked; 2 baselined.\n")
+    r = lint("--baseline", str(tmp_path / "renamed" / "baseline.json"), str(tmp_path / "renamed" / "sessions"))
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 2 files checked; 2 baselined.\n")
+
+
+def test_fixed_finding_is_reported_stale_and_dropped_on_update(project):
+    adopt()
+    Path("sessions/a.spmd").write_text(session([chat("2026-06-24 10:00:00", "What is in a.go?"), *SCENES[1:]]),
+                                       encoding="utf-8")
+    r = lint("--baseline", "baseline.json", "sessions")
+    assert r.exit_code == 0
+    assert r.stdout == ('baseline.json: stale baseline entry P102 in sessions/a.spmd: "' + TOOL + '" matches '
+                        "nothing now; --update-baseline drops it\n"
+                        "All clear: no problems in 2 files checked; 1 baselined, 1 stale baseline entry.\n")
+    r = CliRunner().invoke(main, ["lint", "--output-format", "json", "--baseline", "baseline.json", "sessions"])
+    doc = json.loads(r.stdout)
+    jsonschema.Draft202012Validator(schemas.load("lint")).validate(doc)
+    assert doc["baseline"] == {"file": "baseline.json", "baselined": 1, "stale": [json.loads(entry("P102", TOOL))]}
+    assert "stale baseline entry P102" in r.stderr
+    # linting only b.spmd, or only other rules, says nothing of a.spmd's P102 entry
+    assert lint("--baseline", "baseline.json", "sessions/b.spmd").stdout == \
+        "All clear: no problems in 1 file checked; 0 baselined.\n"
+    assert lint("--baseline", "baseline.json", "--select", "H", "sessions").stdout == \
+        "All clear: no problems in 2 files checked; 1 baselined.\n"
+    r = lint("--baseline", "baseline.json", "--update-baseline", "sessions")
+    assert r.stderr == "fountain-audit: baseline baseline.json: 1 entries (0 added, 1 removed)\n"
+    assert r.stdout == "All clear: no problems in 2 files checked; 1 baselined.\n"
+    assert [e["code"] for e in json.loads(Path("baseline.json").read_text())["entries"]] == ["H102"]
+    last = json.loads(Path("baseline.json.journal.jsonl").read_text().splitlines()[-1])
+    assert {k: v for k, v in last.items() if k != "when"} == {
+        "change": "removed", **{k: v for k, v in json.loads(entry("P102", TOOL)).items() if k != "added"}}
+    assert last["when"].endswith("Z")
+
+
+def test_update_with_a_subset_keeps_other_files_entries_and_dates(project):
+    adopt()
+    Path("sessions/b.spmd").write_text(session([SCENES[1]]), encoding="utf-8")
+    r = CliRunner().invoke(main, ["lint", "--baseline", "baseline.json", "--update-baseline", "sessions/b.spmd"],
+                           env={"SOURCE_DATE_EPOCH": str(int(EPOCH) + 86400)})
+    assert r.stderr == "fountain-audit: baseline baseline.json: 3 entries (1 added, 0 removed)\n"
+    entries = json.loads(Path("baseline.json").read_text())["entries"]
+    assert [(e["path"], e["code"], e["added"]) for e in entries] == [
+        ("sessions/a.spmd", "H102", DAY), ("sessions/a.spmd", "P102", DAY), ("sessions/b.spmd", "H102", "2026-12-02")]
+
+
+def test_baseline_from_the_configuration(project):
+    Path("fountain-audit.toml").write_text('baseline = "ci/baseline.json"\nbaseline-max-entries = 2\n')
+    Path("ci").mkdir()
+    r = lint("--update-baseline", "sessions")
+    assert r.exit_code == 0 and Path("ci/baseline.json").is_file()
+    os.chdir("sessions")  # the path is relative to the configuration file, not the current directory
+    r = lint(".")
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 2 files checked; 2 baselined.\n")
+    os.chdir("..")
+    Path("sessions/b.spmd").write_text(session([SCENES[1]]), encoding="utf-8")
+    r = lint("--update-baseline", "sessions")
+    assert r.exit_code == 2
+    assert r.stderr == ("fountain-audit: error: " + str(project / "ci" / "baseline.json") + ": 3 entries would "
+                        "exceed baseline-max-entries (2); the baseline was not written\n")
+    assert len(json.loads(Path("ci/baseline.json").read_text())["entries"]) == 2
+    r = lint("--update-baseline", "--isolated", "sessions")
+    assert r.exit_code == 2 and "--update-baseline needs --baseline FILE" in r.stderr
+
+
+@pytest.mark.parametrize("content, problem", [
+    ('{"version": 1, "tool": "fountain-audit", "entries": [', "not valid JSON: Expecting value at line 1 column 54"),
+    ('{"version": 2, "tool": "fountain-audit", "entries": []}',
+     "unknown baseline version 2 (this fountain-audit reads version 1); upgrade fountain-audit"),
+    ('{"version": 1, "tool": "fountain-audit", "entries": [{"fingerprint": "x"}]}',
+     "does not match the baseline schema: entries[0] must contain ['added', 'code', 'excerpt', 'path'] "
+     "properties (see 'fountain-audit schema baseline')"),
+    ('{"version": 1, "tool": "fountain-audit", "entries": {}}',
+     "does not match the baseline schema: entries must be array (see 'fountain-audit schema baseline')"),
+    ('[]', "does not match the baseline schema: the document must be object (see 'fountain-audit schema baseline')"),
+    ('{"version": 1, "tool": "fountain-audit", "entries": [' + entry("P102", TOOL) + ", " + entry("P102", TOOL) + "]}",
+     f"entries[1]: fingerprint {recipe('P102', 'sessions/a.spmd', TOOL)} is listed twice"),
+    (b"\xff\xfe{}", "not UTF-8 (invalid start byte at byte 0)"),
+])
+def test_an_unusable_baseline_exits_2_naming_the_file(project, content, problem):
+    Path("bad.json").write_bytes(content if isinstance(content, bytes) else content.encode())
+    for extra in ([], ["--update-baseline"]):
+        r = lint("--baseline", "bad.json", *extra, "sessions")
+        assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"fountain-audit: error: bad.json: {problem}\n")
+    assert Path("bad.json").read_bytes() == (content if isinstance(content, bytes) else content.encode())
+
+
+def test_missing_and_oversized_baselines_exit_2(project):
+    r = lint("--baseline", "nope.json", "sessions")
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: nope.json: no such baseline "
+                                          "(create it with --update-baseline)\n")
+    adopt()
+    Path("fountain-audit.toml").write_text("baseline-max-entries = 1\n")
+    r = lint("--baseline", "baseline.json", "sessions")
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: baseline.json: 2 entries, more than "
+                                          "baseline-max-entries (1)\n")
+    Path("huge.json").write_bytes(b" " * (bl.max_bytes(1) + 1))
+    r = lint("--baseline", "huge.json", "sessions")
+    assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: huge.json: larger than {bl.max_bytes(1)} bytes, "
+                                          "more than baseline-max-entries (1) entries can take\n")
+    Path("fountain-audit.toml").write_text("baseline-max-entries = 0\n")
+    r = lint("sessions")
+    assert r.exit_code == 2 and "'baseline-max-entries' must be a positive integer, not 0" in r.stderr
+
+
+def test_excerpts_are_printed_with_control_characters_escaped(project):
+    fp = "0" * 32
+    Path("b.json").write_text(bl.render([bl.Entry(fp, "P102", "sessions/a.spmd", "\x1b]0;owned\x07 \u202e", DAY)]))
+    r = lint("--baseline", "b.json", "--select", "P102", "sessions")
+    assert r.stdout.splitlines()[1] == ('b.json: stale baseline entry P102 in sessions/a.spmd: '
+                                        '"\\x1b]0;owned\\x07 \\u202e" matches nothing now; --update-baseline drops it')
+
+
+def test_schema_command_prints_the_baseline_schema():
+    r = CliRunner().invoke(main, ["schema", "baseline"])
+    assert r.exit_code == 0 and json.loads(r.stdout) == schemas.load("baseline")
+    jsonschema.Draft202012Validator.check_schema(schemas.load("baseline"))
+
+
+# -- real processes: concurrent updates, the lock, kill -9 ------------------------------------------------
+
+def cli(*args: str, cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "fountain_audit", "lint", *args], cwd=cwd,
+                            env=cli_env(SOURCE_DATE_EPOCH=EPOCH), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_two_concurrent_updates_on_different_files_both_land(project):
+    Path("sessions/b.spmd").write_text(session([SCENES[1]]), encoding="utf-8")  # one H102
+    for _ in range(3):
+        Path("baseline.json").unlink(missing_ok=True)
+        procs = [cli("--baseline", "baseline.json", "--update-baseline", f"sessions/{n}.spmd", cwd=project)
+                 for n in ("a", "b")]
+        outs = [p.communicate(timeout=120) for p in procs]
+        assert [p.returncode for p in procs] == [0, 0], outs
+        assert sorted((e.path, e.code) for e in bl.load("baseline.json").values()) == [
+            ("sessions/a.spmd", "H102"), ("sessions/a.spmd", "P102"), ("sessions/b.spmd", "H102")]
+        journal = Path("baseline.json.journal.jsonl").read_text().splitlines()
+        assert len(journal) % 3 == 0  # every update journals what it added
+
+
+def test_an_update_waits_for_the_lock_and_reloads_inside_it(project):
+    adopt()
+    Path("sessions/b.spmd").write_text(session([SCENES[1]]), encoding="utf-8")
+    with bl.locked(str(project / "baseline.json")):
+        proc = cli("--baseline", "baseline.json", "--update-baseline", "sessions/b.spmd", cwd=project)
+        time.sleep(3)
+        assert proc.poll() is None  # blocked on the lock
+        # another writer lands meanwhile (as a concurrent update would): the waiting one must keep it
+        extra = bl.Entry("f" * 32, "S104", "sessions/c.spmd", "gone", DAY)
+        bl.write_durable("baseline.json", bl.render([*bl.load("baseline.json").values(), extra]))
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert err.decode() == "fountain-audit: baseline baseline.json: 4 entries (1 added, 0 removed)\n"
+    assert sorted((e.path, e.code) for e in bl.load("baseline.json").values()) == [
+        ("sessions/a.spmd", "H102"), ("sessions/a.spmd", "P102"), ("sessions/b.spmd", "H102"),
+        ("sessions/c.spmd", "S104")]
+
+
+def test_kill_9_during_updates_leaves_the_old_or_the_new_baseline(project):
+    # a big baseline (entries of other files, kept by every update) makes each write take a while
+    filler = [bl.Entry(f"{i:032x}", "T104", f"archive/{i % 997}.spmd", "x" * 80, DAY) for i in range(20000)]
+    Path("baseline.json").write_text(bl.render(filler), encoding="utf-8")
+    variants = [session(), session([SCENES[0], SCENES[0]])]  # {H102, P102 #0} / {P102 #0, P102 #1}
+    wanted = [{recipe("H102", "sessions/a.spmd", LOOSE_HEADING), recipe("P102", "sessions/a.spmd", TOOL)},
+              {recipe("P102", "sessions/a.spmd", TOOL), recipe("P102", "sessions/a.spmd", TOOL, 1)}]
+    others = {e.fingerprint for e in filler}
+    rng = random.Random(12)
+    seen = []
+    for i in range(6):
+        old = set(bl.load("baseline.json"))
+        Path("sessions/a.spmd").write_text(variants[i % 2], encoding="utf-8")
+        proc = cli("--baseline", "baseline.json", "--update-baseline", "sessions/a.spmd", cwd=project)
+        if i % 4 == 3:
+            time.sleep(rng.uniform(0.05, 1.0))  # anywhere: start-up, linting, loading under the lock
+        else:  # aim at the write: kill once the temporary file exists, at a random point of writing it
+            deadline = time.monotonic() + 60
+            while proc.poll() is None and time.monotonic() < deadline and \
+                    not any(n.startswith(".baseline.json.") for n in os.listdir(project)):
+                time.sleep(0.0005)
+            time.sleep(rng.uniform(0, 0.3))
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=60)
+        now = set(bl.load("baseline.json"))  # parses and matches the schema: never a torn file
+        assert now in (old, others | wanted[i % 2]), i
+        seen.append("old" if now == old else "new")
+    final = cli("--baseline", "baseline.json", "--update-baseline", "sessions/a.spmd", cwd=project)
+    assert final.wait(timeout=120) == 0
+    assert set(bl.load("baseline.json")) == others | wanted[1]
+    # temporary files that killed updates left are removed by the next update (under the lock)
+    assert sorted(n for n in os.listdir(project) if n.startswith("baseline.json") or n.startswith(".")) == [
+        "baseline.json", "baseline.json.journal.jsonl", "baseline.json.lock"]
+    print("kill -9 outcomes:", seen)
