@@ -33,11 +33,14 @@ from typing import Any, TextIO
 from fountain_audit.parse.fountain import (Blank, Dialogue, Document, Node, Note, SceneHeading, Section, TitleEntry, TitlePage,
                        parse)
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
+from fountain_audit.model import actors
 from fountain_audit.model.ids import SessionIds, ids_of, node_id, scene_id, turn_id
 from fountain_audit.model.session import PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session, placements
 
 #: Version of the dump output formats (``MAJOR.MINOR``; a minor change only adds fields).
-FORMAT_VERSION = "1.1"  # 1.1: every record (and scene, speech) gained "id" (fountain_audit.model.ids)
+#: 1.1: every record (and scene, speech) gained "id" (fountain_audit.model.ids);
+#: 1.2: tool calls and speeches gained "actor_ref" (fountain_audit.model.actors).
+FORMAT_VERSION = "1.2"
 
 #: Output shapes: tool calls and other note records, turns, the Fountain AST.
 SHAPES = ("dump", "turns", "ast")
@@ -194,9 +197,16 @@ class ToolCallRecord:
 
     record = "tool_call"
 
+    @property
+    def actor_ref(self) -> str:
+        """``actor`` in the actor grammar (:mod:`fountain_audit.model.actors`): ``HARVEY`` →
+        ``tool:harvey``, the ``NAME.`` of ``[[NAME.tool:]]`` → ``agent:<name>``."""
+        return actors.format(actors.of_tool_note(self.actor))
+
     def to_json(self) -> dict[str, Any]:
-        return {"record": self.record, "id": self.id, "file": self.file, "scene": _scene_json(self.scene), "turn": self.turn,
-                "phase": self.phase, "span": self.span.to_json(), "actor": self.actor, "name": self.name,
+        return {"record": self.record, "id": self.id, "file": self.file, "scene": _scene_json(self.scene),
+                "turn": self.turn, "phase": self.phase, "span": self.span.to_json(), "actor": self.actor,
+                "actor_ref": self.actor_ref, "name": self.name,
                 "arguments": self.arguments, "arguments_json": self.arguments_json,
                 "arguments_strict_json": self.arguments_strict_json, "arguments_text": self.arguments_text,
                 "status": self.status, "error": self.error, "form": self.form, "valid": self.valid,
@@ -360,9 +370,12 @@ class SpeechOut:
     lines kept; ``\\n`` line ends; leading parentheticals and trailing blank lines excluded),
     the ``parentheticals`` under the cue, the raw ``cue`` line and ``truncated`` when the
     file ends inside it without a line break; ``id`` is ``t3.user``, ``t3.forwarding``,
-    ``t3.reply`` or ``t3.action1``."""
+    ``t3.reply`` or ``t3.action1``. ``actor_ref`` is who wrote it in the actor grammar
+    (:func:`fountain_audit.model.actors.of_character`: ``human:margot``,
+    ``agent:qwen2.5-coder``, ``tool:harvey`` ...)."""
 
     character: str
+    actor_ref: str
     cue: str
     parentheticals: list[str]
     text: str
@@ -371,13 +384,18 @@ class SpeechOut:
     id: str | None = None
 
     @classmethod
-    def of(cls, sp: Speech, ids: SessionIds | None = None) -> SpeechOut:
+    def of(cls, sp: Speech, ids: SessionIds | None = None, humans: frozenset[str] = frozenset(),
+           scene_kind: str | None = None) -> SpeechOut:
+        """``humans``/``scene_kind``: see :func:`fountain_audit.model.actors.of_character`."""
         last = [n for n in sp.nodes if not isinstance(n, Blank)][-1]
-        return cls(sp.character, sp.dialogue.lines[0], sp.parentheticals, sp.text, Span.of(sp.dialogue, last),
+        text = sp.text
+        ref = actors.format(actors.of_character(sp.character, humans=humans, scene_kind=scene_kind, text=text))
+        return cls(sp.character, ref, sp.dialogue.lines[0], sp.parentheticals, text, Span.of(sp.dialogue, last),
                    sp.truncated, None if ids is None else ids.of(sp))
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "character": self.character, "cue": self.cue, "parentheticals": self.parentheticals,
+        return {"id": self.id, "character": self.character, "actor_ref": self.actor_ref, "cue": self.cue,
+                "parentheticals": self.parentheticals,
                 "text": self.text, "span": self.span.to_json(), "truncated": self.truncated}
 
 
@@ -438,6 +456,7 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
     recall_cache: dict[int, list[NoteRecordOut]] = {}
     switches = [p for p in placements(session) if p.note.kind == "model switch"]
     switch_offsets = [p.note.node.offset for p in switches]
+    humans = actors.humans_of(session)
     for turn in session.turns:
         scene = session.scenes[turn.scene_index]
         ref = refs(scene)
@@ -477,10 +496,10 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
         for node in turn.prose_tool_calls:
             tools.append((node.offset, _tool_from_prose(file, node, ref, turn.index, _prose_phase(turn, node), ids)))
         tools.sort(key=lambda t: t[0])
-        out = (lambda s: None if s is None else SpeechOut.of(s, ids))
+        out = (lambda s: None if s is None else SpeechOut.of(s, ids, humans, scene.kind))
         yield TurnRecord(file, turn.index, ref, span, out(turn.user), out(turn.forwarding), turn.target,
                          out(turn.reply), turn.complete, [t for _, t in tools], rag, recall, scene.model, switch,
-                         [SpeechOut.of(a, ids) for a in turn.actions], other,
+                         [SpeechOut.of(a, ids, humans, scene.kind) for a in turn.actions], other,
                          turn.stats.text if turn.stats is not None else None, turn_id(turn.index))
 
 

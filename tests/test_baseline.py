@@ -118,7 +118,7 @@ def test_fixed_finding_is_reported_stale_and_dropped_on_update(project):
     assert lint("--baseline", "baseline.json", "--select", "H", "sessions").stdout == \
         "All clear: no problems in 2 files checked; 1 baselined.\n"
     r = lint("--baseline", "baseline.json", "--update-baseline", "sessions")
-    assert r.stderr == "fountain-audit: baseline baseline.json: 1 entries (0 added, 1 removed)\n"
+    assert r.stderr == "fountain-audit: baseline baseline.json: 1 entry (0 added, 1 removed)\n"
     assert r.stdout == "All clear: no problems in 2 files checked; 1 baselined.\n"
     assert [e["code"] for e in json.loads(Path("baseline.json").read_text())["entries"]] == ["H102"]
     last = json.loads(Path("baseline.json.journal.jsonl").read_text().splitlines()[-1])
@@ -284,3 +284,14 @@ def test_kill_9_during_updates_leaves_the_old_or_the_new_baseline(project):
     assert sorted(n for n in os.listdir(project) if n.startswith("baseline.json") or n.startswith(".")) == [
         "baseline.json", "baseline.json.journal.jsonl", "baseline.json.lock"]
     print("kill -9 outcomes:", seen)
+
+
+def test_an_undecodable_file_name_is_stored_escaped_and_still_matches(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path(os.fsdecode(b"a\xff.spmd")).write_text(session(), encoding="utf-8")
+    r = lint("--baseline", "b.json", "--update-baseline", ".")
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 1 file checked; 2 baselined.\n")
+    assert {e.path for e in bl.load("b.json").values()} == {"a\\xff.spmd"}
+    Path(os.fsdecode(b"a\xff.spmd")).write_text(session(SCENES[1:]), encoding="utf-8")  # P102 fixed
+    r = lint("--baseline", "b.json", "--update-baseline", ".")
+    assert r.stderr == "fountain-audit: baseline b.json: 1 entry (0 added, 1 removed)\n"

@@ -113,7 +113,7 @@ def test_a01_em_dash_inside_arguments():
                   "line": 10, "timestamp": "2026-06-24T10:02:30", "timestamp_form": "exact"},
         "turn": 0, "phase": "after-user",
         "span": {"line": 17, "column": 1, "end_line": 17, "end_column": 64, "offset": 268, "end_offset": 332},
-        "actor": "HARVEY", "name": "write_file", "arguments": {"path": "log.md", "text": "done — ok"},
+        "actor": "HARVEY", "actor_ref": "tool:harvey", "name": "write_file", "arguments": {"path": "log.md", "text": "done — ok"},
         "arguments_json": True, "arguments_strict_json": True,
         "arguments_text": '{"path":"log.md","text":"done — ok"}', "status": "ok", "error": None, "form": "note",
         "valid": True, "problem": None, "body": 'tool: write_file({"path":"log.md","text":"done — ok"}) — ok'}

@@ -158,3 +158,15 @@ def test_element_content_takes_whole_lines_and_skips_file_level_rules():
         "[[tool: a() — ok]]"  # an exclusive end at column 1 does not take line 5
     assert element_content(Diagnostic("a", 5, 1, "S104", "missing-the-end", Severity.WARNING, "m"), lines) == ""
     assert element_content(Diagnostic("a", 9, 1, "P102", "p", Severity.ERROR, "m"), lines) == ""
+
+
+def test_parallel_and_standard_input_runs_give_the_same_fingerprints(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for n in range(3):
+        Path(f"s{n}.spmd").write_text(session(), encoding="utf-8")
+    serial = fingerprints("--jobs", "1", ".")
+    assert len(serial) == 6 and len(set(serial)) == 6
+    assert fingerprints("--jobs", "2", ".") == serial
+    r = CliRunner().invoke(main, ["lint", "--output-format", "json", "-", "--stdin-filename", "s1.spmd"],
+                           input=session().encode())
+    assert [(d["code"], d["fingerprint"]) for d in json.loads(r.stdout)["diagnostics"]] == serial[2:4]

@@ -285,9 +285,9 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     if update_baseline and not baseline_file:
         raise click.UsageError("--update-baseline needs --baseline FILE (or baseline = \"...\" in the configuration)")
     ledger = None
-    if baseline_file and not update_baseline:
+    if baseline_file:  # checked before linting; an update reads it again under its lock
         try:
-            ledger = bl.load(baseline_file, cfg.baseline_max_entries)
+            ledger = bl.load(baseline_file, cfg.baseline_max_entries, missing_ok=update_baseline)
         except bl.BaselineError as e:
             _fail(str(e))
     fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
@@ -342,7 +342,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
     outcome = None
     if baseline_file:
-        keys = {job.name: job.key for job in work}
+        keys = {job.name: bl.stored_path(job.key) for job in work}
         scope = bl.Scope(frozenset(keys[name] for name in checked), frozenset(r.code for r in selection.rules))
         if update_baseline:
             try:
@@ -351,7 +351,8 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             except bl.BaselineError as e:
                 _fail(str(e))
             ledger = change.entries
-            click.echo(f"fountain-audit: baseline {terminal_safe(baseline_file)}: {len(ledger)} entries "
+            n = len(ledger)
+            click.echo(f"fountain-audit: baseline {terminal_safe(baseline_file)}: {n} entr{'y' if n == 1 else 'ies'} "
                        f"({len(change.added)} added, {len(change.removed)} removed)", err=True)
         outcome = bl.apply(ledger, diagnostics, scope, baseline_file)
         diagnostics = outcome.new

@@ -19,7 +19,7 @@ from fountain_audit.diff.words import THRESHOLD, ratio, word_diff
 _TOOL_FIELDS = ("name", "actor", "status", "error", "arguments", "arguments_json", "arguments_strict_json",
                 "phase", "form", "valid", "problem")
 _NOTE_FIELDS = ("kind", "fields", "phase", "valid", "problem")
-_SPEECH_SKIP = frozenset({"text", "span"})
+_SPEECH_SKIP = frozenset({"text", "span", "actor_ref"})  # actor_ref follows the character
 _TURN_KEYS = frozenset({"record", "id", "file", "index", "span", "scene", "user", "forwarding", "target", "reply",
                         "complete", "tool_calls", "rag", "recall", "model", "model_switch", "actions",
                         "other_notes", "stats"})

@@ -37,11 +37,12 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import json.encoder
 import os
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from fountain_audit.lint.diagnostics import Diagnostic
 
@@ -62,8 +63,7 @@ class BaselineError(Exception):
     """A baseline that cannot be used; the message names the file and the problem."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One accepted finding: ``fingerprint`` (32 hex digits), rule ``code``, ``path`` relative to
     the project root, a short ``excerpt`` of the flagged element (untrusted session text) and the
     UTC date it was ``added`` (``YYYY-MM-DD``)."""
@@ -75,8 +75,7 @@ class Entry:
     added: str
 
     def to_dict(self) -> dict:
-        return {"fingerprint": self.fingerprint, "code": self.code, "path": self.path,
-                "excerpt": self.excerpt, "added": self.added}
+        return self._asdict()
 
     def sort_key(self) -> tuple:
         return (self.path, self.code, self.fingerprint)
@@ -154,7 +153,7 @@ def parse(path: str, data: bytes, max_entries: int = DEFAULT_MAX_ENTRIES) -> dic
                             f"({max_entries})")
     entries: dict[str, Entry] = {}
     for i, raw in enumerate(doc["entries"]):
-        entry = Entry(**raw)
+        entry = Entry(raw["fingerprint"], raw["code"], raw["path"], raw["excerpt"], raw["added"])
         if entry.fingerprint in entries:
             raise BaselineError(f"{path}: entries[{i}]: fingerprint {entry.fingerprint} is listed twice")
         entries[entry.fingerprint] = entry
@@ -200,9 +199,15 @@ def apply(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], scope
     return Outcome(new, baselined, stale, file)
 
 
+def stored_path(path: str) -> str:
+    """``path`` as a baseline stores it: undecodable bytes of a file name (lone surrogates)
+    become ``\\xNN`` text, so that the file is valid UTF-8. Scopes use the same form."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def entries_for(diagnostics: Iterable[Diagnostic], keys: Mapping[str, str], today: str) -> dict[str, Entry]:
     """Baseline entries for ``diagnostics``: ``keys`` maps a diagnostic's path (as reported) to
-    its path relative to the project root. Diagnostics without a fingerprint and ``X001``
+    its path relative to the project root, as :func:`stored_path` gives it. Diagnostics without a fingerprint and ``X001``
     internal errors (bugs, never accepted) are left out."""
     out: dict[str, Entry] = {}
     for d in diagnostics:
@@ -225,8 +230,10 @@ def today() -> str:
 
 def render(entries: Iterable[Entry]) -> str:
     """The file's text: the header, then one entry per line, sorted by path, code, fingerprint."""
-    lines = [json.dumps(e.to_dict(), ensure_ascii=False) for e in sorted(entries, key=Entry.sort_key)]
-    body = ",\n".join("    " + line for line in lines)
+    q = json.encoder.encode_basestring  # a JSON string literal, as json.dumps(..., ensure_ascii=False) writes it
+    lines = [f'{{"fingerprint": {q(e.fingerprint)}, "code": {q(e.code)}, "path": {q(e.path)}, '
+             f'"excerpt": {q(e.excerpt)}, "added": {q(e.added)}}}' for e in sorted(entries, key=Entry.sort_key)]
+    body = ",\n".join("    " + line for line in lines).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     return (f'{{\n  "version": {VERSION},\n  "tool": "{TOOL}",\n  "entries": [' +
             (f"\n{body}\n  ]" if lines else "]") + "\n}\n")
 

@@ -1,0 +1,156 @@
+"""Actors: who did what in a session, as ``prefix:id[/sub]`` strings.
+
+The grammar is toolpath's actor reference, restricted to the three kinds a Harvey
+session holds::
+
+    actor  = prefix ":" id [ "/" sub ]
+    prefix = "human" | "agent" | "tool"
+    id     = 1*( ALPHA / DIGIT / "_" / "." / "-" )      ; sub likewise
+
+:func:`parse` reads such a string into an :class:`Actor`, :func:`format` writes one
+back; ``format(parse(s)) == s`` for every valid ``s`` and ``parse(format(a)) == a``
+for every valid ``a``.
+
+How a session's characters map to actors (:func:`of_character`):
+
+* the user's character (the human named in a chat heading, the title page's
+  ``Author:``) → ``human:<name>`` lower-cased; a name outside the grammar →
+  ``human:user``;
+* a model's cue → ``agent:<model>`` lower-cased (``QWEN2.5-CODER`` →
+  ``agent:qwen2.5-coder``); a name that cannot be an id (``/``, ``:``, spaces ...)
+  → ``agent:unknown`` (callers keep the original name beside it);
+* ``HARVEY`` and whatever the harness writes on its own behalf (forwarding and
+  routing lines, ``[chunk i failed: …]`` notices, notes) → ``tool:harvey``;
+  ``SHELL`` (command output the harness recorded) → ``tool:shell``; a skill's
+  character in an ``INT. SKILL`` scene → ``tool:<skill>`` (``tool:skill`` when
+  the name is outside the grammar).
+
+A harness line is never an ``agent:`` actor: "no model was involved"
+(``tool:harvey``) and "a model ran, unnamed" (``agent:unknown``) stay distinct.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fountain_audit.model.session import Session
+
+#: The actor kinds a Harvey session holds.
+PREFIXES = ("human", "agent", "tool")
+#: One actor string, anchored (toolpath's ``actorRef`` less its ``ci`` kind).
+PATTERN = re.compile(r"^(human|agent|tool):([A-Za-z0-9_.-]+)(?:/([A-Za-z0-9_.-]+))?$")
+_ID_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
+#: Recorder-written notices under a model's cue (harvey-recorder-inventory.md §5, ``p_chunk``).
+_HARNESS_NOTICE_RE = re.compile(r"^\[chunk \d+ failed: .*\]$", re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """An actor: ``prefix`` (``human``, ``agent`` or ``tool``), ``id`` and optional ``sub``.
+
+    ``str(actor)`` is :func:`format`. Construct through :func:`parse` or the helpers
+    (:func:`human`, :func:`agent`, :func:`tool`) to be sure it is valid.
+    """
+
+    prefix: str
+    id: str
+    sub: str | None = None
+
+    def __str__(self) -> str:
+        return format(self)
+
+
+def parse(ref: str) -> Actor:
+    """Read an actor string (``"agent:qwen2.5-coder"``, ``"tool:harvey/shell"``).
+
+    Raises ``ValueError`` when ``ref`` does not follow the grammar.
+    """
+    m = PATTERN.fullmatch(ref) if isinstance(ref, str) else None
+    if m is None:
+        raise ValueError(f"not an actor reference: {ref!r} (expected human|agent|tool:ID[/SUB])")
+    return Actor(m.group(1), m.group(2), m.group(3))
+
+
+def format(actor: Actor) -> str:  # noqa: A001 - the grammar's own word
+    """Write ``actor`` as ``prefix:id[/sub]``. Raises ``ValueError`` for an invalid actor."""
+    if actor.prefix not in PREFIXES or not is_id(actor.id) or (actor.sub is not None and not is_id(actor.sub)):
+        raise ValueError(f"not a valid actor: {actor!r}")
+    return f"{actor.prefix}:{actor.id}" + (f"/{actor.sub}" if actor.sub is not None else "")
+
+
+def is_id(name: str) -> bool:
+    """True when ``name`` can be an actor id as it is (``[A-Za-z0-9_.-]+``)."""
+    return isinstance(name, str) and bool(_ID_RE.fullmatch(name))
+
+
+#: The harness.
+HARVEY = Actor("tool", "harvey")
+#: The shell whose output the harness recorded.
+SHELL = Actor("tool", "shell")
+#: A human the file does not name in a usable way.
+USER = Actor("human", "user")
+#: A model ran but its name cannot be an id.
+UNKNOWN_AGENT = Actor("agent", "unknown")
+
+
+def human(name: str | None) -> Actor:
+    """``human:<name>`` lower-cased, or ``human:user`` when the name is outside the grammar."""
+    n = (name or "").strip().lower()
+    return Actor("human", n) if is_id(n) else USER
+
+
+def agent(model: str | None) -> Actor:
+    """``agent:<model>`` lower-cased, or ``agent:unknown`` when the name cannot be an id."""
+    n = (model or "").strip().lower()
+    return Actor("agent", n) if is_id(n) else UNKNOWN_AGENT
+
+
+def tool(name: str | None, fallback: str = "tool") -> Actor:
+    """``tool:<name>`` lower-cased, or ``tool:<fallback>`` when the name cannot be an id."""
+    n = (name or "").strip().lower()
+    return Actor("tool", n) if is_id(n) else Actor("tool", fallback)
+
+
+def of_character(character: str, *, humans: frozenset[str] | set[str], scene_kind: str | None = None,
+                 text: str | None = None) -> Actor:
+    """The actor behind a character cue.
+
+    ``humans``: the upper-cased names of the session's people (the chat heading's human,
+    the ``Author:``). ``scene_kind``: the scene's kind (a character in a ``skill`` scene
+    is the skill). ``text``: what the character wrote, to recognise a harness notice
+    written under a model's cue (``[chunk 2 failed: …]``).
+    """
+    who = character.strip().upper()
+    if who == "HARVEY":
+        return HARVEY
+    if who == "SHELL":
+        return SHELL
+    if who in humans or scene_kind in ("shell", "agent-mode"):  # only the user answers there
+        return human(who)
+    if scene_kind == "skill":
+        return tool(who, "skill")
+    if text is not None and _HARNESS_NOTICE_RE.match(text.strip()):
+        return HARVEY
+    return agent(who)
+
+
+def humans_of(session: Session) -> frozenset[str]:
+    """The upper-cased names of the people of ``session``: the title page's ``Author:`` and
+    the human of every chat heading (``INT. HARVEY AND MARGOT TALKING`` → ``MARGOT``)."""
+    names = {s.user.strip().upper() for s in session.scenes if s.user}
+    if session.author and session.author.strip():
+        names.add(session.author.strip().upper())
+    names.discard("HARVEY")
+    return frozenset(names)
+
+
+def of_tool_note(actor: str | None) -> Actor:
+    """The actor of a tool call as the file records it: ``HARVEY`` (a ``[[tool:]]`` note or a
+    prose ``Harvey calls`` line) → ``tool:harvey``; the ``NAME.`` of ``[[NAME.tool:]]`` →
+    ``agent:<name>``."""
+    if actor is None or actor.strip().upper() == "HARVEY":
+        return HARVEY
+    return agent(actor)

@@ -1,0 +1,118 @@
+"""The actor grammar (fountain_audit.model.actors) and actor_ref on dump records."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fountain_audit.cli import main
+from fountain_audit.dump import dump_text
+from fountain_audit.model import actors
+from fountain_audit.model.actors import Actor
+from tests.conftest import SAMPLES, shared_files
+
+ID = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", min_size=1, max_size=20)
+#: toolpath's actorRef pattern (toolpath.schema.json $defs/actorRef) less its `ci` kind.
+TOOLPATH_ACTOR = re.compile(r"^(human|agent|tool):[a-zA-Z0-9_.-]+(/[a-zA-Z0-9_.-]+)?$")
+
+
+@given(st.sampled_from(actors.PREFIXES), ID, st.one_of(st.none(), ID))
+def test_format_then_parse_round_trips(prefix, id_, sub):
+    a = Actor(prefix, id_, sub)
+    s = actors.format(a)
+    assert TOOLPATH_ACTOR.match(s)
+    assert actors.parse(s) == a
+    assert actors.format(actors.parse(s)) == s
+
+
+@pytest.mark.parametrize("ref, expected", [
+    ("human:margot", Actor("human", "margot")),
+    ("agent:qwen2.5-coder", Actor("agent", "qwen2.5-coder")),
+    ("tool:rustfmt/1.7.0", Actor("tool", "rustfmt", "1.7.0")),
+    ("tool:harvey", actors.HARVEY),
+])
+def test_parse(ref, expected):
+    assert actors.parse(ref) == expected
+    assert str(expected) == ref
+
+
+@pytest.mark.parametrize("bad", ["", "harvey", "ci:github", "agent:", "agent:a b", "agent:a/b/c", "agent:a:b",
+                                 "agent:a\n", "Human:x", "agent:é", None])
+def test_parse_rejects_what_is_outside_the_grammar(bad):
+    with pytest.raises(ValueError):
+        actors.parse(bad)
+
+
+@pytest.mark.parametrize("bad", [Actor("ci", "x"), Actor("agent", ""), Actor("agent", "a/b"), Actor("tool", "x", "")])
+def test_format_rejects_invalid_actors(bad):
+    with pytest.raises(ValueError):
+        actors.format(bad)
+
+
+def test_character_mapping():
+    humans = frozenset({"MARGOT"})
+    of = actors.of_character
+    assert of("MARGOT", humans=humans) == Actor("human", "margot")
+    assert of("QWEN2.5-CODER", humans=humans) == Actor("agent", "qwen2.5-coder")
+    assert of("LLAMA/3", humans=humans) == actors.UNKNOWN_AGENT
+    assert of("GPT:4O", humans=humans) == actors.UNKNOWN_AGENT
+    assert of("HARVEY", humans=humans) == actors.HARVEY
+    assert of("SHELL", humans=humans, scene_kind="shell") == actors.SHELL
+    assert of("CHANGELOG-CHECK", humans=humans, scene_kind="skill") == Actor("tool", "changelog-check")
+    # the recorder's notice under a model's cue is the harness speaking, not the model
+    assert of("QWEN2.5-CODER", humans=humans, text="[chunk 2 failed: model returned an empty response]") \
+        == actors.HARVEY
+    assert actors.human("JOHN DOE") == actors.USER
+    assert actors.of_tool_note("HARVEY") == actors.HARVEY
+    assert actors.of_tool_note("DEVSTRAL") == Actor("agent", "devstral")
+
+
+def test_clean_session_turn_actors():
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    turns = [r.to_json() for r in dump_text(text, "s.spmd", shape="turns")]
+    got = [(t["user"]["actor_ref"], t["forwarding"] and t["forwarding"]["actor_ref"], t["reply"]["actor_ref"],
+            [c["actor_ref"] for c in t["tool_calls"]]) for t in turns]
+    assert got == [
+        ("human:margot", "tool:harvey", "agent:qwen2.5-coder", ["tool:harvey"] * 3),
+        ("human:margot", "tool:harvey", "agent:qwen2.5-coder", ["tool:harvey"]),
+        ("human:margot", "tool:harvey", "agent:qwen2.5-coder", ["tool:harvey"]),
+        ("human:margot", "tool:harvey", "agent:devstral", ["agent:devstral", "agent:devstral"]),
+        ("human:margot", "tool:harvey", "agent:lighthouse", []),
+        ("human:margot", None, "tool:harvey", []),   # pipeline steps: HARVEY's own cue
+        ("human:margot", None, "tool:harvey", []),
+    ]
+    assert [a["actor_ref"] for a in turns[0]["actions"]] == ["tool:harvey", "human:margot"]
+
+
+def _speeches(turn):
+    for key in ("user", "forwarding", "reply"):
+        if turn[key]:
+            yield turn[key]
+    yield from turn["actions"]
+
+
+@pytest.mark.parametrize("path", [*sorted(SAMPLES.rglob("*.spmd")), *shared_files()],
+                         ids=lambda p: p.name)
+def test_every_actor_ref_follows_the_grammar_and_harness_lines_are_never_agents(path):
+    r = CliRunner().invoke(main, ["dump", "--turns", str(path)])
+    assert r.exit_code == 0, r.output
+    turns = json.loads(r.stdout)["records"]
+    r = CliRunner().invoke(main, ["dump", str(path)])
+    calls = json.loads(r.stdout)["records"]
+    for t in turns:
+        for sp in _speeches(t):
+            assert TOOLPATH_ACTOR.match(sp["actor_ref"]), sp
+            assert actors.format(actors.parse(sp["actor_ref"])) == sp["actor_ref"]
+            if sp["character"].strip().upper() == "HARVEY":
+                assert sp["actor_ref"] == "tool:harvey"
+        if t["forwarding"]:
+            assert t["forwarding"]["actor_ref"] == "tool:harvey"
+        calls += t["tool_calls"]
+    for c in calls:
+        assert TOOLPATH_ACTOR.match(c["actor_ref"])
+        assert (c["actor_ref"] == "tool:harvey") == (c["actor"].upper() == "HARVEY")
