@@ -4,8 +4,9 @@ each replace block are paired by similarity (:func:`align`, :func:`pair_block`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from difflib import SequenceMatcher
 from typing import Any
+
+from fountain_audit.diff.sequences import opcodes
 
 _PAIR_LIMIT = 40_000  # cells of the optimal-pairing table before falling back to a greedy pairing
 
@@ -55,11 +56,11 @@ def pair_block(n: int, m: int, sim: Callable[[int, int], float | None]) -> list[
 
 
 def align(a_keys: Sequence[Any], b_keys: Sequence[Any], sim: Callable[[int, int], float | None]) -> list[Step]:
-    """Align two sequences: :class:`SequenceMatcher` (``autojunk=False``) on the hashable
-    ``keys``; equal items are paired, and the items of each replace block are paired by
+    """Align two sequences: :func:`fountain_audit.diff.sequences.opcodes` (SequenceMatcher,
+    bounded) on the hashable ``keys``; equal items are paired, and the items of each replace block are paired by
     :func:`pair_block` with ``sim(i, j)`` (indexes into the whole sequences)."""
     steps: list[Step] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, list(a_keys), list(b_keys), autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes(list(a_keys), list(b_keys))[0]:
         if tag == "equal":
             steps.extend(("pair", i1 + k, j1 + k) for k in range(i2 - i1))
         elif tag == "delete":

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fountain_audit.diff.jsonvalues import canon, json_path_diff, same
-from fountain_audit.diff.words import THRESHOLD, ratio, word_diff
+from fountain_audit.diff.words import THRESHOLD, diff_words, ratio
 
 #: ``--only`` categories, in report order.
 CATEGORIES = ("turns", "user", "replies", "model", "tools", "context", "notes", "scenes", "other")
@@ -22,7 +22,10 @@ class Change:
     ``before``/``after`` are the values compared (normalised), ``words`` a
     :func:`word_diff`, ``details`` per-field differences (``{"field", "before", "after"}``,
     or ``{"field", "diff": json_path_diff(...)}``, or ``{"field", "words"}``).
-    ``new_failures`` counts tool calls that now fail (``ok → error``, or added with ``error``)."""
+    ``new_failures`` counts tool calls that now fail (``ok → error``, or added with ``error``).
+    ``coarsened`` is True when a word or line diff in it was coarsened (a long stretch with
+    many changes shown removed and added whole, see :mod:`fountain_audit.diff.sequences`); the
+    detail concerned then carries ``"coarsened": true``."""
 
     kind: str
     category: str
@@ -40,10 +43,13 @@ class Change:
     new_failures: int = 0
     categories: tuple[str, ...] = ()
     heading: str | None = None
+    coarsened: bool = False
 
     def __post_init__(self) -> None:
         if not self.categories:
             self.categories = (self.category,)
+        if any(d.get("coarsened") for d in self.details):
+            self.coarsened = True
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "category": self.category, "categories": list(self.categories),
@@ -52,11 +58,19 @@ class Change:
                 "pointer": {"a": self.a_pointer, "b": self.b_pointer},
                 "before": self.before, "after": self.after,
                 "words": None if self.words is None else [list(w) for w in self.words],
-                "details": self.details, "new_failures": self.new_failures}
+                "details": self.details, "new_failures": self.new_failures, "coarsened": self.coarsened}
 
 
 
 _POSITIONAL_NOTE_KEYS = frozenset({"record", "id", "file", "scene", "turn", "span"})
+
+
+def _words_detail(f: str, a: str, b: str) -> dict[str, Any]:
+    words, coarse = diff_words(a, b)
+    d: dict[str, Any] = {"field": f, "before": a, "after": b, "words": [list(w) for w in words]}
+    if coarse:
+        d["coarsened"] = True
+    return d
 
 
 def field_details(x: dict[str, Any], y: dict[str, Any], order: Sequence[str],
@@ -71,17 +85,15 @@ def field_details(x: dict[str, Any], y: dict[str, Any], order: Sequence[str],
         if isinstance(a, (dict, list)) and isinstance(b, (dict, list)) and type(a) is type(b):
             out.append({"field": f, "diff": json_path_diff(a, b)})
         elif isinstance(a, str) and isinstance(b, str) and f in ("arguments", "error", "problem"):
-            out.append({"field": f, "before": a, "after": b, "words": [list(w) for w in word_diff(a, b)]})
+            out.append(_words_detail(f, a, b))
         else:
             out.append({"field": f, "before": a, "after": b})
     if not out:
         for f in fallback:
             a, b = x.get(f), y.get(f)
             if not same(a, b):
-                d: dict[str, Any] = {"field": f, "before": a, "after": b}
-                if isinstance(a, str) and isinstance(b, str):
-                    d["words"] = [list(w) for w in word_diff(a, b)]
-                out.append(d)
+                out.append(_words_detail(f, a, b) if isinstance(a, str) and isinstance(b, str)
+                           else {"field": f, "before": a, "after": b})
                 break
     known = set(order) | set(fallback) | _POSITIONAL_NOTE_KEYS | {"arguments_text", "body"}
     for f in list(x) + [k for k in y if k not in x]:

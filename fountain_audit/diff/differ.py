@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
-from difflib import SequenceMatcher
 from typing import Any
 
 from fountain_audit.diff.alignment import Step, align
@@ -14,7 +12,8 @@ from fountain_audit.diff.jsonvalues import canon, pointer_token, same
 from fountain_audit.diff.options import Options
 from fountain_audit.diff.patch import json_patch, list_patch
 from fountain_audit.diff.sides import SceneUnit, Side, turn_key, turn_text
-from fountain_audit.diff.words import THRESHOLD, ratio, word_diff
+from fountain_audit.diff.sequences import ratio as sequence_ratio
+from fountain_audit.diff.words import THRESHOLD, diff_words, line_diff, ratio
 
 _TOOL_FIELDS = ("name", "actor", "status", "error", "arguments", "arguments_json", "arguments_strict_json",
                 "phase", "form", "valid", "problem")
@@ -109,7 +108,7 @@ class Differ:
         if sa.kind != sb.kind:
             return None
         if sa.turns and sb.turns:
-            r = SequenceMatcher(None, sa.turn_keys, sb.turn_keys, autojunk=False).ratio()
+            r = sequence_ratio(sa.turn_keys, sb.turn_keys)
             if r > 0:
                 return 1.0 + r
         t = ratio(sa.text, sb.text)
@@ -139,8 +138,9 @@ class Differ:
         if self.options.workspace and sa.workspace != sb.workspace:
             details.append({"field": "workspace", "before": sa.workspace, "after": sb.workspace})
         if self._reportable(self.a, sa) and self._reportable(self.b, sb) and sa.body != sb.body:
-            lines = list(difflib.unified_diff(sa.body.split("\n"), sb.body.split("\n"), lineterm="", n=1))[2:]
-            details.append({"field": "text", "before": sa.body, "after": sb.body, "diff": lines})
+            lines, coarse = line_diff(sa.body, sb.body)
+            details.append({"field": "text", "before": sa.body, "after": sb.body, "diff": lines}
+                           | ({"coarsened": True} if coarse else {}))
         if not details:
             return
         pa = f"/records/{sa.turns[0]}/scene" if sa.turns else None
@@ -275,8 +275,9 @@ class Differ:
         if not same(ax, ay):
             tx = "\n".join(f"{s['character']}: {s['text']}" for s in ax)
             ty = "\n".join(f"{s['character']}: {s['text']}" for s in ay)
+            words, coarse = diff_words(tx, ty)
             self.add("actions-changed", "other", "prompts and answers changed", ctx, pa + "/actions", pb + "/actions",
-                     before=tx, after=ty, words=word_diff(tx, ty))
+                     before=tx, after=ty, words=words, coarsened=coarse)
         if not same(x.get("stats"), y.get("stats")):
             self.add("stats-changed", "other", f"stats {one_line(x.get('stats'))} → {one_line(y.get('stats'))}",
                      ctx, pa + "/stats", pb + "/stats", before=x.get("stats"), after=y.get("stats"))
@@ -306,9 +307,9 @@ class Differ:
             return
         only_text = text_changed and not details
         suffix = "/text" if only_text else ""
+        words, coarse = diff_words(sx["text"], sy["text"]) if text_changed else (None, False)
         self.add(kind, category, f"{key} changed ({who})", ctx, f"{pa}/{key}{suffix}", f"{pb}/{key}{suffix}",
-                 before=sx["text"], after=sy["text"], words=word_diff(sx["text"], sy["text"]) if text_changed else None,
-                 details=details)
+                 before=sx["text"], after=sy["text"], words=words, details=details, coarsened=coarse)
 
     def _notes(self, key: str, x: dict[str, Any], y: dict[str, Any], ctx: dict[str, Any], pa: str, pb: str) -> None:
         xs, ys = x.get(key, []), y.get(key, [])

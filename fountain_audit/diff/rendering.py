@@ -13,6 +13,9 @@ from fountain_audit.diff.result import DiffResult
 #: ``remove``, ``change``, ``move``, ``del`` / ``ins`` (words), ``summary``, or ``None``.
 Line = list[tuple[str, "str | None"]]
 
+#: The line under a change whose word or line diff was coarsened (bounded work).
+COARSENED_NOTE = "    (diff coarsened: a long stretch with many changes is shown removed and added whole)"
+
 _SIGN = {"added": ("+", "add"), "removed": ("-", "remove"), "moved": (">", "move")}
 
 
@@ -117,6 +120,8 @@ def _change_lines(c: Change) -> list[Line]:
             lines.append([("    heading: ", "meta"), (d["before"], "del"), (" → ", None), (d["after"], "ins")])
             continue
         lines.extend(_detail_lines(d))
+    if c.coarsened:
+        lines.append([(COARSENED_NOTE, "meta")])
     return lines
 
 

@@ -13,7 +13,8 @@ from fountain_audit.diff.options import DiffError, Options
 from fountain_audit.diff.sides import Side, make_side, read_side
 
 #: Version of the ``--format json`` document (``MAJOR.MINOR``; a minor change only adds fields).
-DIFF_FORMAT_VERSION = "1.0"
+#: 1.1: each change has ``coarsened`` (and a coarsened detail ``"coarsened": true``).
+DIFF_FORMAT_VERSION = "1.1"
 
 
 @dataclass(eq=False, slots=True)

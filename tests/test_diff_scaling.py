@@ -1,0 +1,124 @@
+"""Bounded diff work (issue 14 item 20): the shapes that were quadratic scale linearly
+(10× input → at most 20× time here, a generous bar for a loaded machine; the benchmark
+``benchmarks/diff_scaling.py`` checks 11×), long diffs stay exact where they can, and a
+coarsened diff says so in every format."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import time
+from difflib import SequenceMatcher
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fountain_audit.diff import diff_texts, render_unified
+from fountain_audit.diff.rendering import COARSENED_NOTE
+from fountain_audit.diff.sequences import opcodes, ratio
+from fountain_audit.diff.words import diff_words
+
+from .conftest import ROOT
+
+_spec = importlib.util.spec_from_file_location("fa_diff_scaling", ROOT / "benchmarks" / "diff_scaling.py")
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+
+def _best(a: str, b: str, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        bench.run(a, b)
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+#: Base size per shape (bytes): large enough that the 1× run is not mostly timer noise.
+BASE = {"long-reply": 12_000, "repeated-words": 12_000, "reworded-reply": 12_000, "tool-note": 4_000,
+        "many-turns": 2_000}
+
+
+@pytest.mark.parametrize("shape", sorted(bench.SHAPES))
+def test_diff_time_is_linear(shape):
+    make = bench.SHAPES[shape]
+    small, large = make(BASE[shape]), make(10 * BASE[shape])
+    bench.run(*small)  # warm up (grammar tables, imports)
+    t1, t10 = _best(*small, runs=5), _best(*large)
+    assert t10 / t1 <= 20, f"{shape}: 10× input took {t10 / t1:.1f}× the time ({t1:.3f}s → {t10:.3f}s)"
+
+
+def test_one_changed_word_in_a_long_reply_is_exact():
+    a, b = bench.long_reply(80_000)  # 10k words
+    [change] = diff_texts(a, b).changes
+    assert change.kind == "reply-changed" and change.coarsened is False
+    ra, rb = change.before, change.after
+    w = bench.words(10_000)
+    k = len(" ".join(w[:5000])) + 1  # where the 5001st word starts
+    assert w[5000] == "echo53" and ra == " ".join(w)
+    assert [(op, len(t)) for op, t in change.words] == [("=", k), ("-", 6), ("+", 7), ("=", len(ra) - k - 6)]
+    assert change.words[1:3] == [("-", "echo53"), ("+", "CHANGED")]
+    assert rb == ra[:k] + "CHANGED" + ra[k + 6:]
+
+
+def test_coarsened_diff_says_so():
+    a, b = bench.reworded_reply(120_000)  # every 5th word of 15k changed: too many changes to align
+    result = diff_texts(a, b, "a.spmd", "b.spmd")
+    [change] = result.changes
+    assert change.coarsened is True
+    assert "".join(t for op, t in change.words if op != "+") == change.before
+    assert "".join(t for op, t in change.words if op != "-") == change.after
+    doc = result.to_json()
+    assert doc["format_version"] == "1.1" and doc["changes"][0]["coarsened"] is True
+    lines = render_unified(result).splitlines()
+    assert lines.count(COARSENED_NOTE) == 1
+    assert COARSENED_NOTE == "    (diff coarsened: a long stretch with many changes is shown removed and added whole)"
+    small = diff_texts(*bench.reworded_reply(4_000))
+    assert [c.coarsened for c in small.changes] == [False]
+    assert json.loads(json.dumps(small.to_json()))["changes"][0]["coarsened"] is False
+
+
+def test_repeated_words_one_change_is_exact():
+    a = " ".join(["word"] * 20_000)
+    b = a[:50_000] + "ward" + a[50_004:]
+    words, coarse = diff_words(a, b)
+    assert coarse is False
+    assert [op for op, _ in words] == ["=", "-", "+", "="] and words[1:3] == [("-", "word"), ("+", "ward")]
+
+
+def _check(a, b, ops):
+    i = j = 0
+    for tag, i1, i2, j1, j2 in ops:
+        assert (i1, j1) == (i, j)
+        assert tag in ("equal", "replace", "delete", "insert")
+        if tag == "equal":
+            assert a[i1:i2] == b[j1:j2] and i2 > i1
+        assert (tag == "delete") == (j1 == j2 and i2 > i1)
+        assert (tag == "insert") == (i1 == i2 and j2 > j1)
+        i, j = i2, j2
+    assert (i, j) == (len(a), len(b))
+    assert all(not (x[0] == y[0] == "equal") and not (x[0] != "equal" and y[0] != "equal")
+               for x, y in zip(ops, ops[1:]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abcde "), max_size=60), st.lists(st.sampled_from("abcdef "), max_size=60),
+       st.integers(0, 400))
+def test_bounded_opcodes_are_a_valid_edit_script(a, b, limit):
+    ops, coarse = opcodes(a, b, limit)
+    _check(a, b, ops)
+    if len(a) * len(b) <= limit:
+        assert ops == SequenceMatcher(None, a, b, autojunk=False).get_opcodes() and coarse is False
+    matched = sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal")
+    assert ratio(a, b, limit) == (1.0 if not a and not b else pytest.approx(2 * matched / (len(a) + len(b))))
+
+
+def test_anchors_keep_long_diffs_exact():
+    a = [f"w{i}" for i in range(3000)]
+    b = a[:1000] + ["x"] + a[1001:2000] + ["y", "z"] + a[2000:]
+    ops, coarse = opcodes(a, b)
+    _check(a, b, ops)
+    assert coarse is False
+    assert [op for op in ops if op[0] != "equal"] == [("replace", 1000, 1001, 1000, 1001),
+                                                    ("insert", 2000, 2000, 2000, 2002)]
