@@ -295,3 +295,27 @@ def test_an_undecodable_file_name_is_stored_escaped_and_still_matches(tmp_path, 
     Path(os.fsdecode(b"a\xff.spmd")).write_text(session(SCENES[1:]), encoding="utf-8")  # P102 fixed
     r = lint("--baseline", "b.json", "--update-baseline", ".")
     assert r.stderr == "fountain-audit: baseline b.json: 1 entry (0 added, 1 removed)\n"
+
+
+def test_the_runtime_check_agrees_with_the_published_schema():
+    """The CLI validates with fastjsonschema (fast on 50,000 entries); jsonschema is the reference."""
+    good = {"fingerprint": "a" * 32, "code": "P102", "path": "s.spmd", "excerpt": "x", "added": DAY}
+    variants = [good, {**good, "fingerprint": "A" * 32}, {**good, "code": "p102"}, {**good, "path": ""},
+                {**good, "excerpt": "x" * 81}, {**good, "excerpt": "x" * 82}, {**good, "added": "2026-12-1"},
+                {**good, "extra": 1}, {k: v for k, v in good.items() if k != "added"}, {**good, "code": 102}]
+    docs = [{"version": 1, "tool": "fountain-audit", "entries": [v]} for v in variants]
+    docs += [{"version": 1, "tool": "other", "entries": []}, {"version": 1, "entries": []},
+             {"version": 1, "tool": "fountain-audit", "entries": [], "x": 0}, {"version": 1.0, "tool": "fountain-audit",
+                                                                             "entries": []}]
+    reference = jsonschema.Draft202012Validator(schemas.load("baseline"))
+    verdicts = []
+    for doc in docs:
+        try:
+            bl.parse("b.json", json.dumps(doc).encode())
+            ours = True
+        except bl.BaselineError:
+            ours = False
+        assert ours == reference.is_valid(doc), doc
+        verdicts.append(ours)
+    assert verdicts == [True, False, False, False, True, False, False, False, False, False,
+                        False, False, False, True]

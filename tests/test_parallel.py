@@ -126,3 +126,10 @@ def test_no_progress_bar_when_not_a_terminal(corpus):
     assert r.stderr.decode().splitlines() == [
         f"fountain-audit: error: {corpus / 'batch-5' / 'session-dangling.spmd'}: cannot read: "
         "No such file or directory"]
+
+
+def test_no_pool_for_little_input():
+    cpus = runner.available_cpus()
+    assert plan_workers(300, None, total_bytes=300 * 2000) == 1  # 600 KB: serial is faster than a pool
+    assert plan_workers(300, None, total_bytes=runner.POOL_MIN_BYTES) == min(cpus, 300)
+    assert plan_workers(300, 2, total_bytes=10) == 2  # asked for: given

@@ -13,14 +13,11 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from fountain_audit import __version__
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.config import TARGET_VERSIONS, Config, ConfigError, load_config
-from fountain_audit.lint.linter import RuleSelectionError, Selection
+from fountain_audit.lint.selection import RuleSelectionError, Selection
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.reporters.text import report_json, report_text, stale_lines
 from fountain_audit.untrusted import terminal_safe
@@ -29,6 +26,47 @@ from fountain_audit.parse.source import (DEFAULT_MAX_FILE_SIZE, decode_bytes, de
                                          parse_size, read_path)
 
 SUFFIXES = (".spmd", ".fountain")
+
+
+# rich, the parser, dump and diff are imported where they are used, so that `--version`,
+# `lint` with a plain (concise) or machine format and the other commands start fast.
+def Console(*args, **kwargs):  # noqa: N802 - stands for rich.console.Console, imported on first use
+    from rich.console import Console as RichConsole
+    return RichConsole(*args, **kwargs)
+
+
+def escape(text: str) -> str:
+    """:func:`rich.markup.escape`, imported on first use."""
+    from rich.markup import escape as rich_escape
+    return rich_escape(text)
+
+
+def Table(*args, **kwargs):  # noqa: N802 - stands for rich.table.Table, imported on first use
+    from rich.table import Table as RichTable
+    return RichTable(*args, **kwargs)
+
+
+class LazyGroup(click.Group):
+    """A click group whose commands can be registered by import path
+    (``"package.module:attribute"``) and are imported only when run, or listed by ``--help``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy: dict[str, str] = {}
+
+    def add_lazy_command(self, name: str, target: str) -> None:
+        self.lazy[name] = target
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = self.lazy.get(cmd_name)
+        if target is not None and cmd_name not in self.commands:
+            import importlib
+            module, _, attribute = target.partition(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -176,7 +214,7 @@ def _dir_excluded(cfg: Config, path: str) -> bool:
     return any(_match(rel, pat.rstrip("/")) or _match(rel + "/", pat) for pat in cfg.exclude)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="fountain-audit")
 def main() -> None:
     """Lint and analyse Harvey session transcripts (Fountain .spmd/.fountain files).
@@ -276,7 +314,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         raise click.UsageError(nothing_selected(cfg))
     from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
     from fountain_audit.cli.outputs import LazyProgress, write_atomic
-    from fountain_audit.lint.runner import Job, lint_jobs, plan_workers
+    from fountain_audit.lint.runner import Job, input_bytes, lint_jobs, plan_workers
     from fountain_audit.lint.fingerprint import project_root, relative_path
 
     from fountain_audit.lint import baseline as bl
@@ -322,7 +360,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         work.append(Job(f, name, ignored, text, relative_path(name, root), max_size=cfg.max_file_size))
     progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
     try:
-        results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None),
+        results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None, input_bytes(work)),
                             keep_text=fmt == "full" and not quiet, progress=progress)
     finally:
         if progress:
@@ -358,7 +396,18 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         diagnostics = outcome.new
     run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome)
     stats = statistics_lines(diagnostics) if show_statistics else []
-    if fmt in TEXT_FORMATS:
+    from fountain_audit.reporters.text import plain_text_lines, report_json, report_text
+    plain = None
+    if fmt == "concise" and color is not True and not os.environ.get("FORCE_COLOR") \
+            and not os.environ.get("TTY_COMPATIBLE") and (output_file or not sys.stdout.isatty()):
+        plain = plain_text_lines(diagnostics, len(checked), quiet=quiet, unreadable=len(errors), statistics=stats,
+                                 baseline=outcome)
+    if plain is not None:  # the same text rich would print without colour, without importing rich
+        out = plain if output_file else None
+        if not output_file:
+            sys.stdout.write(plain)
+            sys.stdout.flush()
+    elif fmt in TEXT_FORMATS:
         buffer = io.StringIO() if output_file else None
         console = Console(file=buffer, force_terminal=color if color is not None else None,
                           no_color=color is False or (buffer is not None and not color), highlight=False)
@@ -426,9 +475,13 @@ def rule_cmd(rule):
 
 
 def _schema_names() -> list[str]:
-    from importlib import resources
-    names = [p.name[:-len(".schema.json")] for p in resources.files("fountain_audit.schemas").iterdir()
-             if p.name.endswith(".schema.json")]
+    # The schemas are package data beside fountain_audit/schemas/__init__.py (no importlib.resources
+    # at start-up: it costs milliseconds on every command).
+    folder = Path(__file__).resolve().parents[1] / "schemas"
+    try:
+        names = [n[:-len(".schema.json")] for n in os.listdir(folder) if n.endswith(".schema.json")]
+    except OSError:
+        names = []
     return sorted(names) or ["ast", "dump", "turns"]
 
 
@@ -549,10 +602,11 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
 @click.argument("name", type=click.Choice(_schema_names()))
 def schema_cmd(name):
     """Print the JSON Schema (draft 2020-12) of an output shape: dump (tool calls and
-    --records), turns (--turns) or ast (--ast).
+    --records), turns (--turns), ast (--ast), lint (lint --output-format json) or
+    baseline (the file of lint --baseline).
 
-    The schema describes the --format json document; each --format jsonl line is one
-    item of its "records" (the schema's $defs/record) plus "format_version".
+    For dump, the schema describes the --format json document; each --format jsonl line
+    is one item of its "records" (the schema's $defs/record) plus "format_version".
     """
     import json
 
@@ -561,9 +615,7 @@ def schema_cmd(name):
 
 
 def _register_diff() -> None:
-    from fountain_audit.cli.diff import diff
-
-    main.add_command(diff)
+    main.add_lazy_command("diff", "fountain_audit.cli.diff:diff")  # imported only when run
 
 
 _register_diff()

@@ -16,7 +16,6 @@ import tempfile
 import threading
 import time
 
-from rich.console import Console
 
 
 def is_same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
@@ -102,8 +101,11 @@ class LazyProgress:
     has lasted ``delay`` seconds (short runs never show it). Call it as the
     runner's ``progress(done, total)``; :meth:`close` removes it."""
 
-    def __init__(self, console: Console | None = None, delay: float = 0.5) -> None:
-        self.console = console or Console(stderr=True)
+    def __init__(self, console=None, delay: float = 0.5) -> None:
+        if console is None:
+            from rich.console import Console  # only for a progress bar on a terminal
+            console = Console(stderr=True)
+        self.console = console
         self.delay = delay
         self.started = time.monotonic()
         self.bar = None

@@ -30,8 +30,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -79,7 +78,7 @@ class Config:
             if r.code in dropped or tuple(int(p) for p in r.since.split(".")) > target:
                 continue
             if r.code in overrides:
-                r = Rule(r.code, r.name, overrides[r.code], r.since, r.scope, r.doc, r.check)
+                r = replace(r, severity=overrides[r.code])
             out.append(r)
         return out
 
@@ -146,6 +145,7 @@ def _is_rule(selector: str) -> bool:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     """Parse a TOML file. Raises :class:`ConfigError` naming the file and the TOML error."""
+    import tomllib  # only when there is a file to read (start-up)
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:

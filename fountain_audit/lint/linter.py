@@ -12,6 +12,7 @@ from typing import Iterable
 
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.parse.fountain import gc_paused, parse
+from fountain_audit.lint.dispatch import walk
 from fountain_audit.lint.rules import RuleContext
 from fountain_audit.lint.selection import RuleSelectionError, Selection, resolve_rules  # noqa: F401 (re-exported)
 from fountain_audit.lint.suppressions import apply, directives
@@ -43,19 +44,31 @@ def _lint(text: str, path: str, selection: Selection, ignored) -> list[Diagnosti
     rules = selection.rules
     if looks_binary(text):  # one finding (E104), not hundreds of meaningless ones
         rules = tuple(r for r in rules if r.code == "E104")
+    visits = []  # (rule code, what, visitor, kinds) of the rules that declare visitors
+    by_code = {}
+    failed: dict[str, Exception] = {}  # rule code -> the exception it raised (X001)
     for rule in rules:
         if rule.code in ignored or session.kind not in rule.scope:
             continue
         if rule.code == "A101":
             unused_rule = rule
             continue
+        if rule.visits:
+            by_code[rule.code] = rule
+            visits.extend((rule.code, what, fn, kinds) for what, fn, kinds in rule.visits)
+            continue
         try:
             for f in rule.check(ctx):
                 out.append(Diagnostic(path, f.line, f.column, rule.code, rule.name, rule.severity,
                                       f.message, f.end_line, f.end_column))
         except Exception as e:  # noqa: BLE001 - a rule bug must not hide the other rules' findings
-            out.append(Diagnostic(path, 1, 1, "X001", "internal-error", Severity.ERROR,
-                                  f"rule {rule.code} [{rule.name}] failed: {type(e).__name__}: {e}; please report"))
+            failed[rule.code] = e
+    if visits:  # one walk over notes, scenes and turns for all of them
+        for code, f in walk(ctx, visits, failed.__setitem__):
+            rule = by_code[code]
+            out.append(Diagnostic(path, f.line, f.column, code, rule.name, rule.severity,
+                                  f.message, f.end_line, f.end_column))
+    out.extend(_internal_error(path, r, failed[r.code]) for r in rules if r.code in failed)  # in rule order
     found = directives(document) if "fountain-audit:" in text else []
     if found:
         out = apply(out, found)
@@ -94,6 +107,11 @@ def _with_ends(diagnostics: list[Diagnostic], text: str) -> list[Diagnostic]:
             d = replace(d, end_line=d.line, end_column=max(width + 1, d.column))
         out.append(d)
     return out
+
+
+def _internal_error(path: str, rule, e: Exception) -> Diagnostic:
+    return Diagnostic(path, 1, 1, "X001", "internal-error", Severity.ERROR,
+                      f"rule {rule.code} [{rule.name}] failed: {type(e).__name__}: {e}; please report")
 
 
 def lint(source: str | bytes | os.PathLike, path: str | None = None, *,

@@ -28,6 +28,9 @@ from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, format_size, read
 #: Fewer files than this are linted in-process when ``jobs`` is automatic: starting
 #: workers (about 20 ms each with fork, far more with spawn) costs more than it saves.
 PARALLEL_THRESHOLD = 32
+#: Nor less input than this in all (bytes): linting it serially takes less time than
+#: starting the workers and loading the parsers in each.
+POOL_MIN_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -65,17 +68,34 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def plan_workers(n_files: int, jobs: int | None) -> int:
+def plan_workers(n_files: int, jobs: int | None, total_bytes: int | None = None) -> int:
     """How many processes lint ``n_files``: 1 means in-process.
 
     ``jobs=None`` (automatic): all CPUs, but only from :data:`PARALLEL_THRESHOLD`
-    files on; ``jobs=N``: at most N (1 = serial), never more than the files.
+    files and (when ``total_bytes``, the input size, is known) :data:`POOL_MIN_BYTES`
+    on, so that a pool that cannot help does not start; ``jobs=N``: at most N (1 =
+    serial), never more than the files.
     """
     if jobs is None:
-        if n_files < PARALLEL_THRESHOLD:
+        if n_files < PARALLEL_THRESHOLD or (total_bytes is not None and total_bytes < POOL_MIN_BYTES):
             return 1
         jobs = available_cpus()
     return max(1, min(jobs, n_files))
+
+
+def input_bytes(jobs: Sequence[Job]) -> int:
+    """The size of the input of ``jobs`` (text already read, else the file size; 0 for a
+    file that cannot be read now, which linting reports)."""
+    total = 0
+    for job in jobs:
+        if job.text is not None:
+            total += len(job.text)
+            continue
+        try:
+            total += os.stat(job.path).st_size
+        except (OSError, ValueError):
+            pass
+    return total
 
 
 def lint_job(job: Job, selection: Selection, keep_text: bool = False) -> FileResult:

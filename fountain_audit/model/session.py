@@ -129,11 +129,16 @@ class Speech:
 
     ``dialogue`` is the Fountain dialogue block; ``continuation`` the nodes that
     follow it and belong to the same speech (blank lines, paragraphs, lines that
-    Fountain reads as headings, sections, cues ...).
+    Fountain reads as headings, sections, cues ...). Derived values (``text``,
+    ``parentheticals``, ``is_forwarding``) are computed once, on first use after
+    the model is built.
     """
 
     dialogue: Dialogue
     continuation: list[Node] = field(default_factory=list)
+    _text: str | None = field(default=None, repr=False)
+    _parentheticals: list[str] | None = field(default=None, repr=False)
+    _forwarding: bool | None = field(default=None, repr=False)
 
     @property
     def character(self) -> str:
@@ -143,12 +148,15 @@ class Speech:
     def parentheticals(self) -> list[str]:
         """Parentheticals directly under the cue, e.g. ``["(chunk 1/2)"]`` (Fountain's
         directions: the recorder's chunk/synthesis/v0 markers, or a writer's own)."""
-        out = []
-        for t in self.dialogue.tokens[1:]:
-            if t.type != "PARENTHETICAL":
-                break
-            out.append(t.strip())
-        return out
+        if self._parentheticals is None:
+            out = []
+            for t in self.dialogue.tokens[1:]:
+                if t.type != "PARENTHETICAL":
+                    break
+                out.append(t.strip())
+            self._parentheticals = out
+        return self._parentheticals
+
     @property
     def text(self) -> str:
         """Everything the character wrote, exactly, with ``\\n`` line ends.
@@ -156,11 +164,35 @@ class Speech:
         Starts after the cue and its leading :attr:`parentheticals` (kept there,
         not lost); trailing blank lines are removed.
         """
-        toks = self.dialogue.tokens[1:]
-        k = len(self.parentheticals)
-        raw = "".join(toks[k:]) + "".join(n.render() for n in self.continuation)
-        raw = raw.replace("\r\n", "\n").replace("\r", "\n")
-        return raw[:-1] if raw.endswith("\n") else raw
+        if self._text is None:
+            toks = self.dialogue.tokens[1:]
+            k = len(self.parentheticals)
+            raw = "".join(toks[k:]) + "".join(n.render() for n in self.continuation)
+            raw = raw.replace("\r\n", "\n").replace("\r", "\n")
+            self._text = raw[:-1] if raw.endswith("\n") else raw
+        return self._text
+
+    def _first_line(self) -> str:
+        """The first line of :attr:`text`, stripped, as far as the forwarding test needs it.
+        Read from the dialogue block alone, so it is the same while the speech grows: a
+        continuation starts after a blank line or with a boneyard (``/*``), neither of
+        which can read as ``Forwarding to``; a speech with no text under the cue gives ``""``."""
+        toks = self.dialogue.tokens
+        k = 1 + len(self.parentheticals)
+        if k >= len(toks):
+            return ""
+        first = toks[k]
+        cut = min((i for i in (first.find("\n"), first.find("\r")) if i >= 0), default=len(first))
+        return first[:cut].strip()
+
+    @property
+    def is_forwarding(self) -> bool:
+        """HARVEY's `Forwarding to NAME.` (first line), or the v0 `(forwarding to NAME)`
+        (computed once; whoever the speaker is)."""
+        if self._forwarding is None:
+            self._forwarding = bool(_FORWARD_RE.match(self._first_line())) or \
+                bool(self.parentheticals and _FORWARD_V0_RE.match(self.parentheticals[0]))
+        return self._forwarding
 
     @property
     def nodes(self) -> list[Node]:
@@ -220,7 +252,7 @@ class Turn:
         """The model HARVEY forwarded to (``Forwarding to NAME.``), or ``None``."""
         if self.forwarding is None:
             return None
-        m = _FORWARD_RE.match(self.forwarding.text.split("\n", 1)[0].strip()) or \
+        m = _FORWARD_RE.match(self.forwarding._first_line()) or \
             _FORWARD_V0_RE.match((self.forwarding.parentheticals or [""])[0])
         return m.group("target") if m else None
 
@@ -373,8 +405,7 @@ def _is_suppression(node: Node) -> bool:
 
 def _is_forwarding(sp: Speech) -> bool:
     """HARVEY's `Forwarding to NAME.` (first line), or the v0 `(forwarding to NAME)`."""
-    return bool(_FORWARD_RE.match(sp.text.split("\n", 1)[0].strip())) or \
-        bool(sp.parentheticals and _FORWARD_V0_RE.match(sp.parentheticals[0]))
+    return sp.is_forwarding
 
 
 def _close(speech: Speech | None) -> None:
@@ -382,6 +413,7 @@ def _close(speech: Speech | None) -> None:
     if speech is not None:
         while speech.continuation and isinstance(speech.continuation[-1], Blank):
             speech.continuation.pop()
+        speech._text = None
 
 
 class _Builder:
@@ -498,7 +530,11 @@ class _Builder:
         if _is_stats(node):
             return False
         if _is_route_step(node):  # only when a stats line follows it
-            nxt = next((n for n in nodes[k + 1:] if not isinstance(n, Blank)), None)
+            nxt = None
+            for j in range(k + 1, len(nodes)):  # (blank runs are one node: this stops at once)
+                if not isinstance(nodes[j], Blank):
+                    nxt = nodes[j]
+                    break
             return not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
         return True
 

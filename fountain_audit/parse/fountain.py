@@ -19,7 +19,6 @@ import re
 import gc
 import threading
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from lark import Lark, Token, Transformer
@@ -407,17 +406,21 @@ def gc_paused():
 def grammar_path(name: str) -> Path:
     """Path of a grammar file shipped in ``grammar/`` (installed as ``fountain_audit.grammar``).
 
-    Raises ``FileNotFoundError`` if neither location holds it.
+    Looks beside the package first (an installed package, a source checkout), then asks
+    ``importlib.resources`` (imported only then: it costs start-up time on every command).
+    Raises ``FileNotFoundError`` if no location holds it.
     """
+    here = Path(__file__).resolve().parents[1]
+    for p in (here / "grammar" / name, here.parent / "grammar" / name):
+        if p.is_file():
+            return p
     try:
+        from importlib import resources
         p = Path(str(resources.files("fountain_audit.grammar").joinpath(name)))
         if p.is_file():
             return p
     except (ModuleNotFoundError, TypeError):
         pass
-    p = Path(__file__).resolve().parents[2] / "grammar" / name  # a source checkout
-    if p.is_file():
-        return p
     raise FileNotFoundError(f"grammar file {name!r} not found")
 
 

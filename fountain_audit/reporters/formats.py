@@ -27,9 +27,11 @@ from pathlib import Path, PureWindowsPath
 from typing import Sequence
 from urllib.parse import quote
 
-from rich.cells import cell_len
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # rich is imported by the text formats only (the machine formats start without it)
+    from rich.console import Console
+    from rich.text import Text
 
 from fountain_audit import __version__
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
@@ -102,9 +104,11 @@ def _visible(line: str) -> str:
                    else c for c in line)
 
 
-def code_frame(d: Diagnostic, lines: Sequence[str], context: int = 2, max_span: int = 5) -> Text:
+def code_frame(d: Diagnostic, lines: Sequence[str], context: int = 2, max_span: int = 5) -> "Text":
     """The lines around ``d`` with line numbers and the flagged columns underlined
     (``^``), ending with the rule code, as in ruff's ``full`` output."""
+    from rich.cells import cell_len
+    from rich.text import Text
     out = Text()
     if not lines or d.line > len(lines):
         return out
@@ -145,7 +149,7 @@ def code_frame(d: Diagnostic, lines: Sequence[str], context: int = 2, max_span: 
     return out
 
 
-def report_full(run: LintRun, console: Console, *, quiet: bool = False, show_statistics: bool = False) -> None:
+def report_full(run: LintRun, console: "Console", *, quiet: bool = False, show_statistics: bool = False) -> None:
     """Each diagnostic as its concise line followed by a code frame, a blank line
     between diagnostics; then the statistics (if asked) and the summary line."""
     split: dict[str, list[str]] = {}

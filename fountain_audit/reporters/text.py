@@ -8,8 +8,11 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 from fountain_audit import __version__
 from fountain_audit.lint.baseline import Outcome
@@ -57,8 +60,9 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int 
             f"{_n(c['info'], 'info')} in {_n(files, 'file')} checked{tail}.")
 
 
-def diagnostic_line(d: Diagnostic) -> Text:
+def diagnostic_line(d: Diagnostic) -> "Text":
     """``path:line:col: CODE [rule-name] message``, styled by severity."""
+    from rich.text import Text
     line = Text()
     line.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
     line.append(" ")
@@ -79,18 +83,43 @@ def stale_lines(baseline: Outcome | None) -> list[str]:
             for e in baseline.stale]
 
 
-def report_text(diagnostics: Sequence[Diagnostic], files: int, console: Console, *, quiet: bool = False,
+def _text_report(diagnostics: Sequence[Diagnostic], files: int, *, quiet: bool = False, unreadable: int = 0,
+                 statistics: Sequence[str] = (), baseline: Outcome | None = None):
+    """What the concise text report says, in order: ``("diagnostic", d)``, ``("text", line)``
+    (printed as it is) and ``("summary", line)``; one list for :func:`report_text` and
+    :func:`plain_text_lines`, so the two cannot drift apart."""
+    out: list[tuple[str, object]] = [] if quiet else [("diagnostic", d) for d in diagnostics]
+    out.extend(("text", line) for line in statistics)
+    out.extend(("text", line) for line in ([] if quiet else stale_lines(baseline)))
+    out.append(("summary", summary_line(diagnostics, files, unreadable, baseline)))
+    return out
+
+
+def plain_text_lines(diagnostics: Sequence[Diagnostic], files: int, **options) -> str | None:
+    """What :func:`report_text` prints on a console without colour, built without rich, or
+    ``None`` when a line holds a character rich would change (a control character, a tab,
+    a line separator ...), for which the caller uses :func:`report_text`. ``options`` are
+    those of :func:`report_text`."""
+    lines = [f"{_safe(x.path)}:{x.line}:{x.column}: {x.code} [{x.name}] {_safe(x.message)}" if kind == "diagnostic"
+             else x for kind, x in _text_report(diagnostics, files, **options)]
+    if not all(line.isprintable() for line in lines):
+        return None
+    return "".join(line + "\n" for line in lines)
+
+
+def report_text(diagnostics: Sequence[Diagnostic], files: int, console: "Console", *, quiet: bool = False,
                 unreadable: int = 0, statistics: Sequence[str] = (), baseline: Outcome | None = None) -> None:
     """One line per diagnostic, ``path:line:col: CODE [rule-name] message``, then the
     ``statistics`` lines, the stale baseline entries, then a summary line (only the
     statistics and the summary when ``quiet``)."""
-    for d in [] if quiet else diagnostics:
-        console.print(diagnostic_line(d), soft_wrap=True, highlight=False)
-    for line in statistics:
-        console.print(line, soft_wrap=True, highlight=False, markup=False)
-    for line in [] if quiet else stale_lines(baseline):
-        console.print(line, soft_wrap=True, highlight=False, markup=False)
-    console.print(summary_line(diagnostics, files, unreadable, baseline), highlight=False, soft_wrap=True)
+    for kind, x in _text_report(diagnostics, files, quiet=quiet, unreadable=unreadable, statistics=statistics,
+                                baseline=baseline):
+        if kind == "diagnostic":
+            console.print(diagnostic_line(x), soft_wrap=True, highlight=False)
+        elif kind == "text":
+            console.print(x, soft_wrap=True, highlight=False, markup=False)
+        else:
+            console.print(x, highlight=False, soft_wrap=True)
 
 
 def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreadable: Sequence[str] = (),

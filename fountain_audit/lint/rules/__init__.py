@@ -5,8 +5,12 @@ A rule module defines ``CODE`` (stable, grouped by family letter), ``NAME``
 from), ``SCOPE`` (the session kinds it checks, see
 :attr:`fountain_audit.model.session.Session.kind`), a docstring that is its
 documentation (sections *What it does*, *Why is this bad?*, *Example*, *Use
-instead*, *References*; the two examples are run by the tests), and one
-``check(ctx)`` generator yielding :class:`~fountain_audit.lint.diagnostics.Finding`.
+instead*, *References*; the two examples are run by the tests), and either one
+``check(ctx)`` generator yielding :class:`~fountain_audit.lint.diagnostics.Finding`
+(a whole-file rule) or the visitors it needs — ``check_note(ctx, placed)`` with
+``NOTE_KINDS``, ``check_scene(ctx, scene)`` with ``SCENE_KINDS``, ``check_turn(ctx,
+turn, scene)`` — which the linter calls in one walk over the session for all rules
+(:mod:`fountain_audit.lint.dispatch`).
 
 Families: ``A`` fountain-audit's own comments (suppressions), ``E`` input and
 encoding, ``F`` Fountain syntax, ``S`` file structure, ``H`` scene headings,
@@ -21,7 +25,7 @@ import inspect
 import re
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 
@@ -90,6 +94,9 @@ class Rule:
     scope: frozenset[str]
     doc: str
     check: Callable[..., Iterator[Finding]]
+    #: The visitors the module declares, ``((what, visitor, kinds or None), ...)``; empty
+    #: for a whole-file rule (see :mod:`fountain_audit.lint.dispatch`).
+    visits: tuple = ()
 
     @property
     def summary(self) -> str:
@@ -113,8 +120,11 @@ class Rule:
 
 
 def _load(mod: ModuleType) -> Rule:
+    from fountain_audit.lint.dispatch import declared, whole_file_check
+    visits = declared(mod)
+    check = getattr(mod, "check", None) or whole_file_check(visits)
     return Rule(mod.CODE, mod.NAME, mod.SEVERITY, mod.SINCE, frozenset(mod.SCOPE),
-                mod.__doc__ or "", mod.check)
+                mod.__doc__ or "", check, visits if not hasattr(mod, "check") else ())
 
 
 def all_rules() -> list[Rule]:
@@ -146,5 +156,6 @@ class RuleContext:
     session: "Session"
 
 
-from fountain_audit.parse.fountain import Document  # noqa: E402  (type names for RuleContext)
-from fountain_audit.model.session import Session  # noqa: E402
+if TYPE_CHECKING:  # type names for RuleContext, without importing the parser at start-up
+    from fountain_audit.model.session import Session
+    from fountain_audit.parse.fountain import Document

@@ -59,12 +59,11 @@ SINCE = "1.0"
 SCOPE = SESSION_LIKE
 
 
-def check(ctx):
-    for scene in ctx.session.scenes:
-        for sp in scene.speeches:
-            name = sp.character
-            if not any(c.islower() for c in name):
-                continue
-            cue = sp.dialogue.cue
-            yield Finding(sp.line, sp.column, f"character cue '{name}' is not upper case "
-                          f"(write '{name.upper()}')", sp.line, sp.column + len(cue.rstrip("\r\n")))
+def check_scene(ctx, scene):
+    for sp in scene.speeches:
+        name = sp.character
+        if not any(c.islower() for c in name):
+            continue
+        cue = sp.dialogue.cue
+        yield Finding(sp.line, sp.column, f"character cue '{name}' is not upper case "
+                      f"(write '{name.upper()}')", sp.line, sp.column + len(cue.rstrip("\r\n")))

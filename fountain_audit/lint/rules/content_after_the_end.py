@@ -76,18 +76,19 @@ SCOPE = ("session",)
 def check(ctx):
     if "THE END" not in ctx.text:
         return
-    body = ctx.document.body
     absorbed = None  # built only when a candidate needs it
-    for k, node in enumerate(body):
-        if not isinstance(node, (Action, Transition)) or "THE END" not in node.tokens[0] \
-                or node.text.strip() != "THE END.":
+    pending = []  # end markers still waiting for the content that follows them (one walk)
+    for node in ctx.document.body:
+        if isinstance(node, (Blank, Boneyard)):
             continue
-        after = next((n for n in body[k + 1:] if not isinstance(n, (Blank, Boneyard))), None)
-        if after is None:
-            continue
-        if absorbed is None:
-            absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
-        if id(node) in absorbed:
-            continue  # part of a reply (or other speech), written verbatim
-        yield Finding(node.line, node.column, f"'THE END.' is followed by more content (line {after.line}); "
-                      "nothing may follow the end of a session", node.end_line, node.end_column)
+        for marker in pending:
+            if absorbed is None:
+                absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
+            if id(marker) not in absorbed:  # else part of a reply (or other speech), written verbatim
+                yield Finding(marker.line, marker.column, f"'THE END.' is followed by more content "
+                              f"(line {node.line}); nothing may follow the end of a session",
+                              marker.end_line, marker.end_column)
+        pending.clear()
+        if isinstance(node, (Action, Transition)) and "THE END" in node.tokens[0] \
+                and node.text.strip() == "THE END.":
+            pending.append(node)

@@ -63,13 +63,14 @@ NAME = "empty-rag-source"
 SEVERITY = Severity.INFO
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
+NOTE_KINDS = ("rag-source",)
 
 
-def check(ctx):
-    for rec in ctx.session.notes:
-        if rec.kind != "rag-source" or not rec.valid:
-            continue
-        f = rec.fields
-        if not f.get("source", "").strip() and not (f.get("title") or f.get("doi") or f.get("url")):
-            yield Finding(rec.line, rec.column, "[[rag-source:]] names no source; the provenance of "
-                          "this retrieved chunk is lost", rec.node.end_line, rec.node.end_column)
+def check_note(ctx, placed):
+    rec = placed.note
+    if not rec.valid:
+        return
+    f = rec.fields
+    if not f.get("source", "").strip() and not (f.get("title") or f.get("doi") or f.get("url")):
+        yield Finding(rec.line, rec.column, "[[rag-source:]] names no source; the provenance of "
+                      "this retrieved chunk is lost", rec.node.end_line, rec.node.end_column)

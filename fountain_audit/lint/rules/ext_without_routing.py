@@ -52,13 +52,13 @@ NAME = "ext-without-routing"
 SEVERITY = Severity.WARNING
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
+SCENE_KINDS = ("ext-chat",)
 
 
-def check(ctx):
-    for scene in ctx.session.scenes:
-        if scene.kind != "ext-chat" or scene.routing is not None:
-            continue
-        if any(sp.character.upper() == "HARVEY" for sp in scene.speeches):
-            h = scene.heading
-            yield Finding(h.line, h.column, "EXT. scene has HARVEY but no 'Harvey routing to ENDPOINT.' line",
-                          h.end_line, h.end_column)
+def check_scene(ctx, scene):
+    if scene.routing is not None:
+        return
+    if any(sp.character.upper() == "HARVEY" for sp in scene.speeches):
+        h = scene.heading
+        yield Finding(h.line, h.column, "EXT. scene has HARVEY but no 'Harvey routing to ENDPOINT.' line",
+                      h.end_line, h.end_column)

@@ -64,13 +64,12 @@ SINCE = "1.0"
 SCOPE = SESSION_LIKE
 
 
-def check(ctx):
-    for turn in ctx.session.turns:
-        target, reply = turn.target, turn.reply
-        if target is None or reply is None:
-            continue
-        if target.strip().casefold() == reply.character.strip().casefold():
-            continue
-        cue = reply.dialogue.cue
-        yield Finding(reply.line, reply.column, f"HARVEY forwards to {target} (line {turn.forwarding.line}) "
-                      f"but {reply.character} replies", reply.line, reply.column + len(cue.rstrip("\r\n")))
+def check_turn(ctx, turn, scene):
+    target, reply = turn.target, turn.reply
+    if target is None or reply is None:
+        return
+    if target.strip().casefold() == reply.character.strip().casefold():
+        return
+    cue = reply.dialogue.cue
+    yield Finding(reply.line, reply.column, f"HARVEY forwards to {target} (line {turn.forwarding.line}) "
+                  f"but {reply.character} replies", reply.line, reply.column + len(cue.rstrip("\r\n")))

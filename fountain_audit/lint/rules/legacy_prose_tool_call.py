@@ -64,13 +64,12 @@ SINCE = "1.0"
 SCOPE = SESSION_LIKE
 
 
-def check(ctx):
-    for turn in ctx.session.turns:
-        for action in turn.prose_tool_calls:
-            m = PROSE_TOOL_CALL_RE.match(action.text)
-            if m is None:
-                continue
-            name, args = m.group("name"), (m.group("args") or "").strip()
-            yield Finding(action.line, action.column, f"pre-v1.2 prose tool call 'Harvey calls {name}'; "
-                          f"since v1.2 it is a note: [[tool: {name}({args}) — ok]] (or '— error: MESSAGE')",
-                          action.end_line, action.end_column)
+def check_turn(ctx, turn, scene):
+    for action in turn.prose_tool_calls:
+        m = PROSE_TOOL_CALL_RE.match(action.text)
+        if m is None:
+            continue
+        name, args = m.group("name"), (m.group("args") or "").strip()
+        yield Finding(action.line, action.column, f"pre-v1.2 prose tool call 'Harvey calls {name}'; "
+                      f"since v1.2 it is a note: [[tool: {name}({args}) — ok]] (or '— error: MESSAGE')",
+                      action.end_line, action.end_column)

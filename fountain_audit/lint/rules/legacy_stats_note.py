@@ -62,23 +62,22 @@ NAME = "legacy-stats-note"
 SEVERITY = Severity.WARNING
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
+NOTE_KINDS = ("stats",)
 
 #: The recorder's pre-b45c946 form: ``P prompt + R reply tokens · DUR · T.T tok/s``.
 _V0_RE = re.compile(r"^stats:\s*(?P<prompt>\d+) prompt \+ (?P<reply>\d+) reply tokens · (?P<dur>\S+)"
                     r"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$")
 
 
-def check(ctx):
-    for rec in ctx.session.notes:
-        if rec.kind != "stats":
-            continue
-        m = _V0_RE.match(rec.body)
-        if m:
-            line = f"{m['reply']} reply + {m['prompt']} ctx · {m['dur']}"
-            if m["rate"]:
-                line += f" · {m['rate']} tok/s"
-            hint = f"write the action line 'MODELS · {line}'"
-        else:
-            hint = "write the action line 'MODELS · R reply + P ctx · DUR · T.T tok/s'"
-        yield Finding(rec.line, rec.column, f"legacy [[stats:]] note; since b45c946 statistics are an action "
-                      f"line after the reply: {hint}", rec.node.end_line, rec.node.end_column)
+def check_note(ctx, placed):
+    rec = placed.note
+    m = _V0_RE.match(rec.body)
+    if m:
+        line = f"{m['reply']} reply + {m['prompt']} ctx · {m['dur']}"
+        if m["rate"]:
+            line += f" · {m['rate']} tok/s"
+        hint = f"write the action line 'MODELS · {line}'"
+    else:
+        hint = "write the action line 'MODELS · R reply + P ctx · DUR · T.T tok/s'"
+    yield Finding(rec.line, rec.column, f"legacy [[stats:]] note; since b45c946 statistics are an action "
+                  f"line after the reply: {hint}", rec.node.end_line, rec.node.end_column)

@@ -39,15 +39,14 @@ SINCE = "1.0"
 SCOPE = SESSION_LIKE
 
 
-def check(ctx):
-    for scene in ctx.session.scenes:
-        if scene.info.timestamp_form == "loose":
-            h = scene.heading
-            ts = scene.info.timestamp
-            what = []
-            if "—" in h.text.rsplit(ts, 1)[0][-4:]:
-                what.append("an em dash before it")
-            if len(ts) == 16:
-                what.append("no seconds")
-            yield Finding(h.line, h.column, f"loose scene timestamp '{ts}' ({' and '.join(what) or 'extra space'}); "
-                          "the recorder writes one space, then YYYY-MM-DD HH:MM:SS", h.end_line, h.end_column)
+def check_scene(ctx, scene):
+    if scene.info.timestamp_form == "loose":
+        h = scene.heading
+        ts = scene.info.timestamp
+        what = []
+        if "—" in h.text.rsplit(ts, 1)[0][-4:]:
+            what.append("an em dash before it")
+        if len(ts) == 16:
+            what.append("no seconds")
+        yield Finding(h.line, h.column, f"loose scene timestamp '{ts}' ({' and '.join(what) or 'extra space'}); "
+                      "the recorder writes one space, then YYYY-MM-DD HH:MM:SS", h.end_line, h.end_column)

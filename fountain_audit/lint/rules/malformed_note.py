@@ -58,8 +58,8 @@ SINCE = "1.0"
 SCOPE = SESSION_LIKE
 
 
-def check(ctx):
-    for rec in ctx.session.notes:
-        if not rec.valid:
-            yield Finding(rec.error_line or rec.line, rec.error_column or rec.column, rec.error,
-                          rec.node.end_line, rec.node.end_column)
+def check_note(ctx, placed):
+    rec = placed.note
+    if not rec.valid:
+        yield Finding(rec.error_line or rec.line, rec.error_column or rec.column, rec.error,
+                      rec.node.end_line, rec.node.end_column)

@@ -62,22 +62,22 @@ NAME = "missing-model-or-workspace"
 SEVERITY = Severity.WARNING
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
+SCENE_KINDS = ("chat",)
 
 _MODEL_RE = re.compile(r"\bModel:")
 _WORKSPACE_RE = re.compile(r"\bWorkspace:")
 
 
-def check(ctx):
-    for scene in ctx.session.scenes:
-        desc = [a for a in scene.description if not a.text.lstrip().startswith("/*")]
-        if scene.kind != "chat" or not desc:
-            continue
-        text = "\n".join(a.text for a in desc)
-        missing = [k for k, rx in (("Model:", _MODEL_RE), ("Workspace:", _WORKSPACE_RE)) if not rx.search(text)]
-        if not missing:
-            continue
-        where = desc[0]
-        what = " or ".join(f"'{m}'" for m in missing)
-        yield Finding(where.line, where.column, f"INT. chat scene description has no {what} (the recorder writes "
-                      "'Harvey and USER are in chat mode. Model: MODEL. Workspace: WS.')",
-                      where.line, where.column + len(where.lines[0]))
+def check_scene(ctx, scene):
+    desc = [a for a in scene.description if not a.text.lstrip().startswith("/*")]
+    if not desc:
+        return
+    text = "\n".join(a.text for a in desc)
+    missing = [k for k, rx in (("Model:", _MODEL_RE), ("Workspace:", _WORKSPACE_RE)) if not rx.search(text)]
+    if not missing:
+        return
+    where = desc[0]
+    what = " or ".join(f"'{m}'" for m in missing)
+    yield Finding(where.line, where.column, f"INT. chat scene description has no {what} (the recorder writes "
+                  "'Harvey and USER are in chat mode. Model: MODEL. Workspace: WS.')",
+                  where.line, where.column + len(where.lines[0]))

@@ -53,7 +53,6 @@ It proposes three services.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.model.session import placements
 from fountain_audit.lint.rules import SESSION_LIKE
 from fountain_audit.lint.rules import scene_phrase
 
@@ -62,6 +61,7 @@ NAME = "rag-before-dialogue"
 SEVERITY = Severity.ERROR
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
+NOTE_KINDS = ("rag", "rag-source")
 
 _WHERE = {
     "after-user": "after the user's dialogue",
@@ -70,26 +70,23 @@ _WHERE = {
 }
 
 
-def check(ctx):
+def check_note(ctx, p):
     if not ctx.session.scenes:
         return  # notes without scenes (a design-doc excerpt): no placement to judge
-    for p in placements(ctx.session):
-        rec = p.note
-        if rec.kind not in ("rag", "rag-source"):
-            continue
-        what = f"[[{rec.kind}:]] note"
-        if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
-            where = scene_phrase(p)
-            yield Finding(rec.line, rec.column, f"{what} {where}; it belongs in a chat scene, "
-                          "before the user's dialogue")
-        elif p.turn is None:
-            yield Finding(rec.line, rec.column, f"{what} in a chat scene with no user dialogue")
-        elif p.phase != "before-user":
-            yield Finding(rec.line, rec.column, f"{what} {_WHERE[p.phase]} (line {_anchor(p)}); "
-                          "it belongs before the user's dialogue")
-        elif not p.scene.description or p.scene.description[0].line > rec.line:
-            yield Finding(rec.line, rec.column, f"{what} before the scene description; "
-                          "it belongs after it, before the user's dialogue")
+    rec = p.note
+    what = f"[[{rec.kind}:]] note"
+    if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
+        where = scene_phrase(p)
+        yield Finding(rec.line, rec.column, f"{what} {where}; it belongs in a chat scene, "
+                      "before the user's dialogue")
+    elif p.turn is None:
+        yield Finding(rec.line, rec.column, f"{what} in a chat scene with no user dialogue")
+    elif p.phase != "before-user":
+        yield Finding(rec.line, rec.column, f"{what} {_WHERE[p.phase]} (line {_anchor(p)}); "
+                      "it belongs before the user's dialogue")
+    elif not p.scene.description or p.scene.description[0].line > rec.line:
+        yield Finding(rec.line, rec.column, f"{what} before the scene description; "
+                      "it belongs after it, before the user's dialogue")
 
 
 def _anchor(p) -> int:

@@ -36,7 +36,6 @@ Remember the port?
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.model.session import placements
 from fountain_audit.lint.rules import SESSION_LIKE
 from fountain_audit.lint.rules import scene_phrase
 
@@ -45,13 +44,13 @@ NAME = "recall-outside-recall-scene"
 SEVERITY = Severity.ERROR
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
+NOTE_KINDS = ("recall",)
 
 
-def check(ctx):
+def check_note(ctx, p):
     if not ctx.session.scenes:
         return  # notes without scenes (a design-doc excerpt): no placement to judge
-    for p in placements(ctx.session):
-        if p.note.kind == "recall" and (p.scene is None or p.scene.kind != "context-recall"):
-            where = scene_phrase(p)
-            yield Finding(p.note.line, p.note.column, f"[[recall:]] note {where}; "
-                          "recall notes belong only in INT. CONTEXT RECALL")
+    if p.note.kind == "recall" and (p.scene is None or p.scene.kind != "context-recall"):
+        where = scene_phrase(p)
+        yield Finding(p.note.line, p.note.column, f"[[recall:]] note {where}; "
+                      "recall notes belong only in INT. CONTEXT RECALL")

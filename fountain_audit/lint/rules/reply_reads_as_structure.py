@@ -100,15 +100,14 @@ def _classify(node):
     return None
 
 
-def check(ctx):
-    for scene in ctx.session.scenes:
-        for speech in scene.speeches:
-            for node in speech.continuation:
-                found = _classify(node)
-                if found is None:
-                    continue
-                what, effect = found
-                first = node.lines[0].strip() if node.lines else ""
-                shown = first if len(first) <= 60 else first[:57] + "..."
-                yield Finding(node.line, node.column, f"{speech.character}'s text has a line that reads as "
-                              f"{what} ('{shown}'); {effect}", node.line, node.column + len(node.lines[0]))
+def check_scene(ctx, scene):
+    for speech in scene.speeches:
+        for node in speech.continuation:
+            found = _classify(node)
+            if found is None:
+                continue
+            what, effect = found
+            first = node.lines[0].strip() if node.lines else ""
+            shown = first if len(first) <= 60 else first[:57] + "..."
+            yield Finding(node.line, node.column, f"{speech.character}'s text has a line that reads as "
+                          f"{what} ('{shown}'); {effect}", node.line, node.column + len(node.lines[0]))

@@ -76,6 +76,7 @@ _SCORES = {
     "pipeline-stop": [("score", "confidence score", re.compile(r": confidence " + _NUM)),
                       ("threshold", "confidence threshold", re.compile(r" below threshold " + _NUM))],
 }
+NOTE_KINDS = tuple(_SCORES)
 _CHUNKS_RE = re.compile(r"rag:\s*(\d+) chunk")
 _SHOWN = {"rag": "[[rag:]]", "recall": "[[recall:]]", "confidence": "[[confidence:]]",
           "pipeline-stop": "[[pipeline stopped …]]"}
@@ -94,20 +95,20 @@ def _at(rec, rx):
     return line, col, line, col + (end - start)
 
 
-def check(ctx):
-    for rec in ctx.session.notes:
-        if not rec.valid or rec.kind not in _SCORES:
+def check_note(ctx, placed):
+    rec = placed.note
+    if not rec.valid:
+        return
+    if rec.kind == "rag" and rec.fields["chunks"] < 1:
+        line, col, eline, ecol = _at(rec, _CHUNKS_RE)
+        yield Finding(line, col, f"[[rag:]] note for {rec.fields['chunks']} chunks; Harvey writes a RAG "
+                      "note only when retrieval returned at least one chunk", eline, ecol)
+    for key, what, rx in _SCORES[rec.kind]:
+        value = rec.fields.get(key)
+        if value is None or 0.0 <= value <= 1.0:
             continue
-        if rec.kind == "rag" and rec.fields["chunks"] < 1:
-            line, col, eline, ecol = _at(rec, _CHUNKS_RE)
-            yield Finding(line, col, f"[[rag:]] note for {rec.fields['chunks']} chunks; Harvey writes a RAG "
-                          "note only when retrieval returned at least one chunk", eline, ecol)
-        for key, what, rx in _SCORES[rec.kind]:
-            value = rec.fields.get(key)
-            if value is None or 0.0 <= value <= 1.0:
-                continue
-            line, col, eline, ecol = _at(rec, rx)
-            written = rx.search(rec.node.render())
-            shown = written.group(1) if written else f"{value:g}"
-            yield Finding(line, col, f"{what} {shown} in a {_SHOWN[rec.kind]} note is outside 0–1; "
-                          "Harvey records scores as fractions (e.g. 0.87)", eline, ecol)
+        line, col, eline, ecol = _at(rec, rx)
+        written = rx.search(rec.node.render())
+        shown = written.group(1) if written else f"{value:g}"
+        yield Finding(line, col, f"{what} {shown} in a {_SHOWN[rec.kind]} note is outside 0–1; "
+                      "Harvey records scores as fractions (e.g. 0.87)", eline, ecol)

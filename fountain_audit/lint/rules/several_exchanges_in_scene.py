@@ -79,12 +79,12 @@ NAME = "several-exchanges-in-scene"
 SEVERITY = Severity.INFO
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
+SCENE_KINDS = ("chat", "ext-chat")
 
 
-def check(ctx):
-    for scene in ctx.session.scenes:
-        if scene.kind not in ("chat", "ext-chat") or len(scene.turns) < 2:
-            continue
-        second = scene.turns[1]
-        yield Finding(second.line, 1, f"chat scene (line {scene.line}) holds {len(scene.turns)} exchanges; "
-                      "Harvey writes one scene per turn, and its replay before 3cf6ac3 keeps only one")
+def check_scene(ctx, scene):
+    if len(scene.turns) < 2:
+        return
+    second = scene.turns[1]
+    yield Finding(second.line, 1, f"chat scene (line {scene.line}) holds {len(scene.turns)} exchanges; "
+                  "Harvey writes one scene per turn, and its replay before 3cf6ac3 keeps only one")

@@ -64,24 +64,23 @@ SINCE = "1.2"
 SCOPE = SESSION_LIKE
 
 
-def check(ctx):
-    for turn in ctx.session.turns:
-        names = []
+def check_turn(ctx, turn, scene):
+    names = []
+    if turn.target:
+        names.append(turn.target)
+    if turn.reply is not None:
+        names.append(turn.reply.character)
+    if not names:
+        return  # nothing to compare with (no forwarding line, no reply)
+    known = {n.upper() for n in names}
+    for _, rec in turn.notes:
+        if rec.kind != "tool" or rec.actor is None or rec.actor.upper() in known:
+            continue
+        parts = []
         if turn.target:
-            names.append(turn.target)
+            parts.append(f"HARVEY forwards the turn to {turn.target}")
         if turn.reply is not None:
-            names.append(turn.reply.character)
-        if not names:
-            continue  # nothing to compare with (no forwarding line, no reply)
-        known = {n.upper() for n in names}
-        for _, rec in turn.notes:
-            if rec.kind != "tool" or rec.actor is None or rec.actor.upper() in known:
-                continue
-            parts = []
-            if turn.target:
-                parts.append(f"HARVEY forwards the turn to {turn.target}")
-            if turn.reply is not None:
-                parts.append(f"{turn.reply.character} replies")
-            yield Finding(rec.line, rec.column, f"tool note names {rec.actor}, but {' and '.join(parts)}; "
-                          "the prefix should name the model that called the tool",
-                          rec.node.end_line, rec.node.end_column)
+            parts.append(f"{turn.reply.character} replies")
+        yield Finding(rec.line, rec.column, f"tool note names {rec.actor}, but {' and '.join(parts)}; "
+                      "the prefix should name the model that called the tool",
+                      rec.node.end_line, rec.node.end_column)

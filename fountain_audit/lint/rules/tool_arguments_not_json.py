@@ -54,17 +54,18 @@ NAME = "tool-arguments-not-json"
 SEVERITY = Severity.WARNING
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
+NOTE_KINDS = ("tool",)
 
 
-def check(ctx):
-    for rec in ctx.session.notes:
-        if rec.kind != "tool" or not rec.valid or not rec.fields.get("arguments_text"):
-            continue
-        name = rec.fields["name"]
-        if not rec.fields["arguments_json"]:
-            yield Finding(rec.line, rec.column, f"arguments of tool '{name}' are not valid JSON (kept as raw text)",
-                          rec.node.end_line, rec.node.end_column)
-        elif not rec.fields["arguments_strict_json"]:
-            yield Finding(rec.line, rec.column, f"arguments of tool '{name}' hold raw control characters "
-                          "(e.g. a newline) inside a JSON string; read leniently",
-                          rec.node.end_line, rec.node.end_column)
+def check_note(ctx, placed):
+    rec = placed.note
+    if not rec.valid or not rec.fields.get("arguments_text"):
+        return
+    name = rec.fields["name"]
+    if not rec.fields["arguments_json"]:
+        yield Finding(rec.line, rec.column, f"arguments of tool '{name}' are not valid JSON (kept as raw text)",
+                      rec.node.end_line, rec.node.end_column)
+    elif not rec.fields["arguments_strict_json"]:
+        yield Finding(rec.line, rec.column, f"arguments of tool '{name}' hold raw control characters "
+                      "(e.g. a newline) inside a JSON string; read leniently",
+                      rec.node.end_line, rec.node.end_column)

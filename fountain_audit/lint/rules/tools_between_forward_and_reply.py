@@ -52,7 +52,6 @@ It declares package main.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.model.session import placements
 from fountain_audit.lint.rules import SESSION_LIKE
 from fountain_audit.lint.rules import scene_phrase
 
@@ -61,26 +60,24 @@ NAME = "tools-between-forward-and-reply"
 SEVERITY = Severity.ERROR
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
+NOTE_KINDS = ("tool",)
 
 
-def check(ctx):
+def check_note(ctx, p):
     if not ctx.session.scenes:
         return  # notes without scenes (a design-doc excerpt): no placement to judge
-    for p in placements(ctx.session):
-        rec = p.note
-        if rec.kind != "tool":
-            continue
-        if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
-            where = scene_phrase(p)
-            yield Finding(rec.line, rec.column, f"tool note {where}; it belongs in a chat turn, "
-                          "between HARVEY's forwarding line and the reply")
-        elif p.turn is None:
-            yield Finding(rec.line, rec.column, "tool note in a chat scene with no turn")
-        elif p.turn.forwarding is None:
-            yield Finding(rec.line, rec.column, "tool note in a turn with no 'Forwarding to NAME.' line from HARVEY")
-        elif p.phase in ("before-user", "after-user"):
-            yield Finding(rec.line, rec.column, "tool note before HARVEY's forwarding line "
-                          f"(line {p.turn.forwarding.line}); it belongs after it, before the reply")
-        elif p.phase == "after-reply":
-            yield Finding(rec.line, rec.column, f"tool note after the reply (line {p.turn.reply.line}); "
-                          "it belongs between HARVEY's forwarding line and the reply")
+    rec = p.note
+    if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
+        where = scene_phrase(p)
+        yield Finding(rec.line, rec.column, f"tool note {where}; it belongs in a chat turn, "
+                      "between HARVEY's forwarding line and the reply")
+    elif p.turn is None:
+        yield Finding(rec.line, rec.column, "tool note in a chat scene with no turn")
+    elif p.turn.forwarding is None:
+        yield Finding(rec.line, rec.column, "tool note in a turn with no 'Forwarding to NAME.' line from HARVEY")
+    elif p.phase in ("before-user", "after-user"):
+        yield Finding(rec.line, rec.column, "tool note before HARVEY's forwarding line "
+                      f"(line {p.turn.forwarding.line}); it belongs after it, before the reply")
+    elif p.phase == "after-reply":
+        yield Finding(rec.line, rec.column, f"tool note after the reply (line {p.turn.reply.line}); "
+                      "it belongs between HARVEY's forwarding line and the reply")

@@ -70,11 +70,10 @@ NAME = "unknown-scene-kind"
 SEVERITY = Severity.WARNING
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
+SCENE_KINDS = ("other",)
 
 
-def check(ctx):
-    for scene in ctx.session.scenes:
-        if scene.kind == "other":
-            h = scene.heading
-            yield Finding(h.line, h.column, f"scene heading '{scene.info.place}' is not a Harvey scene kind",
-                          h.end_line, h.end_column)
+def check_scene(ctx, scene):
+    h = scene.heading
+    yield Finding(h.line, h.column, f"scene heading '{scene.info.place}' is not a Harvey scene kind",
+                  h.end_line, h.end_column)

@@ -1,0 +1,69 @@
+"""Start-up: what a command imports (issue 9), and the plain concise output that avoids rich."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fountain_audit import lint
+from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.reporters.text import plain_text_lines, report_text
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("rich", "lark", "tomllib", "importlib.resources", "fountain_audit.dump", "fountain_audit.diff")
+
+PROBE = """
+import json, sys
+from fountain_audit.cli.main import main
+try:
+    main(sys.argv[1:], prog_name="fountain-audit")
+except SystemExit:
+    pass
+heavy = sorted({m for m in sys.modules for h in %r if m == h or m.startswith(h + ".")})
+print(json.dumps(heavy), file=sys.stderr)
+"""
+
+
+def _imported(tmp_path: Path, *args: str) -> list[str]:
+    p = subprocess.run([sys.executable, "-c", PROBE % (HEAVY,), *args], capture_output=True, text=True,
+                       cwd=tmp_path)  # no fountain-audit.toml or pyproject.toml here
+    return sorted({m.split(".")[0] if m.startswith(("rich", "lark")) else m
+                   for m in json.loads(p.stderr.strip().splitlines()[-1])})
+
+
+def test_version_imports_nothing_heavy(tmp_path):
+    assert _imported(tmp_path, "--version") == []
+
+
+@pytest.mark.parametrize("fmt", ["concise", "json", "sarif", "github", "json-lines"])
+def test_lint_imports_only_the_parser(tmp_path, fmt):
+    (tmp_path / "a.spmd").write_text((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    assert _imported(tmp_path, "lint", "--output-format", fmt, "a.spmd") == ["lark"]
+
+
+def _rich(diagnostics, files, **kw) -> str:
+    from rich.console import Console
+    out = io.StringIO()
+    report_text(diagnostics, files, Console(file=out, no_color=True, highlight=False), **kw)
+    return out.getvalue()
+
+
+def test_plain_concise_output_is_what_rich_prints():
+    samples = sorted((ROOT / "samples").rglob("*.spmd"))
+    diagnostics = [d for p in samples for d in lint(p)]
+    assert len(diagnostics) > 40
+    for kw in ({}, {"quiet": True}, {"unreadable": 2, "statistics": ["   3  P102  [x]"]}):
+        assert plain_text_lines(diagnostics, len(samples), **kw) == _rich(diagnostics, len(samples), **kw)
+    assert plain_text_lines([], 0) == _rich([], 0) == "All clear: no problems in 0 files checked.\n"
+
+
+def test_text_that_rich_would_change_is_left_to_rich():
+    odd = [Diagnostic("a.spmd", 1, 1, "R101", "x", Severity.ERROR, msg) for msg in ("tab\there", "bell\x07", "cr\r")]
+    for d in odd:
+        assert plain_text_lines([d], 1) is None
