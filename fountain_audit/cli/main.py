@@ -305,7 +305,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             cfg.target_version = target_version
         if max_file_size is not None:
             cfg.max_file_size = parse_size(max_file_size)
-        selection = Selection(tuple(cfg.rules()))
+        selection = Selection(tuple(cfg.rules()), tuple(cfg.privacy_allow))
     except (ConfigError, RuleSelectionError) as e:
         raise click.UsageError(str(e)) from None
     except ValueError as e:
@@ -316,6 +316,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     from fountain_audit.cli.outputs import LazyProgress, write_atomic
     from fountain_audit.lint.runner import Job, input_bytes, lint_jobs, plan_workers
     from fountain_audit.lint.fingerprint import project_root, relative_path
+    from fountain_audit.privacy.redact import mask
 
     from fountain_audit.lint import baseline as bl
 
@@ -374,8 +375,8 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             continue
         checked.append(r.name)
         diagnostics.extend(r.diagnostics)
-        if r.text is not None:
-            sources[r.name] = r.text
+        if r.text is not None:  # for code frames: secrets masked, lines and columns kept
+            sources[r.name] = mask(r.text)
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
     outcome = None
