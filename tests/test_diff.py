@@ -688,3 +688,65 @@ def test_deeply_nested_tool_arguments_cli(tmp_path):
         assert r.stderr == ""
     doc = json.loads(run("--format", "json", tmp_path / "a.spmd", tmp_path / "b.spmd").stdout)
     assert doc["summary"]["tool_calls_changed"] == 1
+
+
+# --------------------------------------------------------------------------- unified: changes with context (issue 14 item 10)
+
+
+def test_unified_shows_a_changed_reply_with_context_not_whole():
+    long_line = " ".join(f"word{i}" for i in range(40))
+    paragraphs = [f"Paragraph {i} says nothing new." for i in range(10)]
+    reply_a = "\n\n".join(paragraphs[:5] + [long_line] + paragraphs[5:])
+    reply_b = reply_a.replace("word20", "WORD20").replace("Paragraph 9 says", "Paragraph 9 now says")
+    one_a = " ".join(f"w{i}" for i in range(30))
+    a = render([T("Write.", reply_a), T("Once more.", one_a)])
+    b = render([T("Write.", reply_b), T("Once more.", one_a.replace("w15", "W15"))])
+    out = render_unified(diff_texts(a, b, "a", "b"))
+    assert out.splitlines()[3:] == [
+        "~ reply changed (PHI-MINI):",
+        "    … 9 unchanged lines",
+        "    ",
+        "    … word12 word13 word14 word15 word16 word17 word18 word19 [-word20-]{+WORD20+} word21 word22 word23 "
+        "word24 word25 word26 word27 word28 …",
+        "    ",
+        "    … 7 unchanged lines",
+        "    ",
+        "    Paragraph 9 {+now +}says nothing new.",
+        "@@ -turn 2 +turn 2 @@ scene 3: INT. HARVEY AND RSDOIEL TALKING 2026-07-01 09:11:07",
+        "~ reply changed (PHI-MINI): … w7 w8 w9 w10 w11 w12 w13 w14 [-w15-]{+W15+} w16 w17 w18 w19 w20 w21 w22 w23 …",
+        "2 turns changed (0 added, 0 removed, 0 moved, 2 modified), tool calls +0 -0 ~0, 0 new failures, "
+        "2 replies changed",
+    ]
+    # --format json keeps the whole word diff
+    [change, _] = diff_texts(a, b).changes
+    assert "".join(t for op, t in change.words if op != "+") == reply_a
+
+
+# --------------------------------------------------------------------------- untrusted text (issue 10)
+
+
+def test_terminal_control_sequences_in_a_reply_are_escaped(tmp_path):
+    evil = "Done.\x1b]0;pwned\x07 All \x1b[2Jclear."
+    a = render([T("Go.", "Done. All clear."), T("Again.", "Fine.")])
+    b = render([T("Go.", evil), T("Again.", "Fine.\x1b[31m")])
+    (tmp_path / "a.spmd").write_text(a, encoding="utf-8")
+    (tmp_path / "b.spmd").write_text(b, encoding="utf-8")
+    expected = [
+        "~ reply changed (PHI-MINI): Done.{+\\x1b]0;pwned\\x07+} All [-clear-]{+\\x1b[2Jclear+}.",
+        "@@ -turn 2 +turn 2 @@ scene 3: INT. HARVEY AND RSDOIEL TALKING 2026-07-01 09:11:07",
+        "~ reply changed (PHI-MINI): Fine.{+\\x1b[31m+}",
+    ]
+    r = run("--format", "unified", tmp_path / "a.spmd", tmp_path / "b.spmd")
+    assert r.exit_code == 1 and r.stdout.splitlines()[3:6] == expected
+    assert "\x1b" not in r.stdout and "\x07" not in r.stdout
+    r = run("--format", "rich", "--no-color", tmp_path / "a.spmd", tmp_path / "b.spmd")
+    assert r.exit_code == 1 and r.stdout.splitlines()[3:6] == expected
+    r = run("--format", "rich", "--color", tmp_path / "a.spmd", tmp_path / "b.spmd")
+    assert r.exit_code == 1 and "\x1b]" not in r.stdout and "\x1b[2J" not in r.stdout and "\x07" not in r.stdout
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", r.stdout)  # rich's own colour codes
+    assert "\x1b" not in plain
+    assert plain.splitlines()[3] == "~ reply changed (PHI-MINI): Done.\\x1b]0;pwned\\x07 All clear\\x1b[2Jclear."
+    evil_name = tmp_path / "b\x1b[2J.spmd"
+    evil_name.write_text(b, encoding="utf-8")
+    r = run("--format", "unified", tmp_path / "a.spmd", evil_name)
+    assert r.stdout.splitlines()[1] == f"+++ {tmp_path}/b\\x1b[2J.spmd"

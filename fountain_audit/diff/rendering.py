@@ -7,7 +7,9 @@ import json
 from typing import Any
 
 from fountain_audit.diff.changes import Change, one_line
+from fountain_audit.diff.context import in_context
 from fountain_audit.diff.result import DiffResult
+from fountain_audit.untrusted import terminal_safe
 
 #: A rendered line: segments ``(text, style)``; style names: ``header``, ``meta``, ``add``,
 #: ``remove``, ``change``, ``move``, ``del`` / ``ins`` (words), ``summary``, or ``None``.
@@ -42,17 +44,8 @@ def _hunk_header(c: Change) -> Line:
 
 
 def _words_lines(words: list[tuple[str, str]], indent: str = "    ") -> list[Line]:
-    """Word-diff segments split into lines."""
-    lines: list[Line] = [[(indent, None)]]
-    for op, text in words:
-        style = {"=": None, "-": "del", "+": "ins"}[op]
-        parts = text.split("\n")
-        for k, part in enumerate(parts):
-            if k:
-                lines.append([(indent, None)])
-            if part:
-                lines[-1].append((part, style))
-    return lines
+    """Word-diff segments split into lines, with context only (:func:`in_context`)."""
+    return [[(indent, None)] + line for line in in_context(words)]
 
 
 def _value(v: Any) -> str:
@@ -93,8 +86,7 @@ def _change_lines(c: Change) -> list[Line]:
             lines.append([(f"{sign} {c.message}:", style)])
             lines.extend(_words_lines(c.words))
         else:
-            lines.append([(f"{sign} {c.message}: ", style)] + [(t, {"=": None, "-": "del", "+": "ins"}[op])
-                                                                 for op, t in c.words])
+            lines.append([(f"{sign} {c.message}: ", style)] + in_context(c.words)[0])
     elif c.kind in ("turn-added", "turn-removed"):
         lines.append([(f"{sign} {c.message}", style)])
         s = c.after if c.kind == "turn-added" else c.before
@@ -180,10 +172,13 @@ def render_lines(result: DiffResult, stat: bool = False) -> list[Line]:
 
 
 def render_unified(result: DiffResult, stat: bool = False) -> str:
-    """Plain text: removed words as ``[-…-]``, added words as ``{+…+}`` (as ``git diff --word-diff=plain``)."""
+    """Plain text: removed words as ``[-…-]``, added words as ``{+…+}`` (as ``git diff --word-diff=plain``).
+    Session text and file names pass through :func:`~fountain_audit.untrusted.terminal_safe`:
+    control sequences are printed escaped (``\\x1b[2J``), never raw."""
     out = []
     for line in render_lines(result, stat):
-        out.append("".join(f"[-{t}-]" if st == "del" else f"{{+{t}+}}" if st == "ins" else t for t, st in line))
+        out.append("".join(f"[-{t}-]" if st == "del" else f"{{+{t}+}}" if st == "ins" else t
+                           for t, st in ((terminal_safe(t), st) for t, st in line)))
     return "\n".join(out) + "\n"
 
 
@@ -193,13 +188,15 @@ RICH_STYLES = {"header": "bold cyan", "meta": "cyan", "add": "green", "remove": 
 
 def render_rich(result: DiffResult, console: Any, stat: bool = False) -> None:
     """Print to a :class:`rich.console.Console`: hunks headed by scene and turn, changed words
-    highlighted (``[-…-]``/``{+…+}`` markers too when the console has no colour), the summary footer."""
+    highlighted (``[-…-]``/``{+…+}`` markers too when the console has no colour), the summary footer.
+    Session text is escaped as in :func:`render_unified` (:func:`~fountain_audit.untrusted.terminal_safe`)."""
     from rich.text import Text
 
     markers = console.no_color or console.color_system is None
     for line in render_lines(result, stat):
         text = Text(no_wrap=False)
         for t, st in line:
+            t = terminal_safe(t)
             if markers and st in ("del", "ins"):
                 t = f"[-{t}-]" if st == "del" else f"{{+{t}+}}"
             text.append(t, style=RICH_STYLES.get(st or "", ""))
