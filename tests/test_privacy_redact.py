@@ -150,3 +150,14 @@ def test_a_secret_split_from_its_keyword_is_still_redacted():
 
 def test_redact_text_upper_cases_the_placeholder_of_an_upper_case_token():
     assert redact_text("X AKIA" + "Q" * 16 + " y") == "X <REDACTED:AWS-ACCESS-KEY> y"
+
+
+@pytest.mark.parametrize("target", ["toolpath", "otlp-json"])
+def test_export_redact(session_file, target):
+    plain = cli("export", "--to", target, str(session_file[0]))
+    assert plain.returncode == 0, plain.stderr
+    assert len(set(leaks(plain.stdout))) >= 5  # the check below can fail
+    r = cli("export", "--to", target, "--redact", str(session_file[0]))
+    assert r.returncode == 0, r.stderr
+    assert leaks(r.stdout) == []
+    assert "<redacted:github-token>" in r.stdout
