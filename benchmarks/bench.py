@@ -139,11 +139,11 @@ SHAPES = {
                                          + "".join(f"THE END.\n\nmore content {i}\n\n" for i in range(n))
                                          + "THE END.\n", 2_000),
     "disable-next before flagged notes (issue 14)": (
-        lambda n: HEAD + "".join(f"/* fountain-audit: disable-next=P102 */\n[[tool: broken{i}]]\n\n"
+        lambda n: HEAD + "".join(f"/* fountain-audit: disable-next=N101,P102 */\n[[tool: broken{i}]]\n\n"
                                  for i in range(n)), 2_000),
     "alternating disable/enable (issue 14)": (
-        lambda n: HEAD + "".join(f"/* fountain-audit: disable=P102 */\n\n[[tool: broken{i}]]\n\n"
-                                 "/* fountain-audit: enable=P102 */\n\n" for i in range(n)), 2_000),
+        lambda n: HEAD + "".join(f"/* fountain-audit: disable=N101,P102 */\n\n[[tool: broken{i}]]\n\n"
+                                 "/* fountain-audit: enable=N101,P102 */\n\n" for i in range(n)), 2_000),
 }
 
 
