@@ -35,11 +35,13 @@ from fountain_audit.parse.fountain import (Blank, Dialogue, Document, Node, Note
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
 from fountain_audit.model import actors
 from fountain_audit.model.ids import SessionIds, ids_of, node_id, scene_id, turn_id
-from fountain_audit.model.session import PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session, placements
+from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session,
+                                          inline_placements, placements)
 
 #: Version of the dump output formats (``MAJOR.MINOR``; a minor change only adds fields).
 #: 1.1: every record (and scene, speech) gained "id" (fountain_audit.model.ids);
-#: 1.2: tool calls and speeches gained "actor_ref" (fountain_audit.model.actors).
+#: 1.2: tool calls and speeches gained "actor_ref" (fountain_audit.model.actors); inline notes
+#: (record kind "inline", AST "inline_note" children); AST problems' related_line/related_column.
 FORMAT_VERSION = "1.2"
 
 #: Output shapes: tool calls and other note records, turns, the Fountain AST.
@@ -63,6 +65,7 @@ RECORD_KINDS: dict[str, frozenset[str]] = {
     "run": frozenset({"run"}),
     "stats": frozenset({"stats"}),
     "unknown": frozenset({"unknown"}),
+    "inline": frozenset({"inline"}),
 }
 _RECORD_ALIASES = {"model switch": "model-switch", "model_switch": "model-switch", "memory": "memory-tool",
                    "memory_tool": "memory-tool", "rag_source": "rag-source", "chunk_result": "chunk-result",
@@ -339,7 +342,10 @@ def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset(
                 prose.append((node.offset, _tool_from_prose(file, node, refs(turn.scene_index), turn.index,
                                                             _prose_phase(turn, node), ids)))
     k = 0
-    for p in placements(session):
+    notes = placements(session)
+    if "inline" in kinds and inline_placements(session):  # inline notes, in source order among the others
+        notes = sorted([*notes, *inline_placements(session)], key=lambda p: p.note.node.offset)
+    for p in notes:
         rec = p.note
         if rec.kind not in kinds:
             continue
@@ -583,8 +589,10 @@ def _attributes(node: Node) -> dict[str, Any]:
 def _ast_node(file: str, index: int, node: Node, parent: int | None = None) -> AstNodeRecord:
     toks = [TokenOut(t.type, Span(t.line, t.column, t.end_line, t.end_column, t.start_pos, t.end_pos), str(t))
             for t in node.tokens]
-    children = [_ast_node(file, i, e, index) for i, e in enumerate(node.entries)] if isinstance(node, TitlePage) \
-        else []
+    if isinstance(node, TitlePage):
+        children = [_ast_node(file, i, e, index) for i, e in enumerate(node.entries)]
+    else:  # inline notes (``MAYA [[she whispers]]``) are the children of the element carrying them
+        children = [_ast_node(file, i, e, index) for i, e in enumerate(node.inline_notes)]
     ident = node_id(index) if parent is None else node_id(parent, index)
     return AstNodeRecord(file, index, node.type, Span.of(node), node.render(), toks, _attributes(node), children,
                          ident)
@@ -595,7 +603,8 @@ def ast_records(document: Document, file: str) -> Iterator[AstDocumentRecord | A
     kids = document.children
     span = Span.cover(Span.of(n) for n in (kids[:1] + kids[-1:])) if kids else None
     yield AstDocumentRecord(file, span, len(kids), [
-        {"kind": p.kind, "message": p.message, "line": p.line, "column": p.column, "offset": p.offset}
+        {"kind": p.kind, "message": p.message, "line": p.line, "column": p.column, "offset": p.offset,
+         "related_line": p.related_line, "related_column": p.related_column}
         for p in document.problems])
     for i, node in enumerate(kids):
         yield _ast_node(file, i, node)

@@ -111,8 +111,8 @@ def test_full_underlines_the_range_and_makes_control_characters_visible(tmp_path
     r = run("--output-format", "full", "--no-color", "e.spmd")
     lines = r.output.splitlines()
     assert lines[0] == "e.spmd:19:5: E102 [control-character] control character(s) U+0000 in text"
-    assert lines[4] == "19 | TEMP\ufffd21.4C"
-    assert lines[5] == "   |     ^ E102"
+    assert lines[4] == "19 | TEMP\\x0021.4C"  # the NUL as an escape, not U+FFFD: nothing is lost
+    assert lines[5] == "   |     ^^^^ E102"  # the caret covers the escape
 
 
 def test_concise_is_unchanged(a03):

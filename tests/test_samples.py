@@ -33,6 +33,7 @@ VIOLATIONS = [
     ("E104-binary-file.spmd", "E104", 1),                    # a PNG header, NUL bytes
     ("F101-unclosed-note.spmd", "F101", 17),                 # [[rag: ... without ]]
     ("F102-unclosed-boneyard.spmd", "F102", 28),             # /* in the reply, never closed
+    ("F103-stray-boneyard-close.spmd", "F103", 19),          # outer */ of a nested boneyard
     ("S101-missing-title.spmd", "S101", 1),                  # title page starts at line 1
     ("S102-missing-author.spmd", "S102", 1),                 # title page starts at line 1
     ("S103-missing-fade-in.spmd", "S103", 11),               # first scene heading
@@ -54,6 +55,7 @@ VIOLATIONS = [
     ("S107-timestamps-backwards.spmd", "S107", 30),          # 11:05:10 after 11:20:40
     ("H105-int-scene-names-remote-route.spmd", "H105", 15),  # Model: ollama://10.0.7.4:11434
     ("H106-missing-model-or-workspace.spmd", "H106", 15),    # description without Workspace:
+    ("H107-glued-scene-heading.spmd", "H107", 26),           # "...Ruby Frost.INT. HARVEY AND IVO ..."
     # -- turn rules (T) --
     ("T101-forwarding-target-mismatch.spmd", "T101", 23),    # forwarded to GEMMA3, LLAMA3.2 replies
     ("T102-unanswered-turn.spmd", "T102", 17),               # BRANN's first input, no reply

@@ -529,3 +529,12 @@ def _register_diff() -> None:
 
 
 _register_diff()
+
+
+def _register_audit() -> None:
+    from fountain_audit.cli.show import show
+
+    main.add_command(show)
+
+
+_register_audit()

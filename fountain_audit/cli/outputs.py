@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 
 
@@ -90,3 +91,24 @@ def utf8_stdout(errors: str = "strict"):
     writer = codecs.getwriter("utf-8")(binary, errors)
     writer.isatty = lambda: sys.stdout.isatty()  # type: ignore[method-assign]
     return writer
+
+
+def write_document(document: dict, fmt: str, render: Callable[[dict], str]) -> None:
+    """Write an audit document (``show``, ``provenance``) to standard output: ``fmt="json"`` as
+    indented JSON (undecodable bytes as ``\\udcXX`` escapes), ``"text"`` as ``render(document)``.
+
+    The one place every ``show``/``provenance`` output passes through: a transformation of
+    the whole document (such as redaction) belongs here, before both formats.
+    """
+    from fountain_audit.dump import encode_json
+
+    out = utf8_stdout("strict")
+    out.write(encode_json(document, indent=2) + "\n" if fmt == "json" else render(document))
+    out.flush()
+
+
+def use_color(flag: bool | None) -> bool:
+    """``--color/--no-color`` when given; else colour only on a terminal without ``NO_COLOR``."""
+    if flag is not None:
+        return flag
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")

@@ -17,7 +17,8 @@ and ``show`` reopens it. The grammar (:data:`ID_RE`), numbers 1-based, in file o
                           ``dump --records`` names: ``tool``, ``rag``, ``rag-source``,
                           ``recall``, ``write``, ``shell``, ``model-switch``, ``chunk``,
                           ``chunk-result``, ``synthesis``, ``memory-tool``, ``confidence``,
-                          ``pipeline``, ``run``, ``stats``, ``unknown``
+                          ``pipeline``, ``run``, ``stats``, ``unknown``, ``inline``
+                          (inline notes: ``t3.inline1``, ``s2.inline1``)
 ``s5.write2``             a note of scene 5 outside any turn (``s0.model-switch1``: before
                           the first scene)
 ``recall:ID``             the recall note with the recorded id ``ID``
@@ -42,7 +43,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from fountain_audit.model.session import Scene, Session, Speech, Turn
+from fountain_audit.model.session import Scene, Session, Speech, Turn, inline_placements
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
 
 #: The id grammar (see the module docstring).
@@ -56,7 +57,7 @@ _GROUP_OF_KIND = {"model switch": "model-switch", "pipeline-hidden": "pipeline",
                   **{k: "memory-tool" for k in MEMORY_KINDS}}
 #: Every note group, in the order the README lists them.
 GROUPS = ("tool", "rag", "rag-source", "recall", "write", "shell", "model-switch", "chunk", "chunk-result",
-          "synthesis", "memory-tool", "confidence", "pipeline", "run", "stats", "unknown")
+          "synthesis", "memory-tool", "confidence", "pipeline", "run", "stats", "unknown", "inline")
 
 
 def note_group(kind: str) -> str:
@@ -116,6 +117,16 @@ class SessionIds:
                 group = note_group(rec.kind)
                 count[group] += 1
                 self._ids[id(rec)] = f"{owner}.{group}{count[group]}"
+        inline: Counter[str] = Counter()
+        for p in inline_placements(session):  # notes inside lines: by turn, else scene, else s0 / end
+            if p.turn is not None:
+                owner = self._ids[id(p.turn)]
+            elif p.scene is not None:
+                owner = self._ids[id(p.scene)]
+            else:
+                owner = "end" if session.epilogue and p.note.node.offset >= session.epilogue[0].offset else "s0"
+            inline[owner] += 1
+            self._ids[id(p.note)] = f"{owner}.inline{inline[owner]}"
         seen: Counter[str] = Counter()
         for rec in session.notes:  # recall notes are named by their recorded id
             if rec.kind == "recall" and rec.valid and rec.fields.get("id"):

@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, Node, Note, SceneHeading,
-                       Transition, gc_paused)
+from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
+                                          SceneHeading, Transition, gc_paused)
 from fountain_audit.parse.notes import NoteRecord, parse_note
 
 #: Scene kinds, in the order headings are tried.
@@ -136,6 +136,8 @@ class Speech:
 
     dialogue: Dialogue
     continuation: list[Node] = field(default_factory=list)
+    #: The scene heading glued to the end of the speech's last line, which ended it, or ``None``.
+    glued_heading: SceneHeading | None = None
     _text: str | None = field(default=None, repr=False)
     _parentheticals: list[str] | None = field(default=None, repr=False)
     _forwarding: bool | None = field(default=None, repr=False)
@@ -201,7 +203,10 @@ class Speech:
     @property
     def truncated(self) -> bool:
         """True when the file ends inside this speech with no final line break
-        (a recorder killed mid-append, case B28)."""
+        (a recorder killed mid-append, case B28). A speech ended by a glued scene
+        heading is not truncated."""
+        if self.glued_heading is not None:
+            return False
         last = self.nodes[-1].tokens[-1]
         return not last.endswith(("\n", "\r"))
 
@@ -357,6 +362,7 @@ class Session:
     the_end: Node | None
     kind: str
     _placements: list | None = None
+    _inline: list | None = None
     _ids: object | None = None  # fountain_audit.model.ids.SessionIds, computed on first use
 
     @property
@@ -471,10 +477,12 @@ class _Builder:
         for k, node in enumerate(main):
             if isinstance(node, SceneHeading):
                 info = read_heading(node.text)
-                if speech is not None and not _is_harvey_heading(info):
+                if speech is not None and not node.glued and not _is_harvey_heading(info):
                     speech.continuation.append(node)
                     scene.nodes.append(node)
                     continue
+                if speech is not None and node.glued:
+                    speech.glued_heading = node
                 _close(speech)
                 speech = None
                 scene = Scene(len(self.scenes), node, info)
@@ -666,3 +674,37 @@ def placements(session: Session) -> list[Placement]:
                 where[id(rec)] = Placement(rec, scene, None, None)
     session._placements = [where.get(id(r)) or Placement(r, None, None, None) for r in session.notes]
     return session._placements
+
+
+def inline_note_record(note: InlineNote, element: Node) -> NoteRecord:
+    """The record of an inline note: kind ``"inline"``, ``fields`` ``{"element": TYPE}``
+    (the Fountain element carrying it: ``dialogue``, ``action`` ...), ``body`` its text.
+    Inline notes are a writer's annotations, not audit records (Harvey writes its notes on
+    their own lines): a ``[[tool: …]]`` inside a reply is not a tool call (case B34)."""
+    return NoteRecord("inline", note, note.body, fields={"element": element.type})
+
+
+def inline_placements(session: Session) -> list[Placement]:
+    """Every inline note of ``session`` as a :class:`Placement` (phase ``None``; the turn
+    whose speech holds it, else ``None``), in source order (computed once)."""
+    if session._inline is not None:
+        return session._inline
+    out: list[Placement] = []
+    if any(c.inline_notes for c in session.document.children):
+        turn_of: dict[int, Turn] = {}
+        for scene in session.scenes:
+            for turn in scene.turns:
+                for sp in (turn.user, turn.forwarding, turn.reply, *turn.actions):
+                    if sp is not None:
+                        for n in sp.nodes:
+                            turn_of[id(n)] = turn
+        scene_of: dict[int, Scene] = {}
+        for scene in session.scenes:
+            scene_of[id(scene.heading)] = scene
+            for n in scene.nodes:
+                scene_of[id(n)] = scene
+        for c in session.document.children:
+            for note in c.inline_notes:
+                out.append(Placement(inline_note_record(note, c), scene_of.get(id(c)), turn_of.get(id(c)), None))
+    session._inline = out
+    return out

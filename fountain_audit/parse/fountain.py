@@ -24,7 +24,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from fountain_audit.parse.lexer import LineLexer, Problem, split_lines, tokenize
+from fountain_audit.parse.lexer import INLINE_NOTE_RE, LineLexer, Problem, split_lines, tokenize
 
 
 _SCENE_NUMBER_RE = re.compile(r"\s*#([^#\s]+)#\s*$")
@@ -42,9 +42,12 @@ class Node:
     ``tokens`` are ``lark.Token`` objects (``str`` subclasses): ``.type`` is the
     line class (``ACTION``, ``CHARACTER``, ...), the value is the raw line text
     including its terminator, ``.line``/``.column`` are 1-based.
+    ``inline_notes`` are the :class:`InlineNote` nodes inside the node's text
+    (``MAYA [[she whispers]]``), in order; their text stays in ``tokens`` too.
     """
 
     tokens: list[Token]
+    inline_notes: tuple["InlineNote", ...] = ()
 
     #: Fountain element name used in dumps (``scene_heading``, ``action``...).
     type = "node"
@@ -150,9 +153,19 @@ class Blank(Node):
 
 
 class SceneHeading(Node):
-    """A scene heading line (§Scene Headings): INT/EXT/EST/INT./EXT./I/E or forced ``.``."""
+    """A scene heading line (§Scene Headings): INT/EXT/EST/INT./EXT./I/E or forced ``.``.
+
+    A *glued* heading starts inside a line, after the text of a dialogue or action
+    line whose line break was dropped (``…done.INT. HARVEY AND ALICE TALKING 2026-…``);
+    its ``column`` is where it starts.
+    """
 
     type = "scene_heading"
+
+    @property
+    def glued(self) -> bool:
+        """True for a heading glued to the end of the previous element's line."""
+        return self.tokens[0].type == "GLUED_SCENE_HEADING"
 
     @property
     def forced(self) -> bool:
@@ -202,8 +215,13 @@ class Dialogue(Node):
             self._character = self._read_character()
         return self._character
 
+    def _cue_text(self) -> str:
+        """The cue line without its terminator and without inline notes."""
+        s = _content(self.tokens[0])
+        return INLINE_NOTE_RE.sub("", s) if self.inline_notes and "[[" in s else s
+
     def _read_character(self) -> str:
-        s = _content(self.tokens[0]).strip()
+        s = self._cue_text().strip()
         if s.startswith("@"):
             s = s[1:]
         if s.endswith("^"):
@@ -214,17 +232,17 @@ class Dialogue(Node):
     @property
     def extensions(self) -> str:
         """The cue's extension text, e.g. ``"(V.O.)"``, or ``""``."""
-        s = _content(self.tokens[0]).strip().rstrip("^").rstrip()
+        s = self._cue_text().strip().rstrip("^").rstrip()
         p = s.find("(")
         return "" if p < 0 else s[p:]
 
     @property
     def dual(self) -> bool:
-        return _content(self.tokens[0]).rstrip().endswith("^")
+        return self._cue_text().rstrip().endswith("^")
 
     @property
     def forced(self) -> bool:
-        return _content(self.tokens[0]).lstrip().startswith("@")
+        return self._cue_text().lstrip().startswith("@")
 
     @property
     def body(self) -> list[Token]:
@@ -268,6 +286,16 @@ class Note(Node):
         """Text between the first ``[[`` and the last ``]]``, stripped."""
         raw = self.render()
         return raw[raw.find("[[") + 2: raw.rfind("]]")].strip()
+
+
+class InlineNote(Note):
+    """A ``[[ ... ]]`` note inside a line or paragraph of another element (§Notes):
+    ``MAYA [[she whispers]]``, ``The bus stops. [[can a bus do that?]] It leaves.``.
+    One ``INLINE_NOTE`` token, at its exact line and column; found in
+    :attr:`Node.inline_notes` of the element that carries it, never among
+    :attr:`Document.children`."""
+
+    type = "inline_note"
 
 
 class Boneyard(Node):
@@ -320,10 +348,18 @@ class Document:
 
     @property
     def title_page(self) -> TitlePage | None:
-        for c in self.children[:2]:
+        """The title page: first in the file, or after a byte-order mark and leading notes,
+        boneyards and blank lines; ``None`` if there is none."""
+        for c in self.children:
             if isinstance(c, TitlePage):
                 return c
+            if not isinstance(c, (ByteOrderMark, Note, Boneyard, Blank)):
+                return None
         return None
+
+    def inline_notes(self) -> list[InlineNote]:
+        """Every inline note of the document, in source order."""
+        return [n for c in self.children for n in c.inline_notes]
 
     @property
     def body(self) -> list[Node]:
@@ -346,22 +382,22 @@ class AstBuilder(Transformer):
         return out
 
     def title_page(self, entries):
-        return TitlePage([t for e in entries for t in e.tokens], entries)
+        return TitlePage([t for e in entries for t in e.tokens], entries=entries)
 
     def title_entry(self, toks):
         return TitleEntry(toks)
 
     def scene_heading(self, toks):
-        return SceneHeading(toks)
+        return _with_inline(SceneHeading, toks)
 
     def action(self, toks):
-        return Action(toks)
+        return _with_inline(Action, toks)
 
     def dialogue(self, toks):
-        return Dialogue(toks)
+        return _with_inline(Dialogue, toks)
 
     def transition(self, toks):
-        return Transition(toks)
+        return _with_inline(Transition, toks)
 
     def centered(self, toks):
         return Centered(toks)
@@ -383,6 +419,39 @@ class AstBuilder(Transformer):
 
     def page_break(self, toks):
         return PageBreak(toks)
+
+
+_PIECES = frozenset({"INLINE_NOTE", "INLINE_TEXT"})
+
+
+def _with_inline(cls, toks: list[Token]) -> Node:
+    """A ``cls`` node from its tokens; the pieces of a line split at inline notes
+    (grammar ``_inline``) are joined back into whole-line tokens, the notes kept as
+    :class:`InlineNote` nodes."""
+    if len(toks) == 1 or not any(t.type in _PIECES for t in toks):
+        return cls(toks)
+    merged: list[Token] = []
+    notes: list[InlineNote] = []
+    group: list[Token] = []
+    for t in toks:
+        if t.type in _PIECES:
+            if t.type == "INLINE_NOTE":
+                notes.append(InlineNote([t]))
+            group.append(t)
+            continue
+        if group:
+            merged.append(_join(group))
+        group = [t]
+    merged.append(_join(group))
+    return cls(merged, inline_notes=tuple(notes))
+
+
+def _join(group: list[Token]) -> Token:
+    if len(group) == 1:
+        return group[0]
+    a, z = group[0], group[-1]
+    return Token._future_new(a.type, "".join(group), a.start_pos, a.line, a.column, z.end_line, z.end_column,
+                             z.end_pos)
 
 
 @contextlib.contextmanager

@@ -39,6 +39,19 @@ FORCED_HEADING_RE = re.compile(r"\.[^\W_]")
 #: Title page key (§Title Page): `Key:` at the start of the line.
 TITLE_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9 _.'-]{0,39}:")
 PAGE_BREAK_RE = re.compile(r"\s*={3,}\s*$")
+#: An inline note (§Notes): ``[[ ... ]]`` inside a line or paragraph (never across an empty line,
+#: which cannot occur inside one token).
+INLINE_NOTE_RE = re.compile(r"\[\[.*?\]\]", re.S)
+#: Line tokens whose text may carry inline notes (split into INLINE_NOTE / INLINE_TEXT pieces).
+INLINE_TYPES = frozenset({"ACTION", "CHARACTER", "PARENTHETICAL", "DIALOGUE", "DIALOGUE_LYRIC",
+                          "SCENE_HEADING", "TRANSITION"})
+#: A timestamped Harvey scene heading glued to the end of a line (a dropped line break):
+#: ``…done.INT. HARVEY AND ALICE TALKING 2026-06-24 10:05:00`` (exact or loose timestamp).
+GLUED_HEADING_RE = re.compile(
+    r"(?<=[^\sA-Z])(?:INT|EXT)\. [^\r\n]*?(?: | — )\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?[ \t]*$")
+_GLUE_HINT_RE = re.compile(r"[^\sA-Z](?:INT|EXT)\. ")
+#: A boneyard close ``*/`` (a glob's ``**/`` is not one) with only blanks after it on its line.
+_CLOSE_AT_EOL_RE = re.compile(r"(?<![*/])\*/(?=[ \t]*(?:\r\n|\r|\n|$))")
 CENTERED_RE = re.compile(r"\s*>.*<\s*$")
 
 
@@ -46,8 +59,10 @@ CENTERED_RE = re.compile(r"\s*>.*<\s*$")
 class Problem:
     """A syntax problem the lexer found; the linter turns it into a diagnostic.
 
-    ``kind`` is one of ``"unclosed-note"``, ``"unclosed-boneyard"``.
+    ``kind`` is one of ``"unclosed-note"``, ``"unclosed-boneyard"``, ``"stray-boneyard-close"``.
     ``line``/``column`` are 1-based; ``offset`` is a 0-based code-point offset.
+    ``related_line``/``related_column`` (1-based, or ``None``) locate a related element: for
+    a stray ``*/``, the boneyard it probably belonged to.
     """
 
     kind: str
@@ -55,6 +70,8 @@ class Problem:
     line: int
     column: int
     offset: int
+    related_line: int | None = None
+    related_column: int | None = None
 
 
 def split_lines(text: str) -> list[tuple[str, str]]:
@@ -88,6 +105,8 @@ def _is_character_cue(content: str) -> bool:
     starting with a letter, optionally followed by extensions in parentheses
     (which may be lower case, Fountain 1.1) and ``^`` for dual dialogue.
     """
+    if "[[" in content:  # `MAYA [[she whispers]]`: a cue carrying an inline note
+        content = INLINE_NOTE_RE.sub("", content)
     s = content.strip()
     if not s:
         return False
@@ -133,7 +152,17 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
     """Classify ``text`` into a list of line tokens (see module docstring).
 
     Never raises on any string. Unclosed ``[[`` and ``/*`` are appended to
-    ``problems`` and their lines are lexed as ordinary text.
+    ``problems`` and their lines are lexed as ordinary text; so is a stray ``*/``.
+
+    Beyond whole lines:
+
+    * an element line holding an inline note (``MAYA [[she whispers]]``) is split into
+      its own token (the text before the note, possibly empty), ``INLINE_NOTE`` and
+      ``INLINE_TEXT`` (the text after it) pieces: see :data:`INLINE_TYPES`;
+    * a timestamped scene heading glued to the end of a dialogue or action line ends
+      that element: the line is split into the element's text (no terminator) and a
+      ``GLUED_SCENE_HEADING`` token starting at the heading's column;
+    * notes and boneyards before a title page are ``LEADING_NOTE`` / ``LEADING_BONEYARD``.
     """
     if problems is None:
         problems = []
@@ -152,6 +181,8 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
     eols = [e for _, e in pairs]
     n = len(lines)
     i = 0
+    inline_possible = "[[" in text
+    glue_possible = _GLUE_HINT_RE.search(text) is not None
 
     def emit(ttype: str, start: int, stop: int) -> None:
         # Emit lines[start:stop] as one token.
@@ -165,14 +196,44 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
             end_line = lineno + stop - start - 1
             end_col = 1 + len(lines[stop - 1])
         end = pos + len(value)
-        append(new_token(ttype, value, pos, lineno, col0, end_line, end_col, end))
+        tok = new_token(ttype, value, pos, lineno, col0, end_line, end_col, end)
+        if inline_possible and ttype in INLINE_TYPES and "[[" in value:
+            tokens.extend(_split_inline(tok))
+        else:
+            append(tok)
         pos = end
         lineno += stop - start
         col0 = 1
 
-    # --- title page (§Title Page): only at the very start of the file --------
-    if n and TITLE_KEY_RE.match(lines[0]) and not _is_transition(lines[0]) \
-            and not SCENE_HEADING_RE.match(lines[0]):
+    def emit_glued(ttype: str, start: int, g: int, cut: int) -> None:
+        # Emit lines[start:g] plus lines[g][:cut] as one ``ttype`` token (no terminator),
+        # then the rest of line g as a GLUED_SCENE_HEADING token.
+        nonlocal pos, lineno, col0
+        value = "".join([lines[k] + eols[k] for k in range(start, g)]) + lines[g][:cut]
+        end_line = lineno + g - start
+        end_col = (col0 if g == start else 1) + cut
+        end = pos + len(value)
+        tok = new_token(ttype, value, pos, lineno, col0, end_line, end_col, end)
+        if inline_possible and "[[" in value:
+            tokens.extend(_split_inline(tok))
+        else:
+            append(tok)
+        heading = lines[g][cut:]
+        append(new_token("GLUED_SCENE_HEADING", heading + eols[g], end, end_line, end_col,
+                         end_line, end_col + len(heading), end + len(heading) + len(eols[g])))
+        pos = end + len(heading) + len(eols[g])
+        lineno = end_line + 1
+        col0 = 1
+
+    def glued_at(idx: int) -> int:
+        # Column index (0-based) of a scene heading glued to line idx, or -1.
+        if not glue_possible:
+            return -1
+        m = GLUED_HEADING_RE.search(lines[idx])
+        return m.start() if m else -1
+
+    def title_page(i: int) -> int:
+        # §Title Page: `Key: value` lines (values may continue on indented lines).
         while i < n:
             c = lines[i]
             if not c.strip():
@@ -184,6 +245,16 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
             else:
                 break
             i += 1
+        return i
+
+    def opens_title_page(c: str) -> bool:
+        return bool(TITLE_KEY_RE.match(c)) and not _is_transition(c) and not SCENE_HEADING_RE.match(c)
+
+    # --- title page (§Title Page): at the start of the file, or after notes and boneyards
+    if n and opens_title_page(lines[0]):
+        i = title_page(0)
+    # Until something else is seen, a title page may still follow leading notes/boneyards.
+    leading = n > 0 and i == 0
 
     def ends_block(idx: int) -> bool:
         # Inside a paragraph, a whitespace-only line of 2+ spaces continues it (B21);
@@ -212,6 +283,15 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
             i = j
             continue
         first = s[0]
+        if leading and first not in "/[":
+            if opens_title_page(content) and any(t.type in ("NOTE", "BONEYARD") for t in tokens):
+                for k, t in enumerate(tokens):  # notes and boneyards before the title page
+                    if t.type in ("NOTE", "BONEYARD"):
+                        tokens[k] = Token.new_borrow_pos("LEADING_" + t.type, t, t)
+                i = title_page(i)
+                leading = False
+                continue
+            leading = False
 
         # Boneyard /* ... */ (may span blank lines).
         if first == "/" and s.startswith("/*"):
@@ -230,20 +310,23 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
                                     lineno, col0 + content.find("/*"), pos + content.find("/*")))
 
         # Standalone note [[ ... ]], possibly over several lines, no blank line inside.
+        # (`[[draft]] Ana waits.` is a line carrying an inline note: text, below.)
         elif first == "[" and s.startswith("[["):
             if s.endswith("]]") and len(s) >= 4:
                 emit("NOTE", i, i + 1)
                 i += 1
                 continue
-            j = i + 1
-            while not ends_block(j) and not lines[j].rstrip().endswith("]]"):
-                j += 1
-            if not ends_block(j):
-                emit("NOTE", i, j + 1)
-                i = j + 1
-                continue
-            problems.append(Problem("unclosed-note", "note '[[' is not closed with ']]' before a blank line",
-                                    lineno, col0 + content.find("[["), pos + content.find("[[")))
+            if "]]" not in s:
+                j = i + 1
+                while not ends_block(j) and not lines[j].rstrip().endswith("]]"):
+                    j += 1
+                if not ends_block(j):
+                    emit("NOTE", i, j + 1)
+                    i = j + 1
+                    continue
+                problems.append(Problem("unclosed-note", "note '[[' is not closed with ']]' before a blank line",
+                                        lineno, col0 + content.find("[["), pos + content.find("[[")))
+        leading = False
 
         if first == "=":
             emit("PAGE_BREAK" if PAGE_BREAK_RE.match(content) else "SYNOPSIS", i, i + 1)
@@ -256,7 +339,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
         if first == "~":
             i = _run(emit, lines, i, ends_block, "LYRIC", lambda t: t.lstrip()[:1] == "~")
             if not ends_block(i):
-                i = _paragraph(emit, lines, i, ends_block, "ACTION")
+                i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
             continue
         if first == "." and content[0] == "." and FORCED_HEADING_RE.match(content) or \
                 first in "IEie" and SCENE_HEADING_RE.match(s):
@@ -271,7 +354,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
                 i += 1
             continue
         if first == "!":
-            i = _paragraph(emit, lines, i, ends_block, "ACTION")
+            i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
             continue
         nxt_blank = i + 1 >= n or not lines[i + 1].strip()
         if nxt_blank and _is_transition(content):
@@ -289,12 +372,113 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
                         emit("DIALOGUE", run, i)
                     emit("PARENTHETICAL" if t[0] == "(" else "DIALOGUE_LYRIC", i, i + 1)
                     run = i + 1
+                else:
+                    cut = glued_at(i)
+                    if cut >= 0:  # `…done.INT. HARVEY AND ALICE TALKING …`: the dialogue ends here
+                        emit_glued("DIALOGUE", run, i, cut)
+                        run = i = i + 1
+                        break
                 i += 1
             if run < i:
                 emit("DIALOGUE", run, i)
             continue
-        i = _paragraph(emit, lines, i, ends_block, "ACTION")
+        i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
+    if "*/" in text:
+        _stray_closes(tokens, problems)
     return tokens
+
+
+def _advance(line: int, column: int, s: str) -> tuple[int, int]:
+    """The 1-based line and column just after ``s`` when ``s`` starts at ``line``/``column``."""
+    breaks = s.count("\n") + s.count("\r") - s.count("\r\n")
+    if not breaks:
+        return line, column + len(s)
+    return line + breaks, len(s) - max(s.rfind("\n"), s.rfind("\r"))
+
+
+def _end(line: int, column: int, s: str) -> tuple[int, int]:
+    """A token's ``end_line``/``end_column`` (its last line terminator excluded)."""
+    body = s[:-2] if s.endswith("\r\n") else s[:-1] if s[-1:] in ("\n", "\r") else s
+    return _advance(line, column, body)
+
+
+def _split_inline(tok: Token) -> list[Token]:
+    """Split a line token at its inline notes (§Notes): the token's own type for the text
+    before the first note (possibly empty), then ``INLINE_NOTE`` and ``INLINE_TEXT`` (the
+    text up to the next note or the token's end, when not empty) pieces. The pieces'
+    values concatenate to the token's value."""
+    value = str(tok)
+    new_token = Token._future_new
+    out: list[Token] = []
+    line, col, off = tok.line, tok.column, tok.start_pos
+    last = 0
+
+    def piece(ttype: str, a: int, b: int) -> None:
+        nonlocal line, col, off
+        v = value[a:b]
+        el, ec = _end(line, col, v)
+        out.append(new_token(ttype, v, off, line, col, el, ec, off + len(v)))
+        line, col = _advance(line, col, v)
+        off += len(v)
+
+    ttype = tok.type
+    for m in INLINE_NOTE_RE.finditer(value):
+        piece(ttype, last, m.start())
+        piece("INLINE_NOTE", m.start(), m.end())
+        ttype = "INLINE_TEXT"
+        last = m.end()
+    if not out:
+        return [tok]
+    if last < len(value):
+        piece("INLINE_TEXT", last, len(value))
+    return out
+
+
+def _stray_closes(tokens: list[Token], problems: list[Problem]) -> None:
+    """Report each ``*/`` at the end of a line that closes no boneyard (§Boneyard has no
+    nesting: in ``/* a /* b */ c */`` the first ``*/`` ends the boneyard), with the boneyard
+    it probably belonged to: the last one before it. Notes (audit data) are not searched."""
+    boneyard: Token | None = None
+    for tok in tokens:
+        ttype = tok.type
+        if ttype in ("NOTE", "LEADING_NOTE", "INLINE_NOTE", "BLANK", "TITLE_KEY", "TITLE_CONT", "BOM"):
+            continue
+        value = str(tok)
+        start = 0
+        if ttype in ("BONEYARD", "LEADING_BONEYARD"):
+            boneyard = tok
+            opened = value.find("/*")
+            start = value.find("*/", opened + 2) + 2  # past the close that ends it
+        if "*/" not in value[start:]:
+            continue
+        depth = 0  # inline /* ... */ pairs in running text are boneyards too
+        k = start
+        while True:
+            o = value.find("/*", k)
+            c = value.find("*/", k)
+            if c < 0:
+                break
+            if 0 <= o < c:
+                depth += 1
+                k = o + 2
+                continue
+            k = c + 2
+            if depth:
+                depth -= 1
+                continue
+            if not _CLOSE_AT_EOL_RE.match(value, c):
+                continue
+            line, col = _advance(tok.line, tok.column, value[:c])
+            if boneyard is not None:
+                where = f"the boneyard at line {boneyard.line} column {boneyard.column}"
+                msg = (f"stray '*/' closes no boneyard: {where} already ended at its first '*/' "
+                       "(boneyards do not nest)")
+                problems.append(Problem("stray-boneyard-close", msg, line, col, tok.start_pos + c,
+                                        boneyard.line, boneyard.column))
+            else:
+                problems.append(Problem("stray-boneyard-close", "stray '*/' closes no boneyard (no '/*' before it)",
+                                        line, col, tok.start_pos + c))
+            break  # one report per element
 
 
 def _run(emit, lines, i: int, ends_block, ttype: str, member) -> int:
@@ -306,13 +490,20 @@ def _run(emit, lines, i: int, ends_block, ttype: str, member) -> int:
     return j
 
 
-def _paragraph(emit, lines, i: int, ends_block, ttype: str) -> int:
+def _paragraph(emit, emit_glued, glued_at, lines, i: int, ends_block, ttype: str) -> int:
     """Emit lines from ``i`` to the end of the paragraph as one ``ttype`` token; return next index.
 
-    A ``~`` line (a lyric, always forced, §Lyrics) ends the paragraph too.
+    A ``~`` line (a lyric, always forced, §Lyrics) ends the paragraph too, and so does a
+    scene heading glued to the end of a line (emitted as ``GLUED_SCENE_HEADING``).
     """
-    j = i + 1
-    while not ends_block(j) and lines[j].lstrip()[:1] != "~":
+    j = i
+    while True:
+        cut = glued_at(j)
+        if cut >= 0:
+            emit_glued(ttype, i, j, cut)
+            return j + 1
         j += 1
+        if ends_block(j) or lines[j].lstrip()[:1] == "~":
+            break
     emit(ttype, i, j)
     return j

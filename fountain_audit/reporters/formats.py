@@ -38,6 +38,7 @@ from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.lint.baseline import Outcome
 from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, stale_lines, summary_line
 from fountain_audit.lint.rules import Rule
+from fountain_audit.untrusted import terminal_safe
 
 #: Every ``--output-format`` value; ``auto`` picks one of the first two (or ``github``).
 FORMATS = ("full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab", "auto")
@@ -96,12 +97,20 @@ def statistics_lines(diagnostics: Sequence[Diagnostic]) -> list[str]:
 # -- full ---------------------------------------------------------------------------------------------------
 
 def _visible(line: str) -> str:
-    """One cell per code point, so carets line up: tabs become spaces, control and
-    format characters and undecodable bytes become U+FFFD."""
+    """Session text for a code frame, safe on a terminal: tabs become one space (so carets
+    line up), control characters, bidi controls and undecodable bytes become visible escapes
+    (:func:`fountain_audit.untrusted.terminal_safe`: ``\\x1b``, ``\\u202e``, ``\\xff``), and
+    other invisible format, private-use or unassigned characters ``\\uNNNN``."""
     if line.isprintable() and "\t" not in line:
         return line
-    return "".join(" " if c == "\t" else "\ufffd" if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn")
-                   else c for c in line)
+    out = []
+    for c in terminal_safe(line.replace("\t", " ")):
+        if unicodedata.category(c) in ("Cf", "Co", "Cn") or (c < " " and c != "\t"):
+            n = ord(c)
+            out.append(f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}")
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 def code_frame(d: Diagnostic, lines: Sequence[str], context: int = 2, max_span: int = 5) -> "Text":
@@ -125,19 +134,20 @@ def code_frame(d: Diagnostic, lines: Sequence[str], context: int = 2, max_span: 
     bar()
     out.append("\n")
     for n in range(first_shown, last_shown + 1):
-        shown = _visible(lines[n - 1])
+        raw = lines[n - 1]
+        shown = _visible(raw)
         bar(str(n))
         out.append((" " + shown) if shown else "")
         out.append("\n")
         if start <= n <= last:
             lo = d.column if n == start else 1
-            hi = d.end_column if n == end and d.end_column else len(shown) + 1
-            lo = max(1, min(lo, len(shown) + 1))
-            hi = min(hi, len(shown) + 1)
+            hi = d.end_column if n == end and d.end_column else len(raw) + 1
+            lo = max(1, min(lo, len(raw) + 1))
+            hi = min(hi, len(raw) + 1)
             if hi <= lo:
                 hi = lo + 1  # an empty span (or one past the end of the line): one caret
-            pad = cell_len(shown[:lo - 1])
-            width = max(1, cell_len(shown[lo - 1:hi - 1]))
+            pad = cell_len(_visible(raw[:lo - 1]))  # columns count characters of the line as recorded
+            width = max(1, cell_len(_visible(raw[lo - 1:hi - 1])))
             bar()
             out.append(" " + " " * pad)
             out.append("^" * width, style=style)

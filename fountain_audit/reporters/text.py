@@ -61,14 +61,15 @@ def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int 
 
 
 def diagnostic_line(d: Diagnostic) -> "Text":
-    """``path:line:col: CODE [rule-name] message``, styled by severity."""
+    """``path:line:col: CODE [rule-name] message``, styled by severity; control characters in
+    the path or message shown as escapes (:func:`fountain_audit.untrusted.terminal_safe`)."""
     from rich.text import Text
     line = Text()
-    line.append(f"{_safe(d.path)}:{d.line}:{d.column}:", style="bold")
+    line.append(f"{terminal_safe(d.path)}:{d.line}:{d.column}:", style="bold")
     line.append(" ")
     line.append(d.code, style=_STYLE[d.severity])
     line.append(f" [{d.name}] ", style="dim")
-    line.append(_safe(d.message))
+    line.append(terminal_safe(d.message))  # messages may quote session text
     return line
 
 
@@ -100,7 +101,8 @@ def plain_text_lines(diagnostics: Sequence[Diagnostic], files: int, **options) -
     ``None`` when a line holds a character rich would change (a control character, a tab,
     a line separator ...), for which the caller uses :func:`report_text`. ``options`` are
     those of :func:`report_text`."""
-    lines = [f"{_safe(x.path)}:{x.line}:{x.column}: {x.code} [{x.name}] {_safe(x.message)}" if kind == "diagnostic"
+    lines = [f"{terminal_safe(x.path)}:{x.line}:{x.column}: {x.code} [{x.name}] {terminal_safe(x.message)}"
+             if kind == "diagnostic"
              else x for kind, x in _text_report(diagnostics, files, **options)]
     if not all(line.isprintable() for line in lines):
         return None

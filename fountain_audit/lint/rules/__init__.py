@@ -38,6 +38,7 @@ RULE_MODULES = (
     "binary_file",
     "unclosed_note",
     "unclosed_boneyard",
+    "stray_boneyard_close",
     "missing_title",
     "missing_author",
     "missing_fade_in",
@@ -59,6 +60,7 @@ RULE_MODULES = (
     "timestamps_backwards",
     "int_scene_names_remote_route",
     "missing_model_or_workspace",
+    "glued_scene_heading",
     # -- turn rules (T) --
     "forwarding_target_mismatch",
     "unanswered_turn",

@@ -1,0 +1,332 @@
+"""Reopen any element of a session by its id: the exact recorded text, sliced by lines.
+
+:class:`Elements` resolves ids (:mod:`fountain_audit.model.ids`) against one session and
+returns :class:`Element` objects: the element's dump record (as ``dump`` prints it, or a small
+``scene`` / ``speech`` / ``stats`` / ``region`` / ``line`` record for what ``dump`` has no record
+of), its code-point ``offset``/``end_offset`` into the decoded text and the source lines
+between them. :func:`show_document` builds the JSON-ready ``show`` document (schema
+``fountain_audit/schemas/show.schema.json``); :func:`render_text` prints it with a line-number
+gutter, every line of session text passed through
+:func:`fountain_audit.untrusted.terminal_safe`.
+
+``--lines A:B`` (:func:`select_lines`) is 1-based, inclusive and relative to the element; an
+end past the element is clamped (``Selection.clamped``), while ``0``, ``A > B``, a start past
+the element or a malformed range raise :class:`ShowError` naming the valid range.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from fountain_audit.dump import (Span, SceneRef, ast_records, note_records, record_kinds, turn_records)
+from fountain_audit.model.ids import ids_of
+from fountain_audit.model.session import Session
+from fountain_audit.parse.fountain import Blank, Node
+from fountain_audit.untrusted import terminal_safe
+
+#: Version of the ``show --format json`` document (``MAJOR.MINOR``; a minor change only adds fields).
+FORMAT_VERSION = "1.0"
+
+_EOL_RE = re.compile(r"\r\n|\r|\n")
+_LINES_RE = re.compile(r"^(?P<a>\d*):(?P<b>\d*)$")
+_ALL = record_kinds(["all"])
+
+
+class ShowError(Exception):
+    """A usage error of ``show`` (unknown id, bad ``--lines``): exit status 2, with a message
+    that names the valid ids or the valid range."""
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The lines of an element that are shown: ``start``..``end`` (1-based, inclusive, relative
+    to the element) of ``total``; ``clamped`` when the requested end ran past the element."""
+
+    start: int
+    end: int
+    total: int
+    clamped: bool = False
+    requested: str | None = None
+
+
+@dataclass(slots=True)
+class Element:
+    """One addressable element: ``record`` (JSON-ready), ``offset``/``end_offset`` (0-based
+    code points into the decoded text; end exclusive) and its first source ``line`` (1-based)."""
+
+    id: str
+    record: dict[str, Any]
+    offset: int
+    end_offset: int
+    line: int
+
+
+def source_lines(text: str) -> list[str]:
+    """``text`` cut after each line terminator (CR, LF, CRLF), terminators kept; a last line
+    without terminator is a line too. ``"a\\nb"`` → ``["a\\n", "b"]``; ``""`` → ``[]``."""
+    out, start = [], 0
+    for m in _EOL_RE.finditer(text):
+        out.append(text[start:m.end()])
+        start = m.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+def select_lines(spec: str | None, total: int, ident: str) -> Selection:
+    """Parse ``--lines`` (``A:B``, ``A:``, ``:B``) against an element of ``total`` lines.
+
+    Returns the :class:`Selection` (all lines when ``spec`` is ``None``); an end past the
+    element is clamped. Raises :class:`ShowError` for a malformed range, ``0``, ``A > B`` or a
+    start past the element, with a message that names the valid range.
+    """
+    valid = f"valid: 1:{total} ({ident} has {total} line{'' if total == 1 else 's'})" if total \
+        else f"{ident} is empty: no lines to select"
+    if spec is None:
+        return Selection(1, total, total)
+    m = _LINES_RE.match(spec.strip())
+    if not m:
+        raise ShowError(f"--lines {spec!r} is not A:B (1-based, inclusive; A: and :B are accepted); {valid}")
+    a = int(m.group("a")) if m.group("a") else 1
+    b = int(m.group("b")) if m.group("b") else max(total, a)
+    if a == 0 or b == 0:
+        raise ShowError(f"--lines {spec}: lines count from 1; {valid}")
+    if a > b:
+        raise ShowError(f"--lines {spec}: the start is after the end; {valid}")
+    if a > total:
+        raise ShowError(f"--lines {spec}: starts after the last line; {valid}")
+    if b > total:
+        return Selection(a, total, total, True, spec)
+    return Selection(a, b, total, False, spec)
+
+
+def _span_of_nodes(nodes: Iterable[Node]) -> Span | None:
+    kept = [n for n in nodes if not isinstance(n, Blank)]
+    return Span.of(kept[0], kept[-1]) if kept else None
+
+
+class Elements:
+    """The addressable elements of one session file (built on first lookup)."""
+
+    def __init__(self, session: Session, file: str):
+        self.session = session
+        self.file = file
+        self.text = session.document.text
+        self.starts = [0] + [m.end() for m in _EOL_RE.finditer(self.text)]
+        if self.starts[-1] == len(self.text) and len(self.starts) > 1:
+            self.starts.pop()  # the text ends with a terminator: no empty last line
+        self._records: dict[str, dict[str, Any]] | None = None
+
+    @property
+    def line_count(self) -> int:
+        return 0 if not self.text else len(self.starts)
+
+    def records(self) -> dict[str, dict[str, Any]]:
+        """id → JSON-ready record, for every id but lines (in file order per kind)."""
+        if self._records is not None:
+            return self._records
+        s, f = self.session, self.file
+        out: dict[str, dict[str, Any]] = {}
+        head = s.scenes[0].heading.offset if s.scenes else None
+        pro = [n for n in s.document.children if head is None or n.offset < head]
+        if s.epilogue:
+            pro = [n for n in pro if n.offset < s.epilogue[0].offset]
+        span = _span_of_nodes(pro)
+        if span is not None:
+            out["s0"] = {"record": "region", "id": "s0", "span": span.to_json()}
+        for scene in s.scenes:
+            ref = SceneRef.of(scene).to_json()
+            span = _span_of_nodes([scene.heading, *scene.nodes])
+            out[ref["id"]] = {"record": "scene", **ref, "span": span.to_json()}
+        span = _span_of_nodes(s.epilogue)
+        if span is not None:
+            out["end"] = {"record": "region", "id": "end", "span": span.to_json()}
+        ids = ids_of(s)
+        for turn, rec in zip(s.turns, turn_records(s, f)):
+            j = rec.to_json()
+            out[j["id"]] = j
+            for part in ("user", "forwarding", "reply"):
+                if j[part] is not None:
+                    out[j[part]["id"]] = {"record": "speech", **j[part]}
+            for a in j["actions"]:
+                out[a["id"]] = {"record": "speech", **a}
+            if turn.stats is not None:
+                out[ids.of(turn.stats)] = {"record": "stats", "id": ids.of(turn.stats),
+                                           "span": Span.of(turn.stats).to_json()}
+        for rec in note_records(s, f, _ALL):
+            j = rec.to_json()
+            out[j["id"]] = j
+        for rec in ast_records(s.document, f):
+            j = rec.to_json()
+            out[j["id"]] = j  # (an empty file's document has no span: it shows as no lines)
+            for c in j.get("children", []):
+                out[c["id"]] = c
+        self._records = out
+        return out
+
+    def get(self, ident: str) -> Element:
+        """The element called ``ident``. Raises :class:`ShowError` for an unknown id, with the
+        nearest valid ids."""
+        m = re.fullmatch(r"L(\d+)", ident)
+        if m:
+            n = int(m.group(1))
+            if not 1 <= n <= self.line_count:
+                raise ShowError(f"unknown id {ident!r}: {self._lines_hint()}")
+            start = self.starts[n - 1]
+            end = self.starts[n] if n < len(self.starts) else len(self.text)
+            span = self._span(start, end)
+            return Element(ident, {"record": "line", "id": ident, "span": span.to_json()}, start, end, n)
+        rec = self.records().get(ident)
+        if rec is None:
+            raise ShowError(f"unknown id {ident!r}: {self.nearest(ident)}")
+        span = rec.get("span")
+        if span is None:
+            return Element(ident, rec, 0, 0, 1)
+        return Element(ident, rec, span["offset"], span["end_offset"], span["line"])
+
+    def _span(self, start: int, end: int) -> Span:
+        import bisect
+        line = bisect.bisect_right(self.starts, start)
+        last = bisect.bisect_right(self.starts, max(start, end - 1))
+        body = self.text[self.starts[last - 1]:end].rstrip("\r\n")
+        return Span(line, start - self.starts[line - 1] + 1, last, len(body) + 1, start, end)
+
+    def _lines_hint(self) -> str:
+        n = self.line_count
+        return f"the file has lines L1–L{n}" if n else "the file is empty"
+
+    def nearest(self, ident: str) -> str:
+        """A hint naming the valid ids nearest to the unknown ``ident``."""
+        recs = self.records()
+        if ident.startswith("recall:"):
+            recalls = [i for i in recs if i.startswith("recall:")]
+            if not recalls:
+                return "the file has no recall note with a recorded id"
+            close = difflib.get_close_matches(ident, recalls, 3, 0.5)
+            return "did you mean " + ", ".join(close) + "?" if close else \
+                "the file's recall notes are " + _compress(recalls)
+        head = re.match(r"(s|t|n)(\d+)", ident)
+        if head and "." in ident:
+            owner = ident.split(".", 1)[0]
+            if owner in recs:
+                inner = [i for i in recs if i.startswith(owner + ".")]
+                return f"{owner} has " + (_compress(inner) if inner else "no notes or parts")
+        if head:
+            letter = head.group(1)
+            word = {"s": "scenes", "t": "turns", "n": "AST nodes"}[letter]
+            top = [i for i in recs if re.fullmatch(rf"{letter}\d+", i)]
+            top = [i for i in top if i != "s0"] or top
+            return f"the file has {word} {_compress(top)}" if top else f"the file has no {word}"
+        if ident.startswith("L"):
+            return self._lines_hint()
+        close = difflib.get_close_matches(ident, list(recs), 3, 0.6)
+        hint = "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"
+        return ("did you mean " + ", ".join(close) + "? " if close else "") + hint
+
+
+def _compress(ids: list[str]) -> str:
+    """``["t1", "t2", "t3", "t5"]`` → ``"t1–t3, t5"``; ``t3.tool1..3`` → ``t3.tool1–t3.tool3``."""
+    runs: list[list[tuple[str, int, str]]] = []
+    for i in ids:
+        m = re.fullmatch(r"(.*?)(\d+)", i)
+        if not m:
+            runs.append([(i, -1, i)])
+            continue
+        prefix, k = m.group(1), int(m.group(2))
+        last = runs[-1][-1] if runs else None
+        if last is not None and last[0] == prefix and last[1] == k - 1:
+            runs[-1].append((prefix, k, i))
+        else:
+            runs.append([(prefix, k, i)])
+    parts = [r[0][2] if len(r) == 1 else f"{r[0][2]}–{r[-1][2]}" for r in runs]
+    if len(parts) > 12:
+        parts = parts[:12] + [f"… ({len(parts) - 12} more)"]
+    return ", ".join(parts)
+
+
+# --------------------------------------------------------------------------- the show document
+
+
+def element_entry(elements: Elements, ident: str, lines: str | None) -> tuple[dict[str, Any], Selection]:
+    """The JSON-ready entry of one element: its record plus ``text`` (the exact source of
+    the selected lines) and ``lines`` (the :class:`Selection`, with absolute ``first_line``
+    and ``last_line``). Raises :class:`ShowError`."""
+    el = elements.get(ident)
+    chunk = source_lines(elements.text[el.offset:el.end_offset])
+    sel = select_lines(lines, len(chunk), ident)
+    text = "".join(chunk[sel.start - 1:sel.end]) if sel.total else ""
+    entry = {**el.record, "text": text,
+             "lines": {"start": sel.start, "end": sel.end, "total": sel.total, "clamped": sel.clamped,
+                       "first_line": el.line + sel.start - 1, "last_line": el.line + sel.end - 1}}
+    return entry, sel
+
+
+def show_document(session: Session, file: str, ids: list[str], lines: str | None = None
+                  ) -> tuple[dict[str, Any], list[str]]:
+    """The ``show`` document ``{"format_version", "file", "elements": [...]}`` for ``ids`` in
+    order, and the notes to print on standard error (clamped ranges). Every id is checked
+    before anything is returned. Raises :class:`ShowError`."""
+    elements = Elements(session, file)
+    out, notes = [], []
+    for ident in ids:
+        entry, sel = element_entry(elements, ident, lines)
+        if sel.clamped:
+            notes.append(f"--lines {sel.requested} clamped to {sel.start}:{sel.end} "
+                         f"({ident} has {sel.total} line{'' if sel.total == 1 else 's'})")
+        out.append(entry)
+    return {"format_version": FORMAT_VERSION, "file": file, "elements": out}, notes
+
+
+#: Styles (click.style keyword arguments) of the line classes of the lexer, for a terminal.
+STYLES: dict[str, dict[str, Any]] = {
+    "SCENE_HEADING": {"bold": True, "fg": "yellow"}, "CHARACTER": {"bold": True, "fg": "cyan"},
+    "PARENTHETICAL": {"fg": "cyan"}, "NOTE": {"fg": "magenta"}, "BONEYARD": {"dim": True},
+    "TRANSITION": {"fg": "yellow"}, "TITLE_KEY": {"fg": "green"}, "TITLE_CONT": {"fg": "green"},
+    "SECTION": {"fg": "blue"}, "SYNOPSIS": {"fg": "blue"},
+}
+
+
+def line_classes(session: Session) -> dict[int, str]:
+    """1-based line → the lexer's line class of the token on it (``NOTE``, ``DIALOGUE`` ...)."""
+    out: dict[int, str] = {}
+    for node in session.document.children:
+        kids = getattr(node, "entries", None) or [node]
+        for n in kids:
+            for t in n.tokens:
+                for k in range(t.line, t.end_line + 1):
+                    out.setdefault(k, t.type)
+    return out
+
+
+def render_text(document: dict[str, Any], classes: dict[int, str] | None = None,
+                style: Callable[..., str] | None = None) -> str:
+    """The ``show`` document as text: for each element its selected lines, each as
+    ``NUMBER | TEXT`` (right-aligned numbers); with several elements, each starts with a
+    ``==> ID <==`` line and a blank line separates them. Session text is passed through
+    :func:`terminal_safe`. ``style(text, **STYLES[cls])`` colours a line by its line class
+    (``classes``); without ``style`` the output is plain."""
+    out: list[str] = []
+    many = len(document["elements"]) > 1
+    for k, el in enumerate(document["elements"]):
+        if many:
+            if k:
+                out.append("\n")
+            out.append(f"==> {terminal_safe(el['id'])} <==\n")
+        first = el["lines"]["first_line"]
+        chunk = source_lines(el["text"])
+        width = len(str(first + max(len(chunk), 1) - 1))
+        for j, raw in enumerate(chunk):
+            n = first + j
+            body = terminal_safe(raw.rstrip("\r\n"))  # (one terminator per line at most)
+            gutter = f"{n:>{width}} |"
+            if style is not None:
+                gutter = style(gutter, fg="blue")
+                cls = (classes or {}).get(n)
+                if body and cls in STYLES:
+                    body = style(body, **STYLES[cls])
+            out.append(gutter + (" " + body if body else "") + "\n")
+    return "".join(out)

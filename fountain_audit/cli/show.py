@@ -1,0 +1,76 @@
+"""The ``fountain-audit show FILE ID...`` command: wiring only (the work is
+:mod:`fountain_audit.audit.show`).
+
+Exit status: 0 shown; 2 usage error (unknown id, bad ``--lines``) or unreadable FILE, with a
+message on standard error and nothing on standard output.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from fountain_audit.cli.outputs import use_color, write_document
+from fountain_audit.untrusted import terminal_safe
+
+
+def read_session(path: str, command: str):
+    """``(name, session)`` of FILE (``-``: standard input); exits 2 when it cannot be read."""
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+    from fountain_audit.parse.source import decode_bytes, read_path
+
+    try:
+        text = decode_bytes(sys.stdin.buffer.read()) if path == "-" else read_path(path)
+    except OSError as e:
+        fail(command, f"{path}: cannot read: {e.strerror or e}")
+    return path, build_session(parse(text))
+
+
+def fail(command: str, message: str) -> None:
+    """Print ``fountain-audit COMMAND: error: MESSAGE`` (terminal-safe) and exit 2."""
+    click.secho(f"fountain-audit {command}: error: {terminal_safe(message)}", err=True, fg="red")
+    sys.exit(2)
+
+
+@click.command("show", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("file", metavar="FILE")
+@click.argument("ids", metavar="ID...", nargs=-1, required=True)
+@click.option("--lines", "lines", metavar="A:B",
+              help="Only lines A to B of each element (1-based, inclusive, relative to the element; "
+                   "'A:' and ':B' are accepted). An end past the element is clamped (noted on stderr).")
+@click.option("--format", "--output-format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text: the lines with their numbers; json: each element's dump record "
+                                      "plus 'text' and the applied 'lines' (see 'fountain-audit schema show').")
+@click.option("--color/--no-color", default=None, help="Colour lines by element kind (default: on a terminal).")
+def show(file, ids, lines, output_format, color):
+    """Print the exact recorded text of elements of a session, by id.
+
+    FILE is a session file ('-' for standard input). Ids are those 'fountain-audit dump'
+    prints: s3 (scene), t3 (turn), t3.reply, t3.tool2, t3.rag1, s9.write1,
+    recall:ID, n4 (AST node), doc, L120 (a line); see the README section 'Ids'.
+    Several ids print in order. Control characters in the session are shown escaped
+    (\\x1b, \\u202e ...), never sent to the terminal.
+
+    \b
+    Examples:
+      fountain-audit show session.spmd t3
+      fountain-audit show session.spmd t3.tool2 t3.reply --lines 1:5
+      fountain-audit show --format json session.spmd recall:workspace_profile_8c41d2
+
+    Exit status: 0 shown, 2 unknown id, bad --lines or unreadable FILE.
+    """
+    from fountain_audit.audit import show as sh
+
+    name, session = read_session(file, "show")
+    try:
+        document, notes = sh.show_document(session, name, list(ids), lines)
+    except sh.ShowError as e:
+        fail("show", f"{name}: {e}")
+    for note in notes:
+        click.echo(f"fountain-audit show: note: {terminal_safe(note)}", err=True)
+    styled = use_color(color)
+    classes = sh.line_classes(session) if styled else None
+    write_document(document, output_format,
+                   lambda doc: sh.render_text(doc, classes, (lambda t, **kw: click.style(t, **kw)) if styled else None))

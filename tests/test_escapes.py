@@ -1,0 +1,42 @@
+"""Session text never reaches a terminal as control sequences: a reply holding an OSC title
+sequence (``\\x1b]0;pwned\\x07``) and a CSI clear-screen (``\\x1b[2J``) is printed escaped by
+``show`` and ``lint --output-format full`` (``diff`` has its own test in test_diff)."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from fountain_audit.cli import main
+
+HOSTILE = ("INT. HARVEY AND ANA TALKING 2026-09-01 10:00:00\n\nHarvey and ANA are in chat mode. Model: M. "
+           "Workspace: /w.\n\nANA\nhi\n\nHARVEY\nForwarding to M.\n\n[[tool: read_file({\"p\":\"\x1b]0;pwned\x07\"}) — ok]]"
+           "\n\nM\nfine \x1b]0;pwned\x07 and \x1b[2J gone\r\n\n\nTHE END.\n")
+RAW = ("\x1b]", "\x07", "\x1b[2J")
+
+
+def hostile(tmp_path) -> str:
+    path = tmp_path / "hostile.spmd"
+    path.write_bytes(HOSTILE.encode())
+    return str(path)
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_show_escapes(tmp_path):
+    for color in ("--color", "--no-color"):
+        r = run("show", hostile(tmp_path), "t1.reply", "t1.tool1", color)
+        assert r.exit_code == 0
+        assert not any(s in r.stdout for s in RAW)
+        assert "fine \\x1b]0;pwned\\x07 and \\x1b[2J gone" in r.stdout
+
+
+def test_lint_full_code_frames_escape(tmp_path):
+    for color in ("--color", "--no-color"):
+        r = run("lint", "--isolated", "--output-format", "full", color, hostile(tmp_path))
+        assert r.exit_code == 0  # (warnings only: N102, E102)
+        assert not any(s in r.stdout for s in RAW)
+    lines = run("lint", "--isolated", "--output-format", "full", "--no-color", hostile(tmp_path)).stdout.splitlines()
+    k = lines.index("14 | fine \\x1b]0;pwned\\x07 and \\x1b[2J gone")
+    assert lines[k + 1] == "   |      ^^^^ E102"  # the caret covers the escape of the ESC at column 6

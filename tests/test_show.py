@@ -1,0 +1,202 @@
+"""`fountain-audit show`: every id dump prints reopens to the exact bytes of its span (samples
+and the shared corpus), --lines clamps and errors with exact messages, unknown ids name the
+nearest valid ones, JSON validates against the shipped schema, colour on request, stdin."""
+
+from __future__ import annotations
+
+import json
+from itertools import accumulate
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from fountain_audit import schemas
+from fountain_audit.audit.show import ShowError, select_lines, show_document, source_lines
+from fountain_audit.cli import main
+from fountain_audit.model.session import build_session
+from fountain_audit.parse.fountain import parse
+from fountain_audit.parse.source import decode_bytes
+
+from .conftest import SAMPLES, shared_files
+from .test_ids import all_ids
+
+CLEAN = str(SAMPLES / "clean-session.spmd")
+SHOW = jsonschema.Draft202012Validator(schemas.load("show"))
+INPUTS = sorted(SAMPLES.rglob("*.spmd")) + shared_files()
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, ["show", *args], input=input)
+
+
+def roundtrip(path, validate: bool = True) -> int:
+    """Show every id dump prints for ``path``; check each text against the raw bytes of the
+    record's span (and the document against the schema). Returns the number of ids checked."""
+    data = path.read_bytes()
+    text = decode_bytes(data)
+    ids = all_ids(path) + [f"L{n}" for n in range(1, len(source_lines(text)) + 1)]
+    doc, notes = show_document(build_session(parse(text)), str(path), ids)
+    assert notes == []
+    if validate:
+        SHOW.validate(doc)
+    at = list(accumulate((len(c.encode("utf-8", "surrogateescape")) for c in text), initial=0))  # byte offsets
+    for el in doc["elements"]:
+        span = el["span"]
+        if span is None:  # the document record of an empty file
+            assert (el["id"], el["text"], data) == ("doc", "", b"")
+            continue
+        assert el["text"].encode("utf-8", "surrogateescape") == data[at[span["offset"]]:at[span["end_offset"]]], el["id"]
+        assert el["lines"]["first_line"] == span["line"]
+    return len(ids)
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
+def test_every_dumped_id_reopens_to_the_exact_bytes_of_its_span(path):
+    # (schema validation of every element of the long screenplays would take minutes: samples only)
+    assert roundtrip(path, validate=path.is_relative_to(SAMPLES)) > 0
+
+
+def test_roundtrip_covers_every_record_of_the_clean_sample():
+    # 276 ids dump prints (records, speeches, scenes, title entries) + 282 lines
+    assert roundtrip(SAMPLES / "clean-session.spmd") == 558
+
+
+def test_show_tool_call_text_exact():
+    r = run(CLEAN, "t1.tool2")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        0, '39 | [[tool: run_shell({"cmd":"make test"}) — error: exit status 2]]\n', "")
+
+
+def test_several_ids_print_in_order_with_headers():
+    r = run(CLEAN, "recall:preference_52aa07", "t2.user")
+    assert r.exit_code == 0
+    assert r.stdout == ("==> recall:preference_52aa07 <==\n"
+                        "17 | [[recall: preference_52aa07 (preference) — score 0.81]]\n"
+                        "\n"
+                        "==> t2.user <==\n"
+                        "74 | MARGOT\n"
+                        "75 | Remember that release notes always go in docs/CHANGES.md.\n")
+
+
+def test_lines_select_relative_to_the_element():
+    r = run(CLEAN, "t1.reply", "--lines", "2:4")
+    assert (r.exit_code, r.stdout) == (0, "44 | ## July retro\n45 |\n46 | The team agreed on three **action items**:\n")
+    assert run(CLEAN, "t1.reply", "--lines", "13:").stdout == "55 | FAILED tests/test_harbour.py::test_ebb_window\n56 | ```\n"
+    assert run(CLEAN, "t1.reply", "--lines", ":1").stdout == "43 | QWEN2.5-CODER\n"
+
+
+def test_lines_past_the_end_are_clamped_with_a_note():
+    r = run(CLEAN, "t1.reply", "--lines", "13:99")
+    assert r.exit_code == 0
+    assert r.stdout == "55 | FAILED tests/test_harbour.py::test_ebb_window\n56 | ```\n"
+    assert r.stderr == "fountain-audit show: note: --lines 13:99 clamped to 13:14 (t1.reply has 14 lines)\n"
+    doc = json.loads(run(CLEAN, "t1.reply", "--lines", "13:99", "--format", "json").stdout)
+    assert doc["elements"][0]["lines"] == {"start": 13, "end": 14, "total": 14, "clamped": True,
+                                           "first_line": 55, "last_line": 56}
+    assert doc["elements"][0]["text"] == "FAILED tests/test_harbour.py::test_ebb_window\n```\n"
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("5:3", "--lines 5:3: the start is after the end; valid: 1:14 (t1.reply has 14 lines)"),
+    ("0:3", "--lines 0:3: lines count from 1; valid: 1:14 (t1.reply has 14 lines)"),
+    ("0", "--lines '0' is not A:B (1-based, inclusive; A: and :B are accepted); valid: 1:14 (t1.reply has 14 lines)"),
+    ("a:b", "--lines 'a:b' is not A:B (1-based, inclusive; A: and :B are accepted); valid: 1:14 (t1.reply has 14 lines)"),
+    ("-2:3", "--lines '-2:3' is not A:B (1-based, inclusive; A: and :B are accepted); valid: 1:14 (t1.reply has 14 lines)"),
+    ("20:30", "--lines 20:30: starts after the last line; valid: 1:14 (t1.reply has 14 lines)"),
+])
+def test_bad_lines_exit_2_naming_the_valid_range(spec, message):
+    r = run(CLEAN, "t1.reply", "--lines", spec)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == f"fountain-audit show: error: {CLEAN}: {message}\n"
+
+
+def test_bad_lines_on_one_line_element():
+    with pytest.raises(ShowError, match=r"^--lines 2:2: starts after the last line; valid: 1:1 \(t1.tool1 has 1 line\)$"):
+        select_lines("2:2", 1, "t1.tool1")
+
+
+@pytest.mark.parametrize("ident, hint", [
+    ("t9", "the file has turns t1–t7"),
+    ("s14", "the file has scenes s1–s13"),
+    ("t2.tool2", "t2 has t2.user, t2.forwarding, t2.reply, t2.stats, t2.tool1"),
+    ("recall:preference_52aa0", "did you mean recall:preference_52aa07?"),
+    ("L999", "the file has lines L1–L282"),
+    ("n1.9", "n1 has n1.1–n1.7"),
+    ("T1", "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"),
+    ("\x1b[2J", "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"),
+])
+def test_unknown_ids_exit_2_with_the_nearest_valid_ids(ident, hint):
+    r = run(CLEAN, "t1", ident)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == f"fountain-audit show: error: {CLEAN}: unknown id {ident!r}: {hint}\n"
+    assert "\x1b" not in r.stderr  # (repr shows ESC as a backslash escape)
+
+
+def test_unreadable_file_exits_2(tmp_path):
+    r = run(str(tmp_path / "missing.spmd"), "t1")
+    assert r.exit_code == 2
+    assert r.stderr == f"fountain-audit show: error: {tmp_path / 'missing.spmd'}: cannot read: No such file or directory\n"
+
+
+def test_stdin():
+    data = (SAMPLES / "clean-session.spmd").read_bytes()
+    r = CliRunner().invoke(main, ["show", "-", "t2.tool1", "--format", "json"], input=data)
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    SHOW.validate(doc)
+    assert doc["file"] == "-"
+    assert doc["elements"][0]["text"] == ('[[tool: add_memory({"type":"preference","content":'
+                                          '"Release notes go in docs/CHANGES.md"}) — ok]]\n')
+
+
+def test_json_output_validates_for_every_kind_of_element():
+    ids = ["s0", "s2", "end", "doc", "t1", "t1.user", "t1.forwarding", "t1.reply", "t1.action1", "t1.stats",
+           "t1.tool1", "t1.rag1", "t1.rag-source2", "recall:workspace_profile_8c41d2", "s9.write2", "n1", "n1.3",
+           "L1"]
+    doc = json.loads(run(CLEAN, *ids, "--format", "json").stdout)
+    SHOW.validate(doc)
+    assert [(e["id"], e["record"]) for e in doc["elements"]] == [
+        ("s0", "region"), ("s2", "scene"), ("end", "region"), ("doc", "document"), ("t1", "turn"),
+        ("t1.user", "speech"), ("t1.forwarding", "speech"), ("t1.reply", "speech"), ("t1.action1", "speech"),
+        ("t1.stats", "stats"), ("t1.tool1", "tool_call"), ("t1.rag1", "note"), ("t1.rag-source2", "note"),
+        ("recall:workspace_profile_8c41d2", "note"), ("s9.write2", "note"), ("n1", "node"), ("n1.3", "node"),
+        ("L1", "line")]
+    assert doc["elements"][2]["text"] == "THE END.\n"
+    assert doc["elements"][3]["text"] == (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+
+
+def test_colour_by_element_kind_on_request():
+    r = run(CLEAN, "t1.tool1", "t1.user", "--color")
+    assert "\x1b[35m[[tool: search_notes" in r.stdout  # a note: magenta
+    assert "\x1b[1m\x1b[36mMARGOT" in r.stdout or "\x1b[36m\x1b[1mMARGOT" in r.stdout  # a cue: bold cyan
+    assert "\x1b" not in run(CLEAN, "t1.tool1").stdout  # not a terminal: plain
+
+
+HOSTILE = ("INT. HARVEY AND ANA TALKING 2026-09-01 10:00:00\n\nHarvey and ANA are in chat mode. Model: M. "
+           "Workspace: /w.\n\nANA\nhi\n\nHARVEY\nForwarding to M.\n\n[[tool: read_file({\"p\":\"\x1b]0;pwned\x07\"}) — ok]]"
+           "\n\nM\nfine \x1b]0;pwned\x07 and \x1b[2J gone\r\n\n\nTHE END.\n")
+
+
+def test_control_sequences_are_shown_escaped(tmp_path):
+    path = tmp_path / "hostile.spmd"
+    path.write_bytes(HOSTILE.encode())
+    r = CliRunner().invoke(main, ["show", str(path), "t1.reply", "t1.tool1", "--color"])
+    assert r.exit_code == 0
+    assert "\x07" not in r.stdout and "\x1b]" not in r.stdout and "\x1b[2J" not in r.stdout
+    plain = run(str(path), "t1.reply", "t1.tool1").stdout
+    assert plain == ("==> t1.reply <==\n"
+                     "13 | M\n"
+                     "14 | fine \\x1b]0;pwned\\x07 and \\x1b[2J gone\n"
+                     "\n"
+                     "==> t1.tool1 <==\n"
+                     '11 | [[tool: read_file({"p":"\\x1b]0;pwned\\x07"}) — ok]]\n')
+    doc = json.loads(run(str(path), "t1.reply", "--format", "json").stdout)
+    assert doc["elements"][0]["text"] == "M\nfine \x1b]0;pwned\x07 and \x1b[2J gone\r\n"  # JSON keeps the data
+
+
+def test_undecodable_bytes_roundtrip_and_show_as_escapes(tmp_path):
+    path = tmp_path / "bytes.spmd"
+    path.write_bytes(b"INT. HARVEY AND ANA TALKING 2026-09-01 10:00:00\n\nANA\nbad \xff\xfe byte\n")
+    assert run(str(path), "t1.user").stdout == "3 | ANA\n4 | bad \\xff\\xfe byte\n"
+    assert roundtrip(path) > 0
