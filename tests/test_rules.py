@@ -27,7 +27,7 @@ def test_good_example_is_clean(rule):
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
 def test_rule_metadata(rule):
-    assert re.fullmatch(r"[AEFHLNPRST]\d{3}", rule.code)
+    assert re.fullmatch(r"[AEFHLNPRSTV]\d{3}", rule.code)
     assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name)
     assert rule.since in ("1.0", "1.1", "1.2", "1.3")
     for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## References"):

@@ -73,6 +73,9 @@ VIOLATIONS = [
     ("L101-legacy-prose-tool-call.spmd", "L101", 23),        # Harvey calls read_file: {...}
     ("L102-legacy-stats-note.spmd", "L102", 26),             # [[stats: ... tok/s]]
     ("R101-reply-reads-as-structure.spmd", "R101", 26),      # "## Autumn inspection" after a blank line
+    # -- privacy (V) --
+    ("V101-secret-in-session.spmd", "V101", 23),             # AWS key ID in the tool arguments
+    ("V102-home-path-in-session.spmd", "V102", 23),          # /home/ivo/notes/... in a read_file call
 ]
 
 ALL_SAMPLES = [CLEAN] + sorted(VIOLATION_DIR.glob("*.spmd"))

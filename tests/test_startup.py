@@ -64,6 +64,13 @@ def test_plain_concise_output_is_what_rich_prints():
 
 
 def test_text_that_rich_would_change_is_left_to_rich():
-    odd = [Diagnostic("a.spmd", 1, 1, "R101", "x", Severity.ERROR, msg) for msg in ("tab\there", "bell\x07", "cr\r")]
-    for d in odd:
-        assert plain_text_lines([d], 1) is None
+    tab = Diagnostic("a.spmd", 1, 1, "R101", "x", Severity.ERROR, "tab\there")
+    assert plain_text_lines([tab], 1) is None
+
+
+def test_control_characters_are_escaped_the_same_way_by_both():
+    # (issue 10: messages may quote session text; both forms escape it with terminal_safe)
+    for msg, shown in (("bell\x07", "bell\\x07"), ("cr\r", "cr\\x0d"), ("osc\x1b]0;t\x07", "osc\\x1b]0;t\\x07")):
+        d = Diagnostic("a.spmd", 1, 1, "R101", "x", Severity.ERROR, msg)
+        assert plain_text_lines([d], 1) == _rich([d], 1)
+        assert plain_text_lines([d], 1).splitlines()[0] == f"a.spmd:1:1: R101 [x] {shown}"

@@ -241,13 +241,14 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         cfg.ignore += ignore
         if target_version:
             cfg.target_version = target_version
-        selection = Selection(tuple(cfg.rules()))
+        selection = Selection(tuple(cfg.rules()), tuple(cfg.privacy_allow))
     except (ConfigError, RuleSelectionError) as e:
         raise click.UsageError(str(e)) from None
     from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
     from fountain_audit.cli.outputs import LazyProgress, write_atomic
     from fountain_audit.lint.runner import Job, input_bytes, lint_jobs, plan_workers
     from fountain_audit.lint.fingerprint import project_root, relative_path
+    from fountain_audit.privacy.redact import mask
 
     from fountain_audit.lint import baseline as bl
 
@@ -295,8 +296,8 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             continue
         checked.append(r.name)
         diagnostics.extend(r.diagnostics)
-        if r.text is not None:
-            sources[r.name] = r.text
+        if r.text is not None:  # for code frames: secrets masked, lines and columns kept
+            sources[r.name] = mask(r.text)
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
     outcome = None

@@ -18,6 +18,8 @@ Keys (all optional)::
     "legacy/*.spmd" = ["P", "H102"]
     [severity]                    # rule -> "error" | "warning" | "info"
     missing-the-end = "info"
+    [privacy]                     # (in pyproject: [tool.fountain-audit.privacy])
+    allow = ["AKIAIOSFODNN7EXAMPLE"]   # regexes: a secret or home path they match is not reported
     baseline = "fountain-audit-baseline.json"   # relative to the config file's directory
     baseline-max-entries = 50000  # a bigger baseline is an error (exit 2)
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -40,7 +43,8 @@ from fountain_audit.lint.rules import Rule
 
 TARGET_VERSIONS = ("1.2", "1.3")
 _KEYS = {"select", "extend-select", "ignore", "target-version", "exclude", "per-file-ignores", "severity",
-         "baseline", "baseline-max-entries"}
+         "baseline", "baseline-max-entries", "privacy"}
+_PRIVACY_KEYS = {"allow"}
 
 
 class ConfigError(ValueError):
@@ -60,6 +64,7 @@ class Config:
     exclude: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     severity: dict[str, Severity] = field(default_factory=dict)
+    privacy_allow: list[str] = field(default_factory=list)
     baseline: Path | None = None
     baseline_max_entries: int = DEFAULT_MAX_ENTRIES
 
@@ -206,6 +211,8 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
             if not any(c in key for c in "*?[/.") and _is_rule(key):
                 raise ConfigError(f"{where}per-file-ignores: key {key!r} is a rule, not a file glob "
                                   f"(write \"GLOB\" = [\"{key}\", ...])")
+    if "privacy" in data:
+        cfg.privacy_allow = _privacy_allow(data["privacy"], where)
     if "baseline" in data:
         if not isinstance(data["baseline"], str) or not data["baseline"]:
             raise ConfigError(f"{where}'baseline' must be a file name (a string)")
@@ -223,3 +230,21 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
             cfg.severity = {str(k): Severity.parse(str(v)) for k, v in sev.items()}
         except ValueError as e:
             raise ConfigError(f"{where}severity: {e}") from None
+
+
+def _privacy_allow(table: Any, where: str) -> list[str]:
+    """The ``[privacy] allow`` regexes, each checked to compile. Raises :class:`ConfigError`."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}'privacy' must be a table")
+    unknown = sorted(set(table) - _PRIVACY_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}privacy: unknown key(s) {', '.join(map(repr, unknown))} (known: allow)")
+    allow = table.get("allow", [])
+    if not isinstance(allow, list) or not all(isinstance(x, str) for x in allow):
+        raise ConfigError(f"{where}privacy: 'allow' must be a list of regular expressions")
+    for pattern in allow:
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            raise ConfigError(f"{where}privacy: allow: invalid regular expression {pattern!r}: {e}") from None
+    return allow

@@ -7,7 +7,9 @@ module never prints.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 from typing import Iterable
 
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
@@ -38,7 +40,7 @@ def lint_text(text: str, path: str = "<string>", selection: Selection | None = N
 def _lint(text: str, path: str, selection: Selection, ignored) -> list[Diagnostic]:
     document = parse(text)
     session = build_session(document)
-    ctx = RuleContext(text, document, session)
+    ctx = RuleContext(text, document, session, _compiled(selection.privacy_allow))
     out: list[Diagnostic] = []
     unused_rule = None
     rules = selection.rules
@@ -82,6 +84,11 @@ def _lint(text: str, path: str, selection: Selection, ignored) -> list[Diagnosti
                                           d.end_line, d.end_column))
     out.sort(key=Diagnostic.sort_key)
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p) for p in patterns)
 
 
 def _internal_error(path: str, rule, e: Exception) -> Diagnostic:

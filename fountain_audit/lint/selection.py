@@ -58,9 +58,11 @@ def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | N
 
 @dataclass(frozen=True)
 class Selection:
-    """Which rules run: ``select`` (default all) minus ``ignore``."""
+    """Which rules run: ``select`` (default all) minus ``ignore``; ``privacy_allow``: regex
+    sources of known non-secrets (``[privacy] allow`` in the configuration)."""
 
     rules: tuple[Rule, ...]
+    privacy_allow: tuple[str, ...] = ()
 
     @classmethod
     def build(cls, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> "Selection":

@@ -15,7 +15,8 @@ turn, scene)`` — which the linter calls in one walk over the session for all r
 Families: ``A`` fountain-audit's own comments (suppressions), ``E`` input and
 encoding, ``F`` Fountain syntax, ``S`` file structure, ``H`` scene headings,
 ``T`` turns, ``N`` notes, ``P`` note placement, ``L`` legacy (pre-v1.2) forms,
-``R`` reply text that other Fountain readers misread.
+``R`` reply text that other Fountain readers misread, ``V`` privacy (secrets and
+personal paths).
 """
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ RULE_MODULES = (
     "legacy_prose_tool_call",
     "legacy_stats_note",
     "reply_reads_as_structure",
+    # -- privacy (V) --
+    "secret_in_session",
+    "home_path_in_session",
 )
 
 #: Examples may spell characters as ``\\xNN`` / ``\\uNNNN`` (NUL, BOM, undecodable bytes).
@@ -151,11 +155,13 @@ ALL_KINDS = ("session", "fragment", "memory", "hand-off", "screenplay")
 
 @dataclass(frozen=True)
 class RuleContext:
-    """What a rule's ``check`` receives: the text, its Fountain AST and session model."""
+    """What a rule's ``check`` receives: the text, its Fountain AST and session model, and
+    ``privacy_allow``: the ``[privacy] allow`` regexes of the configuration (compiled)."""
 
     text: str
     document: "Document"
     session: "Session"
+    privacy_allow: tuple = ()
 
 
 if TYPE_CHECKING:  # type names for RuleContext, without importing the parser at start-up

@@ -1,0 +1,62 @@
+"""An absolute path under a home directory, which names the user's account.
+
+## What it does
+Reports absolute paths under `/home/<user>`, `/Users/<user>` or `C:\\Users\\<user>` (in any
+spelling: forward or back slashes, JSON-escaped, any case) in tool arguments, notes,
+replies and user input. The session's own `Workspace:` path (in any spelling, and paths
+inside it) is not reported: it is the session's recorded working directory.
+
+## Why is this bad?
+A home path reveals a person's account name and the layout of their machine
+(`/home/alice/secret/key.pem`). That is fine in a private log and not in a file attached to
+a public bug report. `--redact` and `fountain-audit redact` replace such paths with
+`<home>`.
+
+## Example
+```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! cat /home/alice/notes/todo.txt
+```
+
+## Use instead
+```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! cat <home>/notes/todo.txt
+```
+
+## Options
+`[tool.fountain-audit.privacy] allow = ["regex", ...]`: a home path (`/home/alice`) that one
+of these regexes matches is not reported.
+
+## References
+- issue 15 (privacy); `fountain-audit redact`, `--redact`
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules import ALL_KINDS
+from fountain_audit.parse.source import LineIndex
+from fountain_audit.privacy.detect import find_home_paths, workspace_paths, workspace_regex
+
+CODE = "V102"
+NAME = "home-path-in-session"
+SEVERITY = Severity.INFO
+SINCE = "1.0"
+SCOPE = ALL_KINDS
+
+
+def check(ctx):
+    text = ctx.text
+    found = find_home_paths(text, workspace_regex(workspace_paths(ctx.session)))
+    if ctx.privacy_allow:
+        found = [h for h in found if not any(p.search(h.text) for p in ctx.privacy_allow)]
+    if not found:
+        return
+    index = LineIndex(text)
+    for h in found:
+        line, col = index.position(h.start)
+        end_line, end_col = index.position(h.end)
+        yield Finding(line, col, f"home directory path {h.text} names a user account", end_line, end_col)

@@ -1,0 +1,67 @@
+"""A credential (API key, token, password, private key) written in the session file.
+
+## What it does
+Reports every secret that the `detect-secrets` detectors find anywhere in the file: tool
+arguments and errors, shell and write notes, replies, user input, the title page, boneyard.
+Kinds: AWS access and secret keys, GitHub, GitLab, Slack, Stripe, OpenAI, SendGrid, npm,
+PyPI, Twilio, Mailchimp, Discord, Telegram and Square tokens, Azure storage keys, JSON Web
+Tokens, private key blocks, passwords in URLs (`https://user:password@host`) and values
+assigned to a secret-sounding keyword (`password: …`, `"api_key": "…"`, `SECRET=…`) that
+look like credentials (one token of 8+ characters, mixed character classes, high entropy).
+The diagnostic names the kind and spans the secret exactly; it shows at most a short
+public prefix (`AKIA…(20 chars)`), never the secret, in every output format and code frame.
+
+## Why is this bad?
+A transcript records whatever passed through the agent: the user's paste, a `cat .env`,
+the arguments of a deploy tool. Session files are committed, attached to CI runs and
+shared in bug reports; a credential in one is a leaked credential. Revoke it, then share
+a redacted copy (`fountain-audit redact`).
+
+## Example
+```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE
+```
+
+## Use instead
+```fountain
+INT. SHELL 2026-06-24 10:02:30
+
+ALICE
+! export AWS_ACCESS_KEY_ID=<redacted:aws-access-key>
+```
+
+## Options
+`[tool.fountain-audit.privacy] allow = ["regex", ...]`: a secret that one of these regexes
+matches (Python `re.search` on the secret) is not reported, e.g. a known test token.
+Inline: `/* fountain-audit: disable-next=V101 */`.
+
+## References
+- detect-secrets (Yelp), https://github.com/Yelp/detect-secrets
+- issue 15 (privacy); `fountain-audit redact`, `--redact`
+"""
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules import ALL_KINDS
+from fountain_audit.parse.source import LineIndex
+from fountain_audit.privacy.detect import find_secrets
+
+CODE = "V101"
+NAME = "secret-in-session"
+SEVERITY = Severity.ERROR
+SINCE = "1.0"
+SCOPE = ALL_KINDS
+
+
+def check(ctx):
+    secrets = find_secrets(ctx.text, ctx.privacy_allow)
+    if not secrets:
+        return
+    index = LineIndex(ctx.text)
+    for s in secrets:
+        line, col = index.position(s.start)
+        end_line, end_col = index.position(s.end)
+        yield Finding(line, col, f"{s.label} ({s.kind}) in the session: {s.masked()}; revoke it and "
+                      "share only a redacted copy", end_line, end_col)

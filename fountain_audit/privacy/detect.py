@@ -1,0 +1,415 @@
+"""Find secrets and personal paths in session text.
+
+Secrets are found by `detect-secrets <https://github.com/Yelp/detect-secrets>`_ plugins (its
+regex detectors for provider tokens, its JWT, private-key and basic-auth detectors, and its
+keyword detector in the "config file" mode, for text that is not source code), run only on
+*candidate lines*: a cheap substring test on the whole text decides which plugins can match
+at all, one anchor regex per plugin finds the lines worth running it on. A keyword
+assignment (``password: …``, ``"api_key": "…"``, ``SECRET=…``) counts only when its value
+looks like a credential (one token, 8+ characters, two character classes, entropy of at
+least :data:`MIN_KEYWORD_ENTROPY` bits per character, not a template or a reference).
+
+Home paths are absolute paths under ``/home/<user>``, ``/Users/<user>`` or
+``C:\\Users\\<user>`` in any spelling: backslashes or forward slashes, JSON-escaped
+(``\\/home\\/alice``, ``C:\\\\Users\\\\alice``), any case.
+
+Positions are 0-based code-point offsets into the text (``start`` inclusive, ``end``
+exclusive); :func:`line_col` turns them into 1-based lines and columns.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import math
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+
+#: A keyword secret's value needs at least this Shannon entropy (bits per character).
+MIN_KEYWORD_ENTROPY = 3.0
+#: Characters of a secret that a message may show (a kind's public prefix may be longer).
+SHOWN_PREFIX = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """A credential in the text: ``kind`` (kebab-case, e.g. ``"github-token"``), ``label``
+    (``"GitHub token"``), the 0-based code-point span ``start``–``end`` and the ``value``
+    (the secret itself: never print it, use :meth:`masked`)."""
+
+    start: int
+    end: int
+    kind: str
+    label: str
+    value: str
+    shown: int = 0
+
+    def masked(self) -> str:
+        """The value with all but a short public prefix hidden: ``"ghp_…(40 chars)"``."""
+        return f"{self.value[:self.shown]}…({len(self.value)} chars)"
+
+
+@dataclass(frozen=True, slots=True)
+class HomePath:
+    """An absolute path prefix naming a user's home directory: ``/home/alice`` in
+    ``/home/alice/key.pem``; ``user`` is the account name; 0-based span ``start``–``end``."""
+
+    start: int
+    end: int
+    user: str
+    text: str
+
+
+# --------------------------------------------------------------------------- plugins
+
+
+@dataclass(frozen=True)
+class _Plugin:
+    kind: str
+    label: str
+    detector: str                   # "module.Class" in detect_secrets.plugins, imported when needed
+    needles: tuple[str, ...]        # one must occur in the text (lower-cased when ``lower``)
+    anchor: re.Pattern[str]         # finds candidate lines
+    lower: bool = False
+    shown: int = SHOWN_PREFIX
+    by_needle: bool = False         # candidate lines: those holding a needle (no regex scan)
+
+
+def _p(kind, label, detector, needles, anchor, *, lower=False, shown=SHOWN_PREFIX, flags=0, by_needle=False):
+    return _Plugin(kind, label, detector, tuple(needles), re.compile(anchor, flags), lower, shown, by_needle)
+
+
+_KEYWORDS = ("key", "pass", "pwd", "secret", "contrase")
+PLUGINS: tuple[_Plugin, ...] = (
+    _p("aws-access-key", "AWS access key", "aws.AWSKeyDetector", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+       r"A[3BCKS][0-9A-Z]{18}"),
+    _p("aws-secret-key", "AWS secret access key", "aws.AWSKeyDetector", ("aws",),
+       r"aws.{0,20}?(?:key|pwd|pw|password|pass|token)", lower=True, shown=0, flags=re.I, by_needle=True),
+    _p("github-token", "GitHub token", "github_token.GitHubTokenDetector", ("gh",), r"gh[pousr]_"),
+    _p("gitlab-token", "GitLab token", "gitlab_token.GitLabTokenDetector", ("gl",),
+       r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-", shown=6),
+    _p("slack-token", "Slack token", "slack.SlackDetector", ("xox", "hooks.slack.com"),
+       r"xox[abposr]-|hooks\.slack\.com", lower=True, shown=5, flags=re.I),
+    _p("stripe-key", "Stripe key", "stripe.StripeDetector", ("k_live_",), r"[rs]k_live_", shown=8),
+    _p("openai-key", "OpenAI API key", "openai.OpenAIDetector", ("T3BlbkFJ",), r"T3BlbkFJ", shown=3),
+    _p("jwt", "JSON Web Token", "jwt.JwtTokenDetector", ("eyJ",), r"eyJ", shown=3),
+    _p("private-key", "private key", "private_key.PrivateKeyDetector", ("PRIVATE KEY", "PuTTY-User-Key"),
+       r"PRIVATE KEY|PuTTY-User-Key", shown=0),
+    _p("basic-auth", "password in a URL", "basic_auth.BasicAuthDetector", ("://",),
+       r"://[^\s/@:]+:[^\s/@]+@", shown=0),
+    _p("sendgrid-key", "SendGrid API key", "sendgrid.SendGridDetector", ("SG.",), r"SG\.", shown=3),
+    _p("npm-token", "npm token", "npm.NpmDetector", ("_authToken",), r"_authToken", shown=4),
+    _p("pypi-token", "PyPI token", "pypi_token.PypiTokenDetector", ("pypi-Ag",), r"pypi-Ag", shown=5),
+    _p("twilio-key", "Twilio API key", "twilio.TwilioKeyDetector", ("AC", "SK"), r"[AS][CK][a-z0-9]{32}",
+       shown=2),
+    _p("mailchimp-key", "Mailchimp API key", "mailchimp.MailchimpDetector", ("-us",),
+       r"[0-9a-z]{32}-us[0-9]", shown=0),
+    _p("discord-token", "Discord bot token", "discord.DiscordBotTokenDetector", (".",),
+       r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}", shown=0),
+    _p("telegram-token", "Telegram bot token", "telegram_token.TelegramBotTokenDetector", (":",),
+       r":[0-9A-Za-z_-]{35}", shown=0),
+    _p("square-secret", "Square OAuth secret", "square_oauth.SquareOAuthDetector", ("sq0csp-",), r"sq0csp-",
+       shown=7),
+    _p("azure-storage-key", "Azure storage account key", "azure_storage_key.AzureStorageKeyDetector",
+       ("AccountKey=",), r"AccountKey=", shown=0),
+    _p("keyword-secret", "secret assigned to a keyword", "keyword.KeywordDetector", _KEYWORDS,
+       "(?:api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key|client_?key"
+       "|db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret|contrase)", lower=True, shown=0, flags=re.I, by_needle=True),
+)
+_BY_KIND = {p.kind: p for p in PLUGINS}
+
+_AWS_ID_RE = re.compile(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
+_JWT_TAIL_RE = re.compile(r"[A-Za-z0-9_\-.+/=]*")
+_TOKEN_END_RE = re.compile(r"[\s\"'`\\]")
+_KEY_HEADER_RE = re.compile(r"-----BEGIN ([A-Z0-9 ]*?)PRIVATE KEY( BLOCK)?-----")
+_KEY_BODY_RE = re.compile(r"[A-Za-z0-9+/=]")
+_PUTTY_END_RE = re.compile(r"Private-MAC: *[0-9a-fA-F]+")
+_REFERENCE_RE = re.compile(r"^(?:\$\{?[\w.]+\}?|%[\w.]+%|<[^>]*>|\{\{.*\}\}|\*+|x+|X+|\.\.\.|…)$")
+
+
+@functools.lru_cache(maxsize=2)
+def _lower(text: str) -> str:
+    """``text.lower()``, shared by the secret and the home-path scans of one text."""
+    return text.lower()
+
+
+def _entropy(s: str) -> float:
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in (s.count(ch) for ch in set(s)))
+
+
+def _looks_like_credential(value: str) -> bool:
+    """A keyword's value that reads as a credential rather than prose or a placeholder."""
+    from detect_secrets.filters.heuristic import is_potential_uuid, is_sequential_string, is_templated_secret
+
+    if len(value) < 8 or _REFERENCE_RE.match(value) or is_templated_secret(value):
+        return False
+    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value),
+                   any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
+    if classes < 2 or _entropy(value) < MIN_KEYWORD_ENTROPY:
+        return False
+    if is_sequential_string(value) or is_potential_uuid(value) or value.lower() in ("true", "false", "null", "none"):
+        return False
+    return not (value[0] in "/." or "://" in value)  # a path or a URL is not the secret itself
+
+
+#: Plugins whose regexes capture the secret in a group (the rest match it whole).
+_GROUPED = {"basic-auth", "aws-secret-key", "npm-token"}
+
+
+_DETECTORS: dict[str, object] = {}
+
+
+def _detector(plugin: _Plugin):
+    """The detect-secrets plugin object (imported on first use: importing detect-secrets
+    costs more than linting a small file)."""
+    det = _DETECTORS.get(plugin.detector)
+    if det is None:
+        import importlib
+
+        module, cls = plugin.detector.split(".")
+        det = _DETECTORS[plugin.detector] = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), cls)()
+    return det
+
+
+def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
+    """(position in ``line``, value) of each candidate the plugin's regexes find."""
+    det = _detector(plugin)
+    if plugin.kind == "keyword-secret":
+        from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP
+
+        for value in det.analyze_string(line, denylist_regex_to_group=CONFIG_DENYLIST_REGEX_TO_GROUP):
+            pos = line.find(value)
+            while pos >= 0:
+                yield pos, value
+                pos = line.find(value, pos + len(value))
+        return
+    for regex in det.denylist:
+        for m in regex.finditer(line):
+            g = 0
+            if plugin.kind in _GROUPED and regex.groups:
+                g = next((i for i in range(1, regex.groups + 1) if m.group(i)), 0)
+            value = m.group(g)
+            if plugin.kind == "jwt":  # the detector's match stops before the signature: take it too
+                tail = _JWT_TAIL_RE.match(line, m.end())
+                value = (value + tail.group()).rstrip(".")
+                if not det.is_formally_valid(value):
+                    value = m.group(g)
+                    if not det.is_formally_valid(value):
+                        continue
+            yield m.start(g), value
+
+
+def _trim(plugin: _Plugin, pos: int, value: str) -> tuple[int, str]:
+    if plugin.kind in ("keyword-secret", "npm-token"):
+        value = _TOKEN_END_RE.split(value, 1)[0].rstrip(".,;:)]}>")
+    elif plugin.kind == "azure-storage-key" and value.startswith("AccountKey="):
+        pos, value = pos + len("AccountKey="), value[len("AccountKey="):]
+    return pos, value
+
+
+def _line_secrets(plugin: _Plugin, line: str, base: int) -> Iterator[Secret]:
+    for pos, value in _matches(plugin, line):
+        pos, value = _trim(plugin, pos, value)
+        if not value:
+            continue
+        if plugin.kind == "aws-secret-key" and _AWS_ID_RE.fullmatch(value):
+            continue  # the key ID; reported as aws-access-key
+        if plugin.kind == "aws-access-key" and not _AWS_ID_RE.fullmatch(value):
+            continue  # the secret key; reported as aws-secret-key
+        if plugin.kind == "keyword-secret" and not _looks_like_credential(value):
+            continue
+        yield Secret(base + pos, base + pos + len(value), plugin.kind, plugin.label, value,
+                     min(plugin.shown, len(value) // 3))
+
+
+def _private_keys(text: str, lines: Iterable[tuple[int, str]]) -> Iterator[Secret]:
+    """Whole key blocks, header to footer (across lines or ``\\n`` escapes); a header with no
+    key body after it (a mention in prose) is no secret."""
+    for base, line in lines:
+        for m in _KEY_HEADER_RE.finditer(line):
+            start = base + m.start()
+            footer = re.compile(r"-----END " + re.escape(m.group(1)) + r"PRIVATE KEY( BLOCK)?-----")
+            f = footer.search(text, start, start + 40000)
+            end = f.end() if f else _body_end(text, base + m.end())
+            body = text[base + m.end():f.start() if f else end]
+            if len(_KEY_BODY_RE.findall(body)) >= 32:
+                yield Secret(start, end, "private-key", "private key", text[start:end], 0)
+        p = line.find("PuTTY-User-Key-File")
+        if p >= 0:
+            start = base + p
+            f = _PUTTY_END_RE.search(text, start, start + 20000)
+            end = f.end() if f else base + len(line)
+            yield Secret(start, end, "private-key", "private key", text[start:end], 0)
+
+
+def _body_end(text: str, pos: int) -> int:
+    """End of a key body without a footer: the base64 run after ``pos`` (lines or escapes)."""
+    m = re.compile(r"(?:\\n|\\r|\r?\n|[A-Za-z0-9+/=])*").match(text, pos)
+    return m.end() if m else pos
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    find = text.find
+    i = find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts
+
+
+def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = ()) -> list[Secret]:
+    """Every secret in ``text``, sorted by position, overlaps resolved (the earlier, then
+    the longer one wins). A secret whose value matches one of ``allow`` (``re.search``) is
+    left out. Never raises on input."""
+    low = None
+    found: list[Secret] = []
+    for plugin in PLUGINS:
+        if plugin.lower:
+            low = _lower(text) if low is None else low
+            hay = low
+        else:
+            hay = text
+        if not any(n in hay for n in plugin.needles):
+            continue
+        lines = _candidate_lines(plugin, text, hay)
+        if not lines:
+            continue
+        if plugin.kind == "private-key":
+            found.extend(_private_keys(text, lines))
+            continue
+        for base, line in lines:
+            try:
+                found.extend(_line_secrets(plugin, line, base))
+            except Exception:  # noqa: BLE001 - a detector bug must not crash a lint run
+                continue
+    if allow:
+        found = [s for s in found if not any(p.search(s.value) for p in allow)]
+    return _no_overlaps(found + list(_repeats(text, found)))
+
+
+def _repeats(text: str, found: list[Secret]) -> Iterator[Secret]:
+    """Other occurrences of a secret already found (e.g. a password given once after a
+    keyword and again inside a URL the detectors do not read)."""
+    for v, s in {s.value: s for s in found if len(s.value) >= 8}.items():
+        pos = text.find(v)
+        while pos >= 0:
+            yield Secret(pos, pos + len(v), s.kind, s.label, v, s.shown)
+            pos = text.find(v, pos + len(v))
+
+
+def _candidate_lines(plugin: _Plugin, text: str, hay: str) -> list[tuple[int, str]]:
+    """(start offset, text) of the lines the plugin may match: lines where its anchor regex
+    matches, or (``by_needle``) lines holding a needle and then matching the anchor."""
+    lines: dict[int, tuple[int, str]] = {}
+    if plugin.by_needle:
+        for needle in plugin.needles:
+            i = hay.find(needle)
+            while i >= 0:
+                b = text.rfind("\n", 0, i) + 1
+                e = text.find("\n", i)
+                e = len(text) if e < 0 else e
+                if b not in lines:
+                    line = text[b:e]
+                    if ("=" in line or ":" in line) and plugin.anchor.search(line):
+                        lines[b] = (b, line)
+                    else:
+                        lines[b] = None
+                i = hay.find(needle, e)
+        return [v for v in lines.values() if v is not None]
+    for m in plugin.anchor.finditer(text):
+        b = text.rfind("\n", 0, m.start()) + 1
+        if b not in lines:
+            e = text.find("\n", m.start())
+            lines[b] = (b, text[b:e if e >= 0 else len(text)])
+    return list(lines.values())
+
+
+def _no_overlaps(found: list[Secret]) -> list[Secret]:
+    found.sort(key=lambda s: (s.start, -(s.end - s.start)))
+    out: list[Secret] = []
+    for s in found:
+        if out and s.start < out[-1].end:
+            continue
+        out.append(s)
+    return out
+
+
+# --------------------------------------------------------------------------- paths
+
+#: One path separator in any spelling: ``/``, ``\``, or JSON-escaped ``\/`` and ``\\``.
+SEP = r"(?:\\\\|\\/|/|\\)"
+_NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest"}
+HOME_RE = re.compile(r"(?<![\w.$-])(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
+                     + r"(?P<user>[A-Za-z0-9_][A-Za-z0-9._-]*)(?![\w-])", re.I)
+_ABSOLUTE_RE = re.compile(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
+
+
+def find_home_paths(text: str, skip: re.Pattern[str] | None = None) -> list[HomePath]:
+    """Home-directory prefixes (``/home/alice``) in ``text``. A match where ``skip`` (e.g.
+    the workspace regex) also matches is left out."""
+    low = _lower(text)
+    if len(low) != len(text):  # lower() changed the length (rare letters): no offsets from it
+        return _home_paths_slow(text, skip)
+    out = []
+    for word in ("home", "users"):
+        i = low.find(word)
+        while i >= 0:
+            m = HOME_RE.search(text, max(0, i - 4), i + 300)
+            if m is not None and m.start() <= i and m.group("user").lower() not in _NOT_USERS:
+                if skip is None or not any(skip.match(text, k) for k in range(max(0, m.start() - 2), m.start() + 1)):
+                    out.append(HomePath(m.start(), m.end(), m.group("user"), m.group()))
+            i = low.find(word, i + 1)
+    out.sort(key=lambda h: h.start)
+    return out
+
+
+def _home_paths_slow(text: str, skip: re.Pattern[str] | None) -> list[HomePath]:
+    return [HomePath(m.start(), m.end(), m.group("user"), m.group()) for m in HOME_RE.finditer(text)
+            if m.group("user").lower() not in _NOT_USERS
+            and (skip is None or not any(skip.match(text, k) for k in range(max(0, m.start() - 2), m.start() + 1)))]
+
+
+def workspace_paths(session) -> list[str]:
+    """The absolute ``Workspace:`` paths a session names (scene descriptions, title page),
+    without a trailing separator, in order of first appearance."""
+    found = []
+    for ws in [s.workspace for s in session.scenes] + [session.title.get("Workspace")]:
+        if not ws:
+            continue
+        ws = ws.strip()
+        if len(ws) > 1 and ws.endswith(("/", "\\")):
+            ws = ws[:-1]
+        if _ABSOLUTE_RE.match(ws) and len(ws) > 1 and ws not in found:
+            found.append(ws)
+    return found
+
+
+def path_pattern(path: str) -> str:
+    """A regex source matching ``path`` in every spelling: either separator, JSON-escaped,
+    doubled (UNC). Match it case-insensitively; it ends before a name character."""
+    parts = [p for p in re.split(r"[\\/]+", path) if p]
+    lead = SEP + "+" if path[:1] in "/\\" else ""
+    return lead + (SEP + "+").join(re.escape(p) for p in parts) + r"(?![\w-])"
+
+
+def workspace_regex(paths: Sequence[str]) -> re.Pattern[str] | None:
+    """One case-insensitive regex for all spellings of ``paths`` (longest first), or ``None``."""
+    if not paths:
+        return None
+    alts = "|".join(path_pattern(p) for p in sorted(paths, key=len, reverse=True))
+    return re.compile(f"(?:{alts})", re.I)
+
+
+def line_col(starts: Sequence[int], offset: int) -> tuple[int, int]:
+    """1-based (line, column) of a 0-based offset, given the line start offsets."""
+    i = bisect.bisect_right(starts, offset) - 1
+    return i + 1, offset - starts[i] + 1
+
+
+def line_starts(text: str) -> list[int]:
+    """0-based offsets at which each line of ``text`` starts (lines end at ``\\n``)."""
+    return _line_starts(text)

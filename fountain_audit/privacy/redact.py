@@ -1,0 +1,233 @@
+"""The one redaction layer: every output that is asked to be shareable goes through a
+:class:`Redactor`.
+
+What it replaces, in any string (parsed values and raw text alike):
+
+* secrets (see :func:`fountain_audit.privacy.detect.find_secrets`) → ``<redacted:KIND>``,
+  e.g. ``<redacted:github-token>``; a secret learnt from the session's raw text is also
+  replaced where it appears alone (a JSON value whose keyword is in another string) and in
+  its JSON-escaped spelling;
+* the session's ``Workspace:`` paths → ``<workspace>``, in every spelling: either separator
+  (``C:/Users/alice/proj`` for ``C:\\Users\\alice\\proj``), JSON-escaped (``\\/home\\/alice``,
+  ``C:\\\\Users``), any case;
+* home directories → ``<home>``: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>``,
+  and any other absolute path (drive, UNC share, POSIX) up to a segment that is the name of
+  a user account learnt from the session (``D:\\work\\alice\\notes.txt`` →
+  ``<home>\\notes.txt``, ``\\\\fileserver\\alice\\doc`` → ``<home>\\doc``).
+
+Overlaps: secrets win over workspace paths, workspace paths over home paths. Redaction does
+not consult ``[privacy] allow``: an allowed test token is still replaced (redaction errs on
+the side of removing).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, NamedTuple
+
+from fountain_audit.privacy.detect import (HOME_RE, SEP, find_home_paths, find_secrets, workspace_paths,
+                                           workspace_regex)
+
+WORKSPACE = "<workspace>"
+HOME = "<home>"
+
+
+def secret_placeholder(kind: str) -> str:
+    """``<redacted:KIND>``."""
+    return f"<redacted:{kind}>"
+
+
+class Replacement(NamedTuple):
+    """Replace ``text[start:end]`` (0-based code points) by ``new``; ``what`` is ``"secret"``,
+    ``"workspace"`` or ``"home"``."""
+
+    start: int
+    end: int
+    new: str
+    what: str
+
+
+@dataclass
+class RedactionCounts:
+    """How many replacements of each sort a redactor made (for reports)."""
+
+    secrets: int = 0
+    workspace: int = 0
+    home: int = 0
+
+    def total(self) -> int:
+        return self.secrets + self.workspace + self.home
+
+
+class Redactor:
+    """Replaces secrets (``secrets=True``) and personal paths (``paths=True``) in strings and
+    JSON-ready values. Learn what is specific to a session with :meth:`learn` (its
+    workspaces; from its raw text, the secrets and the user names of its home paths) before
+    redacting values taken from it. ``homes=False`` limits paths to the workspace (the
+    normalisation of ``diff``)."""
+
+    def __init__(self, workspaces: Iterable[str] = (), *, secrets: bool = True, paths: bool = True,
+                 homes: bool | None = None):
+        self.secrets = secrets
+        self.paths = paths
+        self.homes = paths if homes is None else homes
+        self.workspaces: list[str] = []
+        self.users: set[str] = set()
+        self.known: dict[str, str] = {}  # secret value (any spelling) -> kind
+        self.counts = RedactionCounts()
+        self._ws_re: re.Pattern[str] | None = None
+        self._user_re: re.Pattern[str] | None = None
+        self._known_re: re.Pattern[str] | None = None
+        self.add(workspaces)
+
+    # -- learning ---------------------------------------------------------------------------------
+
+    def add(self, paths: Iterable[str]) -> None:
+        """Add workspace paths (absolute; any spelling of them is replaced)."""
+        new = [p for p in paths if p not in self.workspaces]
+        if not new or not self.paths:
+            return
+        self.workspaces.extend(new)
+        self._ws_re = workspace_regex(self.workspaces)
+        self._add_users(m.group("user") for p in new for m in HOME_RE.finditer(p))
+
+    def learn(self, session: Any = None, text: str | None = None) -> "Redactor":
+        """Learn a session's workspaces and, from its raw ``text``, its secrets and the users
+        of its home paths. Returns ``self``."""
+        if session is not None:
+            self.add(workspace_paths(session))
+        if text:
+            if self.secrets:
+                fresh = False
+                for s in find_secrets(text):
+                    for v in _spellings(s.value):
+                        if v and v not in self.known:
+                            self.known[v] = s.kind
+                            fresh = True
+                if fresh:
+                    alts = "|".join(re.escape(v) for v in sorted(self.known, key=len, reverse=True))
+                    self._known_re = re.compile(alts)
+            if self.homes:
+                self._add_users(h.user for h in find_home_paths(text))
+        return self
+
+    def _add_users(self, users: Iterable[str]) -> None:
+        if not self.homes:
+            return
+        fresh = {u for u in users if u and u.lower() not in {x.lower() for x in self.users}}
+        if not fresh:
+            return
+        self.users |= fresh
+        names = "|".join(re.escape(u) for u in sorted(self.users, key=len, reverse=True))
+        self._user_re = re.compile(r"(?<![\w.$-])(?:[A-Za-z]:" + SEP + r"+|" + SEP + r"{1,2})"
+                                   r"(?:[\w.$ -]{1,64}?" + SEP + r"+){0,6}?(?:" + names + r")(?![\w.-])", re.I)
+
+    # -- redacting --------------------------------------------------------------------------------
+
+    def __bool__(self) -> bool:
+        return self.secrets or (self.paths and (self.homes or self._ws_re is not None))
+
+    def replacements(self, s: str) -> list[Replacement]:
+        """The replacements for ``s``, sorted, not overlapping."""
+        cands: list[tuple[int, int, Replacement]] = []
+        if self.secrets:
+            for sec in find_secrets(s):
+                cands.append((sec.start, 0, Replacement(sec.start, sec.end, secret_placeholder(sec.kind), "secret")))
+            if self._known_re is not None:
+                for m in self._known_re.finditer(s):
+                    cands.append((m.start(), 0, Replacement(m.start(), m.end(),
+                                                            secret_placeholder(self.known[m.group()]), "secret")))
+        if self.paths:
+            if self._ws_re is not None:
+                for m in self._ws_re.finditer(s):
+                    cands.append((m.start(), 1, Replacement(m.start(), m.end(), WORKSPACE, "workspace")))
+            if self.homes:
+                for h in find_home_paths(s):
+                    cands.append((h.start, 2, Replacement(h.start, h.end, HOME, "home")))
+                if self._user_re is not None:
+                    for m in self._user_re.finditer(s):
+                        cands.append((m.start(), 3, Replacement(m.start(), m.end(), HOME, "home")))
+        if not cands:
+            return []
+        # priority first, then the longest; a lower-priority span overlapping a chosen one is dropped
+        cands.sort(key=lambda c: (c[1], c[0], -(c[2].end - c[2].start)))
+        chosen: list[Replacement] = []
+        for _, _, r in cands:
+            if all(r.end <= c.start or r.start >= c.end for c in chosen):
+                chosen.append(r)
+        chosen.sort()
+        return chosen
+
+    def text(self, s: str) -> str:
+        """``s`` with every replacement applied."""
+        if not s or not self:
+            return s
+        reps = self.replacements(s)
+        return apply(s, reps, self.counts) if reps else s
+
+    def __call__(self, value: Any) -> Any:
+        """A JSON-ready value with every string (keys included) redacted."""
+        if not self:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(k): self(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self(v) for v in value]
+        return value
+
+
+def apply(s: str, reps: list[Replacement], counts: RedactionCounts | None = None) -> str:
+    """``s`` with the sorted, non-overlapping replacements ``reps`` made."""
+    out = []
+    pos = 0
+    for r in reps:
+        out.append(s[pos:r.start])
+        out.append(r.new)
+        pos = r.end
+        if counts is not None:
+            setattr(counts, r.what if r.what != "secret" else "secrets",
+                    getattr(counts, r.what if r.what != "secret" else "secrets") + 1)
+    out.append(s[pos:])
+    return "".join(out)
+
+
+def map_column(reps: list[Replacement], offset: int) -> int:
+    """Where 0-based ``offset`` of the original string lands in the redacted one (an offset
+    inside a replaced span lands at the start of its replacement)."""
+    shift = 0
+    for r in reps:
+        if offset < r.start:
+            break
+        if offset < r.end:
+            return r.start + shift
+        shift += len(r.new) - (r.end - r.start)
+    return offset + shift
+
+
+def mask(s: str, keep_newlines: bool = True) -> str:
+    """``s`` with every secret's characters after its public prefix replaced by ``*``: same
+    length, same lines, so columns and code-frame carets stay where they were."""
+    secrets = find_secrets(s)
+    if not secrets:
+        return s
+    chars = list(s)
+    for sec in secrets:
+        for i in range(sec.start + sec.shown, sec.end):
+            if not (keep_newlines and chars[i] in "\r\n"):
+                chars[i] = "*"
+    return "".join(chars)
+
+
+def _spellings(value: str) -> set[str]:
+    """A secret as written, JSON-escaped, and JSON-unescaped (when it was escaped)."""
+    out = {value, json.dumps(value, ensure_ascii=False)[1:-1]}
+    if "\\" in value:
+        try:
+            out.add(json.loads(f'"{value}"'))
+        except ValueError:
+            pass
+    return {v for v in out if len(v) >= 6}

@@ -1,0 +1,184 @@
+"""V101 secret-in-session and V102 home-path-in-session on a session seeded with fake
+credentials of 14 kinds (tests/privacy_session.py), the [privacy] allow list, and no
+false positives on our samples and the shared reference material."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from fountain_audit.lint.config import Config, ConfigError, apply_settings
+from fountain_audit.lint.linter import Selection, lint_text
+from fountain_audit.parse.source import read_path
+from fountain_audit.privacy.detect import find_home_paths, find_secrets
+from tests import privacy_session
+from tests.conftest import SHARED
+
+TEXT, VALUES = privacy_session.build()
+
+
+def position(text: str, needle: str, start: int = 0) -> tuple[int, int, int]:
+    """(1-based line, column, offset) of ``needle`` in ``text``, found without the tool."""
+    off = text.index(needle, start)
+    line = text.count("\n", 0, off) + 1
+    return line, off - (text.rfind("\n", 0, off) + 1) + 1, off
+
+
+def expected_secrets() -> list[tuple[int, int, int, int, str]]:
+    """(line, column, end_line, end_column, kind) of every placed secret, read off the text."""
+    out = []
+    for name, value in VALUES.items():
+        start = 0
+        while value in TEXT[start:]:
+            line, col, off = position(TEXT, value, start)
+            end_line, end_col, _ = position(TEXT, value[-1], off + len(value) - 1)
+            out.append((line, col, end_line, end_col + 1, privacy_session.KINDS[name]))
+            start = off + len(value)
+    return sorted(out)
+
+
+def test_every_secret_is_flagged_at_its_exact_span():
+    found = [d for d in lint_text(TEXT, "s.spmd", Selection.build(select=["V101"]))]
+    got = sorted((d.line, d.column, d.end_line, d.end_column, re.search(r"\((\S+)\) in the", d.message).group(1))
+                 for d in found)
+    assert got == expected_secrets()
+    assert len({k for *_, k in got}) >= 12
+    assert len(got) == 15  # the keyword password twice (shell note, psql URL), the rest once
+    assert {d.severity.name for d in found} == {"ERROR"}
+
+
+def test_secrets_sit_in_every_place_the_issue_names():
+    lines = TEXT.splitlines()
+    places = {line for line, *_ in expected_secrets()}
+    assert 4 in places                                  # title page
+    assert lines[22].startswith("Deploy with my token")  # user line (23)
+    assert 23 in places and 30 in places and 33 in places and 34 in places and 47 in places and 62 in places
+    assert lines[29].startswith("[[tool: deploy(")      # tool arguments and tool error (30)
+    assert lines[61].startswith("[[shell: DB_PASSWORD")  # a multi-line shell note (62-63)
+    assert lines[46].startswith("-----BEGIN RSA PRIVATE KEY-----")  # shell output, a 5-line block
+
+
+def test_the_message_names_the_kind_and_never_the_secret():
+    for d in lint_text(TEXT, "s.spmd", Selection.build(select=["V101"])):
+        assert re.fullmatch(r".+ \([a-z0-9-]+\) in the session: \S{0,8}…\(\d+ chars\); revoke it and share only "
+                            r"a redacted copy", d.message), d.message
+    for value in VALUES.values():
+        for d in lint_text(TEXT, "s.spmd", Selection.build()):
+            assert value[8:] not in d.message and value not in d.message
+
+
+def test_github_token_message_exactly():
+    d = next(d for d in lint_text(TEXT, "s.spmd", Selection.build(select=["V101"])) if "GitHub" in d.message)
+    assert d.message == ("GitHub token (github-token) in the session: ghp_…(40 chars); "
+                         "revoke it and share only a redacted copy")
+    assert (d.line, d.column, d.end_column) == (23, 22, 62)
+
+
+@pytest.mark.parametrize("fmt", ["full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab"])
+def test_no_output_format_of_lint_shows_a_secret(tmp_path, fmt):
+    path = tmp_path / "s.spmd"
+    path.write_text(TEXT, encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--isolated", "--output-format", fmt,
+                        str(path)], capture_output=True, text=True)
+    assert r.returncode == 1, r.stderr
+    assert "V101" in r.stdout
+    for name, value in VALUES.items():
+        for piece in [value] + value.splitlines():
+            assert piece[6:] not in r.stdout, (fmt, name)
+    if fmt == "full":  # the code frame masks the secret: prefix, then stars, carets still under it
+        assert "4 | Contact: alerts bot " + "*" * 45 in r.stdout
+
+
+def test_home_paths_flagged_but_not_the_workspace():
+    found = lint_text(TEXT, "s.spmd", Selection.build(select=["V102"]))
+    got = [(d.line, d.column, d.end_column, d.message) for d in found]
+    assert got == [
+        (18, 22, 33, "home directory path /home/alice names a user account"),     # RAG store
+        (20, 15, 26, "home directory path /home/alice names a user account"),     # rag-source
+        (30, 250, 261, "home directory path /home/alice names a user account"),   # key_file in tool args
+        (35, 19, 33, "home directory path C:/Users/alice names a user account"),  # reply text
+        (35, 50, 62, "home directory path /Users/alice names a user account"),
+    ]
+    assert {d.severity.name for d in found} == {"INFO"}
+
+
+def test_home_path_spellings():
+    text = 'a \\/home\\/bob\\/x b C:\\\\Users\\\\Carol\\\\y c /USERS/dave/z d /home/Shared/q e /homework/x'
+    assert [h.text for h in find_home_paths(text)] == ["\\/home\\/bob", "C:\\\\Users\\\\Carol", "/USERS/dave"]
+
+
+@pytest.mark.parametrize("text", [
+    "password: required",                       # prose, no credential
+    "Set PASSWORD=${DB_PASSWORD} in the env",   # a reference
+    "the secret: <your token here>",
+    "api_key = \"xxxxxxxxxxxx\"",                # a placeholder
+    "-----BEGIN RSA PRIVATE KEY----- is how the file starts",  # a mention, no key body
+    "commit 4f2c9ab0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6 and sha256:" + "ab" * 32,
+    "https://example.com/a:b@c",                # no user:password@ form (reserved chars)
+    "token: abcdefgh",                          # one character class
+])
+def test_no_secret_in_ordinary_text(text):
+    assert find_secrets(text) == []
+
+
+def test_keyword_secret_needs_a_credential_like_value():
+    assert [s.value for s in find_secrets("DB_PASSWORD=Qx7fakefake#9 now")] == ["Qx7fakefake#9"]
+    assert find_secrets("DB_PASSWORD=hunter2") == []  # too short to call
+
+
+def test_allow_list_from_config_silences_a_known_token():
+    cfg = Config()
+    apply_settings(cfg, {"privacy": {"allow": ["^AKIA", "/home/alice"]}})
+    sel = Selection(tuple(cfg.rules()), tuple(cfg.privacy_allow))
+    codes = [(d.code, d.message.split(" (")[0]) for d in lint_text(TEXT, "s.spmd", sel) if d.code.startswith("V")]
+    assert ("V101", "AWS access key") not in codes
+    assert ("V101", "GitHub token") in codes
+    assert [c for c in codes if c[0] == "V102"] == [("V102", "home directory path C:/Users/alice names a user account"),
+                                                     ("V102", "home directory path /Users/alice names a user account")]
+
+
+def test_allow_list_is_validated():
+    for bad, msg in [({"allow": "x"}, "must be a list"), ({"allow": ["("]}, "invalid regular expression"),
+                     ({"deny": []}, "unknown key")]:
+        with pytest.raises(ConfigError, match=msg):
+            apply_settings(Config(), {"privacy": bad})
+
+
+def test_allow_list_from_pyproject(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.fountain-audit.privacy]\nallow = ["^ghp_"]\n')
+    (tmp_path / "s.spmd").write_text(TEXT, encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--output-format", "json", "s.spmd"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    msgs = [d["message"] for d in json.loads(r.stdout)["diagnostics"] if d["code"] == "V101"]
+    assert len(msgs) == 14 and not any("GitHub" in m for m in msgs)
+
+
+def test_inline_suppression_works_for_v101():
+    text = "INT. SHELL 2026-06-24 10:02:30\n\n/* fountain-audit: disable-next=V101 */\nALICE\n! export K=AKIAIOSFODNN7EXAMPLE\n"
+    assert [d.code for d in lint_text(text, "x", Selection.build())] == []
+
+
+def _corpus_files():
+    from pathlib import Path
+    root = Path(__file__).parents[1] / "samples"
+    files = sorted(root.rglob("*.spmd"))
+    if SHARED is not None:
+        for sub in ("corpus", "cases"):
+            files += sorted(p for p in (SHARED / sub).rglob("*") if p.is_file() and p.suffix in (".spmd", ".fountain"))
+    return files
+
+
+def test_no_error_level_false_positives_on_samples_and_shared():
+    sel = Selection.build(select=["V"])
+    errors, infos = [], []
+    for p in _corpus_files():
+        if p.name.startswith("V10"):
+            continue  # the violation samples of these rules
+        for d in lint_text(read_path(p), str(p), sel):
+            (errors if d.code == "V101" else infos).append(f"{p}:{d.line}:{d.column} {d.message}")
+    assert errors == []
+    assert infos == []  # home paths in the material are all Workspace: paths
