@@ -170,16 +170,28 @@ class Redactor:
         return apply(s, _keep_lines(s, reps), self.counts) if reps else s
 
     def __call__(self, value: Any) -> Any:
-        """A JSON-ready value with every string (keys included) redacted."""
+        """A redacted copy of a JSON-ready ``value`` (every string, keys included; dicts and
+        lists nested to any depth, walked with an explicit stack, not recursion, so JSON nested
+        thousands deep cannot overflow)."""
         if not self:
             return value
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, dict):
-            return {self.text(k): self(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self(v) for v in value]
-        return value
+        if not isinstance(value, (dict, list)):
+            return self.text(value) if isinstance(value, str) else value
+        root: Any = {} if isinstance(value, dict) else []
+        stack = [(value, root)]
+        while stack:
+            source, target = stack.pop()
+            for key, item in (source.items() if isinstance(source, dict) else enumerate(source)):
+                if isinstance(item, (dict, list)):
+                    copy: Any = {} if isinstance(item, dict) else []
+                    stack.append((item, copy))  # filled later; order within each container is kept
+                else:
+                    copy = self.text(item) if isinstance(item, str) else item
+                if isinstance(target, dict):
+                    target[self.text(key) if isinstance(key, str) else key] = copy
+                else:
+                    target.append(copy)
+        return root
 
 
 def apply(s: str, reps: list[Replacement], counts: RedactionCounts | None = None) -> str:
