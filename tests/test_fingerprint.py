@@ -98,8 +98,11 @@ def test_moving_a_scene_and_blank_lines_keep_fingerprints(tmp_path, monkeypatch)
     path.write_text(session().replace("\n\n", "\n\n\n\n").replace("FADE IN:", "\n\nFADE IN:"), encoding="utf-8")
     spaced = lint_json("a.spmd")[1]
     assert [(d["code"], d["line"]) for d in spaced] == [("P102", 26), ("H102", 41)]
+    path.write_bytes(session().replace("\n", "\r\n").encode("utf-8"))  # CRLF line ends (e.g. git autocrlf)
+    crlf = lint_json("a.spmd")[1]
+    assert [(d["code"], d["line"]) for d in crlf] == [("P102", 14), ("H102", 23)]
     key = lambda ds: sorted((d["code"], d["fingerprint"]) for d in ds)  # noqa: E731
-    assert key(before) == key(moved) == key(spaced)
+    assert key(before) == key(moved) == key(spaced) == key(crlf)
     assert before[0]["message"] != moved[1]["message"]  # the message quotes a line number; the fingerprint does not
 
 

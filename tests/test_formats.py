@@ -149,7 +149,7 @@ def test_json_document_validates_and_has_rule_doc_fields(a03):
     assert doc["unreadable"] == ["missing.spmd: no such file or directory"]
     assert doc["summary"] == {"files": 1, "error": 1, "warning": 0, "info": 0}
     assert doc["diagnostics"] == [{
-        "path": "s.spmd", "line": 14, "column": 1, "end_line": None, "end_column": None, "code": "P102",
+        "path": "s.spmd", "line": 14, "column": 1, "end_line": 14, "end_column": 42, "code": "P102",
         "name": "tools-between-forward-and-reply", "severity": "error", "message": P102_MESSAGE,
         "fingerprint": P102_FINGERPRINT, "url": "README.md#rules", "doc": "fountain-audit rule P102"}]
 
@@ -200,7 +200,7 @@ def test_sarif_for_one_file(a03):
         "message": {"text": P102_MESSAGE},
         "locations": [{"physicalLocation": {
             "artifactLocation": {"uri": "s.spmd", "uriBaseId": "%SRCROOT%", "index": 0},
-            "region": {"startLine": 14, "startColumn": 1}}}],
+            "region": {"startLine": 14, "startColumn": 1, "endLine": 14, "endColumn": 42}}}],
         "partialFingerprints": {"fountainAudit/v1": P102_FINGERPRINT}}]
     assert sarif_run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == Path.cwd().resolve().as_uri() + "/"
     levels = {r["id"]: r["defaultConfiguration"]["level"] for r in driver["rules"]}

@@ -115,3 +115,190 @@ def test_readme_toml_block_pasted_into_either_file(project, name):
     assert (cfg.source.name, cfg.ignore, cfg.target_version, cfg.per_file_ignores) == (
         name, ["loose-scene-timestamp"], "1.3", {"legacy/*.spmd": ["P", "N102"]})
     assert cli("lint", ".").exit_code == 1  # the P102 error of s.spmd, not a configuration error
+
+
+# -- 7. nothing to lint is not a success; dump says what a file is ----------------------------------------
+
+def test_no_session_file_exits_2_unless_allow_empty(project):
+    (project / "empty").mkdir()
+    r = cli("lint", "empty")
+    assert r.exit_code == 2
+    assert r.stderr.splitlines() == [
+        "fountain-audit: warning: no *.spmd or *.fountain files under empty",
+        "fountain-audit: error: no session file (*.spmd, *.fountain) in empty (--allow-empty accepts that)"]
+    r = cli("lint", "--allow-empty", "empty")
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 0 files checked.\n")
+
+
+def test_dump_says_what_a_file_without_records_is(project):
+    Path("image.spmd").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10")
+    Path("empty.spmd").write_bytes(b"")
+    Path("play.fountain").write_text("INT. KITCHEN - DAY\n\nBob cooks.\n")
+    r = cli("dump", "image.spmd", "empty.spmd", "play.fountain")
+    assert r.exit_code == 0 and json.loads(r.stdout)["records"] == []
+    assert r.stderr.splitlines() == [
+        "fountain-audit: warning: image.spmd: a PNG image, not a session transcript: no records",
+        "fountain-audit: warning: empty.spmd: empty: no records",
+        "fountain-audit: warning: play.fountain: a plain screenplay (no Harvey scene or note): no records"]
+
+
+# -- 9. every diagnostic has an end -------------------------------------------------------------------------
+
+def test_every_diagnostic_and_sarif_region_has_an_end(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    doc = json.loads(cli("lint", "--isolated", "--output-format", "json", "samples").stdout)
+    assert len(doc["diagnostics"]) > 40
+    assert [d["code"] for d in doc["diagnostics"] if d["end_line"] is None or d["end_column"] is None] == []
+    assert all((d["end_line"], d["end_column"]) >= (d["line"], d["column"]) for d in doc["diagnostics"])
+    s101 = next(d for d in doc["diagnostics"] if d["code"] == "S101")  # a whole-line finding
+    assert (s101["line"], s101["column"], s101["end_line"], s101["end_column"]) == (1, 1, 1, 27)
+    sarif = json.loads(cli("lint", "--isolated", "--output-format", "sarif", "samples").stdout)
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in sarif["runs"][0]["results"]]
+    assert len(regions) == len(doc["diagnostics"])
+    assert [r for r in regions if "endLine" not in r or "endColumn" not in r] == []
+
+
+# -- 10. no path means '.'; a selection of nothing says so -------------------------------------------------
+
+def test_lint_without_paths_lints_the_current_directory(project):
+    r = cli("lint", "--output-format", "concise")
+    assert r.exit_code == 1
+    assert r.stdout.splitlines() == ["s.spmd:14:1: P102 [tools-between-forward-and-reply] " + P102_MESSAGE,
+                                     "Found 1 error, 0 warnings, 0 infos in 1 file checked."]
+
+
+def test_selecting_nothing_is_a_usage_error(project):
+    r = cli("lint", "--select", "N106", "--target-version", "1.2", ".")
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == (
+        "Error: no rule selected: N106 need target-version 1.3 or later (target-version is 1.2); "
+        "the other selected rules are ignored")
+    r = cli("lint", "--select", "P102", "--ignore", "P1", ".")
+    assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: no rule selected: every selected rule is ignored")
+
+
+# -- 18. never write a report over an input -------------------------------------------------------------
+
+def test_output_over_an_input_is_refused(project):
+    before = Path("s.spmd").read_bytes()
+    r = cli("lint", "--output", "s.spmd", "s.spmd")
+    assert r.exit_code == 2
+    assert r.stderr == "fountain-audit: error: s.spmd: refusing to write the report over an input file (s.spmd)\n"
+    Path("link.txt").symlink_to("s.spmd")
+    r = cli("lint", "--output-format", "json", "-o", "link.txt", ".")
+    assert r.exit_code == 2 and "link.txt: refusing to write the report over an input file (s.spmd)" in r.stderr
+    assert Path("s.spmd").read_bytes() == before
+
+
+# -- 21. FIFOs named on the command line ---------------------------------------------------------------
+
+def run_cli(*args, cwd, timeout=60, prefix=(), **kw):
+    import subprocess
+    import sys
+
+    from .test_formats import cli_env
+    return subprocess.run([*prefix, sys.executable, "-m", "fountain_audit", *args], capture_output=True, text=True,
+                          cwd=cwd, env=cli_env(NO_COLOR="1"), timeout=timeout, **kw)
+
+
+def test_fifo_on_the_command_line_is_not_a_regular_file(project):
+    import os
+    os.mkfifo("pipe.spmd")
+    r = run_cli("lint", "pipe.spmd", "s.spmd", cwd=project)
+    assert r.returncode == 2 and r.stderr == "fountain-audit: error: pipe.spmd: not a regular file\n"
+    assert r.stdout.splitlines()[-1] == "Found 1 error, 0 warnings, 0 infos in 1 file checked; 1 path could not be read."
+    r = run_cli("dump", "pipe.spmd", cwd=project)
+    assert r.returncode == 2 and r.stderr == "fountain-audit: error: pipe.spmd: not a regular file\n"
+    r = run_cli("diff", "pipe.spmd", "s.spmd", cwd=project)
+    assert r.returncode == 2 and r.stderr == "fountain-audit diff: error: pipe.spmd: not a regular file\n"
+
+
+# -- 22. file sizes and memory ---------------------------------------------------------------------------
+
+def test_max_file_size_refuses_before_reading(project):
+    (project / "fountain-audit.toml").write_text("max-file-size = 200\n")
+    r = cli("lint", "s.spmd")
+    assert r.exit_code == 2
+    assert r.stderr == ("fountain-audit: error: s.spmd: cannot read: 310 bytes is over the size limit "
+                        "(max-file-size 200 bytes)\n")
+    assert cli("lint", "--max-file-size", "1KB", "s.spmd").exit_code == 1
+    r = cli("lint", "--max-file-size", "lots", "s.spmd")
+    assert r.exit_code == 2 and "--max-file-size: not a size: 'lots'" in r.output
+    (project / "fountain-audit.toml").write_text('max-file-size = -3\n')
+    assert "max-file-size: a size must be positive, not -3" in cli("lint", "s.spmd").output
+
+
+def test_out_of_memory_exits_2_naming_file_and_size(project):
+    import resource
+    with open("huge.spmd", "wb") as f:  # sparse: no disk used
+        f.truncate(2 << 30)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    r = run_cli("lint", "--max-file-size", "4GB", "huge.spmd", cwd=project, preexec_fn=limit)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == ("fountain-audit: error: huge.spmd: cannot read: out of memory reading 2.0 GB (2147483648 "
+                        "bytes) (max-file-size can refuse such files)\n")
+    r = run_cli("lint", "huge.spmd", cwd=project)  # the default limit: refused before reading
+    assert r.returncode == 2 and r.stderr == (
+        "fountain-audit: error: huge.spmd: cannot read: 2.0 GB (2147483648 bytes) is over the size limit "
+        "(max-file-size 512.0 MB (536870912 bytes))\n")
+
+
+# -- 23. permission denied; interrupted reports leave no temporary file -------------------------------------
+
+def test_file_in_unreadable_directory_is_permission_denied():
+    import os
+    import shutil
+    import tempfile
+    project = Path(tempfile.mkdtemp(prefix="fountain-audit-test-"))  # not under pytest's private 0700 folder
+    request_cleanup = lambda: shutil.rmtree(project, ignore_errors=True)  # noqa: E731
+    (project / "locked").mkdir()
+    (project / "locked" / "a.spmd").write_text(A03)
+    os.chmod(project / "locked", 0o700)
+    os.chmod(project, 0o755)
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # root reads everything: run as nobody (util-linux setpriv)
+        if not shutil.which("setpriv"):
+            request_cleanup()
+            pytest.skip("running as root without setpriv")
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    try:
+        r = run_cli("lint", "locked/a.spmd", cwd=project, prefix=prefix)
+    finally:
+        request_cleanup()
+    assert r.returncode == 2
+    assert r.stderr == "fountain-audit: error: locked/a.spmd: permission denied\n"
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+def test_interrupted_output_leaves_no_temporary_file(tmp_path, signame):
+    import signal
+    import subprocess
+    import sys
+
+    from .test_formats import cli_env
+    target = tmp_path / "report.json"
+    target.write_text("old report\n")
+    script = (
+        "import os, signal, sys\n"
+        "from fountain_audit.cli import outputs\n"
+        "real = os.fsync\n"
+        "def fsync(fd):\n"
+        "    print(sorted(os.listdir(sys.argv[1])), flush=True)\n"
+        f"    os.kill(os.getpid(), signal.{signame})\n"
+        "    real(fd)\n"
+        "os.fsync = fsync\n"
+        "outputs.write_atomic(os.path.join(sys.argv[1], 'report.json'), 'x' * 30_000_000)\n"
+        "print('not reached')\n")
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                       env=cli_env(), timeout=60)
+    listing = eval(r.stdout.splitlines()[0])
+    assert len(listing) == 2 and re.fullmatch(r"report\.json\.fountain-audit-\w{8}\.tmp", listing[1]), listing
+    assert "not reached" not in r.stdout
+    if signame == "SIGTERM":
+        assert r.returncode == -signal.SIGTERM
+    else:
+        assert r.returncode == -signal.SIGINT and "KeyboardInterrupt" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+    assert target.read_text() == "old report\n"

@@ -22,7 +22,8 @@ from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.reporters.text import report_json, report_text, stale_lines
 from fountain_audit.untrusted import terminal_safe
 from fountain_audit.lint.rules import all_rules
-from fountain_audit.parse.source import decode_bytes, read_path
+from fountain_audit.parse.source import (DEFAULT_MAX_FILE_SIZE, decode_bytes, describe_content, format_size,
+                                         parse_size, read_path)
 
 SUFFIXES = (".spmd", ".fountain")
 
@@ -134,10 +135,12 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
                 click.secho(f"fountain-audit: warning: no *.spmd or *.fountain files under {p}", err=True,
                             fg="yellow")
             files.extend(found)
-        elif os.path.exists(p) or os.path.islink(p):
-            files.append(p)
         else:
-            errors.append(f"{p}: no such file or directory")
+            problem = _not_a_file(p)
+            if problem:
+                errors.append(f"{p}: {problem}")
+            else:
+                files.append(p)
     seen: set[str] = set()
     unique = []
     for f in files:  # a file named twice (or reached twice) is linted once
@@ -148,6 +151,55 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
     return unique, errors
 
 
+def nothing_selected(cfg: Config) -> str:
+    """The message for a configuration that selects no rule, saying why."""
+    from fountain_audit.lint.selection import resolve_rules
+
+    chosen = resolve_rules(cfg.select + cfg.extend_select)
+    target = tuple(int(p) for p in cfg.target_version.split("."))
+    newer = [r for r in chosen if tuple(int(p) for p in r.since.split(".")) > target]
+    if newer:
+        since = max(r.since for r in newer)
+        return (f"no rule selected: {', '.join(r.code for r in newer)} need target-version {since} or later "
+                f"(target-version is {cfg.target_version}); the other selected rules are ignored")
+    return "no rule selected: every selected rule is ignored"
+
+
+def read_stdin(max_size: int | None) -> str:
+    """Standard input, decoded losslessly; raises ``FileTooLarge`` past ``max_size`` bytes."""
+    from fountain_audit.parse.source import FileTooLarge, format_size
+
+    data = sys.stdin.buffer.read() if max_size is None else sys.stdin.buffer.read(max_size + 1)
+    if max_size is not None and len(data) > max_size:
+        raise FileTooLarge(27, f"over the size limit (max-file-size {format_size(max_size)})")
+    return decode_bytes(data)
+
+
+def refuse_output_over_inputs(output: str, inputs: list[str], what: str = "the report") -> None:
+    """Exit 2 when ``output`` is (or links to) one of ``inputs``: nothing we write may
+    overwrite a file we read."""
+    from fountain_audit.cli.outputs import is_same_file
+
+    for f in inputs:
+        if f != "-" and is_same_file(output, f):
+            _fail(f"{output}: refusing to write {what} over an input file ({f})")
+
+
+def _not_a_file(path: str) -> str | None:
+    """Why ``path`` (named on the command line, not a directory) cannot be read, or ``None``:
+    ``no such file or directory``, ``permission denied`` (e.g. inside an unreadable
+    directory), ``not a regular file`` (a FIFO would block forever, a device never ends).
+    A dangling or looping symlink is left for the reader to report."""
+    import errno
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        if e.errno == errno.ENOENT and not os.path.islink(path):
+            return "no such file or directory"
+        if e.errno in (errno.EACCES, errno.EPERM):
+            return "permission denied"
+        return None if os.path.islink(path) else f"cannot read: {e.strerror or e}"
+    return None if stat.S_ISREG(mode) else "not a regular file"
 def _fail(message: str) -> None:
     """Print ``fountain-audit: error: MESSAGE`` on standard error and exit 2."""
     click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
@@ -175,13 +227,17 @@ def main() -> None:
       fountain-audit rule P102                 explain a rule
       fountain-audit dump --turns s.spmd       the turns as JSON (see 'schema turns')
       fountain-audit diff old.spmd new.spmd    what changed, turn by turn
+<<<<<<< HEAD
       fountain-audit show s.spmd t3.tool2      reopen an element by id (ids: dump)
       fountain-audit provenance s.spmd         the evidence recorded for each reply
+=======
+      fountain-audit export --to toolpath s.spmd   who did what, as toolpath or OTLP traces
+>>>>>>> main
     """
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option("--select", multiple=True, metavar="RULES",
               help="Only these rules: codes, code prefixes or names, comma-separated (replaces the config's).")
 @click.option("--extend-select", multiple=True, metavar="RULES", help="Add these rules to the selection.")
@@ -205,6 +261,14 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when errors are found.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (text format).")
+@click.option("--force-exclude", is_flag=True,
+              help="Apply the config's exclude globs to files named on the command line too (as pre-commit "
+                   "passes them).")
+@click.option("--allow-empty", is_flag=True,
+              help="Exit 0 when the paths hold no session file (default: exit 2, a mistyped path must not pass).")
+@click.option("--max-file-size", metavar="SIZE",
+              help="Refuse files larger than SIZE (bytes, or 512MB, 2GB ...) before reading them (default: the "
+                   "config's max-file-size, else 512MB).")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Report only diagnostics whose fingerprint is not in this baseline file (default: the "
                    "config's baseline).")
@@ -213,13 +277,13 @@ def main() -> None:
                    "nothing are dropped), then report against it.")
 def lint(paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
          output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, baseline_file,
-         update_baseline):
+         update_baseline, force_exclude, allow_empty, max_file_size):
     """Check session files against the rules.
 
     PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
-    standard input. Output lines read 'path:line:col: CODE [rule-name] message'
-    (concise); --output-format picks full, json, json-lines, github, sarif, junit
-    or gitlab instead.
+    standard input; none means '.'. Output lines read 'path:line:col: CODE [rule-name]
+    message' (concise); --output-format picks full, json, json-lines, github, sarif,
+    junit or gitlab instead.
 
     Settings come from the nearest fountain-audit.toml or pyproject.toml
     [tool.fountain-audit] (see README); options given here override them.
@@ -229,9 +293,11 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     "Adopting fountain-audit on an archive").
 
     Exit status: 0 no errors (warnings and infos do not fail unless --strict),
-    1 errors found, 2 usage or configuration error, an unreadable path, or a
-    baseline that cannot be used (corrupt, unknown version, too many entries).
+    1 errors found, 2 usage or configuration error, an unreadable path, no session
+    file in PATHS (unless --allow-empty), no rule selected, or a baseline that cannot
+    be used (corrupt, unknown version, too many entries).
     """
+    paths = paths or (".",)
     select = _option_rules("--select", select)
     extend_select = _option_rules("--extend-select", extend_select)
     ignore = _option_rules("--ignore", ignore)
@@ -243,9 +309,15 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         cfg.ignore += ignore
         if target_version:
             cfg.target_version = target_version
+        if max_file_size is not None:
+            cfg.max_file_size = parse_size(max_file_size)
         selection = Selection(tuple(cfg.rules()), tuple(cfg.privacy_allow))
     except (ConfigError, RuleSelectionError) as e:
         raise click.UsageError(str(e)) from None
+    except ValueError as e:
+        raise click.UsageError(f"--max-file-size: {e}") from None
+    if not selection.rules:
+        raise click.UsageError(nothing_selected(cfg))
     from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
     from fountain_audit.cli.outputs import LazyProgress, write_atomic
     from fountain_audit.lint.runner import Job, input_bytes, lint_jobs, plan_workers
@@ -265,6 +337,17 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             _fail(str(e))
     fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
     files, errors = discover(paths, cfg)
+    if force_exclude:  # pre-commit names files explicitly; the project's exclude globs still apply
+        named = [f for f in files if f != "-" and cfg.excluded(f)]
+        files = [f for f in files if f not in named]
+    else:
+        named = []
+    if output_file:
+        refuse_output_over_inputs(output_file, files)
+    if update_baseline:
+        refuse_output_over_inputs(baseline_file, files, "the baseline")
+    if not files and not named and not errors and not allow_empty:
+        _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)} (--allow-empty accepts that)")
     root = project_root(cfg.source)
     work: list[Job] = []
     for f in files:
@@ -273,7 +356,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         if f == "-":
             name = stdin_filename or "-"
             try:
-                text = decode_bytes(sys.stdin.buffer.read())
+                text = read_stdin(cfg.max_file_size)
             except OSError as e:
                 errors.append(f"-: cannot read: {e.strerror or e}")
                 continue
@@ -281,7 +364,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             ignored = frozenset(cfg.ignored_for(name))
         except ConfigError as e:
             raise click.UsageError(str(e)) from None
-        work.append(Job(f, name, ignored, text, relative_path(name, root)))
+        work.append(Job(f, name, ignored, text, relative_path(name, root), max_size=cfg.max_file_size))
     progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
     try:
         results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None, input_bytes(work)),
@@ -485,7 +568,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
         for f in files:
             try:
                 if f == "-":
-                    text = decode_bytes(sys.stdin.buffer.read())
+                    text = read_stdin(DEFAULT_MAX_FILE_SIZE)
                     name = stdin_filename or "-"
                 else:
                     text = read_path(f)
@@ -495,11 +578,22 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
                 errors.append(msg)
                 click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
                 continue
-            session = build_session(parse(text))
-            if redact_paths:
-                redactor.add(dm.workspaces(session))
-            for rec in dm.dump_session(session, name, shape, kinds, filters):
-                writer.write(rec)
+            try:
+                session = build_session(parse(text))
+                if redact_paths:
+                    redactor.add(dm.workspaces(session))
+                count = 0
+                for rec in dm.dump_session(session, name, shape, kinds, filters):
+                    writer.write(rec)
+                    count += 1
+            except MemoryError:
+                msg = f"{f}: out of memory dumping {format_size(len(text))} code points"
+                errors.append(msg)
+                click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+                continue
+            what = describe_content(text, session.kind)
+            if what and not count:  # say what the file is rather than print nothing without a word
+                click.secho(f"fountain-audit: warning: {name}: {what}: no records", err=True, fg="yellow")
             done.append(name)
             out.flush()
         writer.close(done, errors)
@@ -533,6 +627,13 @@ def _register_diff() -> None:
 
 
 _register_diff()
+
+
+def _register_export() -> None:
+    main.add_lazy_command("export", "fountain_audit.cli.export:export")  # imported only when run
+
+
+_register_export()
 
 
 def _register_audit() -> None:

@@ -14,6 +14,7 @@ Keys (all optional)::
     ignore = ["P103"]
     target-version = "1.3"        # "1.2" or "1.3": rules newer than the target are off
     exclude = ["archive/**"]      # globs of files skipped when walking directories
+    max-file-size = "512MB"       # larger files are refused before reading (bytes, or K/M/GB)
     [per-file-ignores]            # glob -> rules (in pyproject: [tool.fountain-audit.per-file-ignores])
     "legacy/*.spmd" = ["P", "H102"]
     [severity]                    # rule -> "error" | "warning" | "info"
@@ -40,10 +41,11 @@ from fountain_audit.lint.baseline import DEFAULT_MAX_ENTRIES
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
 from fountain_audit.lint.rules import Rule
+from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, parse_size
 
 TARGET_VERSIONS = ("1.2", "1.3")
 _KEYS = {"select", "extend-select", "ignore", "target-version", "exclude", "per-file-ignores", "severity",
-         "baseline", "baseline-max-entries", "privacy"}
+         "max-file-size", "baseline", "baseline-max-entries", "privacy"}
 _PRIVACY_KEYS = {"allow"}
 
 
@@ -64,6 +66,7 @@ class Config:
     exclude: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     severity: dict[str, Severity] = field(default_factory=dict)
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
     privacy_allow: list[str] = field(default_factory=list)
     baseline: Path | None = None
     baseline_max_entries: int = DEFAULT_MAX_ENTRIES
@@ -202,6 +205,11 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
         if tv not in TARGET_VERSIONS:
             raise ConfigError(f"{where}target-version must be one of {', '.join(TARGET_VERSIONS)}, not {tv!r}")
         cfg.target_version = tv
+    if "max-file-size" in data:
+        try:
+            cfg.max_file_size = parse_size(data["max-file-size"])
+        except ValueError as e:
+            raise ConfigError(f"{where}max-file-size: {e}") from None
     if "per-file-ignores" in data:
         pfi = data["per-file-ignores"]
         if not isinstance(pfi, dict) or not all(isinstance(v, list) for v in pfi.values()):

@@ -1,7 +1,9 @@
 """Diagnostics: what a rule reports, with its location.
 
 Positions are 1-based; columns count code points; ``end_line``/``end_column``
-are exclusive (the column after the last character), as in SARIF regions.
+are exclusive (the column after the last character), as in SARIF regions. A rule's
+:class:`Finding` may leave the end out; the linter then ends the diagnostic at the end
+of its start line, so every :class:`Diagnostic` the linter returns has an end.
 """
 
 from __future__ import annotations

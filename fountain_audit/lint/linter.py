@@ -82,7 +82,32 @@ def _lint(text: str, path: str, selection: Selection, ignored) -> list[Diagnosti
                     out.append(Diagnostic(path, d.line, d.column, unused_rule.code, unused_rule.name,
                                           unused_rule.severity, f"unused suppression: {what}",
                                           d.end_line, d.end_column))
+    out = _with_ends(out, text)
     out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _with_ends(diagnostics: list[Diagnostic], text: str) -> list[Diagnostic]:
+    """Every diagnostic with an end: a finding that gives none covers the rest of its
+    start line (``end_line = line``, ``end_column`` one past the line's last code point,
+    never before ``column``), as the ``full`` format underlines it."""
+    if all(d.end_line is not None and d.end_column is not None for d in diagnostics):
+        return diagnostics
+    from dataclasses import replace
+
+    from fountain_audit.parse.source import LineIndex
+    starts = LineIndex(text).starts
+    out = []
+    for d in diagnostics:
+        if d.end_line is None or d.end_column is None:
+            if 1 <= d.line <= len(starts):
+                begin = starts[d.line - 1]
+                end = starts[d.line] if d.line < len(starts) else len(text)
+                width = len(text[begin:end].rstrip("\r\n"))
+            else:
+                width = 0
+            d = replace(d, end_line=d.line, end_column=max(width + 1, d.column))
+        out.append(d)
     return out
 
 

@@ -23,7 +23,7 @@ from typing import Callable, Iterator, Sequence
 from fountain_audit.lint import fingerprint
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.lint.linter import Selection, lint_text
-from fountain_audit.parse.source import read_path
+from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, format_size, read_path
 
 #: Fewer files than this are linted in-process when ``jobs`` is automatic: starting
 #: workers (about 20 ms each with fork, far more with spawn) costs more than it saves.
@@ -38,13 +38,15 @@ class Job:
     """One file to lint: ``path`` to read (or ``text`` already read, e.g. standard
     input), ``name`` to report, ``ignored`` rule codes (per-file ignores), ``key`` its
     path relative to the project root (then diagnostics get fingerprints, see
-    :mod:`fountain_audit.lint.fingerprint`)."""
+    :mod:`fountain_audit.lint.fingerprint`), ``max_size`` in bytes (larger files are
+    refused before reading; ``None``: no limit)."""
 
     path: str
     name: str
     ignored: frozenset[str] = frozenset()
     text: str | None = None
     key: str | None = None
+    max_size: int | None = DEFAULT_MAX_FILE_SIZE
 
 
 @dataclass(frozen=True)
@@ -97,14 +99,25 @@ def input_bytes(jobs: Sequence[Job]) -> int:
 
 
 def lint_job(job: Job, selection: Selection, keep_text: bool = False) -> FileResult:
-    """Read and lint one job; an unreadable file gives a result with ``error``."""
+    """Read and lint one job; an unreadable file (or one too large for ``max_size`` or
+    for the memory) gives a result with ``error``."""
     try:
-        text = job.text if job.text is not None else read_path(job.path)
+        text = job.text if job.text is not None else read_path(job.path, job.max_size)
     except OSError as e:
         return FileResult(job.name, error=f"{job.path}: cannot read: {e.strerror or e}")
-    diagnostics = lint_text(text, job.name, selection, job.ignored)
-    if job.key is not None:
-        diagnostics = fingerprint.assign(diagnostics, text, job.key)
+    try:
+        diagnostics = lint_text(text, job.name, selection, job.ignored)
+        if job.key is not None:
+            diagnostics = fingerprint.assign(diagnostics, text, job.key)
+    except MemoryError:
+        del text
+        try:
+            size = os.stat(job.path).st_size
+        except (OSError, ValueError):  # standard input: its size went with the text
+            size = 0
+        what = format_size(size) if size else "it"
+        return FileResult(job.name, error=f"{job.path}: out of memory linting {what} "
+                                          "(max-file-size can refuse such files)")
     diagnostics = tuple(diagnostics)
     return FileResult(job.name, diagnostics, text=text if keep_text and diagnostics else None)
 

@@ -397,6 +397,45 @@ def _is_stats(node: Node) -> bool:
     return bool(m and (m.group("models") or m.group("reply")))
 
 
+class StatsLine(NamedTuple):
+    """What a stats line records (§4 `a_stats`): ``models`` (``Client.Name()`` values, e.g.
+    ``["Ollama (qwen2.5-coder:7b)"]``, empty when not written), ``reply_tokens`` and
+    ``context_tokens`` (``None`` when not written), ``duration`` in seconds and ``rate`` in
+    tokens per second (``None`` when not written)."""
+
+    models: list[str]
+    reply_tokens: int | None
+    context_tokens: int | None
+    duration: float
+    rate: float | None
+
+
+_DURATION_PART_RE = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
+_TOKENS_ONLY_RE = re.compile(r"^(\d+) reply \+ (\d+) ctx$")
+_DURATION_UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def parse_duration(text: str) -> float:
+    """A Go ``Duration.String()`` (``18.412s``, ``850ms``, ``1m2.5s``, ``1h0m0s``) in seconds."""
+    return sum(float(v) * _DURATION_UNIT[u] for v, u in _DURATION_PART_RE.findall(text))
+
+
+def parse_stats(text: str) -> StatsLine | None:
+    """Read one stats line (``MODELS · R reply + P ctx · DUR · T.T tok/s`` and its shorter
+    forms), or ``None`` when ``text`` is not one."""
+    m = _STATS_RE.match(text.strip())
+    if not m or not (m.group("models") or m.group("reply")):
+        return None
+    models_text, reply, ctx = m.group("models"), m.group("reply"), m.group("ctx")
+    tokens = _TOKENS_ONLY_RE.match(models_text or "")
+    if tokens and reply is None:  # `R reply + P ctx · DUR`: the lazy models group took the counts
+        models_text, reply, ctx = None, tokens.group(1), tokens.group(2)
+    models = [x.strip() for x in models_text.split(" → ")] if models_text else []
+    return StatsLine(models, None if reply is None else int(reply), None if ctx is None else int(ctx),
+                     parse_duration(m.group("duration")),
+                     None if m.group("rate") is None else float(m.group("rate")))
+
+
 def _is_route_step(node: Node) -> bool:
     """`Routing to X` / `Answered by X` (b45c946–f94bc8d), which precede a stats line."""
     return isinstance(node, Action) and len(node.lines) == 1 and bool(_ROUTE_STEP_RE.match(node.text.strip()))

@@ -9,8 +9,10 @@ text (the parser keeps it as a node); CR, CRLF and NUL are kept as they are.
 from __future__ import annotations
 
 import bisect
+import errno
 import os
 import re
+import stat
 
 _UNDECODABLE_RE = re.compile("[\udc80-\udcff]+")
 _EOL_RE = re.compile(r"\r\n|\r|\n")
@@ -73,10 +75,59 @@ class LineIndex:
         return b
 
 
-def read_path(path: str | os.PathLike) -> str:
-    """Read and decode a file. Raises ``OSError`` (e.g. missing, unreadable, a directory)."""
-    with open(path, "rb") as f:
-        return decode_bytes(f.read())
+#: Files larger than this (bytes) are refused before they are read (``max-file-size``).
+DEFAULT_MAX_FILE_SIZE = 512 * 1024 * 1024
+
+
+class FileTooLarge(OSError):
+    """A file over the size limit (refused before reading), or one that did not fit in
+    memory. ``strerror`` says which and gives the size."""
+
+
+def format_size(size: int) -> str:
+    """``"2.0 GB (2147483648 bytes)"``; binary units (1 KB = 1024 bytes)."""
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit} ({size} bytes)"
+    return f"{size} bytes"
+
+
+def parse_size(text: str | int) -> int:
+    """A size in bytes from ``512MB``, ``1.5 GB``, ``64K``, ``1000`` (binary units, ``B``
+    optional). Raises ``ValueError``."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        if text < 1:
+            raise ValueError(f"a size must be positive, not {text}")
+        return text
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?)B?\s*", str(text), re.I)
+    if not m or float(m.group(1)) <= 0:
+        raise ValueError(f"not a size: {text!r} (e.g. 512MB, 2GB, 100000)")
+    return int(float(m.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2).upper()])
+
+
+def read_path(path: str | os.PathLike, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> str:
+    """Read and decode a regular file of at most ``max_size`` bytes (``None``: no limit).
+
+    Raises ``OSError``: missing, unreadable, a directory; ``strerror`` ``"not a regular
+    file"`` for a FIFO, socket or device (opened without blocking, never read: a FIFO
+    would wait for a writer forever); :class:`FileTooLarge` for a file over ``max_size``
+    (checked before reading) or one that does not fit in memory.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+        if max_size is not None and info.st_size > max_size:
+            raise FileTooLarge(errno.EFBIG, f"{format_size(info.st_size)} is over the size limit "
+                                            f"(max-file-size {format_size(max_size)})", os.fspath(path))
+        try:
+            return decode_bytes(f.read())
+        except MemoryError:
+            raise FileTooLarge(errno.ENOMEM, f"out of memory reading {format_size(info.st_size)} "
+                                             f"(max-file-size can refuse such files)", os.fspath(path)) from None
 
 
 def looks_binary(text: str) -> bool:
@@ -87,3 +138,31 @@ def looks_binary(text: str) -> bool:
         return False
     bad = sum(1 for c in head if (c < " " and c not in "\t\n\r") or "\udc80" <= c <= "\udcff")
     return bad > len(head) // 10
+
+
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
+    (b"%PDF-", "a PDF document"), (b"PK\x03\x04", "a zip archive (or .docx, .xlsx, .jar)"),
+    (b"\x1f\x8b", "a gzip archive"), (b"BZh", "a bzip2 archive"), (b"\xfd7zXZ\x00", "an xz archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"), (b"\x7fELF", "an ELF executable"),
+    (b"SQLite format 3\x00", "an SQLite database"), (b"\xff\xfe", "UTF-16 text (little-endian)"),
+    (b"\xfe\xff", "UTF-16 text (big-endian)"),
+)
+
+
+def describe_content(text: str, kind: str | None = None) -> str | None:
+    """What a file that holds no session is, for messages: ``"empty"``, ``"a PNG image"``,
+    ``"binary data"``, ``"a plain screenplay (no Harvey scene or note)"`` (when ``kind``,
+    the session model's kind, is ``"screenplay"``), or ``None`` for anything else.
+    Recognises a few common formats by their first bytes (undecodable bytes included)."""
+    if not text.strip():
+        return "empty" if not text else "blank (only white space)"
+    head = text[:64].encode("utf-8", "surrogateescape")
+    for magic, name in _MAGIC:
+        if head.startswith(magic):
+            return f"{name}, not a session transcript"
+    if looks_binary(text):
+        return "binary data, not a session transcript"
+    if kind == "screenplay":
+        return "a plain screenplay (no Harvey scene or note)"
+    return None

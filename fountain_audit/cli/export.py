@@ -1,0 +1,137 @@
+"""``fountain-audit export``: wiring only (the work is in :mod:`fountain_audit.export`)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from fountain_audit.export import TARGETS
+
+
+@click.command("export")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--to", "target", type=click.Choice(TARGETS),
+              help="toolpath: one toolpath Graph (agent-coding-session v1.2.0), one Path per session; otlp-json: "
+                   "one OTLP/JSON ExportTraceServiceRequest (OpenTelemetry GenAI spans), one trace per session. "
+                   "Default with --endpoint: otlp-json.")
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the document to FILE (atomically) instead of standard output.")
+@click.option("--endpoint", metavar="URL",
+              help="Send the traces over OTLP/HTTP (protobuf) to URL, e.g. http://127.0.0.1:6006/v1/traces "
+                   "(Phoenix). The document is printed only with -o.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True, metavar="SECONDS",
+              help="How long to wait for the --endpoint.")
+@click.option("--redact-paths", is_flag=True, help="Replace each session's absolute Workspace: path with "
+                                                    "<workspace> everywhere in the output.")
+@click.option("--utc-offset", default="Z", show_default=True, metavar="OFFSET",
+              help="The zone of the scene headings' times, which the files do not record: Z or ±HH:MM.")
+@click.option("--fallback-time", metavar="TIME",
+              help="Time (ISO 8601, e.g. 2026-08-03T14:20:00Z) for files with no scene heading timestamp at all; "
+                   "without it such a file is an error.")
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
+def export(paths, target, output_file, endpoint, timeout, redact_paths, utc_offset, fallback_time, stdin_filename):
+    """Export session files as a toolpath document or as OpenTelemetry GenAI traces.
+
+    PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for standard
+    input; several sessions make one document (one Graph, or one request).
+
+    \b
+    Times come from the scene headings (read in --utc-offset, UTC by default); a file whose
+    headings have no timestamp is an error unless --fallback-time gives one. Trace, span,
+    path and step ids are derived from the files' content: the same files export to the
+    same bytes.
+
+    \b
+    Examples:
+      fountain-audit export --to toolpath session.spmd -o session.path.json
+      fountain-audit export --to otlp-json sessions/ > traces.json
+      fountain-audit export --endpoint http://127.0.0.1:6006/v1/traces session.spmd
+
+    Exit status: 0 done; 1 the --endpoint did not accept the traces; 2 usage error, an
+    unreadable path or a file with no timestamp (the other files are still exported).
+    """
+    from fountain_audit import dump as dm
+    from fountain_audit.cli.main import discover
+    from fountain_audit.cli.outputs import utf8_stdout, write_atomic
+    from fountain_audit.export import render
+    from fountain_audit.export.common import SessionExport
+    from fountain_audit.export.timing import Clock, NoTimestamp, parse_offset, parse_time
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+    from fountain_audit.parse.source import decode_bytes, read_path
+
+    if target is None:
+        if endpoint is None:
+            raise click.UsageError("choose a target: --to toolpath or --to otlp-json")
+        target = "otlp-json"
+    if endpoint is not None and target != "otlp-json":
+        raise click.UsageError("--endpoint sends traces: use it with --to otlp-json")
+    try:
+        zone = parse_offset(utc_offset)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--utc-offset") from None
+    fallback = None
+    if fallback_time is not None:
+        try:
+            fallback = parse_time(fallback_time, zone)
+        except ValueError:
+            raise click.BadParameter(f"not an ISO 8601 time: {fallback_time!r}", param_hint="--fallback-time") \
+                from None
+    clock = Clock(zone, fallback)
+
+    files, errors = discover(paths)
+    for msg in errors:
+        click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+    redactor = dm.Redactor()
+    sessions: list[SessionExport] = []
+    for f in files:
+        try:
+            if f == "-":
+                text, name = decode_bytes(sys.stdin.buffer.read()), stdin_filename or "-"
+            else:
+                text, name = read_path(f), f
+        except OSError as e:
+            errors.append(f"{f}: cannot read: {e.strerror or e}")
+            click.secho(f"fountain-audit: error: {errors[-1]}", err=True, fg="red")
+            continue
+        session = build_session(parse(text))
+        try:
+            sessions.append(SessionExport(name, text, session, clock))
+        except NoTimestamp:
+            errors.append(f"{name}:1:1: no scene heading has a timestamp, so the session has no time; "
+                          "pass --fallback-time TIME to export it with an explicit time")
+            click.secho(f"fountain-audit: error: {errors[-1]}", err=True, fg="red")
+            continue
+        if redact_paths:
+            redactor.add(dm.workspaces(session))
+
+    if target == "toolpath":
+        from fountain_audit.export.toolpath import graph_of
+        doc = graph_of(sessions)
+    else:
+        from fountain_audit.export.otlp import request_of
+        doc = request_of(sessions)
+    doc, text = render(doc, redactor)
+
+    if output_file is not None:
+        try:
+            write_atomic(output_file, text)
+        except OSError as e:
+            click.secho(f"fountain-audit: error: cannot write {output_file}: {e.strerror or e}", err=True, fg="red")
+            sys.exit(2)
+    elif endpoint is None:
+        out = utf8_stdout("strict")
+        out.write(text)
+        out.flush()
+    status = 2 if errors else 0
+    if endpoint is not None:
+        from fountain_audit.export.send import SendError, send
+        try:
+            result = send(doc, endpoint, timeout=timeout)
+        except SendError as e:
+            click.secho(f"fountain-audit: error: {endpoint}: {e}", err=True, fg="red")
+            sys.exit(1)
+        click.echo(f"fountain-audit: sent {result.spans} spans in {result.traces} traces to {endpoint} "
+                   f"(HTTP {result.status})", err=True)
+    sys.exit(status)

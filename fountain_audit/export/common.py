@@ -1,0 +1,131 @@
+"""What both export targets read from a session: its records (with ``dump``'s ids and
+actor references), content digests, tool categories and the models named by stats lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from fountain_audit import __version__
+from fountain_audit.dump import NoteRecordOut, ToolCallRecord, TurnRecord, note_records, record_kinds, turn_records
+from fountain_audit.export.timing import Clock, SessionTimes
+from fountain_audit.model.session import Session, StatsLine, parse_stats
+
+PRODUCER = {"name": "fountain-audit", "version": __version__}
+ALL_NOTE_KINDS = record_kinds(["all"])
+
+#: toolpath's tool categories, tried in this order on the words of a tool's name.
+_CATEGORY_WORDS: list[tuple[str, frozenset[str]]] = [
+    ("delegation", frozenset({"agent", "delegate", "subagent", "spawn", "task", "handoff"})),
+    ("network", frozenset({"http", "https", "fetch", "web", "url", "download", "curl", "wget", "browse",
+                           "browser", "request", "api"})),
+    ("shell", frozenset({"shell", "bash", "sh", "exec", "command", "cmd", "terminal", "run"})),
+    ("file_write", frozenset({"write", "edit", "create", "delete", "remove", "patch", "move", "rename", "append",
+                              "replace", "save", "mkdir"})),
+    ("file_read", frozenset({"read", "cat", "view", "open", "get", "load", "head", "tail"})),
+    ("file_search", frozenset({"search", "grep", "glob", "find", "list", "ls", "locate", "tree"})),
+]
+_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+#: ``Ollama (qwen2.5-coder:7b)``: a backend and the raw model (stats lines, ``Model:`` of pipelines).
+_CLIENT_RE = re.compile(r"^(?P<provider>[A-Za-z][\w.-]*) \((?P<model>[^()]+)\)$")
+
+
+def tool_category(name: str | None) -> str | None:
+    """toolpath's category of a tool from the words of its name (``read_file`` → ``file_read``,
+    ``run_shell`` → ``shell``, ``web_search`` → ``network``); ``None`` when no word tells
+    (``add_memory``)."""
+    if not name:
+        return None
+    words = {w.lower() for w in _WORD_RE.findall(name)}
+    for category, keys in _CATEGORY_WORDS:
+        if words & keys:
+            return category
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    """A model as a stats line names it: ``provider`` (``ollama``) and raw ``model``
+    (``qwen2.5-coder:7b``); either may be ``None`` when the line does not say."""
+
+    provider: str | None
+    model: str | None
+
+
+def client_of(text: str | None) -> Client:
+    """``Ollama (qwen2.5-coder:7b)`` → ``Client("ollama", "qwen2.5-coder:7b")``; any other
+    name → ``Client(None, name)``."""
+    if not text:
+        return Client(None, None)
+    m = _CLIENT_RE.match(text.strip())
+    if m:
+        return Client(m.group("provider").lower(), m.group("model").strip())
+    return Client(None, text.strip())
+
+
+def content_digest(text: str) -> str:
+    """SHA-256 (hex) of a file's text as read (undecodable bytes restored)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+@dataclass(slots=True)
+class SessionExport:
+    """One session as the exporters read it.
+
+    ``name``: the file name to report; ``digest``: :func:`content_digest` of its text;
+    ``turns``: its :class:`~fountain_audit.dump.TurnRecord` (ids and actor references as in
+    ``dump --turns``); ``loose_notes``: note records outside every turn, in file order (as in
+    ``dump --records all``); ``times``: scene times (raises
+    :class:`~fountain_audit.export.timing.NoTimestamp` on construction when the file has none
+    and no fallback is given).
+    """
+
+    name: str
+    text: str
+    session: Session
+    clock: Clock
+    digest: str = ""
+    turns: list[TurnRecord] = field(default_factory=list)
+    loose_notes: list[NoteRecordOut | ToolCallRecord] = field(default_factory=list)
+    times: SessionTimes | None = None
+
+    def __post_init__(self) -> None:
+        self.times = SessionTimes(self.session, self.clock)
+        self.digest = content_digest(self.text)
+        self.turns = list(turn_records(self.session, self.name))
+        self.loose_notes = [r for r in note_records(self.session, self.name, ALL_NOTE_KINDS) if r.turn is None]
+
+    def stats(self, turn: TurnRecord) -> StatsLine | None:
+        return parse_stats(turn.stats) if turn.stats else None
+
+    def client(self, turn: TurnRecord) -> Client:
+        """The model of a turn: the stats line's single model, else the scene's ``Model:`` when
+        it names a client (pipelines), else the forwarding target or the reply's cue."""
+        st = self.stats(turn)
+        if st is not None and len(st.models) == 1:
+            return client_of(st.models[0])
+        c = client_of(turn.model)
+        if c.provider is not None:
+            return c
+        name = turn.target or (turn.reply.character if turn.reply is not None else None) or turn.model
+        return Client(None, name.strip() if name else None)
+
+    def provider(self, turn: TurnRecord) -> str | None:
+        """The turn's provider (``ollama``), else (not for an EXT route, which is remote) the
+        title page's ``Backend:``; ``None`` when the file does not say."""
+        p = self.client(turn).provider
+        if p is None and turn.scene.kind != "ext-chat" and self.session.title.get("Backend", "").strip():
+            p = self.session.title["Backend"].strip().lower()
+        return p
+
+
+def notes_by_scene(notes: Iterable[NoteRecordOut | ToolCallRecord]) -> dict[int | None, list]:
+    """Loose notes grouped by 0-based scene index (``None``: before the first scene or after
+    the end marker)."""
+    out: dict[int | None, list] = {}
+    for n in notes:
+        out.setdefault(n.scene.index if n.scene is not None else None, []).append(n)
+    return out

@@ -1,0 +1,272 @@
+"""Sessions as OpenTelemetry traces: an OTLP/JSON ``ExportTraceServiceRequest`` following the
+GenAI semantic conventions (development status; schema URL 1.37.0).
+
+One trace per session, one ``resourceSpans`` per session (``service.name`` = ``harvey``):
+
+* root span ``invoke_agent harvey`` (INTERNAL): ``gen_ai.operation.name`` ``invoke_agent``,
+  ``gen_ai.agent.name`` ``harvey``, ``gen_ai.conversation.id`` (the toolpath path id),
+  ``gen_ai.provider.name`` from the title page's ``Backend:`` when recorded, the summed
+  token usage when any turn records it;
+* a ``chat <model>`` span (CLIENT) per turn: ``gen_ai.operation.name``,
+  ``gen_ai.provider.name`` and ``gen_ai.request.model`` (from the stats line, ``Ollama
+  (qwen2.5-coder:7b)``, else the scene's ``Model:``, else the forwarding target; left out when
+  the file does not say), ``gen_ai.usage.input_tokens``/``output_tokens`` where the stats line
+  records them, ``gen_ai.input.messages``/``gen_ai.output.messages`` with the exact texts;
+  RAG notes and the turn's other notes as span events (``harvey.rag`` with
+  ``harvey.rag.top_score`` ...);
+* an ``execute_tool <name>`` span (INTERNAL) per tool call, child of its turn's span:
+  ``gen_ai.tool.name``, ``gen_ai.tool.call.id`` (``t3.tool1``, as in ``dump``),
+  ``gen_ai.tool.type`` ``function``, ``gen_ai.tool.call.arguments``; a failed call has status
+  ERROR with the recorded message and ``error.type`` ``_OTHER``;
+* a span (INTERNAL) per scene without turns, named after its kind (``context-recall``,
+  ``shell``, ``chunk-analysis`` ...), its notes as events (``harvey.recall`` with
+  ``harvey.recall.score`` ...) and its speeches as ``harvey.speech`` events.
+
+Every span carries ``harvey.id`` (the ``dump``/``show`` id) and, where someone acted,
+``harvey.actor`` (:mod:`fountain_audit.model.actors`).
+
+Times: a span starts at its scene heading's time (:mod:`fountain_audit.export.timing`); a chat
+span lasts the stats line's duration where one is recorded, every other span is zero-length
+(tool calls and notes carry no time of their own); the root span ends with the last span.
+Strings are UTF-8 (an undecodable input byte is written as the text ``\\xNN``).
+Trace and span ids are SHA-256 digests of the file's content and the element's id, so the
+same file always gives the same ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+from fountain_audit.dump import NoteRecordOut, SpeechOut, ToolCallRecord, TurnRecord
+from fountain_audit.export.common import PRODUCER, SessionExport, notes_by_scene
+from fountain_audit.export.timing import When, offset_text
+from fountain_audit.model import actors
+from fountain_audit.model.ids import note_group, scene_id
+from fountain_audit.model.session import TURN_KINDS
+
+SCHEMA_URL = "https://opentelemetry.io/schemas/1.37.0"
+SERVICE_NAME = "harvey"
+#: OTLP span kinds and status codes (opentelemetry/proto/trace/v1/trace.proto).
+KIND_INTERNAL, KIND_CLIENT = 1, 3
+STATUS_ERROR = 2
+
+
+def attr(key: str, value: Any) -> dict[str, Any]:
+    """One OTLP/JSON ``KeyValue`` (strings, booleans, integers as decimal strings, floats,
+    lists of strings)."""
+    if isinstance(value, bool):
+        v: dict[str, Any] = {"boolValue": value}
+    elif isinstance(value, int):
+        v = {"intValue": str(value)}
+    elif isinstance(value, float):
+        v = {"doubleValue": value}
+    elif isinstance(value, (list, tuple)):
+        v = {"arrayValue": {"values": [{"stringValue": str(x)} for x in value]}}
+    else:
+        v = {"stringValue": str(value)}
+    return {"key": key, "value": v}
+
+
+def _attrs(pairs: dict[str, Any]) -> list[dict[str, Any]]:
+    return [attr(k, v) for k, v in pairs.items() if v is not None]
+
+
+def trace_id_of(digest: str, occurrence: int = 1) -> str:
+    """32 hex digits from a file's SHA-256 (``occurrence`` > 1 for a file given again)."""
+    seed = digest if occurrence == 1 else f"{digest}#{occurrence}"
+    return hashlib.sha256(f"fountain-audit trace\0{seed}".encode()).hexdigest()[:32]
+
+
+def span_id_of(trace_id: str, element: str) -> str:
+    """16 hex digits from the trace id and the element's id (``session``, ``t3``, ``t3.tool1``)."""
+    return hashlib.sha256(f"{trace_id}\0{element}".encode()).hexdigest()[:16]
+
+
+def _scalar_fields(prefix: str, fields: dict[str, Any]) -> dict[str, Any]:
+    return {f"{prefix}.{k}": v for k, v in fields.items() if isinstance(v, (str, int, float, bool))}
+
+
+class _TraceBuilder:
+    def __init__(self, sx: SessionExport, trace_id: str, conversation_id: str):
+        self.sx = sx
+        self.trace_id = trace_id
+        self.conversation_id = conversation_id
+        self.root_id = span_id_of(trace_id, "session")
+        self.spans: list[dict[str, Any]] = []
+        self.root_events: list[dict[str, Any]] = []
+        self.usage = [0, 0, False]  # input, output, any recorded
+
+    def span(self, element: str, parent: str, name: str, kind: int, start: int, end: int,
+             attributes: dict[str, Any], events: list[dict[str, Any]] | None = None,
+             status: dict[str, Any] | None = None) -> dict[str, Any]:
+        sp: dict[str, Any] = {"traceId": self.trace_id, "spanId": span_id_of(self.trace_id, element),
+                              "parentSpanId": parent, "name": name, "kind": kind,
+                              "startTimeUnixNano": str(start), "endTimeUnixNano": str(end),
+                              "attributes": _attrs({**attributes, "harvey.id": element})}
+        if events:
+            sp["events"] = events
+        sp["status"] = status or {}
+        self.spans.append(sp)
+        return sp
+
+    @staticmethod
+    def event(name: str, time: int, attributes: dict[str, Any]) -> dict[str, Any]:
+        return {"timeUnixNano": str(time), "name": name, "attributes": _attrs(attributes)}
+
+    def note_event(self, n: NoteRecordOut | ToolCallRecord, time: int) -> dict[str, Any]:
+        if isinstance(n, ToolCallRecord):
+            return self.event("harvey.tool", time, {"harvey.id": n.id, "harvey.note.body": n.body})
+        group = note_group(n.kind).replace("-", "_")
+        return self.event(f"harvey.{group}", time, {"harvey.id": n.id, "harvey.note.kind": n.kind,
+                                                    "harvey.note.body": n.body,
+                                                    **_scalar_fields(f"harvey.{group}", n.fields)})
+
+    def tool(self, call: ToolCallRecord, parent: str, time: int) -> None:
+        attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.name,
+                      "gen_ai.tool.call.id": call.id, "gen_ai.tool.type": "function",
+                      "gen_ai.tool.call.arguments": call.arguments_text, "harvey.actor": call.actor_ref,
+                      "harvey.tool.status": call.status}
+        status = None
+        if call.status == "error":
+            attributes["error.type"] = "_OTHER"
+            status = {"message": call.error or "", "code": STATUS_ERROR}
+        name = f"execute_tool {call.name}" if call.name else "execute_tool"
+        self.span(call.id, parent, name, KIND_INTERNAL, time, time, attributes, status=status)
+
+    def turn(self, t: TurnRecord, when: When) -> None:
+        start = when.unix_nano()
+        stats = self.sx.stats(t)
+        end = when.unix_nano(stats.duration) if stats is not None else start
+        client = self.sx.client(t)
+        attributes: dict[str, Any] = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": self.sx.provider(t),
+                                      "gen_ai.request.model": client.model,
+                                      "gen_ai.conversation.id": self.conversation_id}
+        if stats is not None and stats.context_tokens is not None:
+            attributes["gen_ai.usage.input_tokens"] = stats.context_tokens
+            self.usage[0] += stats.context_tokens
+            self.usage[2] = True
+        if stats is not None and stats.reply_tokens is not None:
+            attributes["gen_ai.usage.output_tokens"] = stats.reply_tokens
+            self.usage[1] += stats.reply_tokens
+            self.usage[2] = True
+        if t.user is not None:
+            attributes["gen_ai.input.messages"] = json.dumps(
+                [{"role": "user", "parts": [{"type": "text", "content": t.user.text}]}], ensure_ascii=False)
+            attributes["harvey.user.actor"] = t.user.actor_ref
+        parts: list[dict[str, Any]] = [{"type": "tool_call", "id": c.id, "name": c.name, "arguments": c.arguments}
+                                       for c in t.tool_calls]
+        if t.reply is not None:
+            parts.append({"type": "text", "content": t.reply.text})
+            attributes["harvey.actor"] = t.reply.actor_ref
+        if parts:
+            attributes["gen_ai.output.messages"] = json.dumps([{"role": "assistant", "parts": parts}],
+                                                              ensure_ascii=False)
+        attributes["harvey.forwarding.target"] = t.target
+        attributes["harvey.workspace"] = self.sx.session.scenes[t.scene.index].workspace
+        attributes["harvey.turn.complete"] = t.complete
+        events = [self.note_event(n, start) for n in (*t.rag, *t.other_notes)]
+        name = f"chat {client.model}" if client.model else "chat"
+        span = self.span(t.id, self.root_id, name, KIND_CLIENT, start, end, attributes, events)
+        for c in t.tool_calls:
+            self.tool(c, span["spanId"], start)
+
+    def scene(self, index: int, when: When, notes: list) -> None:
+        sc = self.sx.session.scenes[index]
+        time = when.unix_nano()
+        humans = actors.humans_of(self.sx.session)
+        events: list[tuple[int, dict[str, Any]]] = []
+        for sp in sc.speeches:
+            out = SpeechOut.of(sp, None, humans, sc.kind)
+            events.append((sp.dialogue.offset, self.event("harvey.speech", time, {
+                "harvey.actor": out.actor_ref, "harvey.character": sp.character, "harvey.speech.text": out.text})))
+        for n in notes:
+            events.append((n.span.offset, self.note_event(n, time)))
+        events.sort(key=lambda e: e[0])
+        attributes = {"harvey.scene.kind": sc.kind, "harvey.scene.heading": sc.heading.heading,
+                      "harvey.actor": str(actors.HARVEY)}
+        self.span(scene_id(index), self.root_id, sc.kind, KIND_INTERNAL, time, time, attributes,
+                  [e for _, e in events])
+
+    def build(self) -> list[dict[str, Any]]:
+        sx = self.sx
+        loose = notes_by_scene(sx.loose_notes)
+        turns: dict[int, list[TurnRecord]] = {}
+        for t in sx.turns:
+            turns.setdefault(t.scene.index, []).append(t)
+        for scene in sx.session.scenes:
+            when = sx.times.of(scene.index)
+            notes = loose.get(scene.index, [])
+            if scene.kind in TURN_KINDS or scene.index in turns:
+                for t in turns.get(scene.index, []):
+                    self.turn(t, when)
+                for n in notes:
+                    self.loose(n, when)
+            else:
+                self.scene(scene.index, when, notes)
+        for n in loose.get(None, []):
+            self.loose(n, sx.times.last if n.id.startswith("end.") else sx.times.first)
+        start = sx.times.first.unix_nano()
+        end = max([start, *(int(s["endTimeUnixNano"]) for s in self.spans)])
+        title = sx.session.title
+        attributes: dict[str, Any] = {
+            "gen_ai.operation.name": "invoke_agent",
+            "gen_ai.provider.name": title.get("Backend", "").strip().lower() or None,
+            "gen_ai.agent.name": "harvey", "gen_ai.conversation.id": self.conversation_id,
+            "harvey.actor": str(actors.HARVEY), "harvey.session.file": sx.name, "harvey.session.sha256": sx.digest,
+            "harvey.session.kind": sx.session.kind,
+            "harvey.timestamps.from": "fallback" if sx.times.first.source == "fallback" else "scene headings",
+            "harvey.timestamps.utc_offset": offset_text(sx.clock.zone)}
+        if self.usage[2]:
+            attributes["gen_ai.usage.input_tokens"] = self.usage[0]
+            attributes["gen_ai.usage.output_tokens"] = self.usage[1]
+        root = {"traceId": self.trace_id, "spanId": self.root_id, "name": "invoke_agent harvey",
+                "kind": KIND_INTERNAL, "startTimeUnixNano": str(start), "endTimeUnixNano": str(end),
+                "attributes": _attrs({**attributes, "harvey.id": "session"})}
+        if self.root_events:
+            root["events"] = self.root_events
+        root["status"] = {}
+        return [root, *self.spans]
+
+    def loose(self, n: NoteRecordOut | ToolCallRecord, when: When) -> None:
+        if isinstance(n, ToolCallRecord) and n.valid:
+            self.tool(n, self.root_id, when.unix_nano())
+        else:
+            self.root_events.append(self.note_event(n, when.unix_nano()))
+
+
+_SURROGATE_RE = re.compile("[\udc80-\udcff]")
+
+
+def _utf8(value: Any) -> Any:
+    """Protobuf strings are UTF-8: an undecodable input byte (a lone surrogate from
+    ``surrogateescape``) becomes the text ``\\xNN``."""
+    if isinstance(value, str):
+        return _SURROGATE_RE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", value)
+    if isinstance(value, dict):
+        return {_utf8(k): _utf8(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_utf8(v) for v in value]
+    return value
+
+
+def request_of(sessions: list[SessionExport]) -> dict[str, Any]:
+    """One OTLP/JSON ``ExportTraceServiceRequest`` for ``sessions``: one ``resourceSpans`` and
+    one trace per session, in the order given (ids as hex strings, times and integers as
+    decimal strings, as OTLP/JSON wants)."""
+    out = []
+    seen: dict[str, int] = {}
+    for sx in sessions:
+        seen[sx.digest] = seen.get(sx.digest, 0) + 1
+        k = seen[sx.digest]
+        trace_id = trace_id_of(sx.digest, k)
+        conversation = f"harvey-{sx.digest[:16]}" + (f"-{k}" if k > 1 else "")
+        spans = _TraceBuilder(sx, trace_id, conversation).build()
+        out.append({"resource": {"attributes": _attrs({"service.name": SERVICE_NAME,
+                                                       "harvey.session.file": sx.name})},
+                    "scopeSpans": [{"scope": {"name": PRODUCER["name"], "version": PRODUCER["version"]},
+                                    "spans": spans, "schemaUrl": SCHEMA_URL}],
+                    "schemaUrl": SCHEMA_URL})
+    return _utf8({"resourceSpans": out})

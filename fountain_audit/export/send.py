@@ -1,0 +1,95 @@
+"""Sending an OTLP/JSON request to a collector over OTLP/HTTP, as protobuf.
+
+The request is turned into the official ``opentelemetry-proto`` message with
+``google.protobuf.json_format`` (OTLP/JSON writes trace and span ids in hex where protobuf's
+JSON mapping expects base64, so ids are converted first) and POSTed as
+``application/x-protobuf``, the encoding every OTLP/HTTP receiver accepts (Phoenix accepts
+only this one).
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+
+from fountain_audit import __version__
+
+
+class SendError(Exception):
+    """The collector could not be reached or did not accept the request (message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SendResult:
+    """``status``: the HTTP status; ``spans``/``traces``: what the request held."""
+
+    status: int
+    spans: int
+    traces: int
+
+
+def _b64(hex_id: str) -> str:
+    return base64.b64encode(bytes.fromhex(hex_id)).decode("ascii")
+
+
+def to_protobuf(request: dict[str, Any]):
+    """The ``ExportTraceServiceRequest`` protobuf message of an OTLP/JSON request dict.
+
+    Raises ``google.protobuf.json_format.ParseError`` (a ``ValueError``) for a request the
+    official message does not accept, ``ValueError`` for an id that is not hex.
+    """
+    from google.protobuf import json_format
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    doc = copy.deepcopy(request)
+    for rs in doc.get("resourceSpans", []):
+        for ss in rs.get("scopeSpans", []):
+            for sp in ss.get("spans", []):
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if sp.get(key):
+                        sp[key] = _b64(sp[key])
+                for link in sp.get("links", []):
+                    for key in ("traceId", "spanId"):
+                        if link.get(key):
+                            link[key] = _b64(link[key])
+    return json_format.ParseDict(doc, ExportTraceServiceRequest())
+
+
+def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult:
+    """POST ``request`` (OTLP/JSON dict) to ``url`` as OTLP/HTTP protobuf.
+
+    Raises :class:`SendError` when the URL is not http(s), the collector cannot be reached,
+    answers with a non-2xx status, or reports rejected spans (``partial_success``).
+    """
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
+
+    if not url.startswith(("http://", "https://")):
+        raise SendError("the endpoint must be an http:// or https:// URL")
+    message = to_protobuf(request)
+    spans = sum(len(ss.spans) for rs in message.resource_spans for ss in rs.scope_spans)
+    traces = len({sp.trace_id for rs in message.resource_spans for ss in rs.scope_spans for sp in ss.spans})
+    req = urllib.request.Request(url, data=message.SerializeToString(), method="POST", headers={
+        "Content-Type": "application/x-protobuf", "User-Agent": f"fountain-audit/{__version__}"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - the user's URL
+            status, body = resp.status, resp.read()
+    except urllib.error.HTTPError as e:
+        detail = e.read()[:300].decode("utf-8", "replace").strip()
+        raise SendError(f"HTTP {e.code} {e.reason}" + (f": {detail}" if detail else "")) from None
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        raise SendError(f"cannot send: {reason}") from None
+    if body:
+        answer = ExportTraceServiceResponse()
+        try:
+            answer.ParseFromString(body)
+        except Exception:  # noqa: BLE001 - a receiver that answers JSON or text: the status said OK
+            answer = None
+        if answer is not None and answer.partial_success.rejected_spans:
+            raise SendError(f"{answer.partial_success.rejected_spans} of {spans} spans rejected: "
+                            f"{answer.partial_success.error_message}")
+    return SendResult(status, spans, traces)

@@ -1,0 +1,268 @@
+"""Sessions as a toolpath document: one Graph, one Path per session, kind
+``agent-coding-session`` v1.2.0 (https://toolpath.net/kinds/agent-coding-session/v1.2.0/).
+
+Steps, in file order, each the child of the one before (``parents``), ``head`` the last:
+
+* one ``conversation.append`` step per speech of a turn (the user's input, HARVEY's
+  forwarding line, the reply, HARVEY's prompts and the user's answers): ``role``
+  (``user``, ``assistant``, ``system`` for the harness, ``tool``), the exact ``text``, the
+  step ``actor`` (:mod:`fountain_audit.model.actors`) and the speech's id (``t3.reply``);
+* the turn's tool notes become the reply step's ``tool_uses`` (id ``t3.tool1``, ``name``,
+  ``input``: the parsed JSON arguments, or the raw text when they are not JSON,
+  ``category`` from the tool's name, ``result`` with ``is_error`` from the note's status;
+  no ``result`` when the file records no status); the stats line's token counts become the
+  reply step's ``token_usage`` (only where the file records them);
+* each ``[[write:]]`` note becomes a ``file.write`` step keyed by the written path
+  (``operation`` ``write`` for ``ok``, else the recorded status);
+* each scene without turns (shell, agent mode, skill, chunk analysis, context recall,
+  memory, other) becomes a ``conversation.event`` step with ``entry_type`` = the scene kind,
+  and each note outside every turn in a turn scene (or before the first scene) a
+  ``conversation.event`` step with ``entry_type`` = the note group.
+
+Step timestamps are the scene headings' (:mod:`fountain_audit.export.timing`); a step whose
+scene has none says where its time comes from in ``meta.timestamp_from``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from fountain_audit.dump import NoteRecordOut, SpeechOut, ToolCallRecord, TurnRecord
+from fountain_audit.export.common import PRODUCER, SessionExport, notes_by_scene, tool_category
+from fountain_audit.export.timing import When, offset_text
+from fountain_audit.model import actors
+from fountain_audit.model.ids import note_group, scene_id
+from fountain_audit.model.session import TURN_KINDS
+
+KIND = "https://toolpath.net/kinds/agent-coding-session/v1.2.0"
+SOURCE = "harvey"
+_ROLES = {"human": "user", "agent": "assistant"}
+
+
+def _role(actor_ref: str) -> str:
+    a = actors.parse(actor_ref)
+    if a.prefix in _ROLES:
+        return _ROLES[a.prefix]
+    return "system" if a == actors.HARVEY else "tool"
+
+
+def tool_use(call: ToolCallRecord) -> dict[str, Any]:
+    """A ``toolUse`` of the kind schema from a tool-call record."""
+    use: dict[str, Any] = {"id": call.id, "name": call.name if call.name is not None else "",
+                           "input": call.arguments, "category": tool_category(call.name)}
+    if call.status is not None:
+        use["result"] = {"content": (call.error or "") if call.status == "error" else "ok",
+                         "is_error": call.status == "error"}
+    if not call.valid:
+        use["problem"] = call.problem
+    return use
+
+
+class _PathBuilder:
+    """The steps of one session's Path, chained in order."""
+
+    def __init__(self, sx: SessionExport, path_id: str):
+        self.sx = sx
+        self.artifact = f"harvey://{path_id}"
+        self.steps: list[dict[str, Any]] = []
+        self.used: dict[str, set[str]] = {}   # actor ref → original names
+        self.models: dict[str, dict[str, str]] = {}
+        self.files_changed: list[str] = []
+
+    def actor(self, ref: str, name: str) -> str:
+        self.used.setdefault(ref, set()).add(name)
+        return ref
+
+    def step(self, sid: str, actor: str, when: When, change: dict[str, Any], meta: dict[str, Any] | None = None
+             ) -> dict[str, Any]:
+        ident: dict[str, Any] = {"id": sid, "actor": actor, "timestamp": when.iso()}
+        if self.steps:
+            ident = {"id": sid, "parents": [self.steps[-1]["step"]["id"]], "actor": actor, "timestamp": when.iso()}
+        st: dict[str, Any] = {"step": ident, "change": change}
+        st["meta"] = {"timestamp_from": when.source, **(meta or {})}
+        self.steps.append(st)
+        return st
+
+    def append(self, sid: str, actor: str, when: When, structural: dict[str, Any], meta: dict[str, Any]) -> None:
+        self.step(sid, actor, when, {self.artifact: {"structural": {"type": "conversation.append", **structural}}},
+                  meta)
+
+    def event(self, sid: str, when: When, entry_type: str, data: dict[str, Any]) -> None:
+        structural = {"type": "conversation.event", "entry_type": entry_type, "event_source_id": sid, **data}
+        self.step(sid, self.actor(str(actors.HARVEY), "HARVEY"), when, {self.artifact: {"structural": structural}})
+
+    def write(self, note: NoteRecordOut, when: When) -> None:
+        f = note.fields
+        path = f.get("path") if note.valid else None
+        if not path:
+            self.event(note.id, when, note_group(note.kind), {"note": _note(note)})
+            return
+        status = f.get("status") or ""
+        structural = {"type": "file.write", "operation": "write" if status == "ok" else status or "unknown",
+                      "status": status}
+        if f.get("detail"):
+            structural["detail"] = f["detail"]
+        if status == "ok" and path not in self.files_changed:
+            self.files_changed.append(path)
+        self.step(note.id, self.actor(str(actors.HARVEY), "HARVEY"), when, {path: {"structural": structural}},
+                  {"source_note": note.body})
+
+    def turn(self, t: TurnRecord, when: When) -> None:
+        speeches = [s for s in (t.user, t.forwarding, t.reply, *t.actions) if s is not None]
+        speeches.sort(key=lambda s: s.span.offset)
+        tools = [tool_use(c) for c in t.tool_calls]
+        writes = [n for n in t.other_notes if n.kind == "write"]
+        others = [_note(n) for n in t.other_notes if n.kind != "write"]
+        stats = self.sx.stats(t)
+        client = self.sx.client(t)
+        ws = self.sx.session.scenes[t.scene.index].workspace
+        for sp in speeches:
+            structural: dict[str, Any] = {"role": _role(sp.actor_ref), "text": sp.text}
+            meta: dict[str, Any] = {"character": sp.character}
+            if sp is t.user and t.rag:
+                structural["context"] = [_note(n) for n in t.rag]
+            if sp is t.reply:
+                if tools:
+                    structural["tool_uses"] = tools
+                    tools = []
+                if stats is not None and (stats.reply_tokens is not None or stats.context_tokens is not None):
+                    structural["token_usage"] = {"input_tokens": stats.context_tokens,
+                                                 "output_tokens": stats.reply_tokens}
+                if ws:
+                    structural["environment"] = {"working_dir": ws}
+                if others:
+                    structural["notes"] = others
+                    others = []
+                if sp.actor_ref.startswith("agent:") and client.model and client.provider:
+                    self.models.setdefault(sp.actor_ref, {"model": client.model, **(
+                        {"provider": client.provider} if client.provider else {})})
+            self.append(sp.id, self.actor(sp.actor_ref, sp.character), when, structural, meta)
+        if tools or others:  # no reply: the calls are the forwarded-to model's, or unknown
+            ref = str(actors.agent(t.target)) if t.target else str(actors.UNKNOWN_AGENT)
+            sid = t.tool_calls[0].id if t.tool_calls else f"{t.id}.notes"
+            structural = {"role": "assistant", "text": ""}
+            if tools:
+                structural["tool_uses"] = tools
+            if others:
+                structural["notes"] = others
+            self.append(sid, self.actor(ref, t.target or "unknown"), when, structural, {"reply": "not recorded"})
+        for n in writes:
+            self.write(n, when)
+
+    def scene_event(self, index: int, when: When, notes: list) -> None:
+        scene = self.sx.session.scenes[index]
+        humans = actors.humans_of(self.sx.session)
+        speeches = []
+        for sp in scene.speeches:
+            out = SpeechOut.of(sp, None, humans, scene.kind)
+            speeches.append({"actor": self.actor(out.actor_ref, sp.character), "character": sp.character,
+                             "parentheticals": out.parentheticals, "text": out.text})
+        data: dict[str, Any] = {"heading": scene.heading.heading}
+        if scene.description:
+            data["description"] = scene.description_text
+        if speeches:
+            data["speeches"] = speeches
+        kept = [n for n in notes if n.kind != "write"]
+        if kept:
+            data["notes"] = [_note(n) for n in kept]
+        self.event(scene_id(index), when, scene.kind, data)
+        for n in notes:
+            if n.kind == "write":
+                self.write(n, when)
+
+    def build(self) -> list[dict[str, Any]]:
+        sx = self.sx
+        loose = notes_by_scene(sx.loose_notes)
+        turns: dict[int, list[TurnRecord]] = {}
+        for t in sx.turns:
+            turns.setdefault(t.scene.index, []).append(t)
+        for n in loose.get(None, []):
+            if not n.id.startswith("end."):
+                self._loose(n, sx.times.first)
+        for scene in sx.session.scenes:
+            when = sx.times.of(scene.index)
+            notes = loose.get(scene.index, [])
+            if scene.kind in TURN_KINDS or scene.index in turns:
+                for t in turns.get(scene.index, []):
+                    self.turn(t, when)
+                for n in notes:
+                    self._loose(n, when)
+            else:
+                self.scene_event(scene.index, when, notes)
+        for n in loose.get(None, []):
+            if n.id.startswith("end."):
+                self._loose(n, sx.times.last)
+        if not self.steps:  # nothing recorded but a title page: one event says what the file is
+            self.event("doc", sx.times.first, "session", {"title": dict(sx.session.title),
+                                                          "session_kind": sx.session.kind})
+        return self.steps
+
+    def _loose(self, n: NoteRecordOut | ToolCallRecord, when: When) -> None:
+        if isinstance(n, NoteRecordOut) and n.kind == "write":
+            self.write(n, when)
+        elif isinstance(n, ToolCallRecord):
+            self.event(n.id, when, "tool", {"tool_use": tool_use(n), "note": n.body})
+        else:
+            self.event(n.id, when, note_group(n.kind), {"note": _note(n)})
+
+
+def _note(n: NoteRecordOut | ToolCallRecord) -> dict[str, Any]:
+    if isinstance(n, ToolCallRecord):
+        return {"id": n.id, "kind": "tool", "body": n.body}
+    out: dict[str, Any] = {"id": n.id, "kind": n.kind, "body": n.body, "fields": n.fields}
+    if not n.valid:
+        out["problem"] = n.problem
+    return out
+
+
+def path_of(sx: SessionExport, path_id: str) -> dict[str, Any]:
+    """The toolpath Path of one session (``path_id``: its id in the Graph)."""
+    b = _PathBuilder(sx, path_id)
+    steps = b.build()
+    actor_defs: dict[str, dict[str, str]] = {}
+    for ref in sorted(b.used):
+        names = sorted(b.used[ref])  # several only when the ref is lossy (agent:unknown, human:user)
+        d: dict[str, str] = {"name": "HARVEY" if ref == str(actors.HARVEY) else ", ".join(names)}
+        d.update(b.models.get(ref, {}))
+        actor_defs[ref] = d
+    title = sx.session.title.get("Title", "").strip()
+    meta: dict[str, Any] = {
+        "title": f"{title}: {sx.name}" if title else sx.name,
+        "kind": KIND,
+        "source": SOURCE,
+        "producer": dict(PRODUCER),
+        "actors": actor_defs,
+        "files_changed": b.files_changed,
+        "harvey": {"file": sx.name, "sha256": sx.digest, "session_kind": sx.session.kind,
+                   "timestamps": {"from": "scene headings" if sx.times.first.source != "fallback"
+                                  else "fallback (--fallback-time)",
+                                  "utc_offset": offset_text(sx.clock.zone),
+                                  "utc_offset_recorded": False}},
+    }
+    ident: dict[str, Any] = {"id": path_id, "head": steps[-1]["step"]["id"]}
+    ws = [s.workspace for s in sx.session.scenes if s.workspace]
+    if ws:
+        ident = {"id": path_id, "base": {"uri": "file://" + ws[0].strip()}, "head": steps[-1]["step"]["id"]}
+    return {"path": ident, "steps": steps, "meta": meta}
+
+
+def graph_of(sessions: list[SessionExport]) -> dict[str, Any]:
+    """One toolpath Graph holding one Path per session, in the order given.
+
+    Path ids are ``harvey-`` and the first 16 hex digits of the file's SHA-256 (``-2``,
+    ``-3`` ... for a repeated file); the graph id is derived from the path ids, so the same
+    files give the same document.
+    """
+    paths = []
+    seen: dict[str, int] = {}
+    for sx in sessions:
+        pid = f"harvey-{sx.digest[:16]}"
+        seen[pid] = seen.get(pid, 0) + 1
+        if seen[pid] > 1:
+            pid = f"{pid}-{seen[pid]}"
+        paths.append(path_of(sx, pid))
+    gid = hashlib.sha256("\n".join(p["path"]["id"] for p in paths).encode()).hexdigest()[:16]
+    meta: dict[str, Any] = {"title": f"Harvey sessions ({len(paths)})" if len(paths) != 1
+                            else paths[0]["meta"]["title"], "producer": dict(PRODUCER)}
+    return {"graph": {"id": f"graph-{gid}"}, "paths": paths, "meta": meta}

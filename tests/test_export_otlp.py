@@ -1,0 +1,165 @@
+"""`fountain-audit export --to otlp-json`: parsed with the official OTLP protobuf classes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from fountain_audit.cli import main
+from tests.conftest import SAMPLES, shared_files, shared_path
+
+pytest.importorskip("opentelemetry.proto.collector.trace.v1.trace_service_pb2")
+from google.protobuf import json_format  # noqa: E402
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest  # noqa: E402
+
+from fountain_audit.export.send import to_protobuf  # noqa: E402
+
+CLEAN = SAMPLES / "clean-session.spmd"
+SAMPLE_FILES = sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".spmd", ".fountain"))
+FALLBACK = "2026-01-01T00:00:00Z"
+
+
+def run(*args: str, input: bytes | None = None):
+    return CliRunner().invoke(main, ["export", *args], input=input)
+
+
+def export(*paths, extra: tuple[str, ...] = ()) -> dict:
+    r = run("--to", "otlp-json", *extra, *map(str, paths))
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def attrs(span) -> dict:
+    """Attributes of a protobuf span as Python values."""
+    out = {}
+    for kv in span.attributes:
+        which = kv.value.WhichOneof("value")
+        out[kv.key] = getattr(kv.value, which) if which != "array_value" else [
+            v.string_value for v in kv.value.array_value.values]
+    return out
+
+
+def tree(message) -> list[tuple[str, str | None]]:
+    spans = [sp for rs in message.resource_spans for ss in rs.scope_spans for sp in ss.spans]
+    by_id = {sp.span_id: sp for sp in spans}
+    return [(sp.name, by_id[sp.parent_span_id].name if sp.parent_span_id else None) for sp in spans]
+
+
+def test_the_fixture_parses_the_same_way():
+    """The reference OTLP/JSON fixture goes through the same conversion (hex ids → bytes)."""
+    doc = json.loads(shared_path("interop", "otel", "examples", "anthropic-span-traces.json").read_text())
+    m = to_protobuf(doc)
+    sp = m.resource_spans[0].scope_spans[0].spans[0]
+    assert sp.trace_id.hex() == "138cb1ae0fff80600f2ef6b0a78b2ff4" and sp.name == "chat claude-sonnet-4-5"
+
+
+@pytest.mark.parametrize("path", [*SAMPLE_FILES, *shared_files()], ids=lambda p: p.name)
+def test_every_session_parses_with_the_official_protobuf_classes(path):
+    r = run("--to", "otlp-json", str(path))
+    if r.exit_code == 2:
+        assert "no scene heading has a timestamp" in r.stderr
+        doc = export(path, extra=("--fallback-time", FALLBACK))
+    else:
+        assert r.exit_code == 0, r.output
+        doc = json.loads(r.stdout)
+    # strict: an unknown field or a wrongly typed value fails the parse
+    message = to_protobuf(doc)
+    assert isinstance(message, ExportTraceServiceRequest)
+    (rs,) = message.resource_spans
+    spans = [sp for ss in rs.scope_spans for sp in ss.spans]
+    assert {sp.trace_id for sp in spans} == {spans[0].trace_id} and len(spans[0].trace_id) == 16
+    ids = [sp.span_id for sp in spans]
+    assert all(len(i) == 8 for i in ids) and len(set(ids)) == len(ids)
+    roots = [sp for sp in spans if not sp.parent_span_id]
+    assert [sp.name for sp in roots] == ["invoke_agent harvey"]
+    for sp in spans:
+        assert not sp.parent_span_id or sp.parent_span_id in ids
+        assert sp.end_time_unix_nano >= sp.start_time_unix_nano > 0
+        a = attrs(sp)
+        if sp.name.startswith("chat"):
+            assert a["gen_ai.operation.name"] == "chat" and sp.kind == 3
+        if sp.name.startswith("execute_tool"):
+            assert a["gen_ai.operation.name"] == "execute_tool"
+            assert (sp.status.code == 2) == (a.get("harvey.tool.status") == "error")
+    # and back: the protobuf message's JSON (base64 ids) round-trips
+    again = json_format.Parse(json_format.MessageToJson(message), ExportTraceServiceRequest())
+    assert again == message
+
+
+def test_clean_session_span_tree_and_attributes():
+    message = to_protobuf(export(CLEAN))
+    root = "invoke_agent harvey"
+    q, d = "chat qwen2.5-coder:7b", "chat devstral:24b"
+    assert tree(message) == [
+        (root, None), ("context-recall", root),
+        (q, root), ("execute_tool search_notes", q), ("execute_tool run_shell", q), ("execute_tool write_file", q),
+        (q, root), ("execute_tool add_memory", q),
+        ("chunk-analysis", root),
+        (q, root), ("execute_tool read_file", q),
+        ("shell", root),
+        (d, root), ("execute_tool read_file", d), ("execute_tool list_files", d),
+        ("chat LIGHTHOUSE", root),
+        ("agent-mode", root), ("skill", root), (d, root), (d, root)]
+    spans = list(message.resource_spans[0].scope_spans[0].spans)
+    chat = spans[2]
+    a = attrs(chat)
+    assert {k: a[k] for k in ("gen_ai.operation.name", "gen_ai.provider.name", "gen_ai.request.model",
+                              "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "harvey.id",
+                              "harvey.actor", "harvey.user.actor")} == {
+        "gen_ai.operation.name": "chat", "gen_ai.provider.name": "ollama", "gen_ai.request.model": "qwen2.5-coder:7b",
+        "gen_ai.usage.input_tokens": 2412, "gen_ai.usage.output_tokens": 186, "harvey.id": "t1",
+        "harvey.actor": "agent:qwen2.5-coder", "harvey.user.actor": "human:margot"}
+    assert chat.start_time_unix_nano == 1785766831 * 10**9  # 2026-08-03T14:20:31Z
+    assert chat.end_time_unix_nano - chat.start_time_unix_nano == 11_904_000_000  # stats: 11.904s
+    assert json.loads(a["gen_ai.input.messages"]) == [{"role": "user", "parts": [
+        {"type": "text", "content": "What did we agree at the July retro, and does the test suite pass?"}]}]
+    assert [(e.name, attrs(e).get("harvey.rag.top_score")) for e in chat.events] == [
+        ("harvey.rag", 0.79), ("harvey.rag_source", None), ("harvey.rag_source", None), ("harvey.memory_tool", None)]
+    failed = spans[4]
+    assert failed.status.code == 2 and failed.status.message == "exit status 2"
+    assert attrs(failed)["error.type"] == "_OTHER" and attrs(failed)["gen_ai.tool.call.id"] == "t1.tool2"
+    assert spans[3].status.code == 0 and "error.type" not in attrs(spans[3])
+    assert [attrs(s)["gen_ai.tool.call.id"] for s in spans if s.name.startswith("execute_tool")] == [
+        "t1.tool1", "t1.tool2", "t1.tool3", "t2.tool1", "t3.tool1", "t4.tool1", "t4.tool2"]
+    recall = spans[1]
+    assert [(e.name, attrs(e)["harvey.recall.score"]) for e in recall.events] == [
+        ("harvey.recall", 1.0), ("harvey.recall", 0.81)]
+    lighthouse = attrs(spans[15])
+    assert "gen_ai.provider.name" not in lighthouse and "gen_ai.usage.input_tokens" not in lighthouse
+    r = attrs(spans[0])
+    assert (r["gen_ai.agent.name"], r["gen_ai.usage.input_tokens"], r["gen_ai.usage.output_tokens"]) == (
+        "harvey", 2412 + 1870 + 3105 + 1544, 186 + 12 + 24 + 19)
+    assert spans[0].end_time_unix_nano == spans[-1].end_time_unix_nano
+
+
+def test_two_exports_are_byte_identical_and_ids_come_from_content(tmp_path):
+    a = run("--to", "otlp-json", str(CLEAN))
+    b = run("--to", "otlp-json", str(CLEAN))
+    assert a.stdout_bytes == b.stdout_bytes
+    copy = tmp_path / "copy.spmd"
+    copy.write_bytes(CLEAN.read_bytes())
+    c = export(copy)
+    ids = lambda d: [(s["traceId"], s["spanId"]) for s in d["resourceSpans"][0]["scopeSpans"][0]["spans"]]
+    assert ids(c) == ids(json.loads(a.stdout))  # the same content, wherever it lives
+    copy.write_bytes(CLEAN.read_bytes() + b"\n")
+    assert ids(export(copy))[0][0] != ids(c)[0][0]
+    copy.write_bytes(CLEAN.read_bytes())  # the same content twice: two traces, the first with the usual ids
+    both = export(CLEAN, SAMPLES / "violations" / "T103-several-exchanges-in-scene.spmd", copy)
+    traces = [rs["scopeSpans"][0]["spans"][0]["traceId"] for rs in both["resourceSpans"]]
+    assert len(traces) == 3 and len(set(traces)) == 3 and traces[0] == ids(c)[0][0]
+    to_protobuf(both)
+
+
+def test_redact_paths():
+    r = run("--to", "otlp-json", "--redact-paths", str(CLEAN))
+    assert r.exit_code == 0 and "/home/margot" not in r.stdout
+    assert "/home/margot" in run("--to", "otlp-json", str(CLEAN)).stdout
+
+
+def test_endpoint_errors_exit_1():
+    r = run("--endpoint", "http://127.0.0.1:9/v1/traces", "--timeout", "2", str(CLEAN))
+    assert r.exit_code == 1 and "http://127.0.0.1:9/v1/traces: cannot send" in r.stderr
+    r = run("--endpoint", "ftp://x/v1/traces", str(CLEAN))
+    assert r.exit_code == 1 and "must be an http:// or https:// URL" in r.stderr

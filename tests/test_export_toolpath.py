@@ -1,0 +1,261 @@
+"""`fountain-audit export --to toolpath`: validated against toolpath's own JSON Schemas."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from fountain_audit.cli import main
+from fountain_audit.export.common import tool_category
+from tests.conftest import ROOT, SAMPLES, shared_files, shared_path
+
+CLEAN = SAMPLES / "clean-session.spmd"
+SAMPLE_FILES = sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".spmd", ".fountain"))
+ACTOR = re.compile(r"^(human|agent|tool):[a-zA-Z0-9_.-]+(/[a-zA-Z0-9_.-]+)?$")
+FALLBACK = "2026-01-01T00:00:00Z"
+
+
+def run(*args: str, input: bytes | None = None):
+    return CliRunner().invoke(main, ["export", *args], input=input)
+
+
+def export(*paths, extra: tuple[str, ...] = ()) -> dict:
+    r = run("--to", "toolpath", *extra, *map(str, paths))
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+@pytest.fixture(scope="module")
+def validators():
+    base = json.loads(shared_path("interop", "toolpath", "toolpath.schema.json").read_text())
+    kind = json.loads(shared_path("interop", "toolpath", "agent-coding-session-v1.2.0.schema.json").read_text())
+    fc = jsonschema.FormatChecker()
+    return (jsonschema.Draft202012Validator(base, format_checker=fc),
+            jsonschema.Draft202012Validator(kind, format_checker=fc))
+
+
+def assert_valid(validators, doc):
+    base, kind = validators
+    errors = [e.message for e in base.iter_errors(doc)]
+    assert errors == []
+    for path in doc["paths"]:
+        assert [e.message for e in kind.iter_errors(path)] == []
+
+
+@pytest.mark.parametrize("path", [*SAMPLE_FILES, *shared_files()], ids=lambda p: p.name)
+def test_every_session_validates_against_both_schemas(path, validators):
+    r = run("--to", "toolpath", str(path))
+    if r.exit_code == 2:  # no heading timestamp at all: an error unless a fallback is chosen
+        assert "no scene heading has a timestamp" in r.stderr
+        doc = export(path, extra=("--fallback-time", FALLBACK))
+        assert {s["meta"]["timestamp_from"] for s in doc["paths"][0]["steps"]} == {"fallback"}
+    else:
+        assert r.exit_code == 0, r.output
+        doc = json.loads(r.stdout)
+    assert_valid(validators, doc)
+    (p,) = doc["paths"]
+    steps = p["steps"]
+    assert p["path"]["head"] == steps[-1]["step"]["id"]
+    ids = [s["step"]["id"] for s in steps]
+    assert len(set(ids)) == len(ids)
+    for prev, s in zip(steps, steps[1:]):
+        assert s["step"]["parents"] == [prev["step"]["id"]]
+    for s in steps:
+        assert ACTOR.match(s["step"]["actor"])
+        if s["meta"].get("character", "").strip().upper() == "HARVEY":
+            assert s["step"]["actor"] == "tool:harvey"
+    assert set(p["meta"]["actors"]) == {s["step"]["actor"] for s in steps} | {
+        sp["actor"] for s in steps for c in s["change"].values() for sp in c["structural"].get("speeches", [])}
+
+
+def test_the_format_checker_is_on(validators):
+    base, _ = validators
+    doc = export(CLEAN)
+    doc["paths"][0]["steps"][0]["step"]["timestamp"] = "2026-08-03T14:20:04"  # no offset: not RFC 3339
+    assert not base.is_valid(doc)
+
+
+def test_clean_session_steps(validators):
+    doc = export(CLEAN)
+    (p,) = doc["paths"]
+    rows = [(s["step"]["id"], s["step"]["actor"], s["step"]["timestamp"],
+             [(v["structural"]["type"], v["structural"].get("role") or v["structural"].get("entry_type")
+               or v["structural"].get("operation")) for v in s["change"].values()]) for s in p["steps"]]
+    ev, ap = "conversation.event", "conversation.append"
+    assert rows == [
+        ("s1", "tool:harvey", "2026-08-03T14:20:04Z", [(ev, "context-recall")]),
+        ("t1.user", "human:margot", "2026-08-03T14:20:31Z", [(ap, "user")]),
+        ("t1.forwarding", "tool:harvey", "2026-08-03T14:20:31Z", [(ap, "system")]),
+        ("t1.reply", "agent:qwen2.5-coder", "2026-08-03T14:20:31Z", [(ap, "assistant")]),
+        ("t1.action1", "tool:harvey", "2026-08-03T14:20:31Z", [(ap, "system")]),
+        ("t1.action2", "human:margot", "2026-08-03T14:20:31Z", [(ap, "user")]),
+        ("t2.user", "human:margot", "2026-08-03T14:22:10Z", [(ap, "user")]),
+        ("t2.forwarding", "tool:harvey", "2026-08-03T14:22:10Z", [(ap, "system")]),
+        ("t2.reply", "agent:qwen2.5-coder", "2026-08-03T14:22:10Z", [(ap, "assistant")]),
+        ("s4", "tool:harvey", "2026-08-03T14:23:02Z", [(ev, "chunk-analysis")]),
+        ("t3.user", "human:margot", "2026-08-03T14:23:40Z", [(ap, "user")]),
+        ("t3.forwarding", "tool:harvey", "2026-08-03T14:23:40Z", [(ap, "system")]),
+        ("t3.reply", "agent:qwen2.5-coder", "2026-08-03T14:23:40Z", [(ap, "assistant")]),
+        ("s6", "tool:harvey", "2026-08-03T14:24:15Z", [(ev, "shell")]),
+        ("t4.user", "human:margot", "2026-08-03T14:25:01Z", [(ap, "user")]),
+        ("t4.forwarding", "tool:harvey", "2026-08-03T14:25:01Z", [(ap, "system")]),
+        ("t4.reply", "agent:devstral", "2026-08-03T14:25:01Z", [(ap, "assistant")]),
+        ("t5.user", "human:margot", "2026-08-03T14:26:30Z", [(ap, "user")]),
+        ("t5.forwarding", "tool:harvey", "2026-08-03T14:26:30Z", [(ap, "system")]),
+        ("t5.reply", "agent:lighthouse", "2026-08-03T14:26:30Z", [(ap, "assistant")]),
+        ("s9", "tool:harvey", "2026-08-03T14:27:05Z", [(ev, "agent-mode")]),
+        ("s9.write1", "tool:harvey", "2026-08-03T14:27:05Z", [("file.write", "write")]),
+        ("s9.write2", "tool:harvey", "2026-08-03T14:27:05Z", [("file.write", "skipped")]),
+        ("s9.write3", "tool:harvey", "2026-08-03T14:27:05Z", [("file.write", "aborted")]),
+        ("s10", "tool:harvey", "2026-08-03T14:28:00Z", [(ev, "skill")]),
+        ("t6.user", "human:margot", "2026-08-03T14:29:00Z", [(ap, "user")]),
+        ("t6.reply", "tool:harvey", "2026-08-03T14:29:00Z", [(ap, "system")]),
+        ("t7.user", "human:margot", "2026-08-03T14:29:40Z", [(ap, "user")]),
+        ("t7.reply", "tool:harvey", "2026-08-03T14:29:40Z", [(ap, "system")]),
+        ("s13.pipeline1", "tool:harvey", "2026-08-03T14:30:05Z", [(ev, "pipeline")]),
+    ]
+    steps = {s["step"]["id"]: s for s in p["steps"]}
+    reply = next(iter(steps["t1.reply"]["change"].values()))["structural"]
+    assert reply["tool_uses"] == [
+        {"id": "t1.tool1", "name": "search_notes", "input": {"query": "retro — action items", "limit": 5},
+         "category": "file_search", "result": {"content": "ok", "is_error": False}},
+        {"id": "t1.tool2", "name": "run_shell", "input": {"cmd": "make test"}, "category": "shell",
+         "result": {"content": "exit status 2", "is_error": True}},
+        {"id": "t1.tool3", "name": "write_file",
+         "input": {"path": "wiki/retro.md", "content": "Linked from [[Retro Index]]."}, "category": "file_write",
+         "result": {"content": "ok", "is_error": False}},
+    ]
+    assert reply["token_usage"] == {"input_tokens": 2412, "output_tokens": 186}
+    assert reply["text"].startswith("## July retro\n\nThe team agreed") and reply["text"].endswith("test_ebb_window\n```")
+    assert "token_usage" not in next(iter(steps["t5.reply"]["change"].values()))["structural"]  # EXT: no stats
+    assert steps["s9.write2"]["change"] == {"docs/announce.txt": {"structural": {
+        "type": "file.write", "operation": "skipped", "status": "skipped", "detail": "cannot backup existing file"}}}
+    shell = next(iter(steps["s6"]["change"].values()))["structural"]
+    assert [(s["actor"], s["text"]) for s in shell["speeches"]][0] == ("human:margot", "! git log --oneline -3")
+    assert [n["id"] for n in shell["notes"]] == ["s6.shell1", "s6.model-switch1"]
+    chunk = next(iter(steps["s4"]["change"].values()))["structural"]
+    assert [(s["actor"], s["text"][:20]) for s in chunk["speeches"]] == [
+        ("agent:qwen2.5-coder", "Entries from March: "), ("tool:harvey", "[chunk 2 failed: mod"),
+        ("tool:harvey", "Synthesizing results"), ("agent:qwen2.5-coder", "The log records two ")]
+    meta = p["meta"]
+    assert meta["kind"] == "https://toolpath.net/kinds/agent-coding-session/v1.2.0"
+    assert meta["source"] == "harvey" and meta["producer"]["name"] == "fountain-audit"
+    assert meta["files_changed"] == ["docs/CHANGES.md"]
+    assert meta["actors"] == {
+        "agent:devstral": {"name": "DEVSTRAL", "model": "devstral:24b", "provider": "ollama"},
+        "agent:lighthouse": {"name": "LIGHTHOUSE"},
+        "agent:qwen2.5-coder": {"name": "QWEN2.5-CODER", "model": "qwen2.5-coder:7b", "provider": "ollama"},
+        "human:margot": {"name": "MARGOT"},
+        "tool:changelog-check": {"name": "CHANGELOG-CHECK"},
+        "tool:harvey": {"name": "HARVEY"},
+        "tool:shell": {"name": "SHELL"},
+    }
+    assert p["path"]["base"] == {"uri": "file:///home/margot/src/tidewater"}
+    assert_valid(validators, doc)
+
+
+def test_tool_use_ids_are_the_dump_ids():
+    doc = export(CLEAN)
+    uses = [(u["id"], u["name"]) for s in doc["paths"][0]["steps"] for c in s["change"].values()
+            for u in c["structural"].get("tool_uses", [])]
+    r = CliRunner().invoke(main, ["dump", str(CLEAN)])
+    assert uses == [(t["id"], t["name"]) for t in json.loads(r.stdout)["records"]]
+    assert len(uses) == 7
+
+
+def test_a_model_that_cannot_be_an_id_is_agent_unknown_with_its_name_kept(tmp_path, validators):
+    f = tmp_path / "s.spmd"
+    f.write_text("Title: Harvey Session\nAuthor: IVO\n\nFADE IN:\n\n"
+                 "INT. HARVEY AND IVO TALKING 2026-01-02 03:04:05\n\n"
+                 "Harvey and IVO are in chat mode. Model: LLAMA/3. Workspace: /w.\n\n"
+                 "IVO\nhi\n\nHARVEY\nForwarding to LLAMA/3.\n\nLLAMA/3\nhello\n\nTHE END.\n", encoding="utf-8")
+    doc = export(f)
+    assert_valid(validators, doc)
+    p = doc["paths"][0]
+    assert [s["step"]["actor"] for s in p["steps"]] == ["human:ivo", "tool:harvey", "agent:unknown"]
+    assert p["meta"]["actors"]["agent:unknown"] == {"name": "LLAMA/3"}
+
+
+def test_no_timestamp_is_an_error_unless_a_fallback_is_chosen(tmp_path):
+    f = tmp_path / "memo.spmd"
+    f.write_text("Title: Harvey Session\n\nFADE IN:\n\nINT. MEMORY - NOTES\n\nA note.\n", encoding="utf-8")
+    r = run("--to", "toolpath", str(f))
+    assert r.exit_code == 2
+    assert r.stderr == (f"fountain-audit: error: {f}:1:1: no scene heading has a timestamp, so the session has no "
+                        "time; pass --fallback-time TIME to export it with an explicit time\n")
+    doc = export(f, extra=("--fallback-time", "2026-05-04T10:00:00+02:00"))
+    (step,) = doc["paths"][0]["steps"]
+    assert step["step"]["timestamp"] == "2026-05-04T10:00:00+02:00"
+    assert step["meta"]["timestamp_from"] == "fallback"
+    assert doc["paths"][0]["meta"]["harvey"]["timestamps"]["from"] == "fallback (--fallback-time)"
+    assert run("--to", "toolpath", "--fallback-time", "yesterday", str(f)).exit_code == 2
+
+
+def test_utc_offset_and_scenes_without_a_timestamp(tmp_path):
+    f = tmp_path / "s.spmd"
+    f.write_text("Title: Harvey Session\nAuthor: IVO\n\nFADE IN:\n\n"
+                 "INT. HARVEY AND IVO TALKING 2026-01-02 03:04:05\n\nIVO\nhi\n\n"
+                 "INT. MEMORY - LATER\n\nSomething.\n\nTHE END.\n", encoding="utf-8")
+    doc = export(f, extra=("--utc-offset", "+02:00"))
+    steps = doc["paths"][0]["steps"]
+    assert [(s["step"]["id"], s["step"]["timestamp"], s["meta"]["timestamp_from"]) for s in steps] == [
+        ("t1.user", "2026-01-02T03:04:05+02:00", "s1"), ("s2", "2026-01-02T03:04:05+02:00", "s1")]
+    assert doc["paths"][0]["meta"]["harvey"]["timestamps"]["utc_offset"] == "+02:00"
+    assert run("--to", "toolpath", "--utc-offset", "CEST", str(f)).exit_code == 2
+
+
+def test_two_exports_are_byte_identical_and_several_files_make_one_graph(tmp_path):
+    a = run("--to", "toolpath", str(CLEAN))
+    b = run("--to", "toolpath", str(CLEAN))
+    assert a.stdout_bytes == b.stdout_bytes
+    other = SAMPLES / "violations" / "T103-several-exchanges-in-scene.spmd"
+    doc = export(CLEAN, other)
+    assert [p["meta"]["harvey"]["file"] for p in doc["paths"]] == [str(CLEAN), str(other)]
+    assert doc["graph"]["id"] != json.loads(a.stdout)["graph"]["id"]
+    out = tmp_path / "g.json"
+    r = run("--to", "toolpath", "-o", str(out), str(CLEAN))
+    assert r.exit_code == 0 and r.stdout == ""
+    assert out.read_bytes() == a.stdout_bytes
+
+
+def test_directories_and_stdin(tmp_path):
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "a.spmd").write_bytes(CLEAN.read_bytes())
+    (d / "b.txt").write_text("not a session")
+    doc = export(d)
+    assert [p["meta"]["harvey"]["file"] for p in doc["paths"]] == [str(d / "a.spmd")]
+    r = run("--to", "toolpath", "--stdin-filename", "x.spmd", "-", input=CLEAN.read_bytes())
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["paths"][0]["meta"]["harvey"]["file"] == "x.spmd"
+    assert json.loads(r.stdout)["paths"][0]["path"]["id"] == doc["paths"][0]["path"]["id"]
+
+
+def test_redact_paths():
+    r = run("--to", "toolpath", "--redact-paths", str(CLEAN))
+    assert r.exit_code == 0
+    assert "/home/margot" not in r.stdout
+    doc = json.loads(r.stdout)
+    assert doc["paths"][0]["path"]["base"] == {"uri": "file://<workspace>"}
+    assert "/home/margot/src/tidewater" in run("--to", "toolpath", str(CLEAN)).stdout
+
+
+def test_usage_errors():
+    assert run(str(CLEAN)).exit_code == 2
+    assert run("--to", "toolpath", "--endpoint", "http://127.0.0.1:9/v1/traces", str(CLEAN)).exit_code == 2
+    r = run("--to", "toolpath", str(ROOT / "no-such-file.spmd"), str(CLEAN))
+    assert r.exit_code == 2 and "no such file or directory" in r.stderr
+    assert len(json.loads(r.stdout)["paths"]) == 1
+
+
+@pytest.mark.parametrize("name, category", [
+    ("read_file", "file_read"), ("write_file", "file_write"), ("editFile", "file_write"),
+    ("list_files", "file_search"), ("grep", "file_search"), ("run_shell", "shell"), ("bash", "shell"),
+    ("web_search", "network"), ("fetch_url", "network"), ("delegate_task", "delegation"),
+    ("add_memory", None), ("", None), (None, None)])
+def test_tool_category(name, category):
+    assert tool_category(name) == category
