@@ -9,6 +9,9 @@ that names a rule that does not exist.
 A suppression that is silently ignored lets the diagnostic it was meant to silence
 through, or, worse, a typo hides nothing while the reader believes it does.
 
+## Severity
+Warning: fountain-audit's own comments, not the audit trail; the suppression the writer meant does not apply.
+
 ## Example
 ```fountain
 /* fountain-audit: disable=no-such-rule */

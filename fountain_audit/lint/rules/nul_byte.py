@@ -8,6 +8,9 @@ return.
 The recorder never writes them; they come from binary tool output pasted into a reply
 or from a damaged file, and many tools stop reading at a NUL.
 
+## Severity
+Warning: the text around the character is still readable (shell output can hold such bytes); tools may truncate it.
+
 ## Example
 ```fountain
 INT. SHELL 2026-06-24 10:02:30
