@@ -138,6 +138,12 @@ SHAPES = {
     "THE END. then content (issue 14)": (lambda n: HEAD + "HARVEY\nForwarding to LLAMA.\n\n"
                                          + "".join(f"THE END.\n\nmore content {i}\n\n" for i in range(n))
                                          + "THE END.\n", 2_000),
+    "disable-next before flagged notes (issue 14)": (
+        lambda n: HEAD + "".join(f"/* fountain-audit: disable-next=N101,P102 */\n[[tool: broken{i}]]\n\n"
+                                 for i in range(n)), 2_000),
+    "alternating disable/enable (issue 14)": (
+        lambda n: HEAD + "".join(f"/* fountain-audit: disable=N101,P102 */\n\n[[tool: broken{i}]]\n\n"
+                                 "/* fountain-audit: enable=N101,P102 */\n\n" for i in range(n)), 2_000),
 }
 
 
