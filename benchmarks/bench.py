@@ -138,6 +138,12 @@ SHAPES = {
     "THE END. then content (issue 14)": (lambda n: HEAD + "HARVEY\nForwarding to LLAMA.\n\n"
                                          + "".join(f"THE END.\n\nmore content {i}\n\n" for i in range(n))
                                          + "THE END.\n", 2_000),
+    "disable-next before flagged notes (issue 14)": (
+        lambda n: HEAD + "".join(f"/* fountain-audit: disable-next=N101,P102 */\n[[tool: broken{i}]]\n\n"
+                                 for i in range(n)), 2_000),
+    "alternating disable/enable (issue 14)": (
+        lambda n: HEAD + "".join(f"/* fountain-audit: disable=N101,P102 */\n\n[[tool: broken{i}]]\n\n"
+                                 "/* fountain-audit: enable=N101,P102 */\n\n" for i in range(n)), 2_000),
 }
 
 
@@ -193,9 +199,10 @@ def load_tools() -> tuple[dict, dict]:
     return tools, missing
 
 
-def interleaved(tools: dict, text: str, rounds: int, budget: float) -> dict[str, float | str]:
+def interleaved(tools: dict, text: str, rounds: int, budget: float, runs: dict) -> dict[str, float | str]:
     """Median seconds of each tool on ``text`` over ``rounds`` interleaved rounds. A tool whose
-    first run takes more than ``budget`` seconds is run once (noted); one that raises is "error"."""
+    first run takes more than ``budget`` seconds is run once (``runs`` gets each tool's number
+    of runs, shown in the table when below ``rounds``); one that raises is "error"."""
     times: dict[str, list[float]] = {n: [] for n in tools}
     failed: dict[str, str] = {}
     for r in range(rounds):
@@ -210,6 +217,7 @@ def interleaved(tools: dict, text: str, rounds: int, budget: float) -> dict[str,
                 failed[name] = f"error ({type(e).__name__})"
                 continue
             times[name].append(time.perf_counter() - t0)
+    runs.update({n: len(ts) for n, ts in times.items()})
     return {n: failed.get(n) or statistics.median(ts) for n, ts in times.items()}
 
 
@@ -284,7 +292,8 @@ def main() -> None:
         for label, text, size_class in inputs:
             mb = len(text.encode("utf-8", "surrogateescape")) / MB
             active = {n: f for n, f in tools.items() if size_class == 1 or n in ("fountain-audit", "screenplain")}
-            med = interleaved(active, text, rounds, budget=60.0)
+            runs: dict[str, int] = {}
+            med = interleaved(active, text, rounds, budget=60.0, runs=runs)
             sp = med.get("screenplain")
             cells = []
             for name in ("fountain-audit", "screenplain", "Jouvence", "fountain-py"):
@@ -297,7 +306,8 @@ def main() -> None:
                     cells.append(v)
                 else:
                     ratio = f" ({sp / v:.2f}× sp)" if isinstance(sp, float) and name != "screenplain" else ""
-                    cells.append(f"{mb / v:.2f} MB/s{ratio}")
+                    once = f", {runs[name]} run{'s' if runs[name] > 1 else ''}" if runs.get(name, rounds) < rounds else ""
+                    cells.append(f"{mb / v:.2f} MB/s{ratio}{once}")
             ours = med["fountain-audit"]
             ratio = sp / ours if isinstance(sp, float) and isinstance(ours, float) else None
             rows.append((f"lint_text: {label}", *cells, f"{ratio:.2f}×" if ratio else "n/a", "≥ 3× (goal 4×)",

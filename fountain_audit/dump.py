@@ -701,15 +701,27 @@ class Redactor:
         return s if self._re is None else self._re.sub(self.PLACEHOLDER, s)
 
     def __call__(self, value: Any) -> Any:
+        """A redacted copy of ``value`` (str, list, dict, nested to any depth: walked with
+        an explicit stack, not recursion, so JSON nested thousands deep cannot overflow)."""
         if self._re is None:
             return value
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, dict):
-            return {self.text(k): self(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self(v) for v in value]
-        return value
+        if not isinstance(value, (dict, list)):
+            return self.text(value) if isinstance(value, str) else value
+        root: Any = {} if isinstance(value, dict) else []
+        stack = [(value, root)]
+        while stack:
+            source, target = stack.pop()
+            for key, item in (source.items() if isinstance(source, dict) else enumerate(source)):
+                if isinstance(item, (dict, list)):
+                    copy: Any = {} if isinstance(item, dict) else []
+                    stack.append((item, copy))  # filled later; order within each container is kept
+                else:
+                    copy = self.text(item) if isinstance(item, str) else item
+                if isinstance(target, dict):
+                    target[self.text(key) if isinstance(key, str) else key] = copy
+                else:
+                    target.append(copy)
+        return root
 
 
 # --------------------------------------------------------------------------- entry points

@@ -319,3 +319,11 @@ def test_the_runtime_check_agrees_with_the_published_schema():
         verdicts.append(ours)
     assert verdicts == [True, False, False, False, True, False, False, False, False, False,
                         False, False, False, True]
+
+
+def test_a_symlinked_baseline_stays_a_symlink(project):
+    Path("shared").mkdir()
+    os.symlink("shared/real.json", "baseline.json")
+    adopt()
+    assert os.path.islink("baseline.json") and len(bl.load("shared/real.json")) == 2
+    assert sorted(os.listdir("shared")) == ["real.json", "real.json.journal.jsonl", "real.json.lock"]

@@ -19,7 +19,7 @@ from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.config import TARGET_VERSIONS, Config, ConfigError, load_config
 from fountain_audit.lint.selection import RuleSelectionError, Selection
 from fountain_audit.cli.outputs import utf8_stdout
-from fountain_audit.reporters.text import report_json, report_text, stale_lines
+from fountain_audit.reporters.text import stale_lines
 from fountain_audit.untrusted import terminal_safe
 from fountain_audit.lint.rules import all_rules
 from fountain_audit.parse.source import (DEFAULT_MAX_FILE_SIZE, decode_bytes, describe_content, format_size,

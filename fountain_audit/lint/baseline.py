@@ -358,11 +358,13 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
     """Make the baseline at ``path`` hold the ``current`` entries (see :func:`entries_for`) in
     place of its entries in ``scope``, keeping the others and each kept entry's ``added`` date;
     creates the file the first time. Locked, reloaded inside the lock, written durably, then
-    journalled (see the module docstring). Raises :class:`BaselineError` (the file is then
+    journalled (see the module docstring); a symlink is followed (the file it names is replaced,
+    its lock and journal sit beside that file). Raises :class:`BaselineError` (the file is then
     untouched) for an unusable existing baseline, more than ``max_entries`` entries, a lock
     not obtained or a write that fails."""
     path = os.fspath(path)
-    with locked(path):
+    target = os.path.realpath(path)  # a symlinked baseline: lock, replace and journal the file it names
+    with locked(target):
         old = load(path, max_entries, missing_ok=True)
         entries = {fp: e for fp, e in old.items() if e not in scope}
         for fp, e in current.items():
@@ -372,16 +374,16 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
                                 f"({max_entries}); the baseline was not written")
         added = sorted((e for fp, e in entries.items() if fp not in old), key=Entry.sort_key)
         removed = sorted((e for fp, e in old.items() if fp not in entries), key=Entry.sort_key)
-        _remove_leftovers(path)
-        if added or removed or not os.path.exists(path):
+        _remove_leftovers(target)
+        if added or removed or not os.path.exists(target):
             try:
-                write_durable(path, render(entries.values()))
+                write_durable(target, render(entries.values()))
             except OSError as e:
                 raise BaselineError(f"{path}: cannot write: {e.strerror or e}") from None
             when = dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
             try:
-                append_journal(path, added, removed, when)
+                append_journal(target, added, removed, when)
             except OSError as e:
-                raise BaselineError(f"{journal_path(path)}: cannot append (the baseline itself was written): "
+                raise BaselineError(f"{journal_path(target)}: cannot append (the baseline itself was written): "
                                     f"{e.strerror or e}") from None
     return Change(entries, added, removed)

@@ -13,6 +13,8 @@ by ``A101 unused-suppression``.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -47,7 +49,10 @@ class Directive:
     matched: set[str] = field(default_factory=set)
 
 
+@functools.lru_cache(maxsize=1024)
 def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None]:
+    """Rule codes named by a directive's ``=...`` list (cached: a file may repeat the same
+    list thousands of times, and resolving reads the rule table)."""
     if selectors is None or not selectors.strip():
         return None, None
     names = [s.strip() for s in selectors.split(",") if s.strip()]
@@ -58,10 +63,25 @@ def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None]:
 
 
 def directives(document: Document) -> list[Directive]:
-    """Every ``/* fountain-audit: ... */`` boneyard of ``document``, with the lines it covers."""
+    """Every ``/* fountain-audit: ... */`` boneyard of ``document``, with the lines it covers.
+
+    Linear in the number of nodes and directives: a ``disable-next`` looks only at the
+    blank lines after it; an ``enable`` closes the open ``disable`` regions it names
+    through an index by rule code, never rescanning earlier directives.
+    """
     children = document.children
     out: list[Directive] = []
     last_line = children[-1].end_line if children else 1
+    open_all: list[Directive] = []  # open "disable" regions for every rule
+    open_by_code: dict[str, list[Directive]] = {}  # open "disable=CODES" regions, by code
+
+    def close(regions: list[Directive], enable: Directive) -> None:
+        for prev in regions:
+            if prev.last == last_line:  # not closed yet (a region with several codes is listed under each)
+                prev.last = enable.line
+                enable.used = True
+        regions.clear()
+
     for k, node in enumerate(children):
         if not isinstance(node, Boneyard):
             continue
@@ -79,35 +99,78 @@ def directives(document: Document) -> list[Directive]:
         if d.verb == "disable-file":
             d.first, d.last = 1, last_line
         elif d.verb == "disable-next":
-            nxt = next((c for c in children[k + 1:] if not isinstance(c, Blank)), None)
-            d.first, d.last = (nxt.line, nxt.end_line) if nxt is not None else (0, -1)
+            j = k + 1
+            while j < len(children) and isinstance(children[j], Blank):
+                j += 1
+            d.first, d.last = (children[j].line, children[j].end_line) if j < len(children) else (0, -1)
         elif d.verb == "disable":
             d.first, d.last = node.line, last_line
+            if not d.error:
+                if d.codes is None:
+                    open_all.append(d)
+                else:
+                    for code in d.codes:
+                        open_by_code.setdefault(code, []).append(d)
+        elif d.verb == "enable" and not d.error:
+            # An enable ends the earlier disable regions it names (or all of them).
+            close(open_all, d)
+            for code in (list(open_by_code) if d.codes is None else d.codes):
+                close(open_by_code.pop(code, []), d)
         out.append(d)
-    # An enable ends the earlier disable regions it names (or all of them).
-    for i, d in enumerate(out):
-        if d.verb != "enable" or d.error:
-            continue
-        for prev in out[:i]:
-            if prev.verb == "disable" and prev.last == last_line and \
-                    (d.codes is None or prev.codes is None or prev.codes & d.codes):
-                prev.last = d.line
-                d.used = True
     return out
 
 
 def apply(diagnostics: list[Diagnostic], found: list[Directive]) -> list[Diagnostic]:
-    """Diagnostics not covered by a directive; marks the directives that were used."""
-    active = [d for d in found if d.verb in ("disable", "disable-next", "disable-file") and not d.error]
+    """Diagnostics not covered by a directive; marks the directives that were used.
+
+    O((D·k + M) log M) for D directives naming k rules each and M diagnostics: each
+    directive looks up its line range in the sorted lines of the rules it names, and
+    each diagnostic in the merged ranges that cover its rule.
+    """
+    active = [d for d in found if d.verb in ("disable", "disable-next", "disable-file") and not d.error
+              and d.first <= d.last]
     if not active:
         return diagnostics
-    kept = []
+    all_lines = sorted(diag.line for diag in diagnostics)
+    lines_by_code: dict[str, list[int]] = {}
     for diag in diagnostics:
-        hit = False
-        for d in active:
-            if d.first <= diag.line <= d.last and (d.codes is None or diag.code in d.codes):
-                d.used = True
-                hit = True
-        if not hit:
-            kept.append(diag)
-    return kept
+        lines_by_code.setdefault(diag.code, []).append(diag.line)
+    for lines in lines_by_code.values():
+        lines.sort()
+
+    def any_in(lines: list[int], first: int, last: int) -> bool:
+        i = bisect.bisect_left(lines, first)
+        return i < len(lines) and lines[i] <= last
+
+    ranges_all: list[tuple[int, int]] = []
+    ranges_by_code: dict[str, list[tuple[int, int]]] = {}
+    for d in active:
+        if d.codes is None:
+            d.used = d.used or any_in(all_lines, d.first, d.last)
+            ranges_all.append((d.first, d.last))
+        else:
+            d.used = d.used or any(any_in(lines_by_code.get(c, []), d.first, d.last) for c in d.codes)
+            for c in d.codes:
+                ranges_by_code.setdefault(c, []).append((d.first, d.last))
+    cover_all = _Cover(ranges_all)
+    covers = {c: _Cover(r) for c, r in ranges_by_code.items()}
+    return [diag for diag in diagnostics if not (cover_all.covers(diag.line) or
+                                                  (diag.code in covers and covers[diag.code].covers(diag.line)))]
+
+
+class _Cover:
+    """The union of inclusive line ranges, as sorted disjoint ranges for bisection."""
+
+    def __init__(self, ranges: list[tuple[int, int]]):
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for first, last in sorted(ranges):
+            if self.ends and first <= self.ends[-1] + 1:
+                self.ends[-1] = max(self.ends[-1], last)
+            else:
+                self.starts.append(first)
+                self.ends.append(last)
+
+    def covers(self, line: int) -> bool:
+        i = bisect.bisect_right(self.starts, line) - 1
+        return i >= 0 and line <= self.ends[i]

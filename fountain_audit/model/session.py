@@ -251,15 +251,19 @@ class Turn:
     stats: Action | None = None
     actions: list[Speech] = field(default_factory=list)
     prose_tool_calls: list[Action] = field(default_factory=list)
+    _target: object = field(default=False, repr=False)  # False: not computed yet
 
     @property
     def target(self) -> str | None:
-        """The model HARVEY forwarded to (``Forwarding to NAME.``), or ``None``."""
-        if self.forwarding is None:
-            return None
-        m = _FORWARD_RE.match(self.forwarding._first_line()) or \
-            _FORWARD_V0_RE.match((self.forwarding.parentheticals or [""])[0])
-        return m.group("target") if m else None
+        """The model HARVEY forwarded to (``Forwarding to NAME.``), or ``None`` (computed
+        once, on first use after the model is built)."""
+        if self._target is False:
+            m = None
+            if self.forwarding is not None:
+                m = _FORWARD_RE.match(self.forwarding._first_line()) or \
+                    _FORWARD_V0_RE.match((self.forwarding.parentheticals or [""])[0])
+            self._target = m.group("target") if m else None
+        return self._target
 
     @property
     def tool_calls(self) -> list[NoteRecord]:

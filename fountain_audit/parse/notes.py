@@ -44,7 +44,7 @@ KINDS: dict[str, str] = {
     "summary_context": "memory",
     "confidence": "confidence",
     "run": "run",
-    "stats": "",  # legacy, free text (pre-b45c946)
+    "stats": "stats",  # legacy (pre-b45c946)
 }
 MEMORY_KINDS = frozenset(k for k, v in KINDS.items() if v == "memory")
 
@@ -55,6 +55,10 @@ _HEAD_RE = re.compile(
 )
 _PIPELINE_HIDDEN = "hidden confidence instruction appended"
 _PIPELINE_STOP = "pipeline stopped at step "
+_INT_RE = re.compile(r"-?\d{1,18}")
+#: A Go ``time.Duration`` string: ``8.3s``, ``850ms``, ``1m2.5s``, ``2h0m0s``.
+_GO_DURATION_RE = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
+_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 _SOURCE_DETAIL_RE = re.compile(r"^(?P<source>.*?)\s*\((?P<detail>[^()]*)\)$", re.S)
 
 
@@ -154,8 +158,8 @@ class _NoteFields(Transformer):
     def chunk(self, items):
         out: dict[str, Any] = {"pairs": dict(items)}
         for key, val in items:
-            if key in ("chunks", "chunk-size") and val is not None and val.isdigit():
-                out[key.replace("-", "_")] = int(val)
+            if key in ("chunks", "chunk-size") and val is not None and _INT_RE.fullmatch(val):
+                out[key.replace("-", "_")] = int(val)  # a negative count is kept (and reported by N103)
             elif key in ("file", "model", "boundary"):
                 out[key] = val
         return out
@@ -185,9 +189,30 @@ class _NoteFields(Transformer):
         return {"score": float(score), "threshold_met": t == "threshold met",
                 "threshold": float(m.group(1)) if m else None}
 
+    def stats(self, items):
+        out: dict[str, Any] = {"models": None, "prompt_tokens": None, "reply_tokens": None, "tokens": None}
+        if len(items) == 4:  # MODEL · N tokens · D · T tok/s
+            models, total, duration, rate = items
+            out["models"] = str(models)
+            out["tokens"] = int(total.split()[0])
+        else:  # P prompt + R reply tokens · D · T tok/s
+            tokens, duration, rate = items
+            words = tokens.split()
+            out["prompt_tokens"], out["reply_tokens"] = int(words[0]), int(words[3])
+        out["duration"] = str(duration)
+        out["seconds"] = go_duration_seconds(str(duration))
+        out["tokens_per_second"] = float(str(rate).split()[0])
+        return out
+
     def pipeline_stop(self, items):
         step, steps, score, threshold = items
         return {"step": int(step), "steps": int(steps), "score": float(score), "threshold": float(threshold)}
+
+
+def go_duration_seconds(text: str) -> float:
+    """Seconds in a Go ``time.Duration`` string (``"1m2.5s"`` → ``62.5``, ``"850ms"`` → ``0.85``),
+    rounded to the nanosecond. ``text`` must match the grammar's ``DURATION``."""
+    return round(sum(float(n) * _UNIT_SECONDS[u] for n, u in _GO_DURATION_RE.findall(text)), 9)
 
 
 @functools.cache
@@ -250,8 +275,12 @@ def parse_note(note: Note) -> NoteRecord:
     model, boundary, chunk_size, pairs; ``chunk-result``: index, count, status,
     error; ``synthesis``: model, status, error; memory tools and ``run``:
     target, status; ``confidence``: score, threshold_met, threshold;
-    ``pipeline-stop``: step, steps, score, threshold; ``stats``/``unknown``:
-    none (see ``body``).
+    ``pipeline-stop``: step, steps, score, threshold; ``stats`` (legacy):
+    models (``MODEL ·`` form, else None), prompt_tokens and reply_tokens (``P prompt
+    + R reply tokens`` form, else None), tokens (``N tokens`` form, else None: a
+    total the file does not write is not computed), duration (as written, e.g.
+    ``"8.3s"``), seconds (float), tokens_per_second (float); ``unknown``: none
+    (see ``body``).
     """
     body = note.body
     if body == _PIPELINE_HIDDEN:
@@ -400,6 +429,7 @@ def _describe(kind: str) -> str:
         "synthesis": "model=M — ok|error: MESSAGE",
         "confidence": "S — threshold met|threshold not met (T)",
         "pipeline-stop": "pipeline stopped at step i/n: confidence S below threshold T",
+        "stats": "P prompt + R reply tokens · DURATION · T tok/s",
     }.get(kind, "TARGET — STATUS")
     return f"malformed [[{kind}:]] note: expected '{expected}'"
 

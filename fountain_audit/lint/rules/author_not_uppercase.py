@@ -11,6 +11,9 @@ scene; Fountain cues are upper case, and the recorder upper-cases `$USER` (or wr
 readers that match the author against the cues (`Author: alice` vs `ALICE`) can miss
 the user's lines.
 
+## Severity
+Warning: the author is recorded; only the recorder's casing is not followed.
+
 ## Example
 ```fountain
 Title: Harvey Session

@@ -8,6 +8,9 @@ an archive, a database), and skips every other rule for it.
 A binary file named `*.spmd` or `*.fountain` is not a session: checking it would bury
 the one useful finding under hundreds of meaningless ones.
 
+## Severity
+Error: the file is unreadable as a transcript, so whatever it records is lost.
+
 ## Example
 ```fountain
 \x00\x01\x02\x03\x00\x01\x02\x03\x00\x01

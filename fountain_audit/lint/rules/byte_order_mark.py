@@ -8,6 +8,9 @@ Harvey never writes one. It is harmless to fountain-audit (the BOM is kept as it
 node), but some readers take it as part of the first title key, so `Title:` is not
 found.
 
+## Severity
+Info: harmless to this reader and to most others; nothing in the audit trail changes.
+
 ## Example
 ```fountain
 \ufeffINT. SHELL 2026-06-24 10:02:30

@@ -11,6 +11,9 @@ endpoints, SHELL, skills). A mixed-case cue was written by hand; readers that co
 cues with the title page's `Author:`, the forwarding line or the scene heading, and
 Harvey's own parser, which only knows upper-case cues, misattribute or drop the line.
 
+## Severity
+Warning: the speaker is recorded; only the recorder's casing is not followed.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

@@ -15,6 +15,9 @@ the synthesis then claims to cover text that was never analysed, and nothing in 
 file says which part of the document is missing. (The spec's own reference example
 shows 3 of 12 results; the recorder always writes all of them.)
 
+## Severity
+Error: evidence lost or misplaced: chunk results are missing, repeated or out of order.
+
 ## Example
 ```fountain
 INT. CHUNK ANALYSIS — NOTES.MD 2026-06-24 10:03:00

@@ -15,6 +15,9 @@ A reply may contain a `THE END.` line (the recorder writes replies verbatim); th
 line belongs to the reply and is not reported. A `THE END.` paragraph directly after
 a reply is read as part of the reply, so it is not reported either.
 
+## Severity
+Error: Harvey's reader stops at `THE END.`, so what follows is lost to it.
+
 ## Example
 ```fountain
 Title: Harvey Session

@@ -10,6 +10,9 @@ the note is the recorder's own output and not an error; but the provenance of th
 chunk is lost: the answer cannot be traced back to the document it came from. Worth
 knowing when the session is used as evidence (re-index the RAG store with sources).
 
+## Severity
+Info: a form the recorder writes when a chunk has no source metadata; nothing recorded is lost.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

@@ -9,6 +9,9 @@ Since v1.2, `EXT.` means the computation left the machine. The routing line is t
 record of which remote endpoint received the prompt (and the workspace it ran for);
 without it the audit trail shows a remote answer with no stated destination.
 
+## Severity
+Warning: the EXT. heading still records that the prompt left the machine and names the endpoint; only the routing detail is missing.
+
 ## Example
 ```fountain
 EXT. PI2 AND ALICE 2026-06-24 11:00:00

@@ -14,6 +14,9 @@ line and the reply cue all keep the old name together). A mismatch means the sce
 edited by hand or assembled from pieces, and the audit trail contradicts itself about
 who answered.
 
+## Severity
+Error (was warning): evidence misattributed: the trail contradicts itself about which model answered.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
@@ -59,7 +62,7 @@ from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "T101"
 NAME = "forwarding-target-mismatch"
-SEVERITY = Severity.WARNING
+SEVERITY = Severity.ERROR
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
 

@@ -11,6 +11,9 @@ turns are not absorbed into the reply.
 Every other Fountain reader sees no scene heading there: the next scene disappears
 into the previous reply, together with its description, its turns and its notes.
 
+## Severity
+Warning: fountain-audit starts the scene at the heading, so nothing is lost here; other readers lose the scene.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

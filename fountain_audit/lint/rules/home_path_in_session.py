@@ -12,6 +12,9 @@ A home path reveals a person's account name and the layout of their machine
 a public bug report. `--redact` and `fountain-audit redact` replace such paths with
 `<home>`.
 
+## Severity
+Info: the audit trail is intact; an account name in a path matters only when the file is shared, so it is a hint for `--redact`.
+
 ## Example
 ```fountain
 INT. SHELL 2026-06-24 10:02:30

@@ -15,6 +15,9 @@ prompt never left the machine when it did. Harvey's recorder writes route dispat
 `EXT. ENDPOINT AND USER` with a `Harvey routing to ENDPOINT.` line; the INT. form is the
 v1.0 convention, still shown in the spec's Example 4.
 
+## Severity
+Error (was warning): the trail is wrong about where the prompt went: INT. says it stayed on the machine, `Model:` says it did not.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 11:00:00
@@ -61,7 +64,7 @@ from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "H105"
 NAME = "int-scene-names-remote-route"
-SEVERITY = Severity.WARNING
+SEVERITY = Severity.ERROR
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
 

@@ -9,6 +9,9 @@ that names a rule that does not exist.
 A suppression that is silently ignored lets the diagnostic it was meant to silence
 through, or, worse, a typo hides nothing while the reader believes it does.
 
+## Severity
+Warning: fountain-audit's own comments, not the audit trail; the suppression the writer meant does not apply.
+
 ## Example
 ```fountain
 /* fountain-audit: disable=no-such-rule */
@@ -42,6 +45,8 @@ SCOPE = ALL_KINDS
 
 
 def check(ctx):
+    if "fountain-audit:" not in ctx.text:
+        return  # no suppression comment at all
     from fountain_audit.lint.suppressions import directives
     for d in directives(ctx.document):
         if d.error:

@@ -9,6 +9,9 @@ readers either fail or replace the bytes, so the audit text no longer says what 
 recorded. fountain-audit keeps the bytes (the file still parses and prints back
 identically) and checks the rest of the file.
 
+## Severity
+Error: the text at these bytes is unreadable, so the evidence there is lost.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

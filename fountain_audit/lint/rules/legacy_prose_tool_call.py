@@ -12,6 +12,9 @@ read the audit trail (and the placement and argument rules) do not see it as a t
 call, and the outcome of the call was never recorded. Re-record the session, or
 rewrite the lines as notes (with the real status if it is known).
 
+## Severity
+Info (was warning): a form the recorder itself wrote (88504ea–cf4aa0d); the call is read (`form: prose`), its status was never recorded.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
@@ -59,7 +62,7 @@ from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "L101"
 NAME = "legacy-prose-tool-call"
-SEVERITY = Severity.WARNING
+SEVERITY = Severity.INFO
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
 

@@ -11,6 +11,9 @@ Since b45c946 Harvey writes the statistics as the last action line of a chat sce
 and miss the statistics. (SESSIONS.md's `[[stats: MODEL · N tokens · …]]` form was never
 written by any recorder.)
 
+## Severity
+Info (was warning): a form the recorder itself wrote (8d0b75a–b45c946); its tokens, duration and rate are read.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
@@ -59,7 +62,7 @@ from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "L102"
 NAME = "legacy-stats-note"
-SEVERITY = Severity.WARNING
+SEVERITY = Severity.INFO
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
 NOTE_KINDS = ("stats",)

@@ -9,6 +9,9 @@ The recorder always writes `YYYY-MM-DD HH:MM:SS` after one space. The loose form
 found in hand-written and older files (and Harvey's replay tests); it is accepted,
 but timestamps lose their seconds and the spec's heading regex does not match.
 
+## Severity
+Info (was warning): a form Harvey's own replay tests and real sessions carry and its reader tolerates; the time is recorded, only its seconds are missing.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING — 2026-07-03 19:15
@@ -34,7 +37,7 @@ from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "H102"
 NAME = "loose-scene-timestamp"
-SEVERITY = Severity.WARNING
+SEVERITY = Severity.INFO
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
 

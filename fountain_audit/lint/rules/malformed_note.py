@@ -11,6 +11,9 @@ These notes are the audit trail. A tool note without a status, a RAG note withou
 score or a recall note without a source cannot be read back by any tool, so the
 record of what the agent did, on whose evidence, is lost.
 
+## Severity
+Error: the note's fields cannot be read, so the evidence it records is unreadable.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

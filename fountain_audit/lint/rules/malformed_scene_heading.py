@@ -11,6 +11,9 @@ The timestamp is the only record of when an interaction happened; Harvey's own r
 recognises chat scenes by ` HARVEY AND ` and ` TALKING `, so a chat heading without
 `TALKING` is invisible to `--continue` and `--replay`.
 
+## Severity
+Error: the heading's timestamp is the only record of when the interaction happened; without a valid one it is lost (or Harvey cannot find the chat scene at all).
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING

@@ -8,6 +8,9 @@ Reports a session file whose title page lacks a non-empty `Author:` key.
 how readers tell the user's dialogue from a model's. The recorder writes `$USER` in
 upper case, or `OPERATOR`.
 
+## Severity
+Error: `Author:` is the only record of who ran the session; without it the session's human is unknown.
+
 ## Example
 ```fountain
 Title: Harvey Session

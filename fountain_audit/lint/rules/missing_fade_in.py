@@ -8,6 +8,9 @@ scene heading.
 FOUNTAIN_FORMAT.md requires `FADE IN:` exactly; the recorder writes it when a session
 starts. Without it the file is not a complete recording.
 
+## Severity
+Warning (was error): `FADE IN:` carries no evidence; every scene, note and time is still read.
+
 ## Example
 ```fountain
 Title: Harvey Session
@@ -38,7 +41,7 @@ from fountain_audit.lint.diagnostics import Finding, Severity
 
 CODE = "S103"
 NAME = "missing-fade-in"
-SEVERITY = Severity.ERROR
+SEVERITY = Severity.WARNING
 SINCE = "1.0"
 SCOPE = ("session",)
 

@@ -14,6 +14,9 @@ could read and write files. The recorder writes
 of every INT. chat scene (the pipeline's return scene writes the client name,
 `Model: Ollama (mistral:7b).`); a scene without it was hand-written or edited.
 
+## Severity
+Warning: the reply's cue still names who answered; the scene's context is incomplete.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

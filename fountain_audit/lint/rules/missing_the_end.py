@@ -10,6 +10,9 @@ complete session from one that crashed or is still being written. Its absence is
 normal for a live or crashed session, so this is a warning: check that the session
 was not cut short (the last turn may have no reply).
 
+## Severity
+Warning: a complete session that does not say it is complete; nothing recorded is lost.
+
 ## Example
 ```fountain
 Title: Harvey Session

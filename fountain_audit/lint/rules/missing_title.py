@@ -8,6 +8,9 @@ FOUNTAIN_FORMAT.md lists `Title:` as a required element; the recorder always wri
 `Title: Harvey Session`. Its absence means the file was not written by the recorder
 or lost its head.
 
+## Severity
+Warning (was error): the title is not part of the evidence; every note, turn and time is still there.
+
 ## Example
 ```fountain
 Author: ALICE
@@ -35,7 +38,7 @@ from fountain_audit.lint.diagnostics import Finding, Severity
 
 CODE = "S101"
 NAME = "missing-title"
-SEVERITY = Severity.ERROR
+SEVERITY = Severity.WARNING
 SINCE = "1.0"
 SCOPE = ("session",)
 

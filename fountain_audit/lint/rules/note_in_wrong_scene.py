@@ -15,6 +15,9 @@ result belongs to the chunk analysis, an exit status to the shell command, a
 confidence score to the pipeline step. Outside that scene the note is attributed to
 the wrong step, and tools that read the scene (replay, audits) miss it.
 
+## Severity
+Error: evidence misplaced: the note is in a scene where that operation cannot happen.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

@@ -8,6 +8,9 @@ return.
 The recorder never writes them; they come from binary tool output pasted into a reply
 or from a damaged file, and many tools stop reading at a NUL.
 
+## Severity
+Warning: the text around the character is still readable (shell output can hold such bytes); tools may truncate it.
+
 ## Example
 ```fountain
 INT. SHELL 2026-06-24 10:02:30
@@ -41,9 +44,13 @@ SINCE = "1.0"
 SCOPE = ALL_KINDS
 
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
+#: The same characters, for a cheap test before the scan (``in`` on a str runs at C speed).
+_CONTROLS = tuple(chr(c) for c in (*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f))
 
 
 def check(ctx):
+    if not any(c in ctx.text for c in _CONTROLS):
+        return
     index_of = None
     for m in _CONTROL_RE.finditer(ctx.text):
         index_of = index_of or LineIndex(ctx.text)

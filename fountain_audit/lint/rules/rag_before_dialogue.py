@@ -11,6 +11,9 @@ attaches it to the turn that follows. A RAG note after the user's dialogue, or a
 a reply, is attributed to the wrong turn, or to none: the evidence for an answer is
 misfiled.
 
+## Severity
+Error: evidence misplaced: the retrieval is attached to the wrong input.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

@@ -11,6 +11,9 @@ sources right after that note, one per distinct source, in rank order). On its o
 after some other element, it claims provenance for a retrieval the file does not
 record, and readers cannot tell which turn it belongs to.
 
+## Severity
+Error: evidence misplaced: the source is not attached to any retrieval.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

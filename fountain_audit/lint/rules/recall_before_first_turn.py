@@ -10,6 +10,9 @@ design place the recall scene once, before the first turn, so readers attach its
 what the following turns knew. Harvey itself re-emits the scene after `/clear` or
 `/profile use`; if that is what happened, suppress this warning for the file.
 
+## Severity
+Warning: the recalled context is recorded, in its own scene; only its time in the session is unusual.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

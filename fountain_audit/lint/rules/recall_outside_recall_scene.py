@@ -8,6 +8,9 @@ Recall notes record which stored memories were injected into the context. The sp
 allows them only in the `INT. CONTEXT RECALL` scene; elsewhere readers attribute them
 to a single turn (or to nothing), misstating what the agent knew.
 
+## Severity
+Error: evidence misplaced: recalled context is recorded outside the scene that holds it.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

@@ -19,6 +19,9 @@ truncated), and the other elements are cut out of the reply. The recorder writes
 verbatim, so this is not the recorder's fault, but the session will not read back as it
 was recorded; indent the line or keep it in the same paragraph as the text before it.
 
+## Severity
+Warning: fountain-audit reads the reply whole; other Fountain readers split it.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

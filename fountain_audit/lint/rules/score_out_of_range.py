@@ -1,10 +1,12 @@
-"""A RAG, recall or confidence score outside 0–1, or a RAG note for no chunks.
+"""A RAG, recall or confidence score outside 0–1, or a RAG or chunk note for fewer than one chunk.
 
 ## What it does
 Reports a number in an audit note that cannot be what the recorder measured: the
 `top score` of a `[[rag:]]` note, the `score` of a `[[recall:]]` note, the score and
 threshold of a `[[confidence:]]` or `[[pipeline stopped at step …]]` note outside
-`[0, 1]`, and a `[[rag:]]` note that reports fewer than one chunk.
+`[0, 1]`, and a `[[rag:]]` or `[[chunk:]]` note that reports fewer than one chunk
+(`[[rag: -2 chunks …]]`, `chunks=0`). The note itself is well formed: it is read as a
+typed record with its fields (`dump --records all`), values as written.
 
 ## Why is this bad?
 Harvey writes similarity and confidence scores as fractions between 0 and 1 (`%.2f`),
@@ -12,6 +14,9 @@ and writes a `[[rag:]]` note only when retrieval returned something ("silent whe
 nothing fires": there is no `[[rag: 0 chunks …]]`). A score of `87` or `-0.2`, or a RAG
 note for zero chunks, was not written by the recorder: the file was edited, or the
 value was recorded in the wrong unit, and the evidence it claims cannot be trusted.
+
+## Severity
+Warning (was error): the note is well formed and its values are kept as typed fields; only a value is impossible for the recorder.
 
 ## Example
 ```fountain
@@ -62,7 +67,7 @@ from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "N103"
 NAME = "score-out-of-range"
-SEVERITY = Severity.ERROR
+SEVERITY = Severity.WARNING
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
 
@@ -75,9 +80,11 @@ _SCORES = {
                    ("threshold", "confidence threshold", re.compile(r"threshold not met \(" + _NUM + r"\)"))],
     "pipeline-stop": [("score", "confidence score", re.compile(r": confidence " + _NUM)),
                       ("threshold", "confidence threshold", re.compile(r" below threshold " + _NUM))],
+    "chunk": [],
 }
 NOTE_KINDS = tuple(_SCORES)
-_CHUNKS_RE = re.compile(r"rag:\s*(\d+) chunk")
+_CHUNKS_RE = re.compile(r"rag:\s*(-?\d+) chunk")
+_CHUNK_COUNT_RE = re.compile(r"chunks=\s*(-?\d+)")
 _SHOWN = {"rag": "[[rag:]]", "recall": "[[recall:]]", "confidence": "[[confidence:]]",
           "pipeline-stop": "[[pipeline stopped …]]"}
 
@@ -103,6 +110,10 @@ def check_note(ctx, placed):
         line, col, eline, ecol = _at(rec, _CHUNKS_RE)
         yield Finding(line, col, f"[[rag:]] note for {rec.fields['chunks']} chunks; Harvey writes a RAG "
                       "note only when retrieval returned at least one chunk", eline, ecol)
+    if rec.kind == "chunk" and rec.fields.get("chunks") is not None and rec.fields["chunks"] < 1:
+        line, col, eline, ecol = _at(rec, _CHUNK_COUNT_RE)
+        yield Finding(line, col, f"[[chunk:]] note for chunks={rec.fields['chunks']}; Harvey writes a chunk "
+                      "analysis only for a file split into at least one chunk", eline, ecol)
     for key, what, rx in _SCORES[rec.kind]:
         value = rec.fields.get(key)
         if value is None or 0.0 <= value <= 1.0:

@@ -17,6 +17,9 @@ the arguments of a deploy tool. Session files are committed, attached to CI runs
 shared in bug reports; a credential in one is a leaked credential. Revoke it, then share
 a redacted copy (`fountain-audit redact`).
 
+## Severity
+Error: not an audit-trail fault (privacy rules stand outside that scale) but a leaked credential, which must fail the run until it is revoked and redacted.
+
 ## Example
 ```fountain
 INT. SHELL 2026-06-24 10:02:30

@@ -9,6 +9,9 @@ It is not wrong: the recorder appends as it goes, so a live or crashed session l
 exactly like this. But the last exchange is incomplete, and an audit (or a replay) must
 not treat the missing reply as an answer. Harvey's own reader drops such a turn.
 
+## Severity
+Info: the recorder's append-only writer leaves exactly this when a session crashes or is still running; what it wrote is intact.
+
 ## Example
 ```fountain
 Title: Harvey Session

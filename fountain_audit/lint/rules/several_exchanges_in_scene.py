@@ -11,6 +11,9 @@ hand-written sessions and the spec's multi-model examples; they are valid Founta
 but Harvey's own `--continue`/`--replay` reader kept only one turn per scene until
 mid-2026 (fix 3cf6ac3), so older Harvey builds silently lose the other exchanges.
 
+## Severity
+Info: a shape the recorder writes; every exchange is read as its own turn.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

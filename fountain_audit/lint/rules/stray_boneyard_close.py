@@ -11,6 +11,9 @@ the rest as action instead, so the hidden text (a draft, a disabled note) appear
 the screenplay and the `*/` is printed. Nothing is lost from the file, but what it
 says is not what its writer meant, so this is a warning, not an error.
 
+## Severity
+Warning: nothing recorded is lost or misplaced; text meant to be hidden shows.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

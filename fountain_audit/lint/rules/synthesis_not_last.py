@@ -13,6 +13,9 @@ synthesis, or a second `[[chunk:]]` header, means two analyses were merged into 
 scene (or the scene was edited), so it is no longer clear which results the synthesis
 covers.
 
+## Severity
+Warning: every result and the synthesis are recorded; only their order is unusual.
+
 ## Example
 ```fountain
 INT. CHUNK ANALYSIS — NOTES.MD 2026-06-24 10:03:00

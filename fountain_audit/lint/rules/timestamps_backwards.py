@@ -13,6 +13,9 @@ order of events can no longer be trusted. The recorder writes local time with no
 so a clock change (daylight saving, NTP) can also cause it: that is why this is a
 warning.
 
+## Severity
+Warning: each time is recorded as written; a clock change can explain the order, so the trail is not necessarily wrong.
+
 ## Example
 ```fountain
 INT. SHELL 2026-06-24 10:05:00

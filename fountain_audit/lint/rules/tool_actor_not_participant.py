@@ -13,6 +13,9 @@ exchange, so the audit trail no longer says who did what. (Harvey writes the
 upper-cased @mention name; an alias can differ from the model's character name, which
 is why this is a warning.)
 
+## Severity
+Warning: the tool call may be misattributed, but an @mention alias can differ from the model's character name.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

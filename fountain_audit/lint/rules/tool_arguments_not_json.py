@@ -10,6 +10,9 @@ Harvey writes tool arguments as the JSON the model sent. Arguments that are not 
 cannot be compared or replayed reliably; a raw newline inside a string means the
 model emitted broken JSON (or the note was edited), and strict JSON readers reject it.
 
+## Severity
+Warning: the arguments are kept as written and stay readable; tools that expect JSON cannot use them.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

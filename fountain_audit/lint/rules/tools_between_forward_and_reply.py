@@ -10,6 +10,9 @@ after the forwarding line and before the reply. A tool note before the forwardin
 (or after the reply, or outside any turn) is attributed to the wrong exchange, and
 readers that follow the spec miss it.
 
+## Severity
+Error: evidence misplaced: the tool call is attached to the wrong step of the turn.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

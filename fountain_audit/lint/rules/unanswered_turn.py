@@ -19,6 +19,9 @@ when the turn completes, so a closed session never holds a question without an a
 A missing reply means the scene was cut or edited, and the audit trail cannot show what
 the model answered.
 
+## Severity
+Warning: what was recorded is intact; the reply is simply missing.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

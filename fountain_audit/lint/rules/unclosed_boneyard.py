@@ -8,6 +8,9 @@ The line is then read as ordinary text.
 Renderers hide everything after an unclosed `/*`, so the rest of the session
 disappears from view, audit notes included.
 
+## Severity
+Error: renderers hide everything after it, so the rest of the audit trail is lost from view.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

@@ -10,6 +10,9 @@ An audit note that does not close is not a note: its tool call, RAG or recall re
 is lost to every reader, and other Fountain readers may swallow the following text
 into a note.
 
+## Severity
+Error: the note is not read as a note, so the audit record it holds is lost (read as text).
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

@@ -21,6 +21,9 @@ from the input (and forwards to that model), so in its INT. scenes a leading `@n
 only survives in pre-v1.2 route dispatch (f94bc8d–cf4aa0d), where the reply was
 attributed to the session model instead of the endpoint.
 
+## Severity
+Info: a shape the recorder writes when a mentioned model does not answer; nothing is lost.
+
 ## Example
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30

@@ -10,6 +10,9 @@ speech (a reply, a prompt, shell output) are part of that text and are not repor
 Readers classify scenes by their heading; an unknown heading's turns and notes are
 ignored by Harvey's replay and by tools that follow the spec.
 
+## Severity
+Warning: the scene is read and kept, but no Harvey rule can check it.
+
 ## Example
 ```fountain
 Title: Harvey Session

@@ -9,6 +9,9 @@ run; suppressing this rule itself needs `--ignore A101`.)
 Stale suppressions accumulate when files are fixed, and then silently hide the next
 real problem at that place.
 
+## Severity
+Warning: fountain-audit's own comments, not the audit trail; a stale suppression may hide a future finding.
+
 ## Example
 ```fountain
 INT. SHELL 2026-06-24 10:02:30
