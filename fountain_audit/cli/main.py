@@ -396,7 +396,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
                        f"({len(change.added)} added, {len(change.removed)} removed)", err=True)
         outcome = bl.apply(ledger, diagnostics, scope, baseline_file)
         diagnostics = outcome.new
-    run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome)
+    run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome, strict=strict)
     stats = statistics_lines(diagnostics) if show_statistics else []
     from fountain_audit.reporters.text import plain_text_lines, report_json, report_text
     plain = None
