@@ -9,7 +9,9 @@ issue's bar), printed per shape. Shapes:
 - ``repeated-words``: a reply of one word repeated, one occurrence changed (12 KB took 5.4 s);
 - ``tool-note``: a tool note whose JSON arguments hold N/20 keys, one value changed (12 KB, 30 s);
 - ``reworded-reply``: a reply of N words in which every 5th word changed (coarsened when long);
-- ``many-turns``: N/100 turns with the same user input, one reply changed (turn alignment).
+- ``many-turns``: N/100 turns with the same user input, one reply changed (turn alignment);
+- ``reworded-prompts``: N/450 turns, every user input changed (one word added): one replace
+  block of turns paired by similarity (100 turns took 6 s, 200 turns 19 s).
 
 Usage: python benchmarks/diff_scaling.py [--base-kb KB] [--repeat N]
 Prints, per shape: input bytes at 1× and 10×, median seconds (of ``--repeat`` runs), the
@@ -103,9 +105,14 @@ def many_turns(nbytes: int) -> tuple[str, str]:
     return session(turns), session(b)
 
 
+def reworded_prompts(nbytes: int) -> tuple[str, str]:
+    turns = [(" ".join(f"p{i}x{k}" for k in range(50)), f"Reply {i}.", None) for i in range(nbytes // 450)]
+    return session(turns), session([(p + " please", r, None) for p, r, _ in turns])
+
+
 SHAPES: dict[str, Callable[[int], tuple[str, str]]] = {
     "long-reply": long_reply, "repeated-words": repeated_words, "tool-note": tool_note,
-    "reworded-reply": reworded_reply, "many-turns": many_turns,
+    "reworded-reply": reworded_reply, "many-turns": many_turns, "reworded-prompts": reworded_prompts,
 }
 
 

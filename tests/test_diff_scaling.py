@@ -37,7 +37,7 @@ def _best(a: str, b: str, runs: int = 3) -> float:
 
 #: Base size per shape (bytes): large enough that the 1× run is not mostly timer noise.
 BASE = {"long-reply": 12_000, "repeated-words": 12_000, "reworded-reply": 12_000, "tool-note": 4_000,
-        "many-turns": 2_000}
+        "many-turns": 2_000, "reworded-prompts": 9_000}
 
 
 @pytest.mark.parametrize("shape", sorted(bench.SHAPES))

@@ -8,7 +8,7 @@ from typing import Any
 
 from fountain_audit.diff.sequences import opcodes
 
-_PAIR_LIMIT = 40_000  # cells of the optimal-pairing table before falling back to a greedy pairing
+_PAIR_LIMIT = 2_500  # cells of the optimal-pairing table before falling back to a greedy pairing (≤ 10 sims an item)
 
 Step = tuple[str, "int | None", "int | None"]
 

@@ -15,6 +15,7 @@ from fountain_audit.diff.sequences import ratio as sequence_ratio
 THRESHOLD = 0.5
 
 _WORD_RE = re.compile(r"\s+|\w+|[^\w\s]")
+_TOKEN_RE = re.compile(r"\w+|[^\w\s]")  # words and punctuation: what :func:`ratio` compares in long texts
 
 
 def diff_words(a: str, b: str) -> tuple[list[tuple[str, str]], bool]:
@@ -52,7 +53,7 @@ def word_diff(a: str, b: str) -> list[tuple[str, str]]:
 def ratio(a: str, b: str, threshold: float = THRESHOLD) -> float:
     """Similarity of two texts (0–1, :meth:`SequenceMatcher.ratio`); texts too long to compare
     character by character (:data:`~fountain_audit.diff.sequences.CELL_LIMIT`) are compared
-    word by word, and long ones with bounded work (:func:`fountain_audit.diff.sequences.ratio`).
+    word by word (words and punctuation, white space left out), and long ones with bounded work (:func:`fountain_audit.diff.sequences.ratio`).
     Below ``threshold`` the value is only an upper bound."""
     if a == b:
         return 1.0
@@ -61,7 +62,7 @@ def ratio(a: str, b: str, threshold: float = THRESHOLD) -> float:
     x: Sequence[str] = a
     y: Sequence[str] = b
     if len(a) + len(b) > 4000 or len(a) * len(b) > CELL_LIMIT:
-        x, y = _WORD_RE.findall(a), _WORD_RE.findall(b)
+        x, y = _TOKEN_RE.findall(a), _TOKEN_RE.findall(b)
     sm = SequenceMatcher(None, x, y, autojunk=False)
     if sm.real_quick_ratio() < threshold or sm.quick_ratio() < threshold:
         return min(sm.quick_ratio(), threshold - 1e-9)
