@@ -34,6 +34,7 @@ from fountain_audit.parse.fountain import (Blank, Dialogue, Document, Node, Note
                        parse)
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
 from fountain_audit.model import actors
+from fountain_audit.audit.provenance import session_provenance
 from fountain_audit.model.ids import SessionIds, ids_of, node_id, scene_id, turn_id
 from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session,
                                           inline_placements, placements)
@@ -42,7 +43,8 @@ from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Sp
 #: 1.1: every record (and scene, speech) gained "id" (fountain_audit.model.ids);
 #: 1.2: tool calls and speeches gained "actor_ref" (fountain_audit.model.actors); inline notes
 #: (record kind "inline", AST "inline_note" children); AST problems' related_line/related_column.
-FORMAT_VERSION = "1.2"
+#: 1.3: turns gained "provenance" (fountain_audit.audit.provenance).
+FORMAT_VERSION = "1.3"
 
 #: Output shapes: tool calls and other note records, turns, the Fountain AST.
 SHAPES = ("dump", "turns", "ast")
@@ -418,6 +420,8 @@ class TurnRecord:
     (HARVEY's write or memory-tool prompts and the user's answers); ``other_notes``: the
     turn's remaining notes; ``stats``: the stats line. ``complete`` is true when the turn
     has a reply the file does not cut off. Missing parts are ``None``. ``id`` is ``t<index+1>``.
+    ``provenance``: the evidence recorded before the reply and its ``basis`` (the ``replies``
+    entry of :func:`fountain_audit.audit.provenance.session_provenance`).
     """
 
     file: str
@@ -438,6 +442,7 @@ class TurnRecord:
     other_notes: list[NoteRecordOut]
     stats: str | None
     id: str = ""
+    provenance: dict[str, Any] | None = None
 
     record = "turn"
 
@@ -449,7 +454,8 @@ class TurnRecord:
                 "tool_calls": [t.to_json() for t in self.tool_calls], "rag": [n.to_json() for n in self.rag],
                 "recall": [n.to_json() for n in self.recall], "model": self.model,
                 "model_switch": sp(self.model_switch), "actions": [a.to_json() for a in self.actions],
-                "other_notes": [n.to_json() for n in self.other_notes], "stats": self.stats}
+                "other_notes": [n.to_json() for n in self.other_notes], "stats": self.stats,
+                "provenance": self.provenance}
 
 
 def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
@@ -457,6 +463,7 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
     exchanges; turns without user input or without reply too)."""
     refs = _SceneRefs(session)
     ids = ids_of(session)
+    provenance = session_provenance(session, file)["replies"]
     recall_scenes = [s for s in session.scenes if s.kind == "context-recall"]
     recall_idx = [s.index for s in recall_scenes]
     recall_cache: dict[int, list[NoteRecordOut]] = {}
@@ -506,7 +513,8 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
         yield TurnRecord(file, turn.index, ref, span, out(turn.user), out(turn.forwarding), turn.target,
                          out(turn.reply), turn.complete, [t for _, t in tools], rag, recall, scene.model, switch,
                          [SpeechOut.of(a, ids, humans, scene.kind) for a in turn.actions], other,
-                         turn.stats.text if turn.stats is not None else None, turn_id(turn.index))
+                         turn.stats.text if turn.stats is not None else None, turn_id(turn.index),
+                         provenance[turn.index])
 
 
 # --------------------------------------------------------------------------- AST

@@ -1,6 +1,6 @@
 """Session text never reaches a terminal as control sequences: a reply holding an OSC title
 sequence (``\\x1b]0;pwned\\x07``) and a CSI clear-screen (``\\x1b[2J``) is printed escaped by
-``show`` and ``lint --output-format full`` (``diff`` has its own test in test_diff)."""
+``show``, ``provenance`` and ``lint --output-format full`` (``diff`` has its own tests)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ HOSTILE = ("INT. HARVEY AND ANA TALKING 2026-09-01 10:00:00\n\nHarvey and ANA ar
            "Workspace: /w.\n\nANA\nhi\n\nHARVEY\nForwarding to M.\n\n[[tool: read_file({\"p\":\"\x1b]0;pwned\x07\"}) — ok]]"
            "\n\nM\nfine \x1b]0;pwned\x07 and \x1b[2J gone\r\n\n\nTHE END.\n")
 RAW = ("\x1b]", "\x07", "\x1b[2J")
+# The same with the sequences in evidence that provenance prints: a RAG store, a rag-source, a tool error.
+EVIDENCE = HOSTILE.replace("ANA\nhi", "[[rag: 2 chunks from s\x1b[2J.db, top score 0.50]]\n\n"
+                           "[[rag-source: \x1b]0;pwned\x07doc.md]]\n\nANA\nhi").replace(
+    "— ok]]", "— error: \x1b[2J boom]]")
 
 
 def hostile(tmp_path) -> str:
@@ -40,3 +44,16 @@ def test_lint_full_code_frames_escape(tmp_path):
     lines = run("lint", "--isolated", "--output-format", "full", "--no-color", hostile(tmp_path)).stdout.splitlines()
     k = lines.index("14 | fine \\x1b]0;pwned\\x07 and \\x1b[2J gone")
     assert lines[k + 1] == "   |      ^^^^ E102"  # the caret covers the escape of the ESC at column 6
+
+
+def test_provenance_escapes(tmp_path):
+    path = tmp_path / "evidence.spmd"
+    path.write_bytes(EVIDENCE.encode())
+    for color in ("--color", "--no-color"):
+        r = run("provenance", str(path), color)
+        assert r.exit_code == 0
+        assert not any(s in r.stdout for s in RAW)
+    text = run("provenance", str(path), "--no-color").stdout
+    assert "rag t1.rag1: 2 chunks from s\\x1b[2J.db, top score 0.50  L5" in text
+    assert "t1.rag-source1: \\x1b]0;pwned\\x07doc.md  L7" in text
+    assert 'read_file(p="\\u001b]0;pwned\\u0007") → error: \\x1b[2J boom' in text

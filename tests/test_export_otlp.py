@@ -163,3 +163,10 @@ def test_endpoint_errors_exit_1():
     assert r.exit_code == 1 and "http://127.0.0.1:9/v1/traces: cannot send" in r.stderr
     r = run("--endpoint", "ftp://x/v1/traces", str(CLEAN))
     assert r.exit_code == 1 and "must be an http:// or https:// URL" in r.stderr
+
+
+def test_legacy_stats_note_gives_usage_and_duration():
+    spans = export(SAMPLES / "violations" / "L102-legacy-stats-note.spmd")["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    (chat,) = [s for s in spans if s["name"].startswith("chat")]
+    assert int(chat["endTimeUnixNano"]) - int(chat["startTimeUnixNano"]) == 1_650_000_000
+    assert {"key": "gen_ai.usage.output_tokens", "value": {"intValue": "19"}} in chat["attributes"]

@@ -259,3 +259,10 @@ def test_usage_errors():
     ("add_memory", None), ("", None), (None, None)])
 def test_tool_category(name, category):
     assert tool_category(name) == category
+
+
+def test_legacy_stats_note_gives_token_usage():
+    doc = export(SAMPLES / "violations" / "L102-legacy-stats-note.spmd")
+    usage = [c["structural"]["token_usage"] for s in doc["paths"][0]["steps"] for c in s["change"].values()
+             if "token_usage" in c["structural"]]
+    assert usage == [{"input_tokens": 1022, "output_tokens": 19}]  # [[stats: 1022 prompt + 19 reply tokens · 1.65s …]]

@@ -227,7 +227,12 @@ def main() -> None:
       fountain-audit rule P102                 explain a rule
       fountain-audit dump --turns s.spmd       the turns as JSON (see 'schema turns')
       fountain-audit diff old.spmd new.spmd    what changed, turn by turn
+<<<<<<< HEAD
+      fountain-audit show s.spmd t3.tool2      reopen an element by id (ids: dump)
+      fountain-audit provenance s.spmd         the evidence recorded for each reply
+=======
       fountain-audit export --to toolpath s.spmd   who did what, as toolpath or OTLP traces
+>>>>>>> main
     """
 
 
@@ -604,8 +609,9 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
 @click.argument("name", type=click.Choice(_schema_names()))
 def schema_cmd(name):
     """Print the JSON Schema (draft 2020-12) of an output shape: dump (tool calls and
-    --records), turns (--turns), ast (--ast), lint (lint --output-format json) or
-    baseline (the file of lint --baseline).
+    --records), turns (--turns), ast (--ast), lint (lint --output-format json),
+    baseline (the file of lint --baseline), show (show --format json) or provenance
+    (provenance --format json).
 
     For dump, the schema describes the --format json document; each --format jsonl line
     is one item of its "records" (the schema's $defs/record) plus "format_version".
@@ -631,9 +637,8 @@ _register_export()
 
 
 def _register_audit() -> None:
-    from fountain_audit.cli.show import show
-
-    main.add_command(show)
+    main.add_lazy_command("show", "fountain_audit.cli.show:show")  # imported only when run
+    main.add_lazy_command("provenance", "fountain_audit.cli.provenance:provenance")
 
 
 _register_audit()

@@ -19,7 +19,7 @@ _TOOL_FIELDS = ("name", "actor", "status", "error", "arguments", "arguments_json
                 "phase", "form", "valid", "problem")
 _NOTE_FIELDS = ("kind", "fields", "phase", "valid", "problem")
 _SPEECH_SKIP = frozenset({"text", "span", "actor_ref"})  # actor_ref follows the character
-_TURN_KEYS = frozenset({"record", "id", "file", "index", "span", "scene", "user", "forwarding", "target", "reply",
+_TURN_KEYS = frozenset({"record", "id", "provenance", "file", "index", "span", "scene", "user", "forwarding", "target", "reply",
                         "complete", "tool_calls", "rag", "recall", "model", "model_switch", "actions",
                         "other_notes", "stats"})
 

@@ -65,6 +65,7 @@ def normalise(document: dict[str, Any], session: Session, options: Options = Opt
         rec["index"] = None
         rec["span"] = None
         rec["id"] = None  # ids (t3, t3.reply ...) are positions, like index and span
+        rec.pop("provenance", None)  # derived from the turn's notes, which are compared themselves
         rec["scene"] = _norm_scene_ref(rec["scene"], options)
         for key in ("user", "forwarding", "reply"):
             if rec.get(key) is not None:

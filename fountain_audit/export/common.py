@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fountain_audit import __version__
 from fountain_audit.dump import NoteRecordOut, ToolCallRecord, TurnRecord, note_records, record_kinds, turn_records
 from fountain_audit.export.timing import Clock, SessionTimes
-from fountain_audit.model.session import Session, StatsLine, parse_stats
+from fountain_audit.model.session import Session, StatsLine, parse_duration, parse_stats
 
 PRODUCER = {"name": "fountain-audit", "version": __version__}
 ALL_NOTE_KINDS = record_kinds(["all"])
@@ -28,6 +28,8 @@ _CATEGORY_WORDS: list[tuple[str, frozenset[str]]] = [
     ("file_read", frozenset({"read", "cat", "view", "open", "get", "load", "head", "tail"})),
     ("file_search", frozenset({"search", "grep", "glob", "find", "list", "ls", "locate", "tree"})),
 ]
+_LEGACY_STATS_RE = re.compile(r"^stats: (?P<prompt>\d+) prompt \+ (?P<reply>\d+) reply tokens · (?P<duration>[\dhmsuµn.]+)"
+                              r"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$")
 _WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 #: ``Ollama (qwen2.5-coder:7b)``: a backend and the raw model (stats lines, ``Model:`` of pipelines).
 _CLIENT_RE = re.compile(r"^(?P<provider>[A-Za-z][\w.-]*) \((?P<model>[^()]+)\)$")
@@ -99,7 +101,16 @@ class SessionExport:
         self.loose_notes = [r for r in note_records(self.session, self.name, ALL_NOTE_KINDS) if r.turn is None]
 
     def stats(self, turn: TurnRecord) -> StatsLine | None:
-        return parse_stats(turn.stats) if turn.stats else None
+        """The turn's stats line, else its pre-b45c946 ``[[stats: N prompt + N reply tokens ·
+        DUR · R tok/s]]`` note; ``None`` when the turn records neither."""
+        if turn.stats:
+            return parse_stats(turn.stats)
+        for n in turn.other_notes:
+            m = _LEGACY_STATS_RE.match(n.body) if n.kind == "stats" else None
+            if m:
+                return StatsLine([], int(m.group("reply")), int(m.group("prompt")),
+                                 parse_duration(m.group("duration")), float(m.group("rate")) if m.group("rate") else None)
+        return None
 
     def client(self, turn: TurnRecord) -> Client:
         """The model of a turn: the stats line's single model, else the scene's ``Model:`` when

@@ -368,6 +368,7 @@ class Session:
     _placements: list | None = None
     _inline: list | None = None
     _ids: object | None = None  # fountain_audit.model.ids.SessionIds, computed on first use
+    _provenance: tuple | None = None  # (file, document) of fountain_audit.audit.provenance, computed once
 
     @property
     def turns(self) -> list[Turn]:

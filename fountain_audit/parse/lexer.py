@@ -74,6 +74,19 @@ class Problem:
     related_column: int | None = None
 
 
+def _glue_possible(text: str) -> bool:
+    """``_GLUE_HINT_RE.search(text) is not None``, at the speed of ``str.find``: the regular
+    expression, with no literal to start from, costs a step per character of the file."""
+    for word in ("INT. ", "EXT. "):
+        i = text.find(word, 1)
+        while i > 0:
+            c = text[i - 1]
+            if not c.isspace() and not "A" <= c <= "Z":
+                return True
+            i = text.find(word, i + 1)
+    return False
+
+
 def split_lines(text: str) -> list[tuple[str, str]]:
     """Split ``text`` into ``(content, terminator)`` pairs, losing nothing.
 
@@ -182,7 +195,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
     n = len(lines)
     i = 0
     inline_possible = "[[" in text
-    glue_possible = _GLUE_HINT_RE.search(text) is not None
+    glue_possible = _glue_possible(text)
 
     def emit(ttype: str, start: int, stop: int) -> None:
         # Emit lines[start:stop] as one token.

@@ -1,0 +1,382 @@
+"""Provenance per reply: the evidence a session file records before each reply, in its turn.
+
+:func:`session_provenance` reads the session model (never the text) and returns, JSON-ready:
+
+* ``session``: the recorder era the file shows (``era``) and the first marker of each form
+  that decided it (``markers``);
+* ``recall``: each ``INT. CONTEXT RECALL`` scene with its recall items and its ``scope`` (the
+  turns it is in force for: up to the next recall scene) — reported once, session-wide;
+* ``model_switches``: each ``[[model switch:]]`` note with its scope (the turns after it, up
+  to the next switch);
+* ``replies``: one entry per turn: its ``reply`` id, ``basis``, ``basis_reason``, ``route``,
+  ``model``, the ``rag`` notes (each with its ``[[rag-source:]]`` sources), the ``tools`` called
+  (notes and pre-v1.2 prose lines), ``other_notes``, all recorded in the turn *before* the
+  reply; and, by id only, the ``recall`` scene and ``model_switch`` in force. Evidence is
+  never copied from one turn to another: notes after a reply (memory tools written for the
+  next turn, ``[[write:]]``) are not evidence for it, and session-wide state is referenced.
+
+``basis`` is decided from what the file contains:
+
+* ``recorded``: the turn has an evidence note (``[[tool:]]``, ``[[rag:]]``, ``[[rag-source:]]``)
+  before its reply;
+* ``unknown``: otherwise, when the file cannot tell: the turn holds a pre-v1.2 form (a prose
+  ``Harvey calls`` line, a ``[[stats:]]`` note, a ``(forwarding to X)`` parenthetical, a
+  ``Routing to``/``Answered by`` line); the turn is a remote route (``EXT.``) or a pipeline step,
+  for which the recorder writes no evidence notes; or the session shows no v1.2 marker (or
+  shows pre-v1.2 forms too);
+* ``none-recorded``: otherwise: the session is v1.2+ (it has a v1.2 marker — a tool, RAG,
+  rag-source, recall, chunk, synthesis or memory-tool note, an ``INT. CONTEXT RECALL`` scene,
+  an ``EXT.`` scene with ``Harvey routing to`` — and no pre-v1.2 form), and since v1.2 the
+  recorder writes a note whenever a tool or retrieval was used, so none was.
+
+Source: harvey-recorder-inventory.md §0 (epochs: cf4aa0d v1.2 notes replace prose tool calls;
+b45c946 stats note → action; 3c20df3 v0 forwarding parenthetical), §6–§7 (which notes each
+scene kind gets; EXT and pipeline scenes get none).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from typing import Any
+
+from fountain_audit.model.ids import ids_of
+from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, _FORWARD_V0_RE,
+                                          _ROUTE_STEP_RE, placements)
+from fountain_audit.parse.fountain import Action, Blank, Node
+from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
+
+#: Version of the ``provenance --format json`` document.
+FORMAT_VERSION = "1.0"
+BASES = ("recorded", "none-recorded", "unknown")
+
+_V12_NOTES = {"tool": "[[tool:]] note", "rag": "[[rag:]] note", "rag-source": "[[rag-source:]] note",
+              "recall": "[[recall:]] note", "chunk": "[[chunk:]] note", "chunk-result": "[[chunk-result:]] note",
+              "synthesis": "[[synthesis:]] note", **{k: f"[[{k}:]] note" for k in MEMORY_KINDS}}
+_EVIDENCE = frozenset({"tool", "rag", "rag-source"})
+_SUMMARY_MAX = 80
+
+
+def _span(first: Node, last: Node | None = None) -> dict[str, int]:
+    last = first if last is None else last
+    return {"line": first.line, "column": first.column, "end_line": last.end_line, "end_column": last.end_column,
+            "offset": first.offset, "end_offset": last.end_offset}
+
+
+def _speech_span(sp: Speech) -> dict[str, int]:
+    return _span(sp.dialogue, [n for n in sp.nodes if not isinstance(n, Blank)][-1])
+
+
+def arguments_summary(value: Any, is_json: bool, limit: int = _SUMMARY_MAX) -> str | None:
+    """A one-line summary of tool-call arguments: ``key=value`` pairs (JSON values) for an
+    object, the compact JSON otherwise, the raw text when not JSON; cut at ``limit``
+    characters with ``…``. ``None`` when the call has no arguments."""
+    if value is None or value == "" or value == {}:
+        return None if value in (None, "") else ""
+    if is_json and isinstance(value, dict):
+        text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in value.items())
+    elif is_json:
+        text = json.dumps(value, ensure_ascii=False)
+    else:
+        text = str(value)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+class _Era:
+    """What the file shows of its recorder's era: v1.2 markers and pre-v1.2 forms."""
+
+    def __init__(self, session: Session):
+        ids = ids_of(session)
+        self.markers: list[dict[str, Any]] = []
+        seen: set[str] = set()
+
+        def mark(form: str, era: str, ident: str | None, line: int) -> None:
+            if form not in seen:
+                seen.add(form)
+                self.markers.append({"form": form, "era": era, "id": ident, "line": line})
+
+        found: list[tuple[int, str, str, str | None]] = []
+        for rec in session.notes:
+            if rec.kind in _V12_NOTES:
+                found.append((rec.line, _V12_NOTES[rec.kind], "v1.2+", ids.of(rec)))
+            elif rec.kind in ("stats", "run"):
+                found.append((rec.line, f"[[{rec.kind}:]] note", "pre-v1.2", ids.of(rec)))
+        for scene in session.scenes:
+            if scene.kind == "context-recall":
+                found.append((scene.line, "INT. CONTEXT RECALL scene", "v1.2+", ids.of(scene)))
+            elif scene.kind == "ext-chat" and scene.routing is not None:
+                found.append((scene.line, "EXT. scene with 'Harvey routing to'", "v1.2+", ids.of(scene)))
+            for turn in scene.turns:
+                for form, ident, line in _old_forms(turn, ids):
+                    found.append((line, form, "pre-v1.2", ident))
+        for line, form, era, ident in sorted(found, key=lambda f: f[0]):
+            mark(form, era, ident, line)
+        eras = {m["era"] for m in self.markers}
+        self.era = ("mixed" if len(eras) == 2 else eras.pop()) if eras else "undetermined"
+
+
+def _old_forms(turn: Turn, ids) -> list[tuple[str, str | None, int]]:
+    """The pre-v1.2 forms a turn holds: ``(form, id, line)``."""
+    out = [("prose tool call 'Harvey calls'", ids.of(n), n.line) for n in turn.prose_tool_calls]
+    out += [("[[stats:]] note", ids.of(r), r.line) for _, r in turn.notes if r.kind == "stats"]
+    if turn.forwarding is not None and turn.forwarding.parentheticals and \
+            _FORWARD_V0_RE.match(turn.forwarding.parentheticals[0]):
+        out.append(("'(forwarding to X)' parenthetical", ids.of(turn.forwarding), turn.forwarding.line))
+    if turn.reply is not None:
+        for n in turn.reply.continuation:
+            if isinstance(n, Action) and _ROUTE_STEP_RE.match(n.text.strip()):
+                out.append(("'Routing to'/'Answered by' line", None, n.line))
+    return out
+
+
+def _rag_entry(rec: NoteRecord, ids) -> dict[str, Any]:
+    f = rec.fields if rec.valid else {}
+    return {"id": ids.of(rec), "span": _span(rec.node), "store": f.get("store"), "chunks": f.get("chunks"),
+            "top_score": f.get("top_score"), "valid": rec.valid, "phase": None, "sources": []}
+
+
+def _source_entry(rec: NoteRecord, ids) -> dict[str, Any]:
+    f = rec.fields if rec.valid else {}
+    return {"id": ids.of(rec), "span": _span(rec.node), "source": f.get("source"), "title": f.get("title"),
+            "doi": f.get("doi"), "url": f.get("url"), "valid": rec.valid}
+
+
+def _tool_entry(rec: NoteRecord, phase: str, ids) -> dict[str, Any]:
+    f = rec.fields if rec.valid else {}
+    is_json = bool(f.get("arguments_json"))
+    args = f.get("arguments") if is_json else f.get("arguments_text")
+    return {"id": ids.of(rec), "span": _span(rec.node), "form": "note", "phase": phase,
+            "actor": rec.actor or "HARVEY", "name": f.get("name"), "arguments": args,
+            "arguments_summary": arguments_summary(args, is_json) if rec.valid else None,
+            "status": f.get("status"), "error": f.get("error"), "valid": rec.valid}
+
+
+def _prose_entry(node: Action, ids) -> dict[str, Any]:
+    m = PROSE_TOOL_CALL_RE.match(node.text)
+    text = m.group("args") if m else None
+    try:
+        value, is_json = (json.loads(text), True) if text is not None else (None, False)
+    except ValueError:
+        value, is_json = text, False
+    return {"id": ids.of(node), "span": _span(node), "form": "prose", "phase": None, "actor": "HARVEY",
+            "name": m.group("name") if m else None, "arguments": value,
+            "arguments_summary": arguments_summary(value, is_json), "status": None, "error": None, "valid": True}
+
+
+def _before_reply(turn: Turn) -> list[tuple[str, NoteRecord]]:
+    """The turn's notes recorded before its reply (all of them when it has no reply)."""
+    if turn.reply is None:
+        return list(turn.notes)
+    start = turn.reply.dialogue.offset
+    return [(ph, r) for ph, r in turn.notes if r.node.offset < start]
+
+
+def _route(scene: Scene, ids) -> dict[str, Any]:
+    if scene.kind == "ext-chat":
+        m = scene.routing
+        return {"kind": "remote", "scene": ids.of(scene), "heading": scene.heading.heading,
+                "endpoint": m.group("endpoint") if m else None, "url": m.group("url") if m else None}
+    return {"kind": "local", "scene": ids.of(scene), "heading": scene.heading.heading, "endpoint": None, "url": None}
+
+
+def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, switch: str | None,
+                 ids) -> dict[str, Any]:
+    scene = session.scenes[turn.scene_index]
+    rags: list[dict[str, Any]] = []
+    unattached: list[dict[str, Any]] = []
+    tools: list[tuple[int, dict[str, Any]]] = []
+    other: list[dict[str, Any]] = []
+    for phase, rec in _before_reply(turn):
+        if rec.kind == "rag":
+            rags.append({**_rag_entry(rec, ids), "phase": phase})
+        elif rec.kind == "rag-source":
+            (rags[-1]["sources"] if rags else unattached).append(_source_entry(rec, ids))
+        elif rec.kind == "tool":
+            tools.append((rec.node.offset, _tool_entry(rec, phase, ids)))
+        else:
+            other.append({"id": ids.of(rec), "span": _span(rec.node), "kind": rec.kind, "phase": phase})
+    start = turn.reply.dialogue.offset if turn.reply is not None else None
+    tools += [(n.offset, _prose_entry(n, ids)) for n in turn.prose_tool_calls if start is None or n.offset < start]
+    tools.sort(key=lambda t: t[0])
+    notes = len(rags) + sum(len(r["sources"]) for r in rags) + len(unattached) + \
+        sum(1 for _, t in tools if t["form"] == "note")
+    old = _old_forms(turn, ids)
+    if notes:
+        basis, reason = "recorded", f"the turn records {notes} evidence note{'s' if notes != 1 else ''} before the reply"
+    elif old:
+        basis, reason = "unknown", f"pre-v1.2 form in this turn ({old[0][0]}): the recorder could not write evidence notes"
+    elif scene.kind == "ext-chat":
+        basis, reason = "unknown", "remote route (EXT.): the recorder writes no evidence notes for routed turns"
+    elif scene.kind == "pipeline":
+        basis, reason = "unknown", "pipeline step: the recorder writes no evidence notes for pipeline steps"
+    elif era.era == "v1.2+":
+        basis, reason = "none-recorded", ("v1.2+ session and no evidence note in this turn: the recorder writes one "
+                                          "whenever a tool or retrieval is used")
+    elif era.era == "mixed":
+        basis, reason = "unknown", "the session holds both v1.2 and pre-v1.2 forms"
+    else:
+        basis, reason = "unknown", ("pre-v1.2 session: it predates audit notes" if era.era == "pre-v1.2"
+                                    else "no v1.2 marker in the session: the file cannot tell whether it could record evidence")
+    reply = turn.reply
+    return {
+        "turn": ids.of(turn), "index": turn.index, "scene": ids.of(scene),
+        "reply": ids.of(reply) if reply is not None else None,
+        "span": _speech_span(reply) if reply is not None else None,
+        "basis": basis, "basis_reason": reason,
+        "route": _route(scene, ids),
+        "model": {"replied": reply.character if reply is not None else None, "forwarded_to": turn.target,
+                  "scene_model": scene.model},
+        "rag": rags, "unattached_sources": unattached, "tools": [t for _, t in tools], "other_notes": other,
+        "recall": recall, "model_switch": switch,
+    }
+
+
+def session_provenance(session: Session, file: str) -> dict[str, Any]:
+    """The provenance document of ``session`` (see the module docstring), JSON-ready:
+    ``{"format_version", "file", "session", "recall", "model_switches", "replies"}``.
+    Spans are 1-based lines/columns (exclusive end) and 0-based code-point offsets."""
+    if session._provenance is not None and session._provenance[0] == file:
+        return session._provenance[1]
+    ids = ids_of(session)
+    era = _Era(session)
+    turns = session.turns
+    recall_scenes = [s for s in session.scenes if s.kind == "context-recall"]
+    recall_idx = [s.index for s in recall_scenes]
+
+    def in_force_recall(turn: Turn) -> Scene | None:
+        k = bisect.bisect_left(recall_idx, turn.scene_index)
+        return recall_scenes[k - 1] if k else None
+
+    switches = [p for p in placements(session) if p.note.kind == "model switch"]
+
+    def turn_start(turn: Turn) -> int:
+        first = turn.user or turn.forwarding or turn.reply
+        offs = [first.dialogue.offset] if first is not None else []
+        offs += [r.node.offset for _, r in turn.notes]
+        return min(offs) if offs else session.scenes[turn.scene_index].heading.offset
+
+    switch_offsets = [p.note.node.offset for p in switches]
+
+    def in_force_switch(turn: Turn):
+        k = bisect.bisect_left(switch_offsets, turn_start(turn))
+        return switches[k - 1] if k else None
+
+    recall_in_force = [in_force_recall(t) for t in turns]
+    switch_in_force = [in_force_switch(t) for t in turns]
+    recall = []
+    for rs in recall_scenes:
+        scope = [ids.of(t) for t, r in zip(turns, recall_in_force) if r is rs]
+        recall.append({"id": ids.of(rs), "span": _span(rs.heading, ([rs.heading] + [n for n in rs.nodes
+                                                                                  if not isinstance(n, Blank)])[-1]),
+                       "items": [{"id": ids.of(r), "span": _span(r.node), "recorded_id": r.fields.get("id"),
+                                  "source": r.fields.get("source"), "score": r.fields.get("score"), "valid": r.valid}
+                                 for r in rs.notes if r.kind == "recall"],
+                       "scope": {"kind": "session", "turns": scope}})
+    model_switches = []
+    for p in switches:
+        f = p.note.fields if p.note.valid else {}
+        model_switches.append({"id": ids.of(p.note), "span": _span(p.note.node), "model": f.get("model"),
+                               "backend": f.get("backend"), "at": f.get("at"), "valid": p.note.valid,
+                               "scope": {"kind": "session",
+                                         "turns": [ids.of(t) for t, q in zip(turns, switch_in_force) if q is p]}})
+    replies = [_reply_entry(session, t, era, None if r is None else ids.of(r), None if q is None else ids.of(q.note),
+                            ids) for t, r, q in zip(turns, recall_in_force, switch_in_force)]
+    doc = {"format_version": FORMAT_VERSION, "file": file,
+           "session": {"era": era.era, "markers": era.markers},
+           "recall": recall, "model_switches": model_switches, "replies": replies}
+    session._provenance = (file, doc)
+    return doc
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _v(value: Any) -> str:
+    return "not recorded" if value is None else str(value)
+
+
+def _score(v: Any) -> str:
+    return f"{v:.2f}" if isinstance(v, (int, float)) else "?"
+
+
+def _lines(span: dict[str, int] | None) -> str:
+    if span is None:
+        return ""
+    return f"L{span['line']}" if span["line"] == span["end_line"] else f"L{span['line']}–{span['end_line']}"
+
+
+def _scope(turns: list[str]) -> str:
+    if not turns:
+        return "no turn"
+    return turns[0] if len(turns) == 1 else f"{turns[0]}–{turns[-1]}" if len(turns) > 2 else ", ".join(turns)
+
+
+def render_text(document: dict[str, Any], style=None) -> str:
+    """The provenance document as text: the session's era and session-wide state (recall
+    scenes with their items and scope, model switches), then a tree per reply. Session text
+    is passed through :func:`fountain_audit.untrusted.terminal_safe`; ``style(text, **kw)``
+    (click.style) colours it, or ``None`` for plain text."""
+    from fountain_audit.untrusted import terminal_safe as safe
+
+    st = style or (lambda t, **kw: t)
+    out: list[str] = []
+    s = document["session"]
+    first = s["markers"][0] if s["markers"] else None
+    why = f" (first marker: {first['form']} {first['id'] or ''} at line {first['line']})".replace("  ", " ") \
+        if first else " (no v1.2 marker and no pre-v1.2 form)"
+    out.append(st(safe(document["file"]), bold=True) + f": {s['era']} session{why}\n")
+    if document["recall"]:
+        out.append("recall in force (session-wide, reported once):\n")
+        for r in document["recall"]:
+            out.append(f"  {r['id']} {_lines(r['span'])} → {_scope(r['scope']['turns'])}\n")
+            for it in r["items"]:
+                out.append(f"    {st(safe(it['id'] or '?'), fg='cyan')}  ({safe(str(it['source']))}) "
+                           f"score {_score(it['score'])}  {_lines(it['span'])}\n")
+    if document["model_switches"]:
+        out.append("model switches:\n")
+        for m in document["model_switches"]:
+            out.append(f"  {m['id']}  {safe(str(m['model']))} ({safe(str(m['backend']))}) at {safe(str(m['at']))}  "
+                       f"{_lines(m['span'])} → {_scope(m['scope']['turns'])}\n")
+    for r in document["replies"]:
+        out.append("\n")
+        color = {"recorded": "green", "none-recorded": "yellow", "unknown": "magenta"}[r["basis"]]
+        who = safe(str(r["model"]["replied"])) if r["reply"] else "no reply"
+        out.append(f"{st(r['reply'] or r['turn'], bold=True)}  {who}  ({r['scene']}, {_lines(r['span'])})  "
+                   f"basis: {st(r['basis'], fg=color)}\n")
+        rows: list[tuple[str, list[str]]] = [(f"why: {safe(r['basis_reason'])}", [])]
+        route = r["route"]
+        where = "local (INT.)" if route["kind"] == "local" else \
+            f"remote (EXT.) via {safe(_v(route['endpoint']))}" + (f" at {safe(route['url'])}" if route["url"] else "")
+        m = r["model"]
+        rows.append((f"route: {where} · replied: {safe(_v(m['replied']))} · forwarded to: "
+                     f"{safe(_v(m['forwarded_to']))} · scene Model: {safe(_v(m['scene_model']))}", []))
+        rows.append((f"recall: {r['recall']} (session-wide)" if r["recall"] else "recall: none in force", []))
+        rows.append((f"model switch in force: {r['model_switch']}" if r["model_switch"] else
+                     "model switch in force: none", []))
+        for g in r["rag"]:
+            head = (f"rag {st(g['id'], fg='cyan')}: {g['chunks']} chunks from {safe(str(g['store']))}, top score "
+                    f"{_score(g['top_score'])}  {_lines(g['span'])}") if g["valid"] else \
+                f"rag {st(g['id'], fg='cyan')}: (malformed)  {_lines(g['span'])}"
+            rows.append((head, [f"{st(x['id'], fg='cyan')}: {safe(str(x['source']))}"
+                                + (f" ({safe(x['title'])})" if x["title"] else "")
+                                + (f" doi:{safe(x['doi'])}" if x["doi"] else "")
+                                + (f" {safe(x['url'])}" if x["url"] else "") + f"  {_lines(x['span'])}"
+                                for x in g["sources"]]))
+        for x in r["unattached_sources"]:
+            rows.append((f"rag-source {st(x['id'], fg='cyan')} (no [[rag:]] before it): {safe(str(x['source']))}  "
+                         f"{_lines(x['span'])}", []))
+        for t in r["tools"]:
+            args = "" if t["arguments_summary"] is None else safe(t["arguments_summary"])
+            status = "status not recorded (prose)" if t["form"] == "prose" else \
+                "malformed" if not t["valid"] else t["status"] + (f": {safe(t['error'])}" if t["error"] else "")
+            rows.append((f"tool {st(t['id'], fg='cyan')}: {safe(t['actor'])} {safe(str(t['name']))}({args}) → "
+                         f"{status}  {_lines(t['span'])}", []))
+        for n in r["other_notes"]:
+            rows.append((f"note {st(n['id'], fg='cyan')}: [[{safe(n['kind'])}]]  {_lines(n['span'])}", []))
+        for k, (text, kids) in enumerate(rows):
+            last = k == len(rows) - 1
+            out.append(("└─ " if last else "├─ ") + text + "\n")
+            for j, kid in enumerate(kids):
+                out.append(("   " if last else "│  ") + ("└─ " if j == len(kids) - 1 else "├─ ") + kid + "\n")
+    return "".join(out)

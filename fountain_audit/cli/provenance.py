@@ -1,0 +1,42 @@
+"""The ``fountain-audit provenance FILE`` command: wiring only (the work is
+:mod:`fountain_audit.audit.provenance`).
+
+Exit status: 0, or 2 for an unreadable FILE.
+"""
+
+from __future__ import annotations
+
+import click
+
+from fountain_audit.cli.outputs import use_color, write_document
+from fountain_audit.cli.show import read_session
+
+
+@click.command("provenance", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("file", metavar="FILE")
+@click.option("--format", "--output-format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text: a tree per reply; json: see 'fountain-audit schema provenance'.")
+@click.option("--color/--no-color", default=None, help="Colour the text (default: on a terminal).")
+def provenance(file, output_format, color):
+    """Show, for every reply of a session, the evidence recorded before it in its turn.
+
+    FILE is a session file ('-' for standard input). Per reply: the basis (recorded,
+    none-recorded or unknown, and why), the route (local INT. or remote EXT.) and models,
+    the RAG notes with their sources, the tool calls (who called, arguments, status), other
+    notes, and by id the recall scene and model switch in force (listed once, with their
+    scope, at the top). Every item has an id for 'fountain-audit show' and its lines.
+
+    \b
+    Examples:
+      fountain-audit provenance session.spmd
+      fountain-audit provenance --format json session.spmd | jq '.replies[] | [.reply, .basis]'
+
+    Exit status: 0, or 2 for an unreadable FILE.
+    """
+    from fountain_audit.audit.provenance import render_text, session_provenance
+
+    name, session = read_session(file, "provenance")
+    document = session_provenance(session, name)
+    styled = use_color(color)
+    write_document(document, output_format,
+                   lambda doc: render_text(doc, (lambda t, **kw: click.style(t, **kw)) if styled else None))

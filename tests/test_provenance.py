@@ -1,0 +1,208 @@
+"""`fountain-audit provenance` and the `provenance` of `dump --turns`: exactly the notes recorded
+before each reply, the basis rule (recorded / none-recorded / unknown), session-wide recall and
+model switches reported once with their scope, schema, and every evidence id reopening with show."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from fountain_audit import schemas
+from fountain_audit.audit.provenance import arguments_summary, session_provenance
+from fountain_audit.audit.show import Elements
+from fountain_audit.cli import main
+from fountain_audit.dump import dump_session, record_kinds
+from fountain_audit.model.session import build_session
+from fountain_audit.parse.fountain import parse
+from fountain_audit.parse.source import read_path
+
+from .conftest import SAMPLES, shared_files
+
+CLEAN = str(SAMPLES / "clean-session.spmd")
+PROSE = str(SAMPLES / "violations" / "L101-legacy-prose-tool-call.spmd")
+SCHEMA = jsonschema.Draft202012Validator(schemas.load("provenance"))
+
+
+def prov(*args, input=None) -> dict:
+    r = CliRunner().invoke(main, ["provenance", "--format", "json", *args], input=input)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    SCHEMA.validate(doc)
+    return doc
+
+
+def evidence_ids(reply: dict) -> list[str]:
+    return ([g["id"] for g in reply["rag"]] + [s["id"] for g in reply["rag"] for s in g["sources"]]
+            + [s["id"] for s in reply["unattached_sources"]] + [t["id"] for t in reply["tools"]]
+            + [n["id"] for n in reply["other_notes"]])
+
+
+def test_clean_session_lists_exactly_the_notes_of_each_reply():
+    doc = prov(CLEAN)
+    assert doc["session"]["era"] == "v1.2+"
+    assert [(r["turn"], r["reply"], r["basis"], r["route"]["kind"], evidence_ids(r), r["recall"], r["model_switch"])
+            for r in doc["replies"]] == [
+        ("t1", "t1.reply", "recorded", "local", ["t1.rag1", "t1.rag-source1", "t1.rag-source2", "t1.tool1", "t1.tool2",
+                                                 "t1.tool3"], "s1", None),
+        ("t2", "t2.reply", "recorded", "local", ["t2.tool1"], "s1", None),
+        ("t3", "t3.reply", "recorded", "local", ["t3.tool1"], "s1", None),
+        ("t4", "t4.reply", "recorded", "local", ["t4.tool1", "t4.tool2"], "s1", "s6.model-switch1"),
+        ("t5", "t5.reply", "unknown", "remote", [], "s1", "s6.model-switch1"),
+        ("t6", "t6.reply", "unknown", "local", ["t6.pipeline1"], "s1", "s6.model-switch1"),
+        ("t7", "t7.reply", "unknown", "local", ["t7.pipeline1"], "s1", "s6.model-switch1")]
+    t1 = doc["replies"][0]
+    assert t1["rag"][0] | {"sources": None, "span": None} == {
+        "id": "t1.rag1", "span": None, "store": "tidewater_docs.db", "chunks": 4, "top_score": 0.79, "valid": True,
+        "phase": "before-user", "sources": None}
+    assert [(s["source"], s["title"], s["doi"]) for s in t1["rag"][0]["sources"]] == [
+        ("docs/retro-2026-07.md", None, None), ("papers/tide-models.pdf", "Harmonic Tide Prediction", "10.5555/tide.2031")]
+    assert [(t["actor"], t["name"], t["arguments_summary"], t["status"], t["error"]) for t in t1["tools"]] == [
+        ("HARVEY", "search_notes", 'query="retro — action items", limit=5', "ok", None),
+        ("HARVEY", "run_shell", 'cmd="make test"', "error", "exit status 2"),
+        ("HARVEY", "write_file", 'path="wiki/retro.md", content="Linked from [[Retro Index]]."', "ok", None)]
+    assert [t["actor"] for t in doc["replies"][3]["tools"]] == ["DEVSTRAL", "DEVSTRAL"]
+    assert doc["replies"][4]["route"] | {"heading": None} == {
+        "kind": "remote", "scene": "s8", "heading": None, "endpoint": "LIGHTHOUSE", "url": None}
+    assert t1["model"] == {"replied": "QWEN2.5-CODER", "forwarded_to": "QWEN2.5-CODER", "scene_model": "QWEN2.5-CODER"}
+
+
+def test_session_wide_state_is_reported_once_with_its_scope():
+    doc = prov(CLEAN)
+    assert [(r["id"], [i["id"] for i in r["items"]], r["scope"]) for r in doc["recall"]] == [
+        ("s1", ["recall:workspace_profile_8c41d2", "recall:preference_52aa07"],
+         {"kind": "session", "turns": ["t1", "t2", "t3", "t4", "t5", "t6", "t7"]})]
+    assert [(m["id"], m["model"], m["backend"], m["scope"]["turns"]) for m in doc["model_switches"]] == [
+        ("s6.model-switch1", "devstral:24b", "ollama", ["t4", "t5", "t6", "t7"])]
+    assert all(isinstance(r["recall"], (str, type(None))) for r in doc["replies"])  # by id, never copied
+
+
+def test_notes_after_a_reply_are_not_its_evidence_nor_the_next_turns():
+    doc = prov(CLEAN)
+    every = [i for r in doc["replies"] for i in evidence_ids(r)]
+    assert "t1.memory-tool1" not in every  # [[add_memory:]] written after t1's reply (for the next turn's loop)
+    assert "t1.action1" not in every
+
+
+def test_pre_v12_session_is_unknown():
+    doc = prov(PROSE)
+    assert doc["session"] == {"era": "pre-v1.2", "markers": [
+        {"form": "prose tool call 'Harvey calls'", "era": "pre-v1.2", "id": "t1.tool1", "line": 23}]}
+    (r,) = doc["replies"]
+    assert (r["basis"], [(t["id"], t["form"], t["name"], t["status"]) for t in r["tools"]]) == (
+        "unknown", [("t1.tool1", "prose", "read_file", None)])
+
+
+SESSION = """Title: Harvey Session
+Author: ANA
+
+FADE IN:
+
+
+INT. HARVEY AND ANA TALKING 2026-09-01 10:00:00
+
+Harvey and ANA are in chat mode. Model: M. Workspace: /w.
+
+ANA
+read it
+
+HARVEY
+Forwarding to M.
+
+[[tool: read_file({"path":"a"}) — ok]]
+
+M
+done
+
+
+INT. HARVEY AND ANA TALKING 2026-09-01 10:01:00
+
+Harvey and ANA are in chat mode. Model: M. Workspace: /w.
+
+ANA
+thanks
+
+HARVEY
+Forwarding to M.
+
+M
+you're welcome
+
+
+THE END.
+"""
+
+
+def test_v12_turn_without_notes_is_none_recorded():
+    doc = prov("-", input=SESSION)
+    assert [(r["turn"], r["basis"], evidence_ids(r)) for r in doc["replies"]] == [
+        ("t1", "recorded", ["t1.tool1"]), ("t2", "none-recorded", [])]
+    assert doc["replies"][1]["basis_reason"].startswith("v1.2+ session and no evidence note in this turn")
+
+
+def test_no_marker_at_all_is_unknown():
+    plain = SESSION.replace('[[tool: read_file({"path":"a"}) — ok]]\n\n', "")
+    doc = prov("-", input=plain)
+    assert doc["session"] == {"era": "undetermined", "markers": []}
+    assert [r["basis"] for r in doc["replies"]] == ["unknown", "unknown"]
+
+
+def test_text_tree_exact():
+    r = CliRunner().invoke(main, ["provenance", "-"], input=SESSION)
+    assert r.exit_code == 0
+    assert r.stdout == (
+        "-: v1.2+ session (first marker: [[tool:]] note t1.tool1 at line 17)\n"
+        "\n"
+        "t1.reply  M  (s1, L19–20)  basis: recorded\n"
+        "├─ why: the turn records 1 evidence note before the reply\n"
+        "├─ route: local (INT.) · replied: M · forwarded to: M · scene Model: M\n"
+        "├─ recall: none in force\n"
+        "├─ model switch in force: none\n"
+        '└─ tool t1.tool1: HARVEY read_file(path="a") → ok  L17\n'
+        "\n"
+        "t2.reply  M  (s2, L33–34)  basis: none-recorded\n"
+        "├─ why: v1.2+ session and no evidence note in this turn: the recorder writes one whenever a tool or "
+        "retrieval is used\n"
+        "├─ route: local (INT.) · replied: M · forwarded to: M · scene Model: M\n"
+        "├─ recall: none in force\n"
+        "└─ model switch in force: none\n")
+
+
+def test_dump_turns_carries_the_same_provenance():
+    r = CliRunner().invoke(main, ["dump", "--turns", CLEAN])
+    doc = json.loads(r.stdout)
+    jsonschema.Draft202012Validator(schemas.load("turns")).validate(doc)
+    assert [t["provenance"] for t in doc["records"]] == prov(CLEAN)["replies"]
+
+
+@pytest.mark.parametrize("value, is_json, summary", [
+    ({"path": "a.go"}, True, 'path="a.go"'), ([1, 2], True, "[1, 2]"), ({}, True, ""), (None, False, None),
+    ("raw  text\nhere", False, "raw text here"), ({"k": "x" * 100}, True, 'k="' + "x" * 76 + "…")])
+def test_arguments_summary(value, is_json, summary):
+    assert arguments_summary(value, is_json) == summary
+
+
+INPUTS = sorted(SAMPLES.rglob("*.spmd")) + shared_files()
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
+def test_each_reply_lists_exactly_the_notes_before_it_and_every_id_reopens(path):
+    session = build_session(parse(read_path(path)))
+    doc = session_provenance(session, str(path))
+    SCHEMA.validate(doc)
+    notes = [r.to_json() for r in dump_session(session, str(path), "dump", record_kinds(["all"]))]
+    elements = Elements(session, str(path))
+    for reply in doc["replies"]:
+        end = reply["span"]["offset"] if reply["span"] else float("inf")
+        expected = [n["id"] for n in notes if n["turn"] == reply["index"] and n["span"]["offset"] < end]
+        assert sorted(evidence_ids(reply)) == sorted(expected), reply["turn"]
+        for item in [*reply["rag"], *(s for g in reply["rag"] for s in g["sources"]), *reply["tools"],
+                     *reply["other_notes"], *reply["unattached_sources"]]:
+            el = elements.get(item["id"])
+            assert (el.offset, el.end_offset) == (item["span"]["offset"], item["span"]["end_offset"])
+    for r in doc["recall"]:
+        for item in r["items"]:
+            if item["id"]:
+                assert elements.get(item["id"]).offset == item["span"]["offset"]
