@@ -213,7 +213,8 @@ class Elements:
         if head and "." in ident:
             owner = ident.split(".", 1)[0]
             if owner in recs:
-                inner = [i for i in recs if i.startswith(owner + ".")]
+                inner = [i for i, r in recs.items() if i.startswith(owner + ".") or (
+                    i.startswith("recall:") and (r.get("scene") or {}).get("id") == owner and r.get("turn") is None)]
                 return f"{owner} has " + (_compress(inner) if inner else "no notes or parts")
         if head:
             letter = head.group(1)

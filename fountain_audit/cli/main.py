@@ -642,3 +642,10 @@ def _register_audit() -> None:
 
 
 _register_audit()
+
+
+def _register_report() -> None:
+    main.add_lazy_command("report", "fountain_audit.cli.report:report")  # imported only when run
+
+
+_register_report()

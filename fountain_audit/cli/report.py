@@ -1,0 +1,119 @@
+"""The ``fountain-audit report PATHS... -o OUT`` command: wiring only (the work is
+:mod:`fountain_audit.report`).
+
+Exit status: 0 written; 2 usage error, an unreadable path or no session file (pages for the
+readable files are still written).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import click
+
+from fountain_audit.untrusted import terminal_safe
+
+
+def _page_name(name: str, taken: set[str]) -> str:
+    """A file name for ``name``'s page: its path with separators as ``__``, other characters
+    outside ``[A-Za-z0-9._-]`` as ``_``, ``.html`` appended, made unique within ``taken``."""
+    base = re.sub(r"[^A-Za-z0-9._-]", "_", name.replace("\\", "/").lstrip("./").replace("/", "__")) or "stdin"
+    out, k = f"{base}.html", 2
+    while out.lower() in taken or out.lower() == "index.html":
+        out, k = f"{base}-{k}.html", k + 1
+    taken.add(out.lower())
+    return out
+
+
+@click.command("report", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, required=True, metavar="FILE|DIR...")
+@click.option("-o", "--output", "output", required=True, metavar="OUT",
+              help="OUT.html for one session; otherwise a directory (created if missing) that gets one page "
+                   "per session and index.html.")
+@click.option("--redact", is_flag=True, help="Replace secrets (<redacted:KIND>), the workspace (<workspace>) and "
+                                             "home paths (<home>) in everything the page shows.")
+@click.option("--redact-paths", is_flag=True, help="Replace only the workspace and home paths.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Read settings (rule selection) "
+                                                                               "from this file.")
+@click.option("--isolated", is_flag=True, help="Ignore configuration files.")
+def report(paths, output, redact, redact_paths, config_path, isolated):
+    """Write a self-contained HTML page per session: header with counts, a timeline of scenes,
+    a card per turn (user input, forwarding, tool calls, evidence, reply), and the lint
+    diagnostics at the elements they flag.
+
+    The pages need no network (CSS and script inline, a strict Content-Security-Policy);
+    session text is escaped, Markdown in replies is rendered without HTML, links or images.
+
+    \b
+    Examples:
+      fountain-audit report session.spmd -o session.html
+      fountain-audit report sessions/ -o audit-pages/      (one page each + index.html)
+      fountain-audit report --redact session.spmd -o shareable.html
+
+    Exit status: 0 written, 2 usage error, unreadable path or no session file.
+    """
+    from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, \
+        refuse_output_over_inputs
+    from fountain_audit.cli.outputs import write_atomic
+    from fountain_audit.lint.linter import lint_text
+    from fountain_audit.lint.rules import all_rules
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+    from fountain_audit.parse.source import decode_bytes, read_path
+    from fountain_audit.privacy.redact import Redactor
+    from fountain_audit.report.collect import collect
+    from fountain_audit.report.render import render_index, render_session
+
+    try:
+        cfg = Config() if isolated else load_config(config_path)
+        selection = Selection(tuple(cfg.rules()), tuple(getattr(cfg, "privacy_allow", ())))
+    except (ConfigError, ValueError) as e:
+        raise click.UsageError(str(e)) from None
+    files, errors = discover(paths, cfg)
+    single = output.lower().endswith((".html", ".htm")) and len(files) == 1 and not os.path.isdir(output)
+    refuse_output_over_inputs(output, files)
+    if not files and not errors:
+        _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)}")
+    rules = {r.code: {"name": r.name, "severity": str(r.severity), "doc": r.doc} for r in all_rules()}
+    pages = []
+    for f in files:
+        try:
+            text = decode_bytes(sys.stdin.buffer.read()) if f == "-" else read_path(f, cfg.max_file_size)
+        except OSError as e:
+            errors.append(f"{f}: cannot read: {e.strerror or e}")
+            continue
+        except MemoryError:
+            errors.append(f"{f}: not enough memory to read it")
+            continue
+        session = build_session(parse(text))
+        redactor = None
+        if redact or redact_paths:
+            redactor = Redactor(secrets=redact, paths=True).learn(session, text)
+        diagnostics = lint_text(text, f, selection, frozenset(cfg.ignored_for(f)))
+        pages.append(collect(session, f, text, diagnostics, redactor, rules))
+    if single and pages:
+        write_atomic(output, render_session(pages[0]))
+        click.echo(f"fountain-audit report: wrote {terminal_safe(output)}", err=True)
+    elif pages:
+        try:
+            os.makedirs(output, exist_ok=True)
+        except OSError as e:
+            _fail(f"{output}: cannot create directory: {e.strerror or e}")
+        taken: set[str] = set()
+        hrefs = [_page_name(p.file, taken) for p in pages]
+        for page, href in zip(pages, hrefs):
+            write_atomic(os.path.join(output, href), render_session(page, index_href="index.html"))
+        write_atomic(os.path.join(output, "index.html"), render_index(list(zip(pages, hrefs))))
+        click.echo(f"fountain-audit report: wrote {len(pages)} page{'s' if len(pages) != 1 else ''} and "
+                   f"index.html to {terminal_safe(output)}", err=True)
+    for msg in errors:
+        click.secho(f"fountain-audit report: error: {terminal_safe(msg)}", err=True, fg="red")
+    if errors:
+        sys.exit(2)
+
+
+def _fail(message: str) -> None:
+    click.secho(f"fountain-audit report: error: {terminal_safe(message)}", err=True, fg="red")
+    sys.exit(2)

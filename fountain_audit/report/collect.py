@@ -1,0 +1,277 @@
+"""Page data for one session: what the report shows, read from the session model, the dump
+records (:func:`fountain_audit.dump.turn_records`, :func:`~fountain_audit.dump.note_records`),
+the provenance of each reply and the lint diagnostics. Everything here is plain data
+(``dict``/``list``/``str``/numbers); nothing is rendered or escaped yet.
+
+Times come only from scene headings: a scene without a timestamp has ``start = None`` and the
+timeline says so; nothing is interpolated.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable
+
+from fountain_audit.dump import note_records, record_kinds, tool_calls, turn_records
+from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.model.ids import ids_of, scene_id
+from fountain_audit.model.session import Session
+
+#: Scene kinds (``Scene.kind``) → label shown on the page and in the timeline legend.
+SCENE_KIND_LABELS = {
+    "chat": "chat (INT, local)", "ext-chat": "EXT route (remote)", "agent-mode": "agent mode",
+    "shell": "shell", "skill": "skill", "context-recall": "context recall",
+    "chunk-analysis": "chunk analysis", "pipeline": "pipeline", "memory": "memory",
+    "hand-off": "hand-off", "other": "other",
+}
+
+
+def well_formed(text: str) -> str:
+    """``text`` with lone surrogates (undecodable input bytes) as U+FFFD, so the page is
+    well-formed UTF-8. The original bytes stay in the file; ``show`` prints them escaped."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+@dataclass
+class Counts:
+    """The numbers in a page header and an index row."""
+
+    turns: int = 0
+    tools_ok: int = 0
+    tools_error: int = 0
+    tools_other: int = 0
+    rag: int = 0
+    recall: int = 0
+    writes: int = 0
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+
+    @property
+    def tools(self) -> int:
+        return self.tools_ok + self.tools_error + self.tools_other
+
+
+@dataclass
+class SessionPage:
+    """One session's page data. ``scenes`` hold their turns (``turn`` dicts are ``dump
+    --turns`` records plus ``evidence``, ``diagnostics_at`` and ``route``); ``file_diagnostics``
+    are those outside every scene. ``timeline`` rows have ``x``/``width`` in [0, 1] of the time
+    span, or ``None`` when the scene heading has no timestamp."""
+
+    file: str
+    kind: str
+    title: list[tuple[str, str]]
+    participants: dict[str, list[str]]
+    date_range: tuple[str, str] | None
+    counts: Counts
+    scenes: list[dict[str, Any]]
+    timeline: list[dict[str, Any]]
+    file_diagnostics: list[dict[str, Any]]
+    rules: dict[str, dict[str, str]] = field(default_factory=dict)
+    redacted: bool = False
+    recall: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _diag(d: Diagnostic) -> dict[str, Any]:
+    return {"code": d.code, "name": d.name, "severity": str(d.severity), "line": d.line, "column": d.column,
+            "end_line": d.end_line, "end_column": d.end_column, "message": d.message}
+
+
+class _Spans:
+    """Elements with line spans (nested or disjoint, as turns and their parts are); a
+    diagnostic belongs to the innermost element containing its start line. :meth:`assign`
+    sweeps elements and diagnostics in line order with a stack of open elements, so the
+    whole assignment is O((elements + diagnostics) log) — no scan per diagnostic."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[int, int, int, list]] = []
+
+    def add(self, span: dict[str, Any] | None, bucket: list) -> None:
+        if span:
+            self.items.append((span["line"], -span["end_line"], len(self.items), bucket))
+
+    def assign(self, lines: list[int]) -> list[list | None]:
+        """For each line of ``lines``, the bucket of the innermost element containing it
+        (``None``: no element)."""
+        items = sorted(self.items)
+        order = sorted(range(len(lines)), key=lines.__getitem__)
+        out: list[list | None] = [None] * len(lines)
+        stack: list[tuple[int, list]] = []  # (end line, bucket)
+        k = 0
+        for i in order:
+            line = lines[i]
+            while k < len(items) and items[k][0] <= line:
+                start, neg_end, _, bucket = items[k]
+                while stack and stack[-1][0] < start:
+                    stack.pop()
+                stack.append((-neg_end, bucket))
+                k += 1
+            while stack and stack[-1][0] < line:
+                stack.pop()
+            out[i] = stack[-1][1] if stack else None
+        return out
+
+
+def _timestamp(ts: str | None) -> datetime | None:
+    if not ts:
+        return None
+    try:
+        return datetime.fromisoformat(ts)
+    except ValueError:
+        return None
+
+
+def _evidence(turn: dict[str, Any]) -> dict[str, Any]:
+    """The evidence recorded for the reply: the turn's provenance when the dump carries it,
+    else its RAG notes and the session-wide recall items."""
+    prov = turn.get("provenance")
+    if isinstance(prov, dict):
+        return {"basis": prov.get("basis"), "provenance": prov}
+    return {"basis": None, "provenance": None}
+
+
+def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic],
+            redact: Callable[[Any], Any] | None = None, rules: dict[str, dict[str, str]] | None = None
+            ) -> SessionPage:
+    """Page data for ``session`` (parsed from ``text``, shown as ``file``). ``redact``, when
+    given, is applied to every JSON-ready value and text taken from the session (see
+    :class:`fountain_audit.privacy.redact.Redactor`). ``rules`` maps codes to ``{"name", "doc"}``
+    for the rule appendix."""
+    red = redact or (lambda v: v)
+    lines = text.splitlines(keepends=True)
+    ids = ids_of(session)
+    counts = Counts()
+    for tc in tool_calls(session, file):
+        status = (tc.status or "").lower()
+        if status == "ok":
+            counts.tools_ok += 1
+        elif status == "error":
+            counts.tools_error += 1
+        else:
+            counts.tools_other += 1
+    evidence = list(note_records(session, file, record_kinds(["rag", "recall", "write"])))
+    kinds = Counter(n.kind for n in evidence)
+    recall = [red(n.to_json()) for n in evidence if n.kind == "recall"]
+    counts.rag, counts.recall, counts.writes = kinds["rag"], kinds["recall"], kinds["write"]
+    for d in diagnostics:
+        if d.severity == Severity.ERROR:
+            counts.errors += 1
+        elif d.severity == Severity.WARNING:
+            counts.warnings += 1
+        else:
+            counts.infos += 1
+
+    loose_notes: dict[int, list[dict[str, Any]]] = {}
+    for n in note_records(session, file, record_kinds(["all"])):
+        if n.turn is None and n.scene is not None:
+            rec = red(n.to_json())
+            rec["diagnostics"] = []
+            loose_notes.setdefault(n.scene.index, []).append(rec)
+    turns_by_scene: dict[int, list[dict[str, Any]]] = {}
+    spans = _Spans()
+    for rec in turn_records(session, file):
+        t = red(rec.to_json())
+        counts.turns += 1
+        t["route"] = "EXT (remote)" if t["scene"]["kind"] == "ext-chat" else "INT (local)"
+        t["diagnostics_at"] = {}
+        t["evidence"] = _evidence(t)
+        t["loose_diagnostics"] = []
+        spans.add(t.get("span"), t["loose_diagnostics"])
+        for key in ("user", "forwarding", "reply"):
+            if t.get(key):
+                spans.add(t[key]["span"], t["diagnostics_at"].setdefault(key, []))
+        for tc in t["tool_calls"]:
+            tc["diagnostics"] = []
+            tc["arguments_pretty"] = (json.dumps(tc["arguments"], indent=2, ensure_ascii=False)
+                                      if tc.get("arguments_json") else tc.get("arguments_text") or "")
+            spans.add(tc["span"], tc["diagnostics"])
+        for n in [*t["rag"], *t["other_notes"]]:
+            n["diagnostics"] = []
+            spans.add(n["span"], n["diagnostics"])
+        turns_by_scene.setdefault(t["scene"]["index"], []).append(t)
+
+    scenes: list[dict[str, Any]] = []
+    for scene in session.scenes:
+        start_line = scene.line
+        node_end = scene.nodes[-1].end_line if scene.nodes else scene.heading.end_line
+        sid = ids.of(scene) or scene_id(scene.index)
+        s = {"id": sid, "index": scene.index, "kind": scene.kind,
+             "kind_label": SCENE_KIND_LABELS.get(scene.kind, scene.kind),
+             "heading": red(scene.heading.text.strip()),
+             "timestamp": scene.timestamp, "line": start_line, "end_line": node_end,
+             "turns": turns_by_scene.get(scene.index, []), "diagnostics": [], "failed_tools": 0,
+             "errors": 0, "source": "", "notes": loose_notes.get(scene.index, [])}
+        for n in s["notes"]:
+            spans.add(n["span"], n["diagnostics"])
+        if not s["turns"]:
+            s["source"] = red("".join(lines[start_line - 1:node_end]))
+        s["failed_tools"] = sum(1 for t in s["turns"] for tc in t["tool_calls"] if tc.get("status") == "error")
+        scenes.append(s)
+    scene_starts = [s["line"] for s in scenes]
+    file_diags: list[dict[str, Any]] = []
+    for d, bucket in zip(diagnostics, spans.assign([d.line for d in diagnostics])):
+        item = red(_diag(d))
+        k = bisect.bisect_right(scene_starts, d.line) - 1
+        if k >= 0 and d.line <= scenes[k]["end_line"] and d.severity == Severity.ERROR:
+            scenes[k]["errors"] += 1
+        if bucket is not None:
+            bucket.append(item)
+        elif k >= 0 and d.line <= scenes[k]["end_line"]:
+            scenes[k]["diagnostics"].append(item)
+        else:
+            file_diags.append(item)
+
+    times = [(s, _timestamp(s["timestamp"])) for s in scenes]
+    stamped = [t for _, t in times if t is not None]
+    timeline: list[dict[str, Any]] = []
+    date_range = None
+    if stamped:
+        t0, t1 = min(stamped), max(stamped)
+        date_range = (t0.isoformat(sep=" "), t1.isoformat(sep=" "))
+        total = (t1 - t0).total_seconds()
+        following = [None] * len(times)
+        nxt = None
+        for i in range(len(times) - 1, -1, -1):
+            following[i] = nxt
+            if times[i][1] is not None:
+                nxt = times[i][1]
+        for i, (s, t) in enumerate(times):
+            if t is None or total <= 0:
+                x = None if t is None else 0.0
+                width = None if t is None else 1.0
+            else:
+                x = (t - t0).total_seconds() / total
+                end = following[i] or t1
+                width = max((end - t).total_seconds() / total, 0.0)
+            timeline.append({"id": s["id"], "kind": s["kind"], "label": s["heading"], "x": x, "width": width,
+                             "failed_tools": s["failed_tools"], "errors": s["errors"], "timestamp": s["timestamp"]})
+    else:
+        timeline = [{"id": s["id"], "kind": s["kind"], "label": s["heading"], "x": None, "width": None,
+                     "failed_tools": s["failed_tools"], "errors": s["errors"], "timestamp": None} for s in scenes]
+
+    people: dict[str, list[str]] = {"human": [], "agent": [], "tool": []}
+    for s in scenes:
+        for t in s["turns"]:
+            for key in ("user", "forwarding", "reply"):
+                sp = t.get(key)
+                if sp and sp.get("actor_ref"):
+                    prefix = sp["actor_ref"].split(":", 1)[0]
+                    name = sp.get("character") or sp["actor_ref"]
+                    if prefix in people and name not in people[prefix]:
+                        people[prefix].append(name)
+    if "HARVEY" not in people["tool"] and session.scenes:
+        people["tool"].insert(0, "HARVEY")
+    title = [(red(k), red(v)) for k, v in session.title.items()]
+    return SessionPage(file=file, kind=session.kind, title=title, participants=people, date_range=date_range,
+                       counts=counts, scenes=scenes, timeline=timeline, file_diagnostics=file_diags,
+                       rules={c: r for c, r in (rules or {}).items()
+                              if any(d.code == c for d in diagnostics)},
+                       redacted=redact is not None, recall=recall)

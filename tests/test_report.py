@@ -1,0 +1,214 @@
+"""``fountain-audit report``: pages checked through the DOM of a real headless Chromium
+(Debian's ``chromium``, driven by Playwright with ``executable_path``), plus the parts that
+need no browser (escaping, CSP, file layout, exit codes)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from html import unescape
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fountain_audit.cli import main
+from fountain_audit.report.markdown import render_markdown
+
+from .conftest import ROOT, SAMPLES
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+HOSTILE = """Title: Hostile <b>Session</b>
+Author: MALLORY
+
+FADE IN:
+
+INT. HARVEY AND MALLORY TALKING 2026-09-01 09:00:00
+
+MALLORY
+Please <script>document.title='pwned-user'</script> summarise.
+
+HARVEY
+Forwarding to QWEN.
+
+[[tool: read_file({"path":"<img src=x onerror=\\"document.title='pwned-arg'\\">"}) — error: <script>document.title='pwned-err'</script>]]
+
+QWEN
+Here you go <script>document.title='pwned'</script> and <img src=x onerror="document.title='pwned-img'">.
+
+[a link](javascript:document.title='pwned-link') and ![tracker](http://127.0.0.1:9/pixel.png) and <http://127.0.0.1:9/auto>.
+
+<iframe src="javascript:alert(1)"></iframe>
+
+THE END.
+"""
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (Debian package 'chromium'; .ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (test extra) not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser, path: Path, tmp_path: Path, shot: str):
+    page = browser.new_page(viewport={"width": 1200, "height": 1600})
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(path.as_uri())
+    page.screenshot(path=str(tmp_path / shot), full_page=False)
+    return page, requests
+
+
+# -- without a browser ------------------------------------------------------------------------------
+
+def test_markdown_has_no_html_links_or_images():
+    html = render_markdown("a <script>x()</script> [t](javascript:y) ![i](http://h/p.png) [ok](https://e.com/a)")
+    assert html == ('<p>a &lt;script&gt;x()&lt;/script&gt; [t](javascript:y) <span class="md-image">[image: i — '
+                    '<code>http://h/p.png</code>]</span> <span class="md-link">ok</span> '
+                    '<code class="md-href">https://e.com/a</code></p>\n')
+
+
+def test_single_page_is_self_contained(tmp_path):
+    out = tmp_path / "clean.html"
+    r = run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(out))
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    csp = unescape(re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html).group(1))
+    assert "default-src 'none'" in csp and "img-src 'none'" in csp and "connect-src 'none'" in csp
+    assert re.search(r"script-src 'sha256-[A-Za-z0-9+/=]{44}'", csp)
+    assert not re.search(r'(src|href)="(https?:|//)', html)  # nothing to fetch
+    assert html.count("<article class=\"turn\"") == 7
+
+
+def test_directory_gives_pages_and_index(tmp_path):
+    r = run("report", str(SAMPLES), "-o", str(tmp_path / "out"))
+    assert r.exit_code == 0, r.output
+    pages = sorted(p.name for p in (tmp_path / "out").iterdir())
+    n = len(list(SAMPLES.rglob("*.spmd"))) + len(list(SAMPLES.rglob("*.fountain")))
+    assert len(pages) == n + 1 and "index.html" in pages
+    assert "samples__clean-session.spmd.html" in pages or any(p.endswith("clean-session.spmd.html") for p in pages)
+
+
+def test_refuses_to_overwrite_an_input_and_empty_input(tmp_path):
+    f = tmp_path / "a.spmd"
+    f.write_text(HOSTILE)
+    r = CliRunner().invoke(main, ["report", str(f), "-o", str(f)])
+    assert r.exit_code == 2 and f.read_text() == HOSTILE
+    (tmp_path / "empty").mkdir()
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "empty"), "-o", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "no session file" in r.output
+
+
+def test_redact_replaces_secrets_and_paths(tmp_path):
+    token = "ghp_" + "Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt"
+    text = HOSTILE.replace("Please", f"My token is {token}, home /home/mallory/keys/id.pem. Please")
+    f = tmp_path / "s.spmd"
+    f.write_text(text)
+    out = tmp_path / "s.html"
+    assert run("report", "--redact", str(f), "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert token not in html and "/home/mallory" not in html
+    assert "&lt;redacted:" in html and "&lt;home&gt;" in html
+
+
+# -- in Chromium --------------------------------------------------------------------------------------
+
+def test_clean_session_in_browser(browser, tmp_path):
+    out = tmp_path / "clean.html"
+    assert run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(out)).exit_code == 0
+    page, requests = open_page(browser, out, tmp_path, "clean.png")
+    assert page.locator("article.turn").count() == 7
+    counts = {k: page.locator(f"#count-{k}").inner_text()
+              for k in ("turns", "tools", "tools-ok", "tools-error", "rag", "recall", "writes", "errors")}
+    assert counts == {"turns": "7", "tools": "7", "tools-ok": "6", "tools-error": "1", "rag": "1", "recall": "2",
+                      "writes": "3", "errors": "0"}
+    failed = page.locator('[id="t1.tool2"]')
+    assert failed.locator(".badge").inner_text() == "error"
+    assert failed.locator(".error-text").inner_text() == "exit status 2"
+    assert page.locator("svg.timeline a.tl-row").count() == 13
+    page.locator('svg.timeline a[data-scene="s8"]').click()  # the timeline scrolls to the scene
+    page.wait_for_function("location.hash === '#s8'")
+    assert page.evaluate("Math.abs(document.getElementById('s8').getBoundingClientRect().top) < 5")
+    assert requests == [out.as_uri()]
+
+
+def test_violation_diagnostic_sits_at_its_element(browser, tmp_path):
+    out = tmp_path / "p102.html"
+    sample = SAMPLES / "violations" / "P102-tools-between-forward-and-reply.spmd"
+    assert run("report", str(sample), "-o", str(out)).exit_code == 0
+    page, _ = open_page(browser, out, tmp_path, "p102.png")
+    diag = page.locator('[id="t1.tool1"] li.diag')
+    assert diag.count() == 1
+    assert diag.get_attribute("data-code") == "P102" and diag.get_attribute("data-line") == "20"
+    assert page.locator("#count-errors").inner_text() == "1"
+    assert page.locator("#rule-P102").count() == 1  # the code links to the rule's docs on the page
+    assert page.locator('svg.timeline a[data-scene="s1"] rect.marker-error').count() == 1
+
+
+def test_hostile_session_executes_nothing(browser, tmp_path):
+    f = tmp_path / "hostile.spmd"
+    f.write_text(HOSTILE)
+    out = tmp_path / "hostile.html"
+    assert run("report", str(f), "-o", str(out)).exit_code == 0
+    page, requests = open_page(browser, out, tmp_path, "hostile.png")
+    page.wait_for_timeout(300)
+    assert page.title() == f"{f} — fountain-audit report"
+    assert page.evaluate("document.scripts.length") == 1  # ours only
+    assert page.locator("img, iframe, [onerror]").count() == 0
+    assert page.locator("a[href^='javascript']").count() == 0
+    reply = page.locator('[id="t1.reply"] .md').inner_text()
+    assert "<script>document.title='pwned'</script>" in reply
+    assert "javascript:document.title='pwned-link'" in reply
+    assert "<script>document.title='pwned-err'</script>" in page.locator('[id="t1.tool1"] .error-text').inner_text()
+    assert "Hostile <b>Session</b>" in page.locator("h1").inner_text()
+    assert requests == [out.as_uri()]
+
+
+def test_index_page_sorts(browser, tmp_path):
+    out = tmp_path / "site"
+    assert run("report", str(SAMPLES), "-o", str(out)).exit_code == 0
+    page, _ = open_page(browser, out / "index.html", tmp_path, "index.png")
+    rows = page.locator("#sessions tbody tr")
+    n = rows.count()
+    assert n == len(list(SAMPLES.rglob("*.spmd")))
+    page.locator("#sessions th").nth(8).click()
+    page.locator("#sessions th").nth(8).click()  # descending
+    first = [int(rows.nth(i).locator("td").nth(8).inner_text()) for i in range(n)]
+    assert first == sorted(first, reverse=True) and first[0] >= 1
+    href = rows.nth(0).locator("a").get_attribute("href")
+    assert (out / href).is_file()
+
+
+def big_session(size: int = 5_000_000) -> str:
+    """A recorder-shaped session of about ``size`` bytes: the clean sample's scenes repeated."""
+    unit = (SAMPLES / "clean-session.spmd").read_text()
+    head, _, body = unit.partition("FADE IN:")
+    body = body.rsplit("THE END.", 1)[0]
+    return head + "FADE IN:" + body * (size // len(body) + 1) + "THE END.\n"
+
+
+def test_large_session_renders_and_opens(browser, tmp_path):
+    """A 5 MB session gives a page that opens with every turn card (times: benchmarks/report.py)."""
+    f = tmp_path / "big.spmd"
+    text = big_session()
+    f.write_text(text)
+    out = tmp_path / "big.html"
+    assert run("report", str(f), "-o", str(out)).exit_code == 0
+    page = browser.new_page()
+    page.goto(out.as_uri(), wait_until="load", timeout=300_000)
+    assert page.evaluate("document.querySelectorAll('article.turn').length") == int(
+        page.locator("#count-turns").inner_text()) > 1000
