@@ -212,3 +212,27 @@ def test_large_session_renders_and_opens(browser, tmp_path):
     page.goto(out.as_uri(), wait_until="load", timeout=300_000)
     assert page.evaluate("document.querySelectorAll('article.turn').length") == int(
         page.locator("#count-turns").inner_text()) > 1000
+
+
+def test_evidence_basis_per_turn_comes_from_provenance(browser, tmp_path):
+    out = tmp_path / "site"
+    samples = [SAMPLES / "clean-session.spmd", SAMPLES / "violations" / "L101-legacy-prose-tool-call.spmd",
+               SAMPLES / "violations" / "P104-recall-outside-recall-scene.spmd"]
+    assert run("report", *map(str, samples), "-o", str(out)).exit_code == 0
+    bases = {}
+    for html in sorted(out.glob("*samples__*.html")):
+        page, _ = open_page(browser, html, tmp_path, html.stem + ".png")
+        bases[html.stem.split("__")[-1]] = page.evaluate(
+            "Array.from(document.querySelectorAll('article.turn')).map("
+            "a => a.id + '=' + a.querySelector('.evidence').dataset.basis)")
+    assert bases == {
+        "clean-session.spmd": ["t1=recorded", "t2=recorded", "t3=recorded", "t4=recorded", "t5=unknown",
+                               "t6=unknown", "t7=unknown"],
+        "L101-legacy-prose-tool-call.spmd": ["t1=unknown"],
+        "P104-recall-outside-recall-scene.spmd": ["t1=none-recorded"],
+    }
+    page, _ = open_page(browser, next(out.glob("*__clean-session.spmd.html")), tmp_path, "rag.png")
+    rag = page.locator('[id="t1.rag1"]')
+    assert rag.locator('[id="t1.rag-source2"]').inner_text().startswith(
+        "t1.rag-source2 source papers/tide-models.pdf — Harmonic Tide Prediction (doi 10.5555/tide.2031)")
+    assert "remote route (EXT.)" in page.locator('[id="t5"] .evidence .who').inner_text()

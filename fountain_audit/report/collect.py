@@ -129,15 +129,6 @@ def _timestamp(ts: str | None) -> datetime | None:
         return None
 
 
-def _evidence(turn: dict[str, Any]) -> dict[str, Any]:
-    """The evidence recorded for the reply: the turn's provenance when the dump carries it,
-    else its RAG notes and the session-wide recall items."""
-    prov = turn.get("provenance")
-    if isinstance(prov, dict):
-        return {"basis": prov.get("basis"), "provenance": prov}
-    return {"basis": None, "provenance": None}
-
-
 def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic],
             redact: Callable[[Any], Any] | None = None, rules: dict[str, dict[str, str]] | None = None
             ) -> SessionPage:
@@ -182,7 +173,7 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
         counts.turns += 1
         t["route"] = "EXT (remote)" if t["scene"]["kind"] == "ext-chat" else "INT (local)"
         t["diagnostics_at"] = {}
-        t["evidence"] = _evidence(t)
+        t["notes_by_id"] = {n["id"]: n for n in t["rag"]}
         t["loose_diagnostics"] = []
         spans.add(t.get("span"), t["loose_diagnostics"])
         for key in ("user", "forwarding", "reply"):
