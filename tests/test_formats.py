@@ -242,15 +242,18 @@ def test_sarif_reports_unreadable_paths_and_odd_names(tmp_path, monkeypatch):
 
 # -- junit and gitlab --------------------------------------------------------------------------------------
 
-def test_junit_one_testcase_per_file(a03):
+def test_junit_one_suite_per_file_one_testcase_per_diagnostic(a03):
     Path("clean.spmd").write_text((SAMPLES / "clean-session.spmd").read_text(encoding="utf-8"), encoding="utf-8")
     r = run("--output-format", "junit", a03, "clean.spmd", "gone.spmd")
     assert r.exit_code == 2
     xml = r.output[r.output.index("<?xml"):]
     root = ET.fromstring(xml.encode())
     assert (root.tag, root.get("tests"), root.get("failures"), root.get("errors")) == ("testsuites", "3", "1", "1")
+    assert [(s.get("name"), s.get("tests"), s.get("failures"), s.get("errors")) for s in root.findall("testsuite")] == [
+        ("s.spmd", "1", "1", "0"), ("clean.spmd", "1", "0", "0"), ("unreadable", "1", "0", "1")]
     cases = root.findall("testsuite/testcase")
-    assert [c.get("name") for c in cases] == ["s.spmd", "clean.spmd", "gone.spmd: no such file or directory"]
+    assert [c.get("name") for c in cases] == ["P102 [tools-between-forward-and-reply] 14:1", "lint",
+                                              "gone.spmd: no such file or directory"]
     failures = cases[0].findall("failure")
     assert [(f.get("type"), f.text) for f in failures] == [
         ("P102", f"s.spmd:14:1: P102 [tools-between-forward-and-reply] {P102_MESSAGE}")]
@@ -260,8 +263,9 @@ def test_junit_one_testcase_per_file(a03):
 def test_junit_escapes_what_xml_cannot_hold():
     from fountain_audit.reporters.formats import report_junit
     d = Diagnostic("a\udcff.spmd", 1, 1, "E102", "control-character", Severity.WARNING, "NUL \x00 here & <there>")
-    root = ET.fromstring(report_junit(LintRun([d], ["a\udcff.spmd"])).encode())
-    assert root.find("testsuite/testcase").get("name") == "a\\udcff.spmd"
+    root = ET.fromstring(report_junit(LintRun([d], ["a\udcff.spmd"], strict=True)).encode())
+    assert root.find("testsuite").get("name") == "a\\udcff.spmd"
+    assert root.find("testsuite/testcase").get("classname") == "a\\udcff.spmd"
     assert root.find("testsuite/testcase/failure").get("message") == "E102 [control-character] NUL \\x00 here & <there>"
 
 

@@ -382,3 +382,49 @@ def test_suppressions_scale_linearly():
     for shape in suppression_shapes(1):
         small, large = cost(suppression_shapes(2000)[shape]), cost(suppression_shapes(20000)[shape])
         assert large / small <= 20, (shape, small, large)
+
+
+# -- 5. JUnit agrees with the exit status; counts checked by junitparser --------------------------------
+
+def junit_of(*args):
+    from junitparser import JUnitXml
+
+    r = cli("lint", "--output-format", "junit", *args)
+    return r.exit_code, JUnitXml.fromstring(r.stdout[r.stdout.index("<?xml"):].encode())
+
+
+def test_junit_fails_only_what_fails_the_run(project):
+    from junitparser import Failure
+
+    Path("warn.spmd").write_text(A03.replace("\n\n\nTHE END.\n", "\n").replace(
+        '[[tool: read_file({"path":"a.go"}) — ok]]\n\nHARVEY\nForwarding to LLAMA.',
+        'HARVEY\nForwarding to LLAMA.\n\n[[tool: read_file({"path":"a.go"}) — ok]]'))
+    code, xml = junit_of("warn.spmd")  # one S104 warning: exit 0, a green report
+    assert code == 0
+    (suite,) = list(xml)
+    cases = list(suite)
+    assert [(c.name, c.is_passed, c.system_out) for c in cases] == [
+        ("S104 [missing-the-end] 20:1", True, "warn.spmd:20:1: S104 [missing-the-end] session does not end with "
+         "'THE END.' (closed sessions end with it) (warning)")]
+    assert (xml.tests, xml.failures, xml.errors) == (1, 0, 0)
+    code, xml = junit_of("--strict", "warn.spmd", "s.spmd")  # --strict: the warning fails the run and the report
+    assert code == 1
+    assert [(s.name, s.tests, s.failures) for s in xml] == [("warn.spmd", 1, 1), ("s.spmd", 1, 1)]
+    assert [[type(r) for r in c.result] for s in xml for c in s] == [[Failure], [Failure]]
+
+
+def test_junit_counts_agree_with_elements(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, xml = junit_of("--isolated", "samples", "missing.spmd")
+    assert code == 2
+    declared = [(s.name, s.tests, s.failures, s.errors) for s in xml]
+    totals = (xml.tests, xml.failures, xml.errors)
+    for suite in xml:
+        suite.update_statistics()  # junitparser counts the elements
+    xml.update_statistics()
+    assert declared == [(s.name, s.tests, s.failures, s.errors) for s in xml]
+    assert totals == (xml.tests, xml.failures, xml.errors)
+    doc = json.loads(cli("lint", "--isolated", "--output-format", "json", "samples").stdout)
+    assert xml.failures == doc["summary"]["error"] and xml.errors == 1
+    assert xml.tests == len(doc["diagnostics"]) + sum(
+        1 for f in doc["files"] if not any(d["path"] == f for d in doc["diagnostics"])) + 1

@@ -3,6 +3,7 @@ it (entry + args + the matching file names), on sample files."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -10,9 +11,12 @@ import subprocess
 import sys
 from collections import Counter
 
+import pytest
+
 from fountain_audit.lint.rules import all_rules
 
 from .conftest import ROOT, SAMPLES
+from .test_cli import A03
 from .test_formats import cli_env
 
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
@@ -66,7 +70,7 @@ def test_hook_definition():
     assert [h["id"] for h in hooks] == ["fountain-audit"]
     hook = hooks[0]
     assert (hook["name"], hook["entry"], hook["language"], hook["files"], hook["require_serial"]) == (
-        "fountain-audit", "fountain-audit lint", "python", r"\.(spmd|fountain)$", True)
+        "fountain-audit", "fountain-audit lint --force-exclude", "python", r"\.(spmd|fountain)$", True)
 
 
 def test_files_pattern():
@@ -95,3 +99,56 @@ def test_entry_fails_on_violations_with_concise_output():
     by = Counter(str(r.severity) for r in all_rules())
     assert lines[-1] == (f"Found {by['error']} errors, {by['warning']} warnings, {by['info']} infos "
                          f"in {len(all_rules()) + 1} files checked.")
+
+
+def test_force_exclude_skips_excluded_files_named_explicitly(tmp_path):
+    (tmp_path / "archive").mkdir()
+    (tmp_path / "archive" / "old.spmd").write_text(A03)
+    (tmp_path / "new.spmd").write_text(A03)
+    (tmp_path / "fountain-audit.toml").write_text('exclude = ["archive/"]\n')
+    hook = load_hooks()[0]
+    r = subprocess.run(hook_command(hook) + ["archive/old.spmd", "new.spmd"], capture_output=True, text=True,
+                       cwd=tmp_path, env=cli_env())
+    assert r.returncode == 1
+    assert [line.split(":")[0] for line in r.stdout.splitlines()] == ["new.spmd", "Found 1 error, 0 warnings, 0 infos in 1 file checked."]
+    r = subprocess.run(hook_command(hook) + ["archive/old.spmd"], capture_output=True, text=True, cwd=tmp_path,
+                       env=cli_env())
+    assert (r.returncode, r.stdout) == (0, "All clear: no problems in 0 files checked.\n")
+
+
+def git(*args, cwd):
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"})
+
+
+def test_real_pre_commit_in_a_temporary_repository(tmp_path):
+    """pre-commit itself (try-repo: this checkout, uncommitted changes included) in a new git
+    repository: the hook installs, runs on the staged session files, honours the project's
+    exclude and fails on an error."""
+    pytest.importorskip("pre_commit")
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs git and a git checkout of fountain-audit")
+    repo = tmp_path / "project"
+    (repo / "sessions").mkdir(parents=True)
+    (repo / "archive").mkdir()
+    (repo / "sessions" / "bad.spmd").write_text(A03)
+    (repo / "sessions" / "clean.spmd").write_text((SAMPLES / "clean-session.spmd").read_text(encoding="utf-8"))
+    (repo / "archive" / "old.spmd").write_text(A03)
+    (repo / "notes.md").write_text("not a session\n")
+    (repo / "fountain-audit.toml").write_text('exclude = ["archive/"]\n')
+    git("init", "-q", cwd=repo)
+    git("add", "-A", cwd=repo)
+    env = cli_env(PRE_COMMIT_HOME=str(tmp_path / "cache"), PRE_COMMIT_COLOR="never", NO_COLOR="1")
+    env.pop("PYTHONPATH")  # the hook runs from pre-commit's own environment, installed from this checkout
+    r = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "fountain-audit", "--all-files",
+                        "--color", "never"], capture_output=True, text=True, cwd=repo, env=env, timeout=900)
+    out = r.stdout
+    assert r.returncode == 1, out + r.stderr
+    assert re.search(r"^fountain-audit\.+Failed$", out, re.M), out
+    assert "- exit code: 1" in out
+    lines = [line for line in out.splitlines() if ".spmd:" in line or line.startswith("Found")]
+    assert lines == [
+        "sessions/bad.spmd:14:1: P102 [tools-between-forward-and-reply] tool note before HARVEY's forwarding "
+        "line (line 16); it belongs after it, before the reply",
+        "Found 1 error, 0 warnings, 0 infos in 2 files checked."]

@@ -206,6 +206,20 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
+def _force_excluded(cfg: Config, path: str) -> bool:
+    """``--force-exclude``: ``path`` matches an ``exclude`` glob, or lies in a directory
+    that the walk would not enter (``archive/`` excludes ``archive/old.spmd``)."""
+    from fountain_audit.lint.config import _match
+    if cfg.excluded(path):
+        return True
+    parts = cfg.relative(path).split("/")[:-1]
+    for i in range(1, len(parts) + 1):
+        folder = "/".join(parts[:i])
+        if any(_match(folder, pat.rstrip("/")) or _match(folder + "/", pat) for pat in cfg.exclude):
+            return True
+    return False
+
+
 def _dir_excluded(cfg: Config, path: str) -> bool:
     """A directory matched by an ``exclude`` glob, gitignore-style: ``name`` or
     ``name/`` (any depth), ``a/b``, ``a/**``."""
@@ -338,7 +352,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
     files, errors = discover(paths, cfg)
     if force_exclude:  # pre-commit names files explicitly; the project's exclude globs still apply
-        named = [f for f in files if f != "-" and cfg.excluded(f)]
+        named = [f for f in files if f != "-" and _force_excluded(cfg, f)]
         files = [f for f in files if f not in named]
     else:
         named = []
@@ -401,7 +415,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
                        f"({len(change.added)} added, {len(change.removed)} removed)", err=True)
         outcome = bl.apply(ledger, diagnostics, scope, baseline_file)
         diagnostics = outcome.new
-    run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome)
+    run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome, strict=strict)
     stats = statistics_lines(diagnostics) if show_statistics else []
     from fountain_audit.reporters.text import plain_text_lines, report_json, report_text
     plain = None

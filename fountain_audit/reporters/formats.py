@@ -77,6 +77,8 @@ class LintRun:
     rules: Sequence[Rule] = ()
     sources: dict[str, str] = field(default_factory=dict)
     baseline: Outcome | None = None
+    #: ``--strict``: warnings and infos fail the run too (JUnit marks them as failures).
+    strict: bool = False
 
 
 # -- statistics -------------------------------------------------------------------------------------------
@@ -341,30 +343,54 @@ def _xml(text: str) -> str:
 
 
 def report_junit(run: LintRun) -> str:
-    """JUnit XML: one ``<testcase>`` per file checked, with one ``<failure>`` per
-    diagnostic (``type`` is the rule code); an unreadable path is a testcase with an
-    ``<error>``. ``failures`` counts failing files, ``errors`` unreadable paths."""
+    """JUnit XML that agrees with the exit status: one ``<testsuite>`` per file checked
+    (``name`` = the path), one ``<testcase>`` per diagnostic (``name`` = ``CODE [rule-name]
+    line:col``, ``classname`` and ``file`` = the path, ``line``). Only what fails the run is
+    a ``<failure>`` (errors; everything under ``--strict``); other diagnostics are passing
+    testcases whose ``<system-out>`` holds the diagnostic line and whose ``<properties>``
+    hold ``severity``, ``code`` and ``rule``. A file without diagnostics is one passing
+    testcase (``lint``). Unreadable paths are one suite ``unreadable`` of testcases with an
+    ``<error>``. Every ``tests``/``failures``/``errors`` count is the number of such
+    elements below it (one failure per failing testcase)."""
     from xml.etree import ElementTree as ET  # only this format needs it (start-up time)
 
+    failing = set(Severity) if run.strict else {Severity.ERROR}
     by_file: dict[str, list[Diagnostic]] = {f: [] for f in run.files}
     for d in run.diagnostics:
         by_file.setdefault(d.path, []).append(d)
-    tests = len(by_file) + len(run.unreadable)
-    failures = sum(1 for ds in by_file.values() if ds)
-    attrs = {"name": "fountain-audit", "tests": str(tests), "failures": str(failures),
-             "errors": str(len(run.unreadable))}
-    suites = ET.Element("testsuites", attrs)
-    suite = ET.SubElement(suites, "testsuite", {**attrs, "skipped": "0"})
+    suites = ET.Element("testsuites", {"name": "fountain-audit"})
+    totals = Counter()
+
+    def suite_of(name: str, tests: int, failures: int, errors: int) -> ET.Element:
+        totals.update(tests=tests, failures=failures, errors=errors)
+        return ET.SubElement(suites, "testsuite", {"name": _xml(name), "tests": str(tests),
+                                                    "failures": str(failures), "errors": str(errors),
+                                                    "skipped": "0"})
+
     for path, ds in by_file.items():
-        case = ET.SubElement(suite, "testcase", {"name": _xml(path), "classname": "fountain-audit",
-                                                 "file": _xml(path)})
+        suite = suite_of(path, max(1, len(ds)), sum(1 for d in ds if d.severity in failing), 0)
+        if not ds:
+            ET.SubElement(suite, "testcase", {"name": "lint", "classname": _xml(path), "file": _xml(path)})
         for d in ds:
-            failure = ET.SubElement(case, "failure", {"message": _xml(f"{d.code} [{d.name}] {d.message}"),
-                                                      "type": d.code})
-            failure.text = _xml(f"{d.path}:{d.line}:{d.column}: {d.code} [{d.name}] {d.message}")
-    for message in run.unreadable:
-        case = ET.SubElement(suite, "testcase", {"name": _xml(message), "classname": "fountain-audit"})
-        ET.SubElement(case, "error", {"message": _xml(message), "type": "unreadable"})
+            case = ET.SubElement(suite, "testcase", {"name": _xml(f"{d.code} [{d.name}] {d.line}:{d.column}"),
+                                                     "classname": _xml(path), "file": _xml(path),
+                                                     "line": str(d.line)})
+            line = _xml(f"{d.path}:{d.line}:{d.column}: {d.code} [{d.name}] {d.message}")
+            if d.severity in failing:
+                failure = ET.SubElement(case, "failure", {"message": _xml(f"{d.code} [{d.name}] {d.message}"),
+                                                          "type": d.code})
+                failure.text = line
+            else:
+                props = ET.SubElement(case, "properties")
+                for key, value in (("severity", str(d.severity)), ("code", d.code), ("rule", d.name)):
+                    ET.SubElement(props, "property", {"name": key, "value": value})
+                ET.SubElement(case, "system-out").text = f"{line} ({d.severity})"
+    if run.unreadable:
+        suite = suite_of("unreadable", len(run.unreadable), 0, len(run.unreadable))
+        for message in run.unreadable:
+            case = ET.SubElement(suite, "testcase", {"name": _xml(message), "classname": "unreadable"})
+            ET.SubElement(case, "error", {"message": _xml(message), "type": "unreadable"})
+    suites.attrib.update({k: str(totals[k]) for k in ("tests", "failures", "errors")})
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
