@@ -17,6 +17,7 @@ import fountain_audit.diff as diffing
 from fountain_audit.dump import encode_json
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.parse.source import decode_bytes
+from fountain_audit.untrusted import terminal_safe
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -104,10 +105,11 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
         side_b = _read(b, options, stdin_used, redaction)
         result = diffing.diff_sides(side_a, side_b, options).filtered(categories or None)
     except diffing.DiffError as e:
-        click.secho(f"fountain-audit diff: error: {e}", err=True, fg="red")
+        click.secho(f"fountain-audit diff: error: {terminal_safe(str(e))}", err=True, fg="red")
         sys.exit(2)
     except Exception as e:  # noqa: BLE001 - an internal error is trouble (2), never a difference (1)
-        click.secho(f"fountain-audit diff: internal error: {type(e).__name__}: {e}", err=True, fg="red")
+        click.secho(f"fountain-audit diff: internal error: {type(e).__name__}: {terminal_safe(str(e))}", err=True,
+                    fg="red")
         sys.exit(2)
     status = 1 if result.differences else 0
     try:

@@ -8,8 +8,6 @@ from typing import Callable
 
 import io
 import json
-import os
-import stat
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,11 +147,10 @@ def read_side(path: str, options: Options = Options(), name: str | None = None,
     """
     name = path if name is None else name
     try:
-        mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a FIFO or device would block or never end
-            raise DiffError(f"{name}: not a regular file")
-        text = read_path(path)
+        text = read_path(path)  # never blocks on a FIFO: "not a regular file"
     except OSError as e:
+        if e.strerror == "not a regular file":
+            raise DiffError(f"{name}: not a regular file") from None
         raise DiffError(f"{name}: cannot read: {e.strerror or e}") from None
     return make_side(name, redact(text) if redact else text, options)
 
