@@ -264,9 +264,16 @@ def session_provenance(session: Session, file: str) -> dict[str, Any]:
 
     recall_in_force = [in_force_recall(t) for t in turns]
     switch_in_force = [in_force_switch(t) for t in turns]
+    recall_scope: dict[int, list[str]] = {}  # id(recall scene) -> the turns it is in force for
+    switch_scope: dict[int, list[str]] = {}  # id(placement) -> the turns it is in force for
+    for t, r, q in zip(turns, recall_in_force, switch_in_force):  # one pass: no scan per scene
+        if r is not None:
+            recall_scope.setdefault(id(r), []).append(ids.of(t))
+        if q is not None:
+            switch_scope.setdefault(id(q), []).append(ids.of(t))
     recall = []
     for rs in recall_scenes:
-        scope = [ids.of(t) for t, r in zip(turns, recall_in_force) if r is rs]
+        scope = recall_scope.get(id(rs), [])
         recall.append({"id": ids.of(rs), "span": _span(rs.heading, ([rs.heading] + [n for n in rs.nodes
                                                                                   if not isinstance(n, Blank)])[-1]),
                        "items": [{"id": ids.of(r), "span": _span(r.node), "recorded_id": r.fields.get("id"),
@@ -279,7 +286,7 @@ def session_provenance(session: Session, file: str) -> dict[str, Any]:
         model_switches.append({"id": ids.of(p.note), "span": _span(p.note.node), "model": f.get("model"),
                                "backend": f.get("backend"), "at": f.get("at"), "valid": p.note.valid,
                                "scope": {"kind": "session",
-                                         "turns": [ids.of(t) for t, q in zip(turns, switch_in_force) if q is p]}})
+                                         "turns": switch_scope.get(id(p), [])}})
     replies = [_reply_entry(session, t, era, None if r is None else ids.of(r), None if q is None else ids.of(q.note),
                             ids) for t, r, q in zip(turns, recall_in_force, switch_in_force)]
     doc = {"format_version": FORMAT_VERSION, "file": file,

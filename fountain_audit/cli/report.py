@@ -57,13 +57,14 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, \
         refuse_output_over_inputs
     from fountain_audit.cli.outputs import write_atomic
-    from fountain_audit.lint.linter import lint_text
+    from fountain_audit.lint.linter import lint_session
+    from fountain_audit.parse.fountain import gc_paused
     from fountain_audit.lint.rules import all_rules
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
     from fountain_audit.parse.source import decode_bytes, read_path
     from fountain_audit.privacy.redact import Redactor
-    from fountain_audit.report.collect import collect
+    from fountain_audit.report.collect import collect, summary
     from fountain_audit.report.render import render_index, render_session
 
     try:
@@ -77,7 +78,13 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     if not files and not errors:
         _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)}")
     rules = {r.code: {"name": r.name, "severity": str(r.severity), "doc": r.doc} for r in all_rules()}
-    pages = []
+    if not single:
+        try:
+            os.makedirs(output, exist_ok=True)
+        except OSError as e:
+            _fail(f"{output}: cannot create directory: {e.strerror or e}")
+    taken: set[str] = set()
+    index: list[tuple] = []  # (page summary, href): pages are written as they are made
     for f in files:
         try:
             text = decode_bytes(sys.stdin.buffer.read()) if f == "-" else read_path(f, cfg.max_file_size)
@@ -87,26 +94,23 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         except MemoryError:
             errors.append(f"{f}: not enough memory to read it")
             continue
-        session = build_session(parse(text))
-        redactor = None
-        if redact or redact_paths:
-            redactor = Redactor(secrets=redact, paths=True).learn(session, text)
-        diagnostics = lint_text(text, f, selection, frozenset(cfg.ignored_for(f)))
-        pages.append(collect(session, f, text, diagnostics, redactor, rules))
-    if single and pages:
-        write_atomic(output, render_session(pages[0]))
+        with gc_paused():  # a large model: collections would only rescan it
+            document = parse(text)
+            session = build_session(document)
+            redactor = None
+            if redact or redact_paths:
+                redactor = Redactor(secrets=redact, paths=True).learn(session, text)
+            diagnostics = lint_session(text, document, session, f, selection, frozenset(cfg.ignored_for(f)))
+            page = collect(session, f, text, diagnostics, redactor, rules)
+            href = None if single else _page_name(f, taken)
+            html = render_session(page, index_href=None if single else "index.html")
+        write_atomic(output if single else os.path.join(output, href), html)
+        index.append((summary(page), href))
+    if single and index:
         click.echo(f"fountain-audit report: wrote {terminal_safe(output)}", err=True)
-    elif pages:
-        try:
-            os.makedirs(output, exist_ok=True)
-        except OSError as e:
-            _fail(f"{output}: cannot create directory: {e.strerror or e}")
-        taken: set[str] = set()
-        hrefs = [_page_name(p.file, taken) for p in pages]
-        for page, href in zip(pages, hrefs):
-            write_atomic(os.path.join(output, href), render_session(page, index_href="index.html"))
-        write_atomic(os.path.join(output, "index.html"), render_index(list(zip(pages, hrefs))))
-        click.echo(f"fountain-audit report: wrote {len(pages)} page{'s' if len(pages) != 1 else ''} and "
+    elif index:
+        write_atomic(os.path.join(output, "index.html"), render_index(index))
+        click.echo(f"fountain-audit report: wrote {len(index)} page{'s' if len(index) != 1 else ''} and "
                    f"index.html to {terminal_safe(output)}", err=True)
     for msg in errors:
         click.secho(f"fountain-audit report: error: {terminal_safe(msg)}", err=True, fg="red")

@@ -37,9 +37,20 @@ def lint_text(text: str, path: str = "<string>", selection: Selection | None = N
         return _lint(text, path, selection, ignored)
 
 
-def _lint(text: str, path: str, selection: Selection, ignored) -> list[Diagnostic]:
-    document = parse(text)
-    session = build_session(document)
+def lint_session(text: str, document, session, path: str = "<string>", selection: Selection | None = None,
+                 ignored: frozenset[str] | set[str] = frozenset()) -> list[Diagnostic]:
+    """:func:`lint_text` for a file already read into a model: ``document`` is
+    ``parse(text)`` and ``session`` is ``build_session(document)`` (commands that show the
+    session and its diagnostics, such as ``report``, parse once). Same result and guarantees."""
+    selection = selection or Selection.build()
+    with gc_paused():
+        return _lint(text, path, selection, ignored, document, session)
+
+
+def _lint(text: str, path: str, selection: Selection, ignored, document=None, session=None) -> list[Diagnostic]:
+    if document is None:
+        document = parse(text)
+        session = build_session(document)
     ctx = RuleContext(text, document, session, _compiled(selection.privacy_allow))
     out: list[Diagnostic] = []
     unused_rule = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Callable
 
@@ -266,3 +266,9 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
                        rules={c: r for c, r in (rules or {}).items()
                               if any(d.code == c for d in diagnostics)},
                        redacted=redact is not None, recall=recall)
+
+
+def summary(page: SessionPage) -> SessionPage:
+    """``page`` without its scenes and timeline: what an index row needs (file, kind, dates,
+    counts), so a directory of large sessions is not held in memory at once."""
+    return replace(page, scenes=[], timeline=[], file_diagnostics=[], rules={}, recall=[])
