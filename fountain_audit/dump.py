@@ -35,6 +35,8 @@ from fountain_audit.parse.fountain import (Blank, Dialogue, Document, Node, Note
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
 from fountain_audit.model import actors
 from fountain_audit.audit.provenance import session_provenance
+from fountain_audit.privacy.detect import workspace_paths
+from fountain_audit.privacy.redact import Redactor
 from fountain_audit.model.ids import SessionIds, ids_of, node_id, scene_id, turn_id
 from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session,
                                           inline_placements, placements)
@@ -660,76 +662,8 @@ class Filters:
         return True
 
 
-_ABSOLUTE_RE = re.compile(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
-
-
-def workspaces(session: Session) -> list[str]:
-    """The absolute ``Workspace:`` paths named in the session (scene descriptions, title page)."""
-    found = []
-    for ws in [s.workspace for s in session.scenes] + [session.title.get("Workspace")]:
-        if not ws:
-            continue
-        ws = ws.strip()
-        if len(ws) > 1 and ws.endswith(("/", "\\")):
-            ws = ws[:-1]
-        if _ABSOLUTE_RE.match(ws) and len(ws) > 1 and ws not in found:
-            found.append(ws)
-    return found
-
-
-class Redactor:
-    """Replaces workspace paths with ``<workspace>`` in every string (keys included) of a
-    JSON-ready value. A path matches when it is not followed by a name character, so
-    ``/home/u/p`` is replaced in ``/home/u/p/src/a.go`` and ``/home/u/p.`` but not in
-    ``/home/u/project``. The JSON-escaped spelling of a path (backslashes doubled, as in
-    raw tool-call arguments) is replaced too."""
-
-    PLACEHOLDER = "<workspace>"
-
-    def __init__(self, paths: Iterable[str] = ()):
-        self.paths: list[str] = []
-        self._re: re.Pattern[str] | None = None
-        self.add(paths)
-
-    def add(self, paths: Iterable[str]) -> None:
-        new = False
-        for p in paths:
-            for v in (p, json.dumps(p, ensure_ascii=False)[1:-1]):
-                if v not in self.paths:
-                    self.paths.append(v)
-                    new = True
-        if new:
-            alts = "|".join(re.escape(p) for p in sorted(self.paths, key=len, reverse=True))
-            self._re = re.compile(f"(?:{alts})(?![\\w-])")
-
-    def __bool__(self) -> bool:
-        return self._re is not None
-
-    def text(self, s: str) -> str:
-        return s if self._re is None else self._re.sub(self.PLACEHOLDER, s)
-
-    def __call__(self, value: Any) -> Any:
-        """A redacted copy of ``value`` (str, list, dict, nested to any depth: walked with
-        an explicit stack, not recursion, so JSON nested thousands deep cannot overflow)."""
-        if self._re is None:
-            return value
-        if not isinstance(value, (dict, list)):
-            return self.text(value) if isinstance(value, str) else value
-        root: Any = {} if isinstance(value, dict) else []
-        stack = [(value, root)]
-        while stack:
-            source, target = stack.pop()
-            for key, item in (source.items() if isinstance(source, dict) else enumerate(source)):
-                if isinstance(item, (dict, list)):
-                    copy: Any = {} if isinstance(item, dict) else []
-                    stack.append((item, copy))  # filled later; order within each container is kept
-                else:
-                    copy = self.text(item) if isinstance(item, str) else item
-                if isinstance(target, dict):
-                    target[self.text(key) if isinstance(key, str) else key] = copy
-                else:
-                    target.append(copy)
-        return root
+#: The session's ``Workspace:`` paths; the redaction layer lives in :mod:`fountain_audit.privacy`.
+workspaces = workspace_paths
 
 
 # --------------------------------------------------------------------------- entry points
@@ -772,25 +706,38 @@ def encode_json(value: Any, indent: int | None = None) -> str:
     return _SURROGATE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
 
 
+def redaction_note(redactor: Redactor) -> dict:
+    """``{"secrets": bool, "paths": bool, "spans": "original"}``: what a redacted output had
+    replaced, and that its spans (lines, columns, offsets) still count positions in the
+    original file, not in the redacted text."""
+    return {"secrets": redactor.secrets, "paths": redactor.paths, "spans": "original"}
+
+
 class JsonWriter:
     """Writes records to ``out`` as they come.
 
     ``fmt="jsonl"``: one record per line, each carrying ``format_version``.
     ``fmt="json"``: one document ``{"format_version", "shape", "records": [...], "files",
     "errors"}``, written incrementally (one record per line inside ``records``).
+
+    With a ``redactor`` that replaces anything, every string goes through it and the output
+    says so: the document (``json``) or each record (``jsonl``) gains ``"redaction"``
+    (:func:`redaction_note`): what was replaced, and that spans are positions in the original file.
     """
 
     def __init__(self, out: TextIO, fmt: str, shape: str, redactor: Redactor | None = None):
         self.out, self.fmt, self.shape = out, fmt, shape
-        self.redact = redactor if redactor is not None else Redactor()
+        self.redact = redactor if redactor is not None else Redactor(secrets=False, paths=False)
+        self.note = redaction_note(self.redact) if self.redact else None
         self.count = 0
         if fmt == "json":
-            out.write(f'{{"format_version": "{FORMAT_VERSION}", "shape": "{shape}", "records": [')
+            head = f'"redaction": {encode_json(self.note)}, ' if self.note else ""
+            out.write(f'{{"format_version": "{FORMAT_VERSION}", "shape": "{shape}", {head}"records": [')
 
     def write(self, rec: Any) -> None:
         obj = self.redact(rec.to_json())
         if self.fmt == "jsonl":
-            obj = {"format_version": FORMAT_VERSION, **obj}
+            obj = {"format_version": FORMAT_VERSION, **({"redaction": self.note} if self.note else {}), **obj}
             self.out.write(encode_json(obj) + "\n")
         else:
             self.out.write(("\n" if self.count == 0 else ",\n") + encode_json(obj))

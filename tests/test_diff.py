@@ -752,3 +752,11 @@ def test_terminal_control_sequences_in_a_reply_are_escaped(tmp_path):
     evil_name.write_text(b, encoding="utf-8")
     r = run("--format", "unified", tmp_path / "a.spmd", evil_name)
     assert r.stdout.splitlines()[1] == f"+++ {tmp_path}/b\\x1b[2J.spmd"
+
+
+def test_error_messages_escape_file_names(tmp_path, pair):
+    pa, _ = pair
+    r = run(pa, tmp_path / "gone\x1b]0;pwned\x07.spmd")
+    assert r.exit_code == 2 and "\x1b" not in r.stderr and "\x07" not in r.stderr
+    assert r.stderr.strip() == (f"fountain-audit diff: error: {tmp_path}/gone\\x1b]0;pwned\\x07.spmd: cannot read: "
+                                "No such file or directory")

@@ -1,5 +1,6 @@
 """Bounded diff work (issue 14 item 20): the shapes that were quadratic scale linearly
-(10× input → at most 20× time here, a generous bar for a loaded machine; the benchmark
+(10× input → at most 30× time here, a generous bar for a loaded, shared machine — quadratic
+work gives about 100×; the benchmark
 ``benchmarks/diff_scaling.py`` checks 11×), long diffs stay exact where they can, and a
 coarsened diff says so in every format."""
 
@@ -46,7 +47,7 @@ def test_diff_time_is_linear(shape):
     small, large = make(BASE[shape]), make(10 * BASE[shape])
     bench.run(*small)  # warm up (grammar tables, imports)
     t1, t10 = _best(*small, runs=5), _best(*large)
-    assert t10 / t1 <= 20, f"{shape}: 10× input took {t10 / t1:.1f}× the time ({t1:.3f}s → {t10:.3f}s)"
+    assert t10 / t1 <= 30, f"{shape}: 10× input took {t10 / t1:.1f}× the time ({t1:.3f}s → {t10:.3f}s)"
 
 
 def test_one_changed_word_in_a_long_reply_is_exact():

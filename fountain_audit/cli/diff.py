@@ -17,19 +17,41 @@ import fountain_audit.diff as diffing
 from fountain_audit.dump import encode_json
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.parse.source import decode_bytes
+from fountain_audit.untrusted import terminal_safe
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for raw in values for v in raw.split(",") if v.strip()]
 
 
-def _read(path: str, options: diffing.Options, stdin_used: list[bool]) -> diffing.Side:
+def _read(path: str, options: diffing.Options, stdin_used: list[bool], redact=None) -> diffing.Side:
+    """One side; ``redact`` (str -> str) rewrites its text and its name first."""
+    name = redact.name(path) if redact else path
     if path == "-":
         if stdin_used[0]:
             raise diffing.DiffError("-: standard input can be only one side")
         stdin_used[0] = True
-        return diffing.make_side("-", decode_bytes(sys.stdin.buffer.read()), options)
-    return diffing.read_side(path, options)
+        text = decode_bytes(sys.stdin.buffer.read())
+        return diffing.make_side("-", redact(text) if redact else text, options)
+    return diffing.read_side(path, options, name, redact)
+
+
+class _Redaction:
+    """Redacts each side's session text before the diff (so no output format can show what
+    was replaced) and the file names."""
+
+    def __init__(self, secrets: bool, paths: bool):
+        self.secrets, self.paths = secrets, paths
+
+    def __call__(self, text: str) -> str:
+        from fountain_audit.privacy.redact import redact_text
+
+        return redact_text(text, secrets=self.secrets, paths=self.paths)
+
+    def name(self, path: str) -> str:
+        from fountain_audit.privacy.redact import Redactor
+
+        return Redactor(secrets=self.secrets, paths=self.paths).text(path)
 
 
 @click.command("diff", context_settings={"help_option_names": ["-h", "--help"]})
@@ -47,7 +69,12 @@ def _read(path: str, options: diffing.Options, stdin_used: list[bool]) -> diffin
 @click.option("--compare-workspace", is_flag=True, help="Also compare the Workspace: path.")
 @click.option("--compare-all", is_flag=True, help="All of --compare-timestamps, --compare-stats, --compare-workspace.")
 @click.option("--color/--no-color", default=None, help="Colour the rich output (default: when a terminal).")
-def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, compare_workspace, compare_all, color):
+@click.option("--redact", is_flag=True, help="Make the output shareable: both sessions are redacted before they are "
+                                              "compared (secrets become <redacted:KIND>, the workspace <workspace>, "
+                                              "home directories <home>).")
+@click.option("--redact-paths", is_flag=True, help="Only the path part of --redact: <workspace> and <home>.")
+def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, compare_workspace, compare_all, color,
+         redact, redact_paths):
     """Compare two Harvey sessions turn by turn.
 
     A and B are session files ('-' for standard input, once). Timestamps, stats lines and the
@@ -60,6 +87,7 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
       fountain-audit diff before.spmd after.spmd
       fountain-audit diff --only tools --stat a.spmd b.spmd
       fountain-audit diff --format json a.spmd b.spmd | jq .patch
+      fountain-audit diff --redact original.spmd replay.spmd > shareable.diff
 
     Exit status: 0 no differences, 1 differences, 2 trouble (unreadable file, not a Harvey
     session, usage error).
@@ -72,14 +100,16 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
                              workspace=compare_workspace or compare_all)
     try:
         stdin_used = [False]
-        side_a = _read(a, options, stdin_used)
-        side_b = _read(b, options, stdin_used)
+        redaction = _Redaction(redact, redact or redact_paths) if redact or redact_paths else None
+        side_a = _read(a, options, stdin_used, redaction)
+        side_b = _read(b, options, stdin_used, redaction)
         result = diffing.diff_sides(side_a, side_b, options).filtered(categories or None)
     except diffing.DiffError as e:
-        click.secho(f"fountain-audit diff: error: {e}", err=True, fg="red")
+        click.secho(f"fountain-audit diff: error: {terminal_safe(str(e))}", err=True, fg="red")
         sys.exit(2)
     except Exception as e:  # noqa: BLE001 - an internal error is trouble (2), never a difference (1)
-        click.secho(f"fountain-audit diff: internal error: {type(e).__name__}: {e}", err=True, fg="red")
+        click.secho(f"fountain-audit diff: internal error: {type(e).__name__}: {terminal_safe(str(e))}", err=True,
+                    fg="red")
         sys.exit(2)
     status = 1 if result.differences else 0
     try:

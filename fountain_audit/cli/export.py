@@ -22,15 +22,16 @@ from fountain_audit.export import TARGETS
                    "(Phoenix). The document is printed only with -o.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True, metavar="SECONDS",
               help="How long to wait for the --endpoint.")
-@click.option("--redact-paths", is_flag=True, help="Replace each session's absolute Workspace: path with "
-                                                    "<workspace> everywhere in the output.")
+@click.option("--redact", is_flag=True, help="Make the output shareable: secrets become <redacted:KIND>, the "
+                                              "workspace <workspace>, home directories <home>.")
+@click.option("--redact-paths", is_flag=True, help="Only the path part of --redact: <workspace> and <home>.")
 @click.option("--utc-offset", default="Z", show_default=True, metavar="OFFSET",
               help="The zone of the scene headings' times, which the files do not record: Z or ±HH:MM.")
 @click.option("--fallback-time", metavar="TIME",
               help="Time (ISO 8601, e.g. 2026-08-03T14:20:00Z) for files with no scene heading timestamp at all; "
                    "without it such a file is an error.")
 @click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
-def export(paths, target, output_file, endpoint, timeout, redact_paths, utc_offset, fallback_time, stdin_filename):
+def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, utc_offset, fallback_time, stdin_filename):
     """Export session files as a toolpath document or as OpenTelemetry GenAI traces.
 
     PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for standard
@@ -47,6 +48,7 @@ def export(paths, target, output_file, endpoint, timeout, redact_paths, utc_offs
       fountain-audit export --to toolpath session.spmd -o session.path.json
       fountain-audit export --to otlp-json sessions/ > traces.json
       fountain-audit export --endpoint http://127.0.0.1:6006/v1/traces session.spmd
+      fountain-audit export --to otlp-json --redact session.spmd > shareable.json
 
     Exit status: 0 done; 1 the --endpoint did not accept the traces; 2 usage error, an
     unreadable path or a file with no timestamp (the other files are still exported).
@@ -83,7 +85,7 @@ def export(paths, target, output_file, endpoint, timeout, redact_paths, utc_offs
     files, errors = discover(paths)
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
-    redactor = dm.Redactor()
+    redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)
     sessions: list[SessionExport] = []
     for f in files:
         try:
@@ -103,8 +105,8 @@ def export(paths, target, output_file, endpoint, timeout, redact_paths, utc_offs
                           "pass --fallback-time TIME to export it with an explicit time")
             click.secho(f"fountain-audit: error: {errors[-1]}", err=True, fg="red")
             continue
-        if redact_paths:
-            redactor.add(dm.workspaces(session))
+        if redactor:
+            redactor.learn(session, text)
 
     if target == "toolpath":
         from fountain_audit.export.toolpath import graph_of

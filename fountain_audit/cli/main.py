@@ -288,6 +288,10 @@ def main(ctx: click.Context) -> None:
 @click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when errors are found.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (text format).")
+@click.option("--redact", is_flag=True, help="Make the report shareable: in messages, paths and code frames, "
+                                              "secrets become <redacted:KIND>, the workspace <workspace>, home "
+                                              "directories <home> (positions still count in the original file).")
+@click.option("--redact-paths", is_flag=True, help="Only the path part of --redact.")
 @click.option("--force-exclude", is_flag=True,
               help="Apply the config's exclude globs to files named on the command line too (as pre-commit "
                    "passes them).")
@@ -303,8 +307,8 @@ def main(ctx: click.Context) -> None:
               help="Write the current findings to the baseline (created the first time; entries that match "
                    "nothing are dropped), then report against it.")
 def lint(paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
-         output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, baseline_file,
-         update_baseline, force_exclude, allow_empty, max_file_size):
+         output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, redact, redact_paths,
+         baseline_file, update_baseline, force_exclude, allow_empty, max_file_size):
     """Check session files against the rules.
 
     PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
@@ -395,21 +399,24 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
     try:
         results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None, input_bytes(work)),
-                            keep_text=fmt == "full" and not quiet, progress=progress)
+                            keep_text=(fmt == "full" and not quiet) or redact or redact_paths, progress=progress)
     finally:
         if progress:
             progress.close()
     diagnostics = []
     checked: list[str] = []
     sources: dict[str, str] = {}
+    texts: dict[str, str] = {}
     for r in results:
         if r.error:
             errors.append(r.error)
             continue
         checked.append(r.name)
         diagnostics.extend(r.diagnostics)
-        if r.text is not None:  # for code frames: secrets masked, lines and columns kept
-            sources[r.name] = mask(r.text)
+        if r.text is not None:
+            texts[r.name] = r.text
+            if fmt == "full" and not quiet:  # for code frames: secrets masked, lines and columns kept
+                sources[r.name] = mask(r.text)
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
     outcome = None
@@ -428,7 +435,12 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
                        f"({len(change.added)} added, {len(change.removed)} removed)", err=True)
         outcome = bl.apply(ledger, diagnostics, scope, baseline_file)
         diagnostics = outcome.new
-    run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome, strict=strict)
+    frames: dict = {}
+    if redact or redact_paths:
+        diagnostics, checked, errors, sources, frames = _redact_report(diagnostics, checked, errors, texts, sources,
+                                                                       secrets=redact)
+    run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome, strict=strict,
+                  frame_columns=frames)
     stats = statistics_lines(diagnostics) if show_statistics else []
     from fountain_audit.reporters.text import plain_text_lines, report_json, report_text
     plain = None
@@ -521,6 +533,24 @@ def rule_cmd(rule):
     raise click.UsageError(f"unknown rule {rule!r} (see 'fountain-audit rules')")
 
 
+def _redact_report(diagnostics, checked, errors, texts, sources, *, secrets: bool):
+    """``lint --redact``: messages, paths and code-frame sources redacted by each file's own
+    redactor (its workspace, secrets and home users); positions unchanged (they count in the
+    original file); code frames get a column map so their carets land on the redacted text."""
+    from dataclasses import replace
+
+    from fountain_audit.privacy.redact import Redactor, frame_text, session_redactor
+
+    plain = Redactor(secrets=secrets)
+    per_file = {name: session_redactor(text, secrets=secrets) for name, text in texts.items()}
+    frames, shown = {}, {}
+    for name in sources:
+        shown[plain.text(name)], fm = frame_text(texts[name], per_file[name])
+        frames[plain.text(name)] = fm.column
+    out = [replace(d, path=plain.text(d.path), message=per_file.get(d.path, plain).text(d.message)) for d in diagnostics]
+    return out, [plain.text(c) for c in checked], [plain.text(e) for e in errors], shown, frames
+
+
 def _schema_names() -> list[str]:
     # The schemas are package data beside fountain_audit/schemas/__init__.py (no importlib.resources
     # at start-up: it costs milliseconds on every command).
@@ -553,10 +583,12 @@ def _schema_names() -> list[str]:
 @click.option("--format", "output_format", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
               help="json: one document {format_version, shape, records, files, errors}; jsonl: one record per "
                    "line, written as it is produced.")
-@click.option("--redact-paths", is_flag=True, help="Replace each session's absolute Workspace: path with "
-                                                    "<workspace> everywhere in the output.")
+@click.option("--redact", is_flag=True, help="Make the output shareable: secrets become <redacted:KIND>, the "
+                                              "Workspace: path <workspace>, home directories <home> (spans "
+                                              "still count positions in the original file).")
+@click.option("--redact-paths", is_flag=True, help="Only the path part of --redact: <workspace> and <home>.")
 @click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
-def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, output_format, redact_paths,
+def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, output_format, redact, redact_paths,
              stdin_filename):
     """Dump the audit trail of session files as JSON: tool calls (default), other note records,
     turns or the AST.
@@ -573,7 +605,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
       fountain-audit dump session.spmd
       fountain-audit dump --status error --format jsonl sessions/ | jq .name
       fountain-audit dump --records rag,recall session.spmd
-      fountain-audit dump --turns --redact-paths session.spmd > turns.json
+      fountain-audit dump --turns --redact session.spmd > turns.json
       fountain-audit schema turns               the JSON Schema of --turns output
 
     Exit status: 0 done, 2 usage error or an unreadable path (the other paths are
@@ -601,7 +633,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
     out = utf8_stdout("strict")
-    redactor = dm.Redactor()
+    redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)
     writer = dm.JsonWriter(out, output_format, shape, redactor)
     done: list[str] = []
     try:
@@ -620,8 +652,8 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
                 continue
             try:
                 session = build_session(parse(text))
-                if redact_paths:
-                    redactor.add(dm.workspaces(session))
+                if redactor:
+                    redactor.learn(session, text)
                 count = 0
                 for rec in dm.dump_session(session, name, shape, kinds, filters):
                     writer.write(rec)

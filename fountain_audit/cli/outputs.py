@@ -144,15 +144,18 @@ def utf8_stdout(errors: str = "strict"):
     return writer
 
 
-def write_document(document: dict, fmt: str, render: Callable[[dict], str]) -> None:
+def write_document(document: dict, fmt: str, render: Callable[[dict], str],
+                   redactor: Callable[[Any], Any] | None = None) -> None:
     """Write an audit document (``show``, ``provenance``) to standard output: ``fmt="json"`` as
     indented JSON (undecodable bytes as ``\\udcXX`` escapes), ``"text"`` as ``render(document)``.
 
     The one place every ``show``/``provenance`` output passes through: a transformation of
     the whole document (such as redaction) belongs here, before both formats.
     """
-    from fountain_audit.dump import encode_json
+    from fountain_audit.dump import encode_json, redaction_note
 
+    if redactor:  # --redact: every string of the document, so both formats are redacted alike
+        document = {**redactor(document), "redaction": redaction_note(redactor)}
     out = utf8_stdout("strict")
     out.write(encode_json(document, indent=2) + "\n" if fmt == "json" else render(document))
     out.flush()

@@ -15,8 +15,10 @@ from fountain_audit.cli.outputs import use_color, write_document
 from fountain_audit.untrusted import terminal_safe
 
 
-def read_session(path: str, command: str):
-    """``(name, session)`` of FILE (``-``: standard input); exits 2 when it cannot be read."""
+def read_session(path: str, command: str, redact: bool = False, redact_paths: bool = False):
+    """``(name, session)`` of FILE (``-``: standard input); exits 2 when it cannot be read.
+    With ``redact``/``redact_paths``: ``(name, session, redactor)``, the redactor having
+    learnt the session (see :mod:`fountain_audit.privacy.redact`)."""
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
     from fountain_audit.parse.source import decode_bytes, read_path
@@ -25,7 +27,13 @@ def read_session(path: str, command: str):
         text = decode_bytes(sys.stdin.buffer.read()) if path == "-" else read_path(path)
     except OSError as e:
         fail(command, f"{path}: cannot read: {e.strerror or e}")
-    return path, build_session(parse(text))
+    session = build_session(parse(text))
+    if redact or redact_paths:
+        from fountain_audit.privacy.redact import Redactor
+
+        red = Redactor(secrets=redact).learn(session, text)
+        return red.text(path), session, red
+    return path, session
 
 
 def fail(command: str, message: str) -> None:
@@ -44,7 +52,11 @@ def fail(command: str, message: str) -> None:
               show_default=True, help="text: the lines with their numbers; json: each element's dump record "
                                       "plus 'text' and the applied 'lines' (see 'fountain-audit schema show').")
 @click.option("--color/--no-color", default=None, help="Colour lines by element kind (default: on a terminal).")
-def show(file, ids, lines, output_format, color):
+@click.option("--redact", is_flag=True, help="Make the output shareable: secrets become <redacted:KIND>, the "
+                                              "workspace <workspace>, home directories <home> (spans still count "
+                                              "positions in the original file).")
+@click.option("--redact-paths", is_flag=True, help="Only the path part of --redact.")
+def show(file, ids, lines, output_format, color, redact, redact_paths):
     """Print the exact recorded text of elements of a session, by id.
 
     FILE is a session file ('-' for standard input). Ids are those 'fountain-audit dump'
@@ -63,14 +75,15 @@ def show(file, ids, lines, output_format, color):
     """
     from fountain_audit.audit import show as sh
 
-    name, session = read_session(file, "show")
+    name, session, *red = read_session(file, "show", redact, redact_paths)
     try:
         document, notes = sh.show_document(session, name, list(ids), lines)
     except sh.ShowError as e:
         fail("show", f"{name}: {e}")
     for note in notes:
-        click.echo(f"fountain-audit show: note: {terminal_safe(note)}", err=True)
+        click.echo(f"fountain-audit show: note: {terminal_safe(red[0].text(note) if red else note)}", err=True)
     styled = use_color(color)
     classes = sh.line_classes(session) if styled else None
     write_document(document, output_format,
-                   lambda doc: sh.render_text(doc, classes, (lambda t, **kw: click.style(t, **kw)) if styled else None))
+                   lambda doc: sh.render_text(doc, classes, (lambda t, **kw: click.style(t, **kw)) if styled else None),
+                   red[0] if red else None)

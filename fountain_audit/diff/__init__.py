@@ -30,7 +30,7 @@ list lengths (so a pointer valid in one is valid in the other) in which
 * stats lines (unless :attr:`Options.stats`): a turn's ``stats`` becomes ``null``, a legacy
   ``[[stats:]]`` note's text ``"<stats>"``;
 * the workspace (unless :attr:`Options.workspace`): each side's absolute ``Workspace:`` paths
-  become ``"<workspace>"`` everywhere (:class:`fountain_audit.dump.Redactor`).
+  become ``"<workspace>"`` everywhere (:class:`fountain_audit.privacy.redact.Redactor`).
 
 **Alignment.** Scenes are aligned by kind and content (the user inputs of their turns, or the
 text of a scene without turns), then the turns of each pair of scenes by their user input,

@@ -8,21 +8,23 @@ import re
 from typing import Any
 
 from fountain_audit import dump as dm
+from fountain_audit.privacy.redact import WORKSPACE as WORKSPACE_PLACEHOLDER, Redactor
 from fountain_audit.diff.jsonvalues import copy_json
 from fountain_audit.diff.options import Options
 from fountain_audit.model.session import Scene, Session
 from fountain_audit.parse.fountain import Note
 
 #: Placeholders of the normalised documents.
-FILE, TIMESTAMP, STATS, WORKSPACE = "<file>", "<timestamp>", "<stats>", dm.Redactor.PLACEHOLDER
+FILE, TIMESTAMP, STATS, WORKSPACE = "<file>", "<timestamp>", "<stats>", WORKSPACE_PLACEHOLDER
 
 TS_RE = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?")
 HEADING_TS_RE = re.compile(r"(?:\s*—)?\s*\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?")
 
 
-def redactor(session: Session, options: Options) -> dm.Redactor:
-    """The workspace redactor of a side: its ``Workspace:`` paths, none when compared."""
-    return dm.Redactor() if options.workspace else dm.Redactor(dm.workspaces(session))
+def redactor(session: Session, options: Options) -> Redactor:
+    """The workspace redactor of a side: its ``Workspace:`` paths (in every spelling), none
+    when compared. Only the workspace: secrets and home paths are ``--redact``'s business."""
+    return Redactor(() if options.workspace else dm.workspaces(session), secrets=False, homes=False)
 
 
 def _norm_scene_ref(ref: dict[str, Any] | None, options: Options) -> dict[str, Any] | None:
@@ -84,7 +86,7 @@ def normalise(document: dict[str, Any], session: Session, options: Options = Opt
     return doc
 
 
-def scene_body(scene: Scene, options: Options, redact: dm.Redactor) -> str:
+def scene_body(scene: Scene, options: Options, redact: Redactor) -> str:
     """The normalised text of a scene (stats and, unless compared, model-switch timestamps left
     out; line ends, trailing blanks and blank runs normalised; workspace paths redacted)."""
     stats = {id(n) for n in scene.stats} if not options.stats else set()

@@ -4,10 +4,10 @@ prints it, normalised, and cut into scene units with their alignment keys (:clas
 
 from __future__ import annotations
 
+from typing import Callable
+
 import io
 import json
-import os
-import stat
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,19 +137,20 @@ def make_side(name: str, text: str, options: Options = Options()) -> Side:
     return Side(name, session, document, normalised, units, recall_scenes)
 
 
-def read_side(path: str, options: Options = Options(), name: str | None = None) -> Side:
-    """Read file ``path`` (reported as ``name``) into a :class:`Side`.
+def read_side(path: str, options: Options = Options(), name: str | None = None,
+              redact: Callable[[str], str] | None = None) -> Side:
+    """Read file ``path`` (reported as ``name``) into a :class:`Side`; ``redact`` (e.g.
+    :func:`fountain_audit.privacy.redact.redact_text`) rewrites the text first.
 
     Raises :class:`DiffError` for an unreadable file, a FIFO, socket or device (``not a
     regular file``: never opened), or one that is not a Harvey session.
     """
     name = path if name is None else name
     try:
-        mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a FIFO or device would block or never end
-            raise DiffError(f"{name}: not a regular file")
-        text = read_path(path)
+        text = read_path(path)  # never blocks on a FIFO: "not a regular file"
     except OSError as e:
+        if e.strerror == "not a regular file":
+            raise DiffError(f"{name}: not a regular file") from None
         raise DiffError(f"{name}: cannot read: {e.strerror or e}") from None
-    return make_side(name, text, options)
+    return make_side(name, redact(text) if redact else text, options)
 

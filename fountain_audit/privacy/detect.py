@@ -392,7 +392,7 @@ def path_pattern(path: str) -> str:
     """A regex source matching ``path`` in every spelling: either separator, JSON-escaped,
     doubled (UNC). Match it case-insensitively; it ends before a name character."""
     parts = [p for p in re.split(r"[\\/]+", path) if p]
-    lead = SEP + "+" if path[:1] in "/\\" else ""
+    lead = (SEP * 2 if path[:2] in ("//", "\\\\") else SEP) if path[:1] in "/\\" else ""
     return lead + (SEP + "+").join(re.escape(p) for p in parts) + r"(?![\w-])"
 
 

@@ -161,23 +161,37 @@ class Redactor:
         return chosen
 
     def text(self, s: str) -> str:
-        """``s`` with every replacement applied."""
+        """``s`` with every replacement applied. A replaced span that held line ends (a private
+    key block) is followed by as many line ends, so the text keeps its lines: line numbers
+    counted in it are those of the original."""
         if not s or not self:
             return s
         reps = self.replacements(s)
-        return apply(s, reps, self.counts) if reps else s
+        return apply(s, _keep_lines(s, reps), self.counts) if reps else s
 
     def __call__(self, value: Any) -> Any:
-        """A JSON-ready value with every string (keys included) redacted."""
+        """A redacted copy of a JSON-ready ``value`` (every string, keys included; dicts and
+        lists nested to any depth, walked with an explicit stack, not recursion, so JSON nested
+        thousands deep cannot overflow)."""
         if not self:
             return value
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, dict):
-            return {self.text(k): self(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self(v) for v in value]
-        return value
+        if not isinstance(value, (dict, list)):
+            return self.text(value) if isinstance(value, str) else value
+        root: Any = {} if isinstance(value, dict) else []
+        stack = [(value, root)]
+        while stack:
+            source, target = stack.pop()
+            for key, item in (source.items() if isinstance(source, dict) else enumerate(source)):
+                if isinstance(item, (dict, list)):
+                    copy: Any = {} if isinstance(item, dict) else []
+                    stack.append((item, copy))  # filled later; order within each container is kept
+                else:
+                    copy = self.text(item) if isinstance(item, str) else item
+                if isinstance(target, dict):
+                    target[self.text(key) if isinstance(key, str) else key] = copy
+                else:
+                    target.append(copy)
+        return root
 
 
 def apply(s: str, reps: list[Replacement], counts: RedactionCounts | None = None) -> str:
@@ -231,3 +245,62 @@ def _spellings(value: str) -> set[str]:
         except ValueError:
             pass
     return {v for v in out if len(v) >= 6}
+
+
+def session_redactor(text: str, *, secrets: bool = True, paths: bool = True) -> Redactor:
+    """A :class:`Redactor` that has learnt the session in ``text`` (its workspaces, secrets
+    and home-directory users)."""
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+
+    return Redactor(secrets=secrets, paths=paths).learn(build_session(parse(text)), text)
+
+
+def redact_text(text: str, *, secrets: bool = True, paths: bool = True,
+                redactor: Redactor | None = None) -> str:
+    """The session ``text`` with every replacement made in the raw text (tool-argument JSON
+    stays JSON: placeholders hold no quote or backslash). A placeholder replacing an
+    upper-case token is upper-cased (``<REDACTED:AWS-ACCESS-KEY>``), so a line that read as
+    a character cue still does."""
+    red = redactor or session_redactor(text, secrets=secrets, paths=paths)
+    reps = red.replacements(text)
+    reps = [r._replace(new=r.new.upper()) if _upper_token(text[r.start:r.end]) else r for r in reps]
+    return apply(text, reps, red.counts)
+
+
+def _keep_lines(text: str, reps: list[Replacement]) -> list[Replacement]:
+    out = []
+    for r in reps:
+        breaks = text.count("\n", r.start, r.end)
+        out.append(r._replace(new=r.new + "\n" * breaks) if breaks else r)
+    return out
+
+
+def _upper_token(s: str) -> bool:
+    return any(c.isalpha() for c in s) and not any(c.islower() for c in s)
+
+
+def frame_text(text: str, redactor: Redactor) -> tuple[str, "FrameMap"]:
+    """``text`` redacted for code frames: a replacement that spans line ends keeps them (its
+    placeholder, then the same number of line ends), so line numbers stay those of the
+    original. Also returns the map of original (line, column) to redacted columns."""
+    reps = _keep_lines(text, redactor.replacements(text))
+    return apply(text, reps), FrameMap(text, reps)
+
+
+class FrameMap:
+    """Maps a 1-based (line, column) of the original text to the column on the same line of
+    the text redacted by :func:`frame_text`."""
+
+    def __init__(self, text: str, reps: list[Replacement]):
+        from fountain_audit.parse.source import LineIndex
+
+        self.reps = reps
+        self.starts = LineIndex(text).starts
+        self.new_starts = LineIndex(apply(text, reps)).starts
+
+    def column(self, line: int, column: int) -> int:
+        if not self.reps or line > len(self.starts):
+            return column
+        new = map_column(self.reps, self.starts[line - 1] + column - 1)
+        return new - self.new_starts[line - 1] + 1

@@ -22,9 +22,9 @@ import os
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PureWindowsPath
-from typing import Sequence
+from typing import Callable, Sequence
 from urllib.parse import quote
 
 from typing import TYPE_CHECKING
@@ -79,6 +79,9 @@ class LintRun:
     baseline: Outcome | None = None
     #: ``--strict``: warnings and infos fail the run too (JUnit marks them as failures).
     strict: bool = False
+    #: path -> ``column(line, column)``: where an original column is in ``sources`` when those
+    #: are redacted (``lint --redact``); code frames underline there.
+    frame_columns: dict[str, Callable[[int, int], int]] = field(default_factory=dict)
 
 
 # -- statistics -------------------------------------------------------------------------------------------
@@ -173,7 +176,11 @@ def report_full(run: LintRun, console: "Console", *, quiet: bool = False, show_s
                 lines = split.get(d.path)
                 if lines is None:
                     lines = split[d.path] = _LINE_END.split(text)
-                console.print(code_frame(d, lines), soft_wrap=True, highlight=False, end="")
+                col = run.frame_columns.get(d.path)
+                shown = d if col is None else replace(
+                    d, column=col(d.line, d.column),
+                    end_column=col(d.end_line or d.line, d.end_column) if d.end_column else d.end_column)
+                console.print(code_frame(shown, lines), soft_wrap=True, highlight=False, end="")
             console.print()
     if show_statistics:
         for line in statistics_lines(run.diagnostics):

@@ -8,7 +8,7 @@ inside it) is not reported: it is the session's recorded working directory.
 
 ## Why is this bad?
 A home path reveals a person's account name and the layout of their machine
-(`/home/alice/secret/key.pem`). That is fine in a private log and not in a file attached to
+(`/home/wren/secret/key.pem`). That is fine in a private log and not in a file attached to
 a public bug report. `--redact` and `fountain-audit redact` replace such paths with
 `<home>`.
 
@@ -20,7 +20,7 @@ Info: the audit trail is intact; an account name in a path matters only when the
 INT. SHELL 2026-06-24 10:02:30
 
 ALICE
-! cat /home/alice/notes/todo.txt
+! cat /home/wren/notes/todo.txt
 ```
 
 ## Use instead
@@ -32,7 +32,7 @@ ALICE
 ```
 
 ## Options
-`[tool.fountain-audit.privacy] allow = ["regex", ...]`: a home path (`/home/alice`) that one
+`[tool.fountain-audit.privacy] allow = ["regex", ...]`: a home path (`/home/wren`) that one
 of these regexes matches is not reported.
 
 ## References
