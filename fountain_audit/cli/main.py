@@ -243,6 +243,8 @@ def main() -> None:
       fountain-audit diff old.spmd new.spmd    what changed, turn by turn
       fountain-audit show s.spmd t3.tool2      reopen an element by id (ids: dump)
       fountain-audit provenance s.spmd         the evidence recorded for each reply
+      fountain-audit export --to toolpath s.spmd    who did what, as a toolpath document
+      fountain-audit report sessions/ -o pages/     an HTML page per session + index
     """
 
 
