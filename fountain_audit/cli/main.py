@@ -256,7 +256,8 @@ def main(ctx: click.Context) -> None:
       fountain-audit diff old.spmd new.spmd    what changed, turn by turn
       fountain-audit show s.spmd t3.tool2      reopen an element by id (ids: dump)
       fountain-audit provenance s.spmd         the evidence recorded for each reply
-      fountain-audit export --to toolpath s.spmd   who did what, as toolpath or OTLP traces
+      fountain-audit export --to toolpath s.spmd    who did what, as a toolpath document
+      fountain-audit report sessions/ -o pages/     an HTML page per session + index
 
     Colour: NO_COLOR=1 turns it off, FORCE_COLOR=1 on (also when piped).
     """
