@@ -192,13 +192,16 @@ def test_output_over_an_input_is_refused(project):
 
 # -- 21. FIFOs named on the command line ---------------------------------------------------------------
 
-def run_cli(*args, cwd, timeout=60, prefix=(), **kw):
+def run_cli(*args, cwd, timeout=60, prefix=(), env_extra=None, **kw):
     import subprocess
     import sys
 
     from .test_formats import cli_env
+    env = cli_env(**(env_extra or {"NO_COLOR": "1"}))
+    if env_extra is not None and "NO_COLOR" not in env_extra:
+        env.pop("NO_COLOR", None)
     return subprocess.run([*prefix, sys.executable, "-m", "fountain_audit", *args], capture_output=True, text=True,
-                          cwd=cwd, env=cli_env(NO_COLOR="1"), timeout=timeout, **kw)
+                          cwd=cwd, env=env, timeout=timeout, **kw)
 
 
 def test_fifo_on_the_command_line_is_not_a_regular_file(project):
@@ -428,3 +431,59 @@ def test_junit_counts_agree_with_elements(monkeypatch):
     assert xml.failures == doc["summary"]["error"] and xml.errors == 1
     assert xml.tests == len(doc["diagnostics"]) + sum(
         1 for f in doc["files"] if not any(d["path"] == f for d in doc["diagnostics"])) + 1
+
+
+# -- 8. NO_COLOR / FORCE_COLOR; piped rules are plain lines -------------------------------------------------
+
+def on_terminal(args, cwd, **env) -> str:
+    """Standard output and error of the CLI run on a pseudo-terminal (as a person sees it)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from .test_formats import cli_env
+    environ = cli_env(**env)
+    environ.pop("NO_COLOR", None) if "NO_COLOR" not in env else None
+    environ.pop("FORCE_COLOR", None) if "FORCE_COLOR" not in env else None
+    main_fd, child_fd = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "fountain_audit", *args], stdout=child_fd, stderr=child_fd,
+                            cwd=cwd, env={**environ, "TERM": "xterm-256color", "COLUMNS": "120"})
+    os.close(child_fd)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main_fd, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(main_fd)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_no_color_is_honoured_on_a_terminal(project):
+    coloured = on_terminal(["lint", "s.spmd", "gone.spmd"], project)
+    assert "\x1b[" in coloured and "P102" in coloured and "gone.spmd: no such file" in coloured
+    plain = on_terminal(["lint", "s.spmd", "gone.spmd"], project, NO_COLOR="1")
+    assert "\x1b[" not in plain and "P102" in plain and "gone.spmd: no such file" in plain
+    assert "\x1b[" not in on_terminal(["rules"], project, NO_COLOR="1")
+
+
+def test_force_color_when_piped(project):
+    r = run_cli("lint", "--output-format", "concise", "s.spmd", "gone.spmd", cwd=project, env_extra={"FORCE_COLOR": "1"})
+    assert "\x1b[" in r.stdout and "\x1b[" in r.stderr
+
+
+def test_piped_rules_and_rule_are_plain_unpadded_lines(project):
+    from fountain_audit.lint.rules import all_rules
+    r = run_cli("rules", cwd=project)
+    lines = r.stdout.splitlines()
+    assert lines[0] == "A101\tunused-suppression\twarning\t1.0\tA suppression comment that suppresses nothing."
+    assert len(lines) == len(all_rules()) and all(line == line.rstrip() for line in lines)
+    r = run_cli("rule", "P102", cwd=project)
+    assert r.stdout.splitlines()[:3] == ["# P102 tools-between-forward-and-reply", "",
+                                         "Severity: **error** · since format v1.2"]
+    assert all(line == line.rstrip() for line in r.stdout.splitlines())

@@ -157,6 +157,7 @@ def test_violation_diagnostic_sits_at_its_element(browser, tmp_path):
     assert page.locator("#count-errors").inner_text() == "1"
     assert page.locator("#rule-P102").count() == 1  # the code links to the rule's docs on the page
     assert page.locator('svg.timeline a[data-scene="s1"] rect.marker-error').count() == 1
+    assert page.locator(".counts li").last.inner_text() == "lint: 1 error, 0 warnings, 0 infos"
 
 
 def test_hostile_session_executes_nothing(browser, tmp_path):
@@ -185,9 +186,9 @@ def test_index_page_sorts(browser, tmp_path):
     rows = page.locator("#sessions tbody tr")
     n = rows.count()
     assert n == len(list(SAMPLES.rglob("*.spmd")))
-    page.locator("#sessions th").nth(8).click()
-    page.locator("#sessions th").nth(8).click()  # descending
-    first = [int(rows.nth(i).locator("td").nth(8).inner_text()) for i in range(n)]
+    page.locator("#sessions th").nth(9).click()
+    page.locator("#sessions th").nth(9).click()  # descending
+    first = [int(rows.nth(i).locator("td").nth(9).inner_text()) for i in range(n)]
     assert first == sorted(first, reverse=True) and first[0] >= 1
     href = rows.nth(0).locator("a").get_attribute("href")
     assert (out / href).is_file()
@@ -236,3 +237,19 @@ def test_evidence_basis_per_turn_comes_from_provenance(browser, tmp_path):
     assert rag.locator('[id="t1.rag-source2"]').inner_text().startswith(
         "t1.rag-source2 source papers/tide-models.pdf — Harmonic Tide Prediction (doi 10.5555/tide.2031)")
     assert "remote route (EXT.)" in page.locator('[id="t5"] .evidence .who').inner_text()
+
+
+def test_report_usage_errors(tmp_path):
+    r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"), "-o", str(tmp_path / "no" / "x.html")])
+    assert r.exit_code == 2 and "cannot write" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"),
+                                  str(SAMPLES / "violations" / "P102-tools-between-forward-and-reply.spmd"),
+                                  "-o", str(tmp_path / "two.html")])
+    assert r.exit_code == 2 and "one page takes one session, and 2 were given" in r.output
+    assert not (tmp_path / "two.html").exists()
+
+
+def test_binary_and_plain_files_say_what_they_are(tmp_path):
+    out = tmp_path / "bin.html"
+    assert run("report", str(SAMPLES / "violations" / "E104-binary-file.spmd"), "-o", str(out)).exit_code == 0
+    assert "a binary file (not a session)" in out.read_text()

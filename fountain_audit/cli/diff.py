@@ -140,7 +140,7 @@ def _write(result: diffing.DiffResult, output_format: str, stat: bool, color: bo
         return
     from rich.console import Console
 
-    console = Console(file=out, force_terminal=True if color else None, no_color=color is False,
+    console = Console(file=out, force_terminal=True if color else None, no_color=True if color is False else None,
                       highlight=False, soft_wrap=True, emoji=False, markup=False)
     diffing.render_rich(result, console, stat)
     out.flush()

@@ -228,9 +228,22 @@ def _dir_excluded(cfg: Config, path: str) -> bool:
     return any(_match(rel, pat.rstrip("/")) or _match(rel + "/", pat) for pat in cfg.exclude)
 
 
+def env_color(environ=None) -> bool | None:
+    """Colour asked for by the environment: ``NO_COLOR`` (any non-empty value) → ``False``,
+    else ``FORCE_COLOR`` (non-empty, not ``0``) → ``True``, else ``None`` (colour when a
+    terminal). See https://no-color.org and https://force-color.org."""
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("FORCE_COLOR") and environ.get("FORCE_COLOR") != "0":
+        return True
+    return None
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="fountain-audit")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Lint and analyse Harvey session transcripts (Fountain .spmd/.fountain files).
 
     \b
@@ -243,7 +256,12 @@ def main() -> None:
       fountain-audit diff old.spmd new.spmd    what changed, turn by turn
       fountain-audit show s.spmd t3.tool2      reopen an element by id (ids: dump)
       fountain-audit provenance s.spmd         the evidence recorded for each reply
+      fountain-audit export --to toolpath s.spmd    who did what, as a toolpath document
+      fountain-audit report sessions/ -o pages/     an HTML page per session + index
+
+    Colour: NO_COLOR=1 turns it off, FORCE_COLOR=1 on (also when piped).
     """
+    ctx.color = env_color()  # click's messages in every command follow NO_COLOR / FORCE_COLOR
 
 
 @main.command()
@@ -438,8 +456,12 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             sys.stdout.flush()
     elif fmt in TEXT_FORMATS:
         buffer = io.StringIO() if output_file else None
+        if color is None:
+            color = env_color()  # NO_COLOR: no ANSI styles at all (not even bold); FORCE_COLOR: styles when piped
+        plain_console = color is False or (buffer is not None and not color)
         console = Console(file=buffer, force_terminal=color if color is not None else None,
-                          no_color=color is False or (buffer is not None and not color), highlight=False)
+                          no_color=plain_console, highlight=False,
+                          **({"color_system": None} if plain_console else {}))
         if fmt == "full":
             report_full(run, console, quiet=quiet, show_statistics=show_statistics)
         else:
@@ -475,15 +497,20 @@ def rules_cmd(output_format):
         click.echo(json.dumps([{"code": r.code, "name": r.name, "severity": str(r.severity), "since": r.since,
                                 "summary": r.summary} for r in rules], indent=2))
         return
+    if not sys.stdout.isatty() and not env_color():  # piped: one plain tab-separated line per rule
+        for r in rules:
+            click.echo("\t".join((r.code, r.name, str(r.severity), r.since, r.summary.replace("`", ""))))
+        return
     table = Table(show_edge=False, header_style="bold")
     for col in ("code", "name", "severity", "since"):
         table.add_column(col, no_wrap=True)
     table.add_column("summary", ratio=1)
     for r in rules:
         table.add_row(r.code, r.name, str(r.severity), r.since, escape(r.summary.replace("`", "")))
-    console = Console()
+    plain = {"color_system": None} if env_color() is False else {}  # NO_COLOR: no ANSI styles at all
+    console = Console(**plain)
     if not console.is_terminal:
-        console = Console(width=max(console.width, 140))
+        console = Console(width=max(console.width, 140), **plain)
     console.print(table)
 
 
@@ -496,9 +523,13 @@ def rule_cmd(rule):
             import inspect
             head = f"# {r.code} {r.name}\n\nSeverity: **{r.severity}** · since format v{r.since}\n\n"
             text = head + inspect.cleandoc(r.doc)
+            if not sys.stdout.isatty() and not env_color():  # piped: the Markdown source, not a padded rendering
+                click.echo(text)
+                return
             from rich.markdown import Markdown  # only here: it costs 70 ms of start-up
 
-            Console().print(Markdown(text.encode("utf-8", "backslashreplace").decode()))
+            plain = {"color_system": None} if env_color() is False else {}  # NO_COLOR: no ANSI styles at all
+            Console(**plain).print(Markdown(text.encode("utf-8", "backslashreplace").decode()))
             return
     raise click.UsageError(f"unknown rule {rule!r} (see 'fountain-audit rules')")
 

@@ -73,7 +73,10 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     except (ConfigError, ValueError) as e:
         raise click.UsageError(str(e)) from None
     files, errors = discover(paths, cfg)
-    single = output.lower().endswith((".html", ".htm")) and len(files) == 1 and not os.path.isdir(output)
+    single = output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)
+    if single and len(files) > 1:
+        raise click.UsageError(f"-o {output}: one page takes one session, and {len(files)} were given; "
+                               "name a directory to get a page per session and an index")
     refuse_output_over_inputs(output, files)
     if not files and not errors:
         _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)}")
@@ -104,12 +107,19 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
             page = collect(session, f, text, diagnostics, redactor, rules)
             href = None if single else _page_name(f, taken)
             html = render_session(page, index_href=None if single else "index.html")
-        write_atomic(output if single else os.path.join(output, href), html)
+        target = output if single else os.path.join(output, href)
+        try:
+            write_atomic(target, html)
+        except OSError as e:
+            _fail(f"cannot write {target}: {e.strerror or e}")
         index.append((summary(page), href))
     if single and index:
         click.echo(f"fountain-audit report: wrote {terminal_safe(output)}", err=True)
     elif index:
-        write_atomic(os.path.join(output, "index.html"), render_index(index))
+        try:
+            write_atomic(os.path.join(output, "index.html"), render_index(index))
+        except OSError as e:
+            _fail(f"cannot write {os.path.join(output, 'index.html')}: {e.strerror or e}")
         click.echo(f"fountain-audit report: wrote {len(index)} page{'s' if len(index) != 1 else ''} and "
                    f"index.html to {terminal_safe(output)}", err=True)
     for msg in errors:

@@ -20,6 +20,7 @@ from fountain_audit.dump import note_records, record_kinds, tool_calls, turn_rec
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.model.ids import ids_of, scene_id
 from fountain_audit.model.session import Session
+from fountain_audit.parse.source import looks_binary
 
 #: Scene kinds (``Scene.kind``) → label shown on the page and in the timeline legend.
 SCENE_KIND_LABELS = {
@@ -28,6 +29,12 @@ SCENE_KIND_LABELS = {
     "chunk-analysis": "chunk analysis", "pipeline": "pipeline", "memory": "memory",
     "hand-off": "hand-off", "other": "other",
 }
+
+
+#: Session kinds (``Session.kind``) → what the page header calls the file.
+KIND_LABELS = {"session": "Harvey session", "memory": "Harvey memory file", "hand-off": "Harvey hand-off",
+               "fragment": "session fragment (scenes without title page or FADE IN:)",
+               "screenplay": "a plain screenplay (no Harvey scene or note)"}
 
 
 def well_formed(text: str) -> str:
@@ -261,7 +268,10 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
     if "HARVEY" not in people["tool"] and session.scenes:
         people["tool"].insert(0, "HARVEY")
     title = [(red(k), red(v)) for k, v in session.title.items()]
-    return SessionPage(file=file, kind=session.kind, title=title, participants=people, date_range=date_range,
+    kind = KIND_LABELS.get(session.kind, session.kind)
+    if looks_binary(text):
+        kind = "a binary file (not a session)"
+    return SessionPage(file=file, kind=kind, title=title, participants=people, date_range=date_range,
                        counts=counts, scenes=scenes, timeline=timeline, file_diagnostics=file_diags,
                        rules={c: r for c, r in (rules or {}).items()
                               if any(d.code == c for d in diagnostics)},
