@@ -38,3 +38,10 @@ def terminal_safe(text: str) -> str:
     raises.
     """
     return _UNSAFE_RE.sub(_escape, text)
+
+
+def one_line(text: str) -> str:
+    """:func:`terminal_safe` that also shows LF and TAB as ``\\n`` and ``\\t``: for text that
+    must stay on one line, such as a file name or a message in ``path:line:col: …`` output,
+    where a newline in a file name could otherwise forge a diagnostic line."""
+    return terminal_safe(text).replace("\r\n", "\\r\\n").replace("\n", "\\n").replace("\t", "\\t")

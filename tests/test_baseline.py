@@ -327,3 +327,33 @@ def test_a_symlinked_baseline_stays_a_symlink(project):
     adopt()
     assert os.path.islink("baseline.json") and len(bl.load("shared/real.json")) == 2
     assert sorted(os.listdir("shared")) == ["real.json", "real.json.journal.jsonl", "real.json.lock"]
+
+
+def test_baseline_fifo_and_deep_json_exit_2(tmp_path):
+    import os
+
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main as cli_main
+    sample = str(Path(__file__).parents[1] / "samples" / "clean-session.spmd")
+    fifo = tmp_path / "p.json"
+    os.mkfifo(fifo)
+    r = CliRunner().invoke(cli_main, ["lint", "--isolated", "--baseline", str(fifo), sample])
+    assert r.exit_code == 2 and f"{fifo}: not a regular file" in r.output
+    deep = tmp_path / "d.json"
+    deep.write_text("[" * 100_000)
+    r = CliRunner().invoke(cli_main, ["lint", "--isolated", "--baseline", str(deep), sample])
+    assert r.exit_code == 2 and "not a valid baseline: JSON nested too deeply" in r.output
+
+
+def test_baseline_excerpt_never_holds_a_secret(tmp_path):
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main as cli_main
+    token = "ghp_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
+    f = tmp_path / "s.spmd"
+    f.write_text("Title: x\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\n"
+                 f"key {token}\n")
+    b = tmp_path / "b.json"
+    CliRunner().invoke(cli_main, ["lint", "--isolated", "--baseline", str(b), "--update-baseline", str(f)])
+    assert b.exists() and token[4:] not in b.read_text() and "key ghp_****" in b.read_text()

@@ -4,6 +4,8 @@ sequence (``\\x1b]0;pwned\\x07``) and a CSI clear-screen (``\\x1b[2J``) is print
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from click.testing import CliRunner
 
 from fountain_audit.cli import main
@@ -57,3 +59,36 @@ def test_provenance_escapes(tmp_path):
     assert "rag t1.rag1: 2 chunks from s\\x1b[2J.db, top score 0.50  L5" in text
     assert "t1.rag-source1: \\x1b]0;pwned\\x07doc.md  L7" in text
     assert 'read_file(p="\\u001b]0;pwned\\u0007") → error: \\x1b[2J boom' in text
+
+
+# -- from the adversarial trial: file names and quotes of secrets ------------------------------------
+
+def test_secret_quoted_by_other_rules_is_masked(tmp_path):
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main as cli_main
+    key = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
+    sample = (Path(__file__).parents[1] / "samples" / "clean-session.spmd").read_text()
+    text = sample.replace("Author: MARGOT", f"Author: margot {key}").replace(
+        "INT. CONTEXT RECALL ", f"INT. CONTEXT RECALL {key} ")
+    f = tmp_path / "k.spmd"
+    f.write_text(text)
+    for fmt in ("concise", "json", "sarif", "github", "junit", "full"):
+        out = CliRunner().invoke(cli_main, ["lint", "--isolated", "--output-format", fmt, str(f)]).output
+        assert key[8:20].lower() not in out.lower(), fmt
+    out = CliRunner().invoke(cli_main, ["lint", "--isolated", str(f)]).output
+    assert "S105 [author-not-uppercase] 'Author: margot sk_live_************************' is not upper case " \
+           "(the recorder writes 'Author: MARGOT SK_LIVE_************************')" in out
+
+
+def test_newline_and_escape_in_file_names_stay_on_one_line(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main as cli_main
+    sample = (Path(__file__).parents[1] / "samples" / "violations" / "P102-tools-between-forward-and-reply.spmd")
+    (tmp_path / "a\nfake.spmd:1:1: V101 forged\x1b[2J.spmd").write_bytes(sample.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(cli_main, ["lint", "--isolated", "--output-format", "concise", "."]).output
+    assert out.splitlines()[0].startswith("a\\nfake.spmd:1:1: V101 forged\\x1b[2J.spmd:20:1: P102 ")
+    gh = CliRunner().invoke(cli_main, ["lint", "--isolated", "--output-format", "github", "."]).output
+    assert "\x1b" not in gh and "forged\\x1b[2J.spmd,line=20" in gh

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 import json
 import re
 
@@ -266,3 +267,15 @@ def test_legacy_stats_note_gives_token_usage():
     usage = [c["structural"]["token_usage"] for s in doc["paths"][0]["steps"] for c in s["change"].values()
              if "token_usage" in c["structural"]]
     assert usage == [{"input_tokens": 1022, "output_tokens": 19}]  # [[stats: 1022 prompt + 19 reply tokens · 1.65s …]]
+
+
+def test_export_refuses_to_write_over_its_input(tmp_path):
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main as cli_main
+    f = tmp_path / "a.spmd"
+    original = (Path(__file__).parents[1] / "samples" / "clean-session.spmd").read_text()
+    f.write_text(original)
+    r = CliRunner().invoke(cli_main, ["export", "--to", "toolpath", str(f), "-o", str(f)])
+    assert r.exit_code == 2 and "refusing to write the export over an input file" in r.output
+    assert f.read_text() == original

@@ -54,7 +54,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     unreadable path or a file with no timestamp (the other files are still exported).
     """
     from fountain_audit import dump as dm
-    from fountain_audit.cli.main import discover
+    from fountain_audit.cli.main import discover, refuse_output_over_inputs
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.export import render
     from fountain_audit.export.common import SessionExport
@@ -83,6 +83,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     clock = Clock(zone, fallback)
 
     files, errors = discover(paths)
+    if output_file is not None:  # never write over a file we read
+        refuse_output_over_inputs(output_file, files, "the export")
     for msg in errors:
         click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
     redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)

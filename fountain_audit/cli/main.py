@@ -20,7 +20,7 @@ from fountain_audit.lint.config import TARGET_VERSIONS, Config, ConfigError, loa
 from fountain_audit.lint.selection import RuleSelectionError, Selection
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.reporters.text import stale_lines
-from fountain_audit.untrusted import terminal_safe
+from fountain_audit.untrusted import one_line, terminal_safe
 from fountain_audit.lint.rules import all_rules
 from fountain_audit.parse.source import (DEFAULT_MAX_FILE_SIZE, decode_bytes, describe_content, format_size,
                                          parse_size, read_path)
@@ -345,7 +345,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             cfg.max_file_size = parse_size(max_file_size)
         selection = Selection(tuple(cfg.rules()), tuple(cfg.privacy_allow))
     except (ConfigError, RuleSelectionError) as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(one_line(str(e))) from None
     except ValueError as e:
         raise click.UsageError(f"--max-file-size: {e}") from None
     if not selection.rules:
@@ -395,7 +395,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         try:
             ignored = frozenset(cfg.ignored_for(name))
         except ConfigError as e:
-            raise click.UsageError(str(e)) from None
+            raise click.UsageError(one_line(str(e))) from None
         work.append(Job(f, name, ignored, text, relative_path(name, root), max_size=cfg.max_file_size))
     progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
     try:
@@ -622,7 +622,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     try:
         kinds = dm.record_kinds(_split(records)) if records else frozenset({"tool"})
     except ValueError as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(one_line(str(e))) from None
     bad = [k for k in _split(scene_kinds) if k not in SCENE_KINDS]
     if bad:
         raise click.UsageError(f"unknown scene kind {bad[0]!r} (choose from {', '.join(SCENE_KINDS)})")

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from fountain_audit.untrusted import terminal_safe
+from fountain_audit.untrusted import one_line, terminal_safe
 
 
 def _page_name(name: str, taken: set[str]) -> str:
@@ -71,7 +71,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         cfg = Config() if isolated else load_config(config_path)
         selection = Selection(tuple(cfg.rules()), tuple(getattr(cfg, "privacy_allow", ())))
     except (ConfigError, ValueError) as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(one_line(str(e))) from None
     files, errors = discover(paths, cfg)
     single = output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)
     if single and len(files) > 1:

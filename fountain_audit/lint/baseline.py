@@ -39,6 +39,7 @@ import datetime as dt
 import json
 import json.encoder
 import os
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -167,6 +168,8 @@ def load(path: str | os.PathLike, max_entries: int = DEFAULT_MAX_ENTRIES, *,
     path = os.fspath(path)
     limit = max_bytes(max_entries)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block forever, a device never end
+            raise BaselineError(f"{path}: not a regular file")
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except FileNotFoundError:
@@ -178,7 +181,10 @@ def load(path: str | os.PathLike, max_entries: int = DEFAULT_MAX_ENTRIES, *,
     if len(data) > limit:
         raise BaselineError(f"{path}: larger than {limit} bytes, more than baseline-max-entries "
                             f"({max_entries}) entries can take")
-    return parse(path, data, max_entries)
+    try:
+        return parse(path, data, max_entries)
+    except RecursionError:  # absurdly nested JSON is no baseline
+        raise BaselineError(f"{path}: not a valid baseline: JSON nested too deeply") from None
 
 
 # -- matching ---------------------------------------------------------------------------------------------

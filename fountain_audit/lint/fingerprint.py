@@ -32,6 +32,7 @@ from typing import Iterable, Sequence
 
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.lexer import split_lines
+from fountain_audit.privacy.redact import mask
 
 #: Bumped if the recipe ever changes (every baseline entry would then be new).
 SCHEME = "fountain-audit-fingerprint/1"
@@ -127,6 +128,7 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
         key = (d.code, content)
         index = seen[key]
         seen[key] += 1
-        out.append((d, digest(d.code, path, content, index), excerpt(content or d.message)))
+        # the excerpt is stored (the baseline is committed) and printed: never a secret in it
+        out.append((d, digest(d.code, path, content, index), excerpt(mask(content) if content else d.message)))
     found = {id(d): (fp, ex) for d, fp, ex in out}
     return [replace(d, fingerprint=found[id(d)][0], excerpt=found[id(d)][1]) for d in diagnostics]

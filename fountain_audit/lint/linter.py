@@ -94,6 +94,12 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
                                           unused_rule.severity, f"unused suppression: {what}",
                                           d.end_line, d.end_column))
     out = _with_ends(out, text)
+    secrets = ctx.secrets() if out else []
+    if secrets:  # a rule quoting a line must not print a secret in it (V101 masks its own)
+        from dataclasses import replace
+
+        from fountain_audit.privacy.redact import hide_secrets
+        out = [d if d.code == "V101" else replace(d, message=hide_secrets(d.message, secrets)) for d in out]
     out.sort(key=Diagnostic.sort_key)
     return out
 

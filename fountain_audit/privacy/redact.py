@@ -344,3 +344,28 @@ def redact_session(text: str, *, secrets: bool = True, paths: bool = True) -> Re
         what = ["session kind", "scene kinds", "turn count", "notes"]
         problem = "changed: " + ", ".join(w for w, a, b in zip(what, before, after) if a != b)
     return RedactedSession(out, red.counts, problem)
+
+
+def hide_secrets(s: str, secrets) -> str:
+    """``s`` (a message or an excerpt that may quote the file) with every secret of ``secrets``
+    (:class:`~fountain_audit.privacy.detect.Secret`) masked after its public prefix, whole or cut
+    short, in any letter case: a quote that stops inside a secret (``'sk_live_4eC3…'``) is masked
+    up to where it stops, and an upper-cased copy of it too. Text that does not quote a secret
+    is returned unchanged."""
+    for sec in secrets:
+        value, shown = sec.value.lower(), sec.shown
+        if len(value) <= shown:
+            continue
+        low = s.lower()
+        if len(low) != len(s):  # a case mapping that changes lengths: match exactly
+            low, value = s, sec.value
+        probe = value[:shown + 4]
+        i = low.find(probe)
+        while i >= 0:
+            k = i + shown
+            while k < len(s) and k - i < len(value) and low[k] == value[k - i]:
+                k += 1
+            s = s[:i + shown] + "*" * (k - i - shown) + s[k:]
+            low = low[:i + shown] + "*" * (k - i - shown) + low[k:]
+            i = low.find(probe, k)
+    return s

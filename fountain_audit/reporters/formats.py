@@ -205,7 +205,8 @@ _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.
 
 
 def _gh_data(text: str) -> str:
-    return _safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # CR and LF are the workflow command's own escapes; other controls (ESC, BEL, bidi) as \xNN
+    return terminal_safe(_safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _gh_property(text: str) -> str:

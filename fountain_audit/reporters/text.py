@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 from fountain_audit import __version__
 from fountain_audit.lint.baseline import Outcome
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
-from fountain_audit.untrusted import terminal_safe
+from fountain_audit.untrusted import terminal_safe, one_line
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 JSON_FORMAT_VERSION = "1.2"  # 1.1: diagnostics gained "url" and "doc"; 1.2: "fingerprint"
@@ -65,11 +65,11 @@ def diagnostic_line(d: Diagnostic) -> "Text":
     the path or message shown as escapes (:func:`fountain_audit.untrusted.terminal_safe`)."""
     from rich.text import Text
     line = Text()
-    line.append(f"{terminal_safe(d.path)}:{d.line}:{d.column}:", style="bold")
+    line.append(f"{one_line(d.path)}:{d.line}:{d.column}:", style="bold")
     line.append(" ")
     line.append(d.code, style=_STYLE[d.severity])
     line.append(f" [{d.name}] ", style="dim")
-    line.append(terminal_safe(d.message))  # messages may quote session text
+    line.append(one_line(d.message))  # messages may quote session text
     return line
 
 
@@ -101,7 +101,7 @@ def plain_text_lines(diagnostics: Sequence[Diagnostic], files: int, **options) -
     ``None`` when a line holds a character rich would change (a control character, a tab,
     a line separator ...), for which the caller uses :func:`report_text`. ``options`` are
     those of :func:`report_text`."""
-    lines = [f"{terminal_safe(x.path)}:{x.line}:{x.column}: {x.code} [{x.name}] {terminal_safe(x.message)}"
+    lines = [f"{one_line(x.path)}:{x.line}:{x.column}: {x.code} [{x.name}] {one_line(x.message)}"
              if kind == "diagnostic"
              else x for kind, x in _text_report(diagnostics, files, **options)]
     if not all(line.isprintable() for line in lines):

@@ -163,6 +163,17 @@ class RuleContext:
     session: "Session"
     privacy_allow: tuple = ()
 
+    def secrets(self) -> list:
+        """The secrets in the text (:func:`fountain_audit.privacy.detect.find_secrets` with the
+        allowlist), found once per file: V101 reports them and the linter masks them in every
+        other rule's message."""
+        cached = self.__dict__.get("_secrets")
+        if cached is None:
+            from fountain_audit.privacy.detect import find_secrets
+            cached = find_secrets(self.text, self.privacy_allow)
+            object.__setattr__(self, "_secrets", cached)
+        return cached
+
 
 if TYPE_CHECKING:  # type names for RuleContext, without importing the parser at start-up
     from fountain_audit.model.session import Session

@@ -49,7 +49,6 @@ Inline: `/* fountain-audit: disable-next=V101 */`.
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import ALL_KINDS
 from fountain_audit.parse.source import LineIndex
-from fountain_audit.privacy.detect import find_secrets
 
 CODE = "V101"
 NAME = "secret-in-session"
@@ -59,7 +58,7 @@ SCOPE = ALL_KINDS
 
 
 def check(ctx):
-    secrets = find_secrets(ctx.text, ctx.privacy_allow)
+    secrets = ctx.secrets()
     if not secrets:
         return
     index = LineIndex(ctx.text)
