@@ -148,8 +148,9 @@ def test_a_secret_split_from_its_keyword_is_still_redacted():
     assert Redactor()({"password": "Qx7fakefake#9"}) == {"password": "Qx7fakefake#9"}  # nothing learnt: no keyword
 
 
-def test_redact_text_upper_cases_the_placeholder_of_an_upper_case_token():
-    assert redact_text("X AKIA" + "Q" * 16 + " y") == "X <REDACTED:AWS-ACCESS-KEY> y"
+def test_redact_text_upper_cases_the_placeholder_of_an_upper_case_line():
+    assert redact_text("X AKIA" + "Q" * 16 + " y") == "X <redacted:aws-access-key> y"
+    assert redact_text("x\n\nAKIA" + "Q" * 16 + "\n") == "x\n\n<REDACTED:AWS-ACCESS-KEY>\n"
 
 
 @pytest.mark.parametrize("target", ["toolpath", "otlp-json"])
@@ -161,3 +162,85 @@ def test_export_redact(session_file, target):
     assert r.returncode == 0, r.stderr
     assert leaks(r.stdout) == []
     assert "<redacted:github-token>" in r.stdout
+
+
+# --------------------------------------------------------------------------- fountain-audit redact
+
+
+def test_redact_writes_a_copy_with_the_same_structure(session_file, tmp_path):
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+    from fountain_audit.privacy.redact import structure
+
+    out = tmp_path / "shared.spmd"
+    before = session_file[0].read_bytes()
+    r = cli("redact", str(session_file[0]), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "15 secret(s), 5 workspace path(s), 7 home path(s) replaced" in r.stderr
+    assert session_file[0].read_bytes() == before  # the original is untouched
+    text = out.read_text(encoding="utf-8")
+    assert leaks(text) == []
+    assert structure(text) == structure(TEXT)
+    redacted, original = build_session(parse(text)), build_session(parse(TEXT))
+    assert [len(t.tool_calls) for t in redacted.turns] == [len(t.tool_calls) for t in original.turns] == [2]
+    for note in redacted.notes:
+        if note.kind == "tool":
+            assert note.fields["arguments_json"] and note.fields["arguments_strict_json"]
+            json.loads(note.fields["arguments_text"])
+    assert parse(text).render() == text
+    lint = cli("lint", "--isolated", "--select", "V", str(out))
+    assert lint.returncode == 0 and "All clear" in lint.stdout
+
+
+def test_redact_in_place_and_stdout(tmp_path):
+    a, b = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    b.write_text(TEXT.replace("alice", "bob"), encoding="utf-8")
+    expected = cli("redact", str(a)).stdout
+    assert leaks(expected) == []
+    r = cli("redact", "--in-place", str(a), str(b))
+    assert r.returncode == 0, r.stderr
+    assert a.read_text(encoding="utf-8") == expected
+    assert "/home/bob" not in b.read_text(encoding="utf-8")
+    assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name] == []
+
+
+def test_redact_usage_and_unreadable(tmp_path):
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    assert cli("redact", str(a), str(a)).returncode == 2
+    assert cli("redact", "--in-place", "-o", str(tmp_path / "x"), str(a)).returncode == 2
+    r = cli("redact", "--in-place", str(tmp_path / "missing.spmd"))
+    assert r.returncode == 2 and "cannot read" in r.stderr
+    r = cli("redact", str(a), "-o", str(tmp_path / "no" / "dir" / "x.spmd"))
+    assert r.returncode == 2 and "cannot write" in r.stderr
+
+
+def test_redact_refuses_a_file_that_changed_since_it_was_read(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import redact as cmd
+    from fountain_audit.privacy import redact as layer
+
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    real = layer.redact_session
+
+    def slow(text, **kw):  # another program writes the file while we redact it
+        a.write_text(TEXT + "\n", encoding="utf-8")
+        return real(text, **kw)
+
+    monkeypatch.setattr(layer, "redact_session", slow)
+    r = CliRunner().invoke(cmd.redact, ["--in-place", str(a)])
+    assert r.exit_code == 2 and "changed since it was read" in r.output
+    assert a.read_text(encoding="utf-8") == TEXT + "\n"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_provenance_redact(session_file, fmt):
+    plain = cli("provenance", "--format", fmt, str(session_file[0]))
+    assert plain.returncode == 0, plain.stderr
+    assert leaks(plain.stdout)  # the check below can fail
+    r = cli("provenance", "--redact", "--format", fmt, str(session_file[0]))
+    assert r.returncode == 0, r.stderr
+    assert leaks(r.stdout) == []

@@ -712,6 +712,7 @@ _register_export()
 def _register_audit() -> None:
     main.add_lazy_command("show", "fountain_audit.cli.show:show")  # imported only when run
     main.add_lazy_command("provenance", "fountain_audit.cli.provenance:provenance")
+    main.add_lazy_command("redact", "fountain_audit.cli.redact:redact")  # imported only when run
 
 
 _register_audit()

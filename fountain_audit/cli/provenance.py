@@ -17,7 +17,10 @@ from fountain_audit.cli.show import read_session
 @click.option("--format", "--output-format", "output_format", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text: a tree per reply; json: see 'fountain-audit schema provenance'.")
 @click.option("--color/--no-color", default=None, help="Colour the text (default: on a terminal).")
-def provenance(file, output_format, color):
+@click.option("--redact", is_flag=True, help="Make the output shareable: secrets become <redacted:KIND>, the "
+                                              "workspace <workspace>, home directories <home>.")
+@click.option("--redact-paths", is_flag=True, help="Only the path part of --redact.")
+def provenance(file, output_format, color, redact, redact_paths):
     """Show, for every reply of a session, the evidence recorded before it in its turn.
 
     FILE is a session file ('-' for standard input). Per reply: the basis (recorded,
@@ -35,8 +38,9 @@ def provenance(file, output_format, color):
     """
     from fountain_audit.audit.provenance import render_text, session_provenance
 
-    name, session = read_session(file, "provenance")
+    name, session, *red = read_session(file, "provenance", redact, redact_paths)
     document = session_provenance(session, name)
     styled = use_color(color)
     write_document(document, output_format,
-                   lambda doc: render_text(doc, (lambda t, **kw: click.style(t, **kw)) if styled else None))
+                   lambda doc: render_text(doc, (lambda t, **kw: click.style(t, **kw)) if styled else None),
+                   red[0] if red else None)

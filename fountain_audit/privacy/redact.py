@@ -260,11 +260,11 @@ def redact_text(text: str, *, secrets: bool = True, paths: bool = True,
                 redactor: Redactor | None = None) -> str:
     """The session ``text`` with every replacement made in the raw text (tool-argument JSON
     stays JSON: placeholders hold no quote or backslash). A placeholder replacing an
-    upper-case token is upper-cased (``<REDACTED:AWS-ACCESS-KEY>``), so a line that read as
-    a character cue still does."""
+    upper-case token alone on its line is upper-cased (``<REDACTED:AWS-ACCESS-KEY>``), so a
+    line that read as a character cue still does."""
     red = redactor or session_redactor(text, secrets=secrets, paths=paths)
     reps = red.replacements(text)
-    reps = [r._replace(new=r.new.upper()) if _upper_token(text[r.start:r.end]) else r for r in reps]
+    reps = [r._replace(new=r.new.upper()) if _alone_upper(text, r) else r for r in reps]
     return apply(text, reps, red.counts)
 
 
@@ -276,8 +276,13 @@ def _keep_lines(text: str, reps: list[Replacement]) -> list[Replacement]:
     return out
 
 
-def _upper_token(s: str) -> bool:
-    return any(c.isalpha() for c in s) and not any(c.islower() for c in s)
+def _alone_upper(text: str, r: Replacement) -> bool:
+    """An upper-case token that is a whole line (which Fountain may read as a character cue)."""
+    s = text[r.start:r.end]
+    b = text.rfind("\n", 0, r.start) + 1
+    e = text.find("\n", r.end)
+    line = text[b:e if e >= 0 else len(text)]
+    return line.strip() == s and any(c.isalpha() for c in s) and not any(c.islower() for c in s)
 
 
 def frame_text(text: str, redactor: Redactor) -> tuple[str, "FrameMap"]:
@@ -304,3 +309,38 @@ class FrameMap:
             return column
         new = map_column(self.reps, self.starts[line - 1] + column - 1)
         return new - self.new_starts[line - 1] + 1
+
+
+@dataclass
+class RedactedSession:
+    """What :func:`redact_session` gives: the redacted ``text``, the replacement ``counts``,
+    and ``problem`` (``None``, or why the copy does not keep the original's structure)."""
+
+    text: str
+    counts: RedactionCounts
+    problem: str | None = None
+
+
+def structure(text: str) -> list:
+    """What a redacted copy must keep: per scene its kind and per note its kind, the turns
+    (by scene) and whether each tool call's arguments are JSON."""
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+
+    session = build_session(parse(text))
+    return [session.kind, [s.kind for s in session.scenes], len(session.turns),
+            [(n.kind, n.valid, bool(n.fields.get("arguments_json")) if n.kind == "tool" else None)
+             for n in session.notes]]
+
+
+def redact_session(text: str, *, secrets: bool = True, paths: bool = True) -> RedactedSession:
+    """The session ``text`` redacted in its raw text (:func:`redact_text`), checked to parse to
+    the same :func:`structure`."""
+    red = session_redactor(text, secrets=secrets, paths=paths)
+    out = redact_text(text, redactor=red)
+    before, after = structure(text), structure(out)
+    problem = None
+    if before != after:
+        what = ["session kind", "scene kinds", "turn count", "notes"]
+        problem = "changed: " + ", ".join(w for w, a, b in zip(what, before, after) if a != b)
+    return RedactedSession(out, red.counts, problem)

@@ -1,0 +1,127 @@
+"""The ``fountain-audit redact FILE...`` command: wiring only (the work is
+:mod:`fountain_audit.privacy.redact`).
+
+Writes a copy of each session file with secrets, the workspace and home paths replaced,
+checked to parse to the same structure as the original. Exit status: 0 written; 1 a
+redacted copy would not keep the structure (nothing written for that file); 2 usage error,
+an unreadable file, a file that changed while being redacted, or an output that cannot be
+written.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+
+@click.command("redact", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="OUT",
+              help="Write the redacted copy of the one FILE to OUT (atomically).")
+@click.option("--in-place", is_flag=True, help="Replace each FILE by its redacted copy (atomically; a file that "
+                                                "changed since it was read is left alone).")
+@click.option("--paths-only", is_flag=True, help="Replace only the workspace and home paths, not secrets.")
+def redact(files, output_file, in_place, paths_only):
+    """Write a shareable copy of session files: secrets become <redacted:KIND>, the
+    Workspace: path <workspace>, home directories <home> (see README, Privacy).
+
+    The copy parses to the same structure as the original (same scenes, turns, notes and
+    note kinds; tool-call arguments that were JSON still are); if it would not, nothing is
+    written for that file. Without -o or --in-place the copy of the one FILE goes to
+    standard output.
+
+    \b
+    Examples:
+      fountain-audit redact session.spmd -o session.redacted.spmd
+      fountain-audit redact --in-place sessions/*.spmd
+
+    Exit status: 0 written; 1 a copy would not keep the structure; 2 usage error, an
+    unreadable file, a file changed while being redacted, or an output that cannot be written.
+    """
+    from fountain_audit.cli.outputs import utf8_stdout, write_atomic
+    from fountain_audit.parse.source import decode_bytes, encode_text
+    from fountain_audit.privacy.redact import redact_session
+
+    if output_file and in_place:
+        raise click.UsageError("choose one of -o and --in-place")
+    if not in_place and len(files) > 1:
+        raise click.UsageError("several files: use --in-place (or one FILE with -o)")
+    status = 0
+    for f in files:
+        try:
+            if f == "-":
+                if in_place:
+                    raise click.UsageError("--in-place needs files, not '-'")
+                original = sys.stdin.buffer.read()
+            else:
+                with open(f, "rb") as fh:
+                    original = fh.read()
+        except OSError as e:
+            _error(f"{f}: cannot read: {e.strerror or e}")
+            status = 2
+            continue
+        result = redact_session(decode_bytes(original), secrets=not paths_only)
+        if result.problem:
+            _error(f"{f}: not written: the redacted copy would not keep the session's structure "
+                   f"({result.problem})")
+            status = max(status, 1)
+            continue
+        target = f if in_place else output_file
+        try:
+            if target is None:
+                out = utf8_stdout("surrogateescape")
+                out.write(result.text)
+                out.flush()
+            else:
+                if in_place:
+                    with open(f, "rb") as fh:
+                        if fh.read() != original:
+                            _error(f"{f}: changed since it was read; left as it is")
+                            status = 2
+                            continue
+                if _plain(result.text):
+                    write_atomic(target, result.text)
+                else:
+                    _write_bytes(target, encode_text(result.text))
+        except OSError as e:
+            _error(f"{target}: cannot write: {e.strerror or e}")
+            status = 2
+            continue
+        if target is not None:
+            c = result.counts
+            click.echo(f"fountain-audit: {target}: {c.secrets} secret(s), {c.workspace} workspace path(s), "
+                       f"{c.home} home path(s) replaced", err=True)
+    sys.exit(status)
+
+
+def _plain(text: str) -> bool:
+    """No undecodable bytes (lone surrogates): the text can be written as UTF-8."""
+    return not any("\udc80" <= c <= "\udcff" for c in text)
+
+
+def _write_bytes(path: str, data: bytes) -> None:
+    """Atomic write of bytes (a session with undecodable bytes keeps them)."""
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f"{os.path.basename(path)}.fountain-audit-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _error(message: str) -> None:
+    from fountain_audit.untrusted import terminal_safe
+
+    click.secho(f"fountain-audit redact: error: {terminal_safe(message)}", err=True, fg="red")
