@@ -101,8 +101,10 @@ def test_clean_session_span_tree_and_attributes():
         ("shell", root),
         (d, root), ("execute_tool read_file", d), ("execute_tool list_files", d),
         ("chat LIGHTHOUSE", root),
-        ("agent-mode", root), ("skill", root), (d, root), (d, root)]
+        ("agent-mode", root), ("skill", root), (d, root), (d, root),
+        ("scene chat", root)]  # s13: a chat scene with no turn, only the pipeline-stopped note
     spans = list(message.resource_spans[0].scope_spans[0].spans)
+    assert spans[0].end_time_unix_nano == 1785767405 * 10**9  # the last heading, 2026-08-03T14:30:05Z
     chat = spans[2]
     a = attrs(chat)
     assert {k: a[k] for k in ("gen_ai.operation.name", "gen_ai.provider.name", "gen_ai.request.model",

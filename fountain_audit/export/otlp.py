@@ -187,7 +187,10 @@ class _TraceBuilder:
         events.sort(key=lambda e: e[0])
         attributes = {"harvey.scene.kind": sc.kind, "harvey.scene.heading": sc.heading.heading,
                       "harvey.actor": str(actors.HARVEY)}
-        self.span(scene_id(index), self.root_id, sc.kind, KIND_INTERNAL, time, time, attributes,
+        # a turn scene that holds no turn (e.g. only a pipeline-stopped note) is no model call:
+        # "scene chat", never "chat", the GenAI name of a chat span
+        name = f"scene {sc.kind}" if sc.kind in TURN_KINDS else sc.kind
+        self.span(scene_id(index), self.root_id, name, KIND_INTERNAL, time, time, attributes,
                   [e for _, e in events])
 
     def build(self) -> list[dict[str, Any]]:
@@ -199,7 +202,7 @@ class _TraceBuilder:
         for scene in sx.session.scenes:
             when = sx.times.of(scene.index)
             notes = loose.get(scene.index, [])
-            if scene.kind in TURN_KINDS or scene.index in turns:
+            if scene.index in turns:  # a chat scene without a turn still gets its own span (below)
                 for t in turns.get(scene.index, []):
                     self.turn(t, when)
                 for n in notes:
