@@ -63,9 +63,11 @@ def test_plain_concise_output_is_what_rich_prints():
     assert plain_text_lines([], 0) == _rich([], 0) == "All clear: no problems in 0 files checked.\n"
 
 
-def test_text_that_rich_would_change_is_left_to_rich():
-    tab = Diagnostic("a.spmd", 1, 1, "R101", "x", Severity.ERROR, "tab\there")
-    assert plain_text_lines([tab], 1) is None
+def test_tab_and_newline_stay_on_one_line_in_both_forms():
+    # a diagnostic is one line: TAB and LF in a message or a file name are shown as \t and \n
+    tab = Diagnostic("a\nb.spmd", 1, 1, "R101", "x", Severity.ERROR, "tab\there\nnext")
+    assert plain_text_lines([tab], 1) == _rich([tab], 1)
+    assert plain_text_lines([tab], 1).splitlines()[0] == "a\\nb.spmd:1:1: R101 [x] tab\\there\\nnext"
 
 
 def test_control_characters_are_escaped_the_same_way_by_both():
