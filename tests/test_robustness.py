@@ -44,6 +44,8 @@ def test_linear_time_on_pathological_inputs():
         (decode_bytes(b"caf\xe9\n" * 40000),),           # a Latin-1 file
         ("/* a\n\n" * 8000,),                           # unclosed boneyards
         ("INT. " + " \t" * 100000 + "2026-01-01 00:00\n",),  # whitespace before a timestamp
+        ("MARGOT\n" + "[[ a " * 30000 + "\n",),         # unclosed inline notes on one line (was 73 s)
+        ("[[" * 50000 + "\n",),                         # brackets only
     ]
     for args in cases:
         _, seconds = timed(lint, *args)

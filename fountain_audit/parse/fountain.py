@@ -24,7 +24,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from fountain_audit.parse.lexer import INLINE_NOTE_RE, LineLexer, Problem, split_lines, tokenize
+from fountain_audit.parse.lexer import LineLexer, Problem, split_lines, strip_inline_notes, tokenize
 
 
 _SCENE_NUMBER_RE = re.compile(r"\s*#([^#\s]+)#\s*$")
@@ -218,7 +218,7 @@ class Dialogue(Node):
     def _cue_text(self) -> str:
         """The cue line without its terminator and without inline notes."""
         s = _content(self.tokens[0])
-        return INLINE_NOTE_RE.sub("", s) if self.inline_notes and "[[" in s else s
+        return strip_inline_notes(s) if self.inline_notes and "[[" in s else s
 
     def _read_character(self) -> str:
         s = self._cue_text().strip()

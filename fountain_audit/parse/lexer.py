@@ -41,7 +41,33 @@ TITLE_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9 _.'-]{0,39}:")
 PAGE_BREAK_RE = re.compile(r"\s*={3,}\s*$")
 #: An inline note (§Notes): ``[[ ... ]]`` inside a line or paragraph (never across an empty line,
 #: which cannot occur inside one token).
-INLINE_NOTE_RE = re.compile(r"\[\[.*?\]\]", re.S)
+INLINE_NOTE_RE = re.compile(r"\[\[.*?\]\]", re.S)  # the syntax; matched by inline_notes() below
+
+
+def inline_notes(text: str):
+    """The ``(start, end)`` offsets of the inline notes in ``text``, as ``INLINE_NOTE_RE.finditer``
+    finds them (each ``[[`` to the first ``]]`` after it), in linear time: the regular expression
+    rescans to the end of the text from every ``[[`` that no ``]]`` closes (quadratic on a line of
+    unclosed brackets)."""
+    i = text.find("[[")
+    while i >= 0:
+        j = text.find("]]", i + 2)
+        if j < 0:
+            return
+        yield i, j + 2
+        i = text.find("[[", j + 2)
+
+
+def strip_inline_notes(text: str) -> str:
+    """``INLINE_NOTE_RE.sub("", text)`` in linear time (see :func:`inline_notes`)."""
+    out, last = [], 0
+    for a, b in inline_notes(text):
+        out.append(text[last:a])
+        last = b
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
 #: Line tokens whose text may carry inline notes (split into INLINE_NOTE / INLINE_TEXT pieces).
 INLINE_TYPES = frozenset({"ACTION", "CHARACTER", "PARENTHETICAL", "DIALOGUE", "DIALOGUE_LYRIC",
                           "SCENE_HEADING", "TRANSITION"})
@@ -119,7 +145,7 @@ def _is_character_cue(content: str) -> bool:
     (which may be lower case, Fountain 1.1) and ``^`` for dual dialogue.
     """
     if "[[" in content:  # `MAYA [[she whispers]]`: a cue carrying an inline note
-        content = INLINE_NOTE_RE.sub("", content)
+        content = strip_inline_notes(content)
     s = content.strip()
     if not s:
         return False
@@ -435,11 +461,11 @@ def _split_inline(tok: Token) -> list[Token]:
         off += len(v)
 
     ttype = tok.type
-    for m in INLINE_NOTE_RE.finditer(value):
-        piece(ttype, last, m.start())
-        piece("INLINE_NOTE", m.start(), m.end())
+    for start, end in inline_notes(value):
+        piece(ttype, last, start)
+        piece("INLINE_NOTE", start, end)
         ttype = "INLINE_TEXT"
-        last = m.end()
+        last = end
     if not out:
         return [tok]
     if last < len(value):
