@@ -8,14 +8,11 @@ failed run leaves the previous report in place.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import sys
-import tempfile
-import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 
 
@@ -28,73 +25,7 @@ def is_same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-#: Temporary files of :func:`write_atomic` are named ``TARGET.fountain-audit-XXXXXXXX.tmp``
-#: beside TARGET (visible, so an interrupted run's leftover is easy to find and delete).
-TEMP_INFIX = ".fountain-audit-"
-
-
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` via a temporary file and a rename.
-
-    The file keeps the mode of the file it replaces (new files: 0666 less the umask).
-    Raises ``OSError``; the temporary file (``TARGET.fountain-audit-XXXXXXXX.tmp``) is
-    removed on failure, on ``KeyboardInterrupt`` (SIGINT) and on SIGTERM, after which
-    the process still ends by that signal.
-    """
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    with _terminate_raises() as interrupted:
-        fd, tmp = tempfile.mkstemp(prefix=f"{os.path.basename(path)}{TEMP_INFIX}", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-    if interrupted:
-        signal.raise_signal(interrupted[0])
-
-
-class _Terminated(BaseException):
-    """SIGTERM arrived while a report was being written (see :func:`_terminate_raises`)."""
-
-
-@contextlib.contextmanager
-def _terminate_raises():
-    """While in the block, SIGTERM (and SIGHUP) raise :class:`_Terminated` so that
-    ``finally``/``except`` clean up; the signal number is then yielded back in the list,
-    for the caller to re-raise with the previous handler restored. Only in the main
-    thread (signal handlers cannot be set elsewhere)."""
-    caught: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield caught
-        return
-    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
-
-    def handler(signum, frame):
-        raise _Terminated(signum)
-
-    previous = {s: signal.signal(s, handler) for s in wanted}
-    try:
-        yield caught
-    except _Terminated as e:
-        caught.append(e.args[0])
-    finally:
-        for s, h in previous.items():
-            signal.signal(s, h)
+from fountain_audit.atomic import TEMP_INFIX, write_atomic  # noqa: E402,F401  (re-exported)
 
 
 class LazyProgress:

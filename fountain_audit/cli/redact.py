@@ -10,7 +10,6 @@ written.
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -84,7 +83,7 @@ def redact(files, output_file, in_place, paths_only):
                 if _plain(result.text):
                     write_atomic(target, result.text)
                 else:
-                    _write_bytes(target, encode_text(result.text))
+                    write_atomic(target, encode_text(result.text))
         except OSError as e:
             _error(f"{target}: cannot write: {e.strerror or e}")
             status = 2
@@ -99,26 +98,6 @@ def redact(files, output_file, in_place, paths_only):
 def _plain(text: str) -> bool:
     """No undecodable bytes (lone surrogates): the text can be written as UTF-8."""
     return not any("\udc80" <= c <= "\udcff" for c in text)
-
-
-def _write_bytes(path: str, data: bytes) -> None:
-    """Atomic write of bytes (a session with undecodable bytes keeps them)."""
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f"{os.path.basename(path)}.fountain-audit-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def _error(message: str) -> None:

@@ -40,11 +40,11 @@ import json
 import json.encoder
 import os
 import stat
-import tempfile
 import time
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
+from fountain_audit.atomic import TEMP_INFIX, write_atomic
 from fountain_audit.lint.diagnostics import Diagnostic
 
 #: The only layout version this code reads and writes.
@@ -246,42 +246,9 @@ def render(entries: Iterable[Entry]) -> str:
 
 def write_durable(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` so that it is the old file or the new one after any
-    crash: a temporary file in the same directory, fsync, rename over ``path``, fsync of the
-    directory. The file keeps the mode of the one it replaces. Raises ``OSError``."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8"))
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(folder)
-
-
-def _fsync_dir(folder: str) -> None:
-    """Make a rename in ``folder`` durable (not possible, and not needed, on Windows)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    crash (:func:`fountain_audit.atomic.write_atomic` with the directory fsynced). The file
+    keeps the mode of the one it replaces. Raises ``OSError``."""
+    write_atomic(path, text, durable=True)
 
 
 @contextlib.contextmanager
@@ -326,7 +293,7 @@ def _remove_leftovers(path: str) -> None:
     """Delete temporary files of earlier updates that were killed mid-write (call it holding
     the lock: every writer holds it, so none of them is still being written)."""
     folder = os.path.dirname(os.path.abspath(path))
-    prefix = f".{os.path.basename(path)}."
+    prefix = f"{os.path.basename(path)}{TEMP_INFIX}"
     try:
         names = os.listdir(folder)
     except OSError:
