@@ -123,6 +123,7 @@ class Elements:
 
     @property
     def line_count(self) -> int:
+        """How many source lines the element spans (0 for an empty element)."""
         return 0 if not self.text else len(self.starts)
 
     def records(self) -> dict[str, dict[str, Any]]:

@@ -76,9 +76,11 @@ class Entry(NamedTuple):
     added: str
 
     def to_dict(self) -> dict:
+        """The entry as its JSON object (the schema's ``$defs/entry``)."""
         return self._asdict()
 
     def sort_key(self) -> tuple:
+        """File order: path, rule code, fingerprint (small diffs in review)."""
         return (self.path, self.code, self.fingerprint)
 
 
@@ -306,6 +308,8 @@ def _remove_leftovers(path: str) -> None:
 
 
 def journal_path(path: str) -> str:
+    """The journal beside the baseline ``path``: ``PATH.journal.jsonl`` (one JSON line per
+    added or removed entry, appended after the baseline itself is durable)."""
     return path + ".journal.jsonl"
 
 

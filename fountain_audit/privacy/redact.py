@@ -58,6 +58,7 @@ class RedactionCounts:
     home: int = 0
 
     def total(self) -> int:
+        """All replacements made: secrets, workspace paths and home paths."""
         return self.secrets + self.workspace + self.home
 
 
@@ -305,6 +306,8 @@ class FrameMap:
         self.new_starts = LineIndex(apply(text, reps)).starts
 
     def column(self, line: int, column: int) -> int:
+        """The 1-based ``column`` of 1-based ``line`` in the original text, moved to where
+        the same character stands in the redacted text (code frames keep their carets)."""
         if not self.reps or line > len(self.starts):
             return column
         new = map_column(self.reps, self.starts[line - 1] + column - 1)

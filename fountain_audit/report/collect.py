@@ -63,6 +63,7 @@ class Counts:
 
     @property
     def tools(self) -> int:
+        """Every tool call: ok, error and any other recorded status."""
         return self.tools_ok + self.tools_error + self.tools_other
 
 
