@@ -105,3 +105,10 @@ def test_every_command_is_registered():
     r = run("--help")
     for name in ("lint", "rules", "rule", "dump", "schema", "diff"):
         assert f"  {name} " in r.output, name
+
+
+def test_rule_typo_suggests_the_closest_rule():
+    from click.testing import CliRunner
+    r = CliRunner().invoke(main, ["rule", "P1O2"])
+    assert r.exit_code == 2
+    assert "unknown rule 'P1O2'; did you mean P102 / tools-between-forward-and-reply?" in r.output

@@ -531,7 +531,11 @@ def rule_cmd(rule):
             plain = {"color_system": None} if env_color() is False else {}  # NO_COLOR: no ANSI styles at all
             Console(**plain).print(Markdown(text.encode("utf-8", "backslashreplace").decode()))
             return
-    raise click.UsageError(f"unknown rule {rule!r} (see 'fountain-audit rules')")
+    from fountain_audit.lint.selection import closest_rule
+
+    guess = closest_rule(rule, all_rules())
+    hint = f"; did you mean {guess.code} / {guess.name}?" if guess else ""
+    raise click.UsageError(one_line(f"unknown rule {rule!r}{hint} (see 'fountain-audit rules')"))
 
 
 def _redact_report(diagnostics, checked, errors, texts, sources, *, secrets: bool):
