@@ -660,7 +660,11 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
                 if redactor:
                     redactor.learn(session, text)
                 count = 0
+                bad = dm.undecodable_record(text, name)  # JSON text carries U+FFFD: say where the bytes are
                 for rec in dm.dump_session(session, name, shape, kinds, filters):
+                    if bad is not None:  # before the file's first record (none: no text to locate)
+                        writer.write(bad)
+                        bad = None
                     writer.write(rec)
                     count += 1
             except MemoryError:
