@@ -152,10 +152,11 @@ class Speech:
         directions: the recorder's chunk/synthesis/v0 markers, or a writer's own)."""
         if self._parentheticals is None:
             out = []
-            for t in self.dialogue.tokens[1:]:
-                if t.type != "PARENTHETICAL":
+            d = self.dialogue
+            for i in range(1, len(d.parts)):
+                if d.parts[i][0] != "PARENTHETICAL":
                     break
-                out.append(t.strip())
+                out.append(d.part_text(i).strip())
             self._parentheticals = out
         return self._parentheticals
 
@@ -167,9 +168,10 @@ class Speech:
         not lost); trailing blank lines are removed.
         """
         if self._text is None:
-            toks = self.dialogue.tokens[1:]
-            k = len(self.parentheticals)
-            raw = "".join(toks[k:]) + "".join(n.render() for n in self.continuation)
+            d = self.dialogue
+            k = 1 + len(self.parentheticals)
+            raw = (d.src[d.parts[k][1]:d.end_offset] if k < len(d.parts) else "") + \
+                "".join(n.render() for n in self.continuation)
             raw = raw.replace("\r\n", "\n").replace("\r", "\n")
             self._text = raw[:-1] if raw.endswith("\n") else raw
         return self._text
@@ -179,11 +181,11 @@ class Speech:
         Read from the dialogue block alone, so it is the same while the speech grows: a
         continuation starts after a blank line or with a boneyard (``/*``), neither of
         which can read as ``Forwarding to``; a speech with no text under the cue gives ``""``."""
-        toks = self.dialogue.tokens
+        d = self.dialogue
         k = 1 + len(self.parentheticals)
-        if k >= len(toks):
+        if k >= len(d.parts):
             return ""
-        first = toks[k]
+        first = d.part_text(k)
         cut = min((i for i in (first.find("\n"), first.find("\r")) if i >= 0), default=len(first))
         return first[:cut].strip()
 
@@ -207,8 +209,7 @@ class Speech:
         heading is not truncated."""
         if self.glued_heading is not None:
             return False
-        last = self.nodes[-1].tokens[-1]
-        return not last.endswith(("\n", "\r"))
+        return not self.nodes[-1].ends_line
 
     @property
     def line(self) -> int:
@@ -395,7 +396,7 @@ def _is_harvey_heading(info: HeadingInfo) -> bool:
 def _is_stats(node: Node) -> bool:
     """A one-line stats action (§4 `a_stats`): models and/or token counts, then a duration.
     A bare duration (`250ms`) is not enough: a reply may hold such a line."""
-    if not isinstance(node, Action) or " · " not in node.tokens[0] or len(node.lines) != 1:
+    if not isinstance(node, Action) or " · " not in node.part_text(0) or len(node.lines) != 1:
         return False
     m = _STATS_RE.match(node.text.strip())
     return bool(m and (m.group("models") or m.group("reply")))

@@ -1,9 +1,10 @@
 """The lossless Fountain AST and the Lark parser that builds it.
 
-``parse(text)`` runs the LALR parser from ``grammar/fountain.lark`` over the line
-tokens of :mod:`fountain_audit.parse.lexer`, with :class:`AstBuilder` applied inline
-(no intermediate parse tree). Each AST node keeps the line tokens it was built
-from, so ``Document.render()`` returns the input text exactly.
+``parse(text)`` runs the LALR parser from ``grammar/fountain.lark`` over the
+tokens of :mod:`fountain_audit.parse.lexer` (one element at a time, memoised by
+shape; see :func:`parse`) and builds nodes with :class:`AstBuilder`. Each AST node
+keeps the token tuples it was built from and a reference to the text, so its text is
+a slice taken when asked for and ``Document.render()`` returns the input exactly.
 
 Positions: ``line``/``column`` and ``end_line``/``end_column`` are 1-based and
 count code points; the end is exclusive (the column after the last character,
@@ -17,36 +18,59 @@ import contextlib
 import functools
 import re
 import gc
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lark import Lark, Token, Transformer
+from lark import Lark, Token
+from lark.lexer import Lexer
 from lark.exceptions import UnexpectedInput
 
-from fountain_audit.parse.lexer import LineLexer, Problem, split_lines, strip_inline_notes, tokenize
+from fountain_audit.parse.lexer import Problem, split_lines, strip_inline_notes, tokenize
 
 
 _SCENE_NUMBER_RE = re.compile(r"\s*#([^#\s]+)#\s*$")
 
 
-def _content(tok: Token) -> str:
+def _content(tok: str) -> str:
     """A line token's text without its line terminator."""
-    return tok.value.rstrip("\r\n") if tok.value[-1:] in ("\n", "\r") else tok.value
+    return tok.rstrip("\r\n") if tok[-1:] in ("\n", "\r") else tok
+
+
+class LineToken(str):
+    """One token of a node as a ``str`` (its raw text, line terminators included) with the
+    position attributes of a ``lark.Token``: ``type`` (``ACTION``, ``CHARACTER``, ...),
+    ``start_pos``/``end_pos`` (0-based code-point offsets, end exclusive), ``line``/``column``
+    and ``end_line``/``end_column`` (1-based; the end is exclusive, terminator excluded).
+    Made on demand by :attr:`Node.tokens`; the AST itself keeps token tuples."""
+
+    __slots__ = ("type", "start_pos", "end_pos", "line", "column", "end_line", "end_column")
+
+    @classmethod
+    def of(cls, src: str, part: tuple) -> "LineToken":
+        """The token for ``part`` (a lexer tuple, see :mod:`fountain_audit.parse.lexer`)."""
+        tok = str.__new__(cls, src[part[1]:part[2]])
+        tok.type, tok.start_pos, tok.end_pos, tok.line, tok.column, tok.end_line, tok.end_column = part
+        return tok
+
+    @property
+    def value(self) -> str:
+        return str(self)
 
 
 @dataclass(eq=False, slots=True)
 class Node:
-    """An element of the Fountain AST: the line tokens it covers, in order.
+    """An element of the Fountain AST: a span of the document's text made of tokens.
 
-    ``tokens`` are ``lark.Token`` objects (``str`` subclasses): ``.type`` is the
-    line class (``ACTION``, ``CHARACTER``, ...), the value is the raw line text
-    including its terminator, ``.line``/``.column`` are 1-based.
+    ``src`` is the whole document text (shared, not copied); ``parts`` are the lexer's
+    token tuples ``(type, start, end, line, column, end_line, end_column)`` the node
+    covers, in order (see :mod:`fountain_audit.parse.lexer`): the node's text is
+    ``src[parts[0][1]:parts[-1][2]]``, sliced when asked for.
     ``inline_notes`` are the :class:`InlineNote` nodes inside the node's text
-    (``MAYA [[she whispers]]``), in order; their text stays in ``tokens`` too.
+    (``MAYA [[she whispers]]``), in order; their text stays in the node's span too.
     """
 
-    tokens: list[Token]
+    src: str = field(repr=False)
+    parts: list[tuple]
     inline_notes: tuple["InlineNote", ...] = ()
 
     #: Fountain element name used in dumps (``scene_heading``, ``action``...).
@@ -54,45 +78,66 @@ class Node:
 
     def render(self) -> str:
         """The exact source text of this node (``str``)."""
-        return "".join(self.tokens)
+        return self.src[self.parts[0][1]:self.parts[-1][2]]
+
+    @property
+    def tokens(self) -> list[LineToken]:
+        """The node's tokens as :class:`LineToken` strings (made on each access)."""
+        src = self.src
+        return [LineToken.of(src, p) for p in self.parts]
+
+    def part_text(self, i: int) -> str:
+        """The raw text of token ``i`` (terminators included)."""
+        p = self.parts[i]
+        return self.src[p[1]:p[2]]
+
+    def part_types(self) -> list[str]:
+        """The token types, in order (``["CHARACTER", "DIALOGUE", "PARENTHETICAL", ...]``)."""
+        return [p[0] for p in self.parts]
 
     @property
     def line(self) -> int:
         """1-based line of the node's first character."""
-        return self.tokens[0].line
+        return self.parts[0][3]
 
     @property
     def column(self) -> int:
         """1-based column (code points) of the node's first character."""
-        return self.tokens[0].column
+        return self.parts[0][4]
 
     @property
     def end_line(self) -> int:
         """1-based line of the node's last line."""
-        return self.tokens[-1].end_line
+        return self.parts[-1][5]
 
     @property
     def end_column(self) -> int:
         """Exclusive 1-based end column on ``end_line`` (terminator excluded)."""
-        return self.tokens[-1].end_column
+        return self.parts[-1][6]
 
     @property
     def offset(self) -> int:
         """0-based code-point offset of the first character."""
-        return self.tokens[0].start_pos
+        return self.parts[0][1]
 
     @property
     def end_offset(self) -> int:
         """0-based code-point offset just past the node, its last line terminator included."""
-        return self.tokens[-1].end_pos
+        return self.parts[-1][2]
+
+    @property
+    def ends_line(self) -> bool:
+        """True when the node's text ends with a line terminator (not at a file end cut short)."""
+        return self.src[self.parts[-1][2] - 1:self.parts[-1][2]] in ("\n", "\r")
 
     @property
     def lines(self) -> list[str]:
         """The node's physical lines, without terminators (only CR, LF, CRLF end lines)."""
-        toks = self.tokens
-        if len(toks) == 1 and toks[0].line == toks[0].end_line:  # the common case: one line
-            return [_content(toks[0])]
-        return [c for t in toks for c, _ in split_lines(t.value)]
+        parts = self.parts
+        first = parts[0]
+        if first[3] == parts[-1][5]:  # the common case: one line
+            return [_content(self.src[first[1]:parts[-1][2]])]
+        return [c for c, _ in split_lines(self.render())]
 
     @property
     def text(self) -> str:
@@ -116,13 +161,13 @@ class TitleEntry(Node):
 
     @property
     def key(self) -> str:
-        return _content(self.tokens[0]).split(":", 1)[0].strip()
+        return _content(self.part_text(0)).split(":", 1)[0].strip()
 
     @property
     def value(self) -> str:
         """The value; continuation lines are joined with ``\\n``, indentation removed."""
-        first = _content(self.tokens[0]).split(":", 1)[1].strip()
-        rest = [_content(t).strip() for t in self.tokens[1:]]
+        first = _content(self.part_text(0)).split(":", 1)[1].strip()
+        rest = [_content(self.part_text(i)).strip() for i in range(1, len(self.parts))]
         return "\n".join([first] + rest if first else rest)
 
 
@@ -165,23 +210,23 @@ class SceneHeading(Node):
     @property
     def glued(self) -> bool:
         """True for a heading glued to the end of the previous element's line."""
-        return self.tokens[0].type == "GLUED_SCENE_HEADING"
+        return self.parts[0][0] == "GLUED_SCENE_HEADING"
 
     @property
     def forced(self) -> bool:
         """True for a heading forced with a leading ``.``."""
-        return self.tokens[0].lstrip().startswith(".")
+        return self.part_text(0).lstrip().startswith(".")
 
     @property
     def scene_number(self) -> str | None:
         """The scene number of ``INT. HOUSE - DAY #1A#``, i.e. ``"1A"``, or ``None``."""
-        m = _SCENE_NUMBER_RE.search(_content(self.tokens[0]))
+        m = _SCENE_NUMBER_RE.search(_content(self.part_text(0)))
         return m.group(1) if m else None
 
     @property
     def heading(self) -> str:
         """The heading text without a forcing ``.`` or a scene number."""
-        s = _content(self.tokens[0]).strip()
+        s = _content(self.part_text(0)).strip()
         m = _SCENE_NUMBER_RE.search(s)
         if m:
             s = s[:m.start()].rstrip()
@@ -205,8 +250,9 @@ class Dialogue(Node):
     _character: str | None = field(default=None, repr=False)
 
     @property
-    def cue(self) -> Token:
-        return self.tokens[0]
+    def cue(self) -> str:
+        """The cue line's raw text (terminator included): a :class:`LineToken`."""
+        return LineToken.of(self.src, self.parts[0])
 
     @property
     def character(self) -> str:
@@ -217,7 +263,7 @@ class Dialogue(Node):
 
     def _cue_text(self) -> str:
         """The cue line without its terminator and without inline notes."""
-        s = _content(self.tokens[0])
+        s = _content(self.part_text(0))
         return strip_inline_notes(s) if self.inline_notes and "[[" in s else s
 
     def _read_character(self) -> str:
@@ -245,17 +291,20 @@ class Dialogue(Node):
         return self._cue_text().lstrip().startswith("@")
 
     @property
-    def body(self) -> list[Token]:
+    def body(self) -> list[LineToken]:
+        """The parenthetical, dialogue and lyric tokens after the cue."""
         return self.tokens[1:]
 
     @property
     def parentheticals(self) -> list[str]:
-        return [_content(t).strip() for t in self.tokens[1:] if t.type == "PARENTHETICAL"]
+        src = self.src
+        return [_content(src[p[1]:p[2]]).strip() for p in self.parts[1:] if p[0] == "PARENTHETICAL"]
 
     @property
     def speech(self) -> str:
         """Dialogue lines (not parentheticals) joined with ``\\n``, exactly as written."""
-        return "\n".join(_content(t) for t in self.tokens[1:] if t.type != "PARENTHETICAL")
+        src = self.src
+        return "\n".join(_content(src[p[1]:p[2]]) for p in self.parts[1:] if p[0] != "PARENTHETICAL")
 
 
 class Transition(Node):
@@ -311,7 +360,7 @@ class Section(Node):
 
     @property
     def depth(self) -> int:
-        s = _content(self.tokens[0]).lstrip()
+        s = _content(self.part_text(0)).lstrip()
         return len(s) - len(s.lstrip("#"))
 
 
@@ -369,89 +418,81 @@ class Document:
         return self._body
 
 
-class AstBuilder(Transformer):
-    """Turns grammar rules into AST nodes; one method per rule of fountain.lark."""
+class AstBuilder:
+    """Turns grammar rules into AST nodes; one method per rule of fountain.lark, each taking
+    the document text and the rule's token tuples in order (:func:`parse` calls them)."""
 
-    def start(self, items):
-        out = []
-        for it in items:
-            if isinstance(it, Token):  # BOM
-                out.append(ByteOrderMark([it]))
-            else:
-                out.append(it)
-        return out
+    def title_page(self, src, entries):
+        return TitlePage(src, [p for e in entries for p in e.parts], entries=entries)
 
-    def title_page(self, entries):
-        return TitlePage([t for e in entries for t in e.tokens], entries=entries)
+    def title_entry(self, src, parts):
+        return TitleEntry(src, parts)
 
-    def title_entry(self, toks):
-        return TitleEntry(toks)
+    def scene_heading(self, src, parts):
+        return _with_inline(SceneHeading, src, parts)
 
-    def scene_heading(self, toks):
-        return _with_inline(SceneHeading, toks)
+    def action(self, src, parts):
+        return _with_inline(Action, src, parts)
 
-    def action(self, toks):
-        return _with_inline(Action, toks)
+    def dialogue(self, src, parts):
+        return _with_inline(Dialogue, src, parts)
 
-    def dialogue(self, toks):
-        return _with_inline(Dialogue, toks)
+    def transition(self, src, parts):
+        return _with_inline(Transition, src, parts)
 
-    def transition(self, toks):
-        return _with_inline(Transition, toks)
+    def centered(self, src, parts):
+        return Centered(src, parts)
 
-    def centered(self, toks):
-        return Centered(toks)
+    def lyrics(self, src, parts):
+        return Lyrics(src, parts)
 
-    def lyrics(self, toks):
-        return Lyrics(toks)
+    def note(self, src, parts):
+        return Note(src, parts)
 
-    def note(self, toks):
-        return Note(toks)
+    def boneyard(self, src, parts):
+        return Boneyard(src, parts)
 
-    def boneyard(self, toks):
-        return Boneyard(toks)
+    def section(self, src, parts):
+        return Section(src, parts)
 
-    def section(self, toks):
-        return Section(toks)
+    def synopsis(self, src, parts):
+        return Synopsis(src, parts)
 
-    def synopsis(self, toks):
-        return Synopsis(toks)
-
-    def page_break(self, toks):
-        return PageBreak(toks)
+    def page_break(self, src, parts):
+        return PageBreak(src, parts)
 
 
 _PIECES = frozenset({"INLINE_NOTE", "INLINE_TEXT"})
 
 
-def _with_inline(cls, toks: list[Token]) -> Node:
+def _with_inline(cls, src: str, parts: list[tuple]) -> Node:
     """A ``cls`` node from its tokens; the pieces of a line split at inline notes
     (grammar ``_inline``) are joined back into whole-line tokens, the notes kept as
     :class:`InlineNote` nodes."""
-    if len(toks) == 1 or not any(t.type in _PIECES for t in toks):
-        return cls(toks)
-    merged: list[Token] = []
+    if len(parts) == 1 or not any(p[0] in _PIECES for p in parts):
+        return cls(src, parts)
+    merged: list[tuple] = []
     notes: list[InlineNote] = []
-    group: list[Token] = []
-    for t in toks:
-        if t.type in _PIECES:
-            if t.type == "INLINE_NOTE":
-                notes.append(InlineNote([t]))
-            group.append(t)
+    group: list[tuple] = []
+    for p in parts:
+        if p[0] in _PIECES:
+            if p[0] == "INLINE_NOTE":
+                notes.append(InlineNote(src, [p]))
+            group.append(p)
             continue
         if group:
             merged.append(_join(group))
-        group = [t]
+        group = [p]
     merged.append(_join(group))
-    return cls(merged, inline_notes=tuple(notes))
+    return cls(src, merged, inline_notes=tuple(notes))
 
 
-def _join(group: list[Token]) -> Token:
+def _join(group: list[tuple]) -> tuple:
+    """One token tuple spanning the tokens of ``group`` (adjacent, in order), typed as the first."""
     if len(group) == 1:
         return group[0]
     a, z = group[0], group[-1]
-    return Token._future_new(a.type, "".join(group), a.start_pos, a.line, a.column, z.end_line, z.end_column,
-                             z.end_pos)
+    return (a[0], a[1], z[2], a[3], a[4], z[5], z[6])
 
 
 @contextlib.contextmanager
@@ -493,24 +534,57 @@ def grammar_path(name: str) -> Path:
     raise FileNotFoundError(f"grammar file {name!r} not found")
 
 
-class _SessionLexer(LineLexer):
-    """LineLexer that hands the parser every token but BLANK runs, which it keeps
-    (with the lexer's problems) for the current ``parse`` call."""
+class _TokenFeed(Lexer):
+    """Lark custom lexer that hands the parser a list of ``lark.Token`` already made from the
+    lexer's tuples (:func:`_lark_tokens`): :func:`parse` feeds it one element at a time."""
 
-    def lex(self, text: str):  # type: ignore[override]
-        tokens = tokenize(text, _LEXED.problems)
-        _LEXED.blanks = [t for t in tokens if t.type == "BLANK"]
-        return (t for t in tokens if t.type != "BLANK")
+    def __init__(self, lexer_conf=None):
+        pass
 
-
-_LEXED = threading.local()
+    def lex(self, tokens):  # type: ignore[override]
+        return iter(tokens)
 
 
 @functools.cache
 def _parser() -> Lark:
+    """The LALR parser of ``grammar/fountain.lark`` with two start symbols: ``start`` (a whole
+    file) and ``element`` (one body element). It builds Lark trees whose leaves are
+    :func:`_lark_tokens`; :func:`parse` turns them into AST nodes with :class:`AstBuilder`."""
     from fountain_audit.parse.cache import cached_lark  # tables from the user cache: no rebuild on a cold start
     return cached_lark("fountain", grammar_path("fountain.lark").read_text(encoding="utf-8"), parser="lalr",
-                       lexer=_SessionLexer, transformer=AstBuilder(), maybe_placeholders=False)
+                       lexer=_TokenFeed, start=["start", "element"], maybe_placeholders=False)
+
+
+def _lark_tokens(parts: list[tuple], first: int = 0) -> list[Token]:
+    """``lark.Token`` objects for the parser, typed as ``parts``; each token's ``start_pos`` is
+    its index in the caller's list (from ``first``), so a tree leaf leads back to its tuple."""
+    return [Token(p[0], "", start_pos=first + i, line=p[3], column=p[4], end_line=p[5], end_column=p[6],
+                  end_pos=first + i) for i, p in enumerate(parts)]
+
+
+#: Token types that only occur before the body: a byte-order mark, notes and boneyards before a
+#: title page, the title page's lines (grammar ``start``, before ``_element*``).
+_HEAD = frozenset({"BOM", "LEADING_NOTE", "LEADING_BONEYARD", "TITLE_KEY", "TITLE_CONT"})
+#: Token types that continue the element a previous token started (grammar ``dialogue`` and
+#: ``_inline``); every other body token starts an element.
+_CONTINUES = frozenset({"PARENTHETICAL", "DIALOGUE", "DIALOGUE_LYRIC", "INLINE_NOTE", "INLINE_TEXT"})
+#: Longest element (in tokens) whose parse is memoised by :func:`_element_builder`.
+_MEMO_MAX = 64
+_BUILDER = AstBuilder()
+_ELEMENT_RULES: dict = {}  # token-type sequence (a str for one token) -> AstBuilder method
+
+
+def _element_builder(key, parts: list[tuple]):
+    """The :class:`AstBuilder` method for the element made of ``parts``, found by running the
+    LALR parser over them from the grammar's ``element`` start symbol. The result depends only
+    on the sequence of token types (``key``), so it is memoised for sequences up to
+    ``_MEMO_MAX`` tokens: a session repeats a few dozen element shapes thousands of times.
+    Raises ``UnexpectedInput`` when the grammar rejects the sequence."""
+    tree = _parser().parse(_lark_tokens(parts), start="element")
+    build = getattr(_BUILDER, tree.children[0].data)
+    if len(parts) <= _MEMO_MAX:
+        _ELEMENT_RULES[key] = build
+    return build
 
 
 def parse(text: str) -> Document:
@@ -518,33 +592,94 @@ def parse(text: str) -> Document:
 
     Never raises on any ``str``: ``parse(t).render() == t`` always holds.
     Unclosed notes and boneyards are recorded in ``Document.problems``.
+
+    The lexer (:func:`~fountain_audit.parse.lexer.tokenize`) yields one token per element,
+    dialogue line run or blank run. The grammar's ``start`` rule is a head (byte-order mark,
+    leading notes and boneyards, title page) followed by ``_element*``, and no body token
+    can both end one element and start the next: the head is parsed from ``start`` and each
+    body element from ``element``, with the rule for each element shape memoised
+    (:func:`_element_builder`). Blank runs are not grammar symbols; they become
+    :class:`Blank` nodes in place.
     """
     problems: list[Problem] = []
     if not text:
         return Document(text, [], problems)
-    _LEXED.problems = problems
     with gc_paused():
+        tokens = tokenize(text, problems)
         try:
-            children = _with_blanks(_parser().parse(text), _LEXED.blanks)
+            children = _build(text, tokens)
         except UnexpectedInput:  # pragma: no cover - the lexer only emits sequences the grammar accepts
-            problems.clear()
-            children = [Blank([t]) if t.type == "BLANK" else Action([t]) for t in tokenize(text, problems)]
-        _LEXED.blanks = []
+            children = [Blank(text, [t]) if t[0] == "BLANK" else Action(text, [t]) for t in tokens]
     return Document(text, children, problems)
 
 
-def _with_blanks(children: list[Node], blanks: list[Token]) -> list[Node]:
-    """Merge the BLANK runs the parser did not see back into ``children`` by offset."""
+def _head(src: str, parts: list[tuple]) -> list[Node]:
+    """The nodes of the head (no blank runs among ``parts``), parsed from ``start``."""
+    tree = _parser().parse(_lark_tokens(parts), start="start")
+    out: list[Node] = []
+    for child in tree.children:
+        if isinstance(child, Token):  # BOM
+            out.append(ByteOrderMark(src, [parts[child.start_pos]]))
+        elif child.data == "title_page":
+            entries = [TitleEntry(src, [parts[t.start_pos] for t in e.children]) for e in child.children]
+            out.append(_BUILDER.title_page(src, entries))
+        else:
+            out.append(getattr(_BUILDER, child.data)(src, [parts[t.start_pos] for t in child.children]))
+    return out
+
+
+def _build(src: str, tokens: list[tuple]) -> list[Node]:
+    """AST nodes for the lexer's ``tokens`` of ``src`` (see :func:`parse`)."""
+    n = len(tokens)
+    head_end = 0  # one past the last head token
+    for k, t in enumerate(tokens):
+        if t[0] in _HEAD:
+            head_end = k + 1
+        elif t[0] != "BLANK":
+            break
+    out: list[Node] = []
+    if head_end:
+        head = tokens[:head_end]
+        out = _with_blanks(_head(src, [t for t in head if t[0] != "BLANK"]),
+                           [Blank(src, [t]) for t in head if t[0] == "BLANK"])
+    append = out.append
+    rules = _ELEMENT_RULES
+    continues = _CONTINUES
+    j = head_end
+    while j < n:
+        t = tokens[j]
+        ty = t[0]
+        if ty == "BLANK":
+            append(Blank(src, [t]))
+            j += 1
+            continue
+        k = j + 1
+        while k < n and tokens[k][0] in continues:
+            k += 1
+        if k == j + 1:
+            parts = [t]
+            key = ty
+        else:
+            parts = tokens[j:k]
+            key = tuple([x[0] for x in parts])
+        build = rules.get(key) or _element_builder(key, parts)
+        append(build(src, parts))
+        j = k
+    return out
+
+
+def _with_blanks(children: list[Node], blanks: list[Node]) -> list[Node]:
+    """Merge blank runs into ``children`` by offset."""
     if not blanks:
         return children
     out: list[Node] = []
     k = 0
     nb = len(blanks)
     for node in children:
-        start = node.tokens[0].start_pos
-        while k < nb and blanks[k].start_pos < start:
-            out.append(Blank([blanks[k]]))
+        start = node.offset
+        while k < nb and blanks[k].offset < start:
+            out.append(blanks[k])
             k += 1
         out.append(node)
-    out.extend(Blank([b]) for b in blanks[k:])
+    out.extend(blanks[k:])
     return out

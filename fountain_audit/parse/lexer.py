@@ -3,15 +3,21 @@
 Fountain is line-oriented and context-sensitive (a character cue is an upper-case
 line *after a blank line and before a non-blank one*), which a regular-expression
 tokenizer cannot express. This module walks the lines once, classifies each with
-compiled regular expressions and the blank-line context, and yields one Lark
-``Token`` per line (a run of blank lines, a multi-line note and a boneyard are one
-token each). ``grammar/fountain.lark`` then assembles the tokens into elements.
+compiled regular expressions and the blank-line context, and yields one token per
+element (an action paragraph, a run of dialogue lines, a multi-line note, a boneyard
+and a run of blank lines are one token each). ``grammar/fountain.lark`` then assembles
+the tokens into elements.
 
-Invariants (relied on by the lossless AST):
+A token is a plain tuple ``(type, start, end, line, column, end_line, end_column)``
+(indices ``T_TYPE`` … ``T_END_COLUMN``): no text is copied, a token's text is
+``text[start:end]``. Invariants (relied on by the lossless AST):
 
-* every character of the input is in exactly one token, in order;
-* a token's value includes its line terminators (``\\n``, ``\\r\\n`` or ``\\r``);
-* ``line``/``column`` are 1-based, columns count code points.
+* the tokens cover every character of the input exactly once, in order;
+* a token's text includes its line terminators (``\\n``, ``\\r\\n`` or ``\\r``);
+* ``start``/``end`` are 0-based code-point offsets (``end`` exclusive, past the
+  terminator); ``line``/``column`` are 1-based, columns count code points;
+  ``end_line``/``end_column`` locate the end of the token's last line (exclusive,
+  terminator excluded), as in SARIF regions.
 
 Spec: Fountain 1.1 (https://fountain.io/syntax); Harvey's
 FOUNTAIN_FORMAT.md v1.3 and the recorder's byte layout
@@ -22,10 +28,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator
 
-from lark import Token
-from lark.lexer import Lexer
+#: Indices into a token tuple.
+T_TYPE, T_START, T_END, T_LINE, T_COLUMN, T_END_LINE, T_END_COLUMN = range(7)
 
 # A physical line: content, then its terminator (possibly none at end of file).
 _LINE_RE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
@@ -171,24 +176,8 @@ def _is_transition(content: str) -> bool:
     return s == s.upper() and (s.endswith("TO:") or s == "FADE IN:") and any(c.isalpha() for c in s)
 
 
-class LineLexer(Lexer):
-    """Lark custom lexer (interface 0): ``lex(text)`` yields line tokens.
-
-    After ``lex`` has been consumed, ``problems`` lists the unclosed notes and
-    boneyards found (each is also lexed as ordinary lines, so nothing is lost).
-    """
-
-    def __init__(self, lexer_conf=None):
-        self.problems: list[Problem] = []
-
-    # The parser calls this; we produce all tokens from the whole text.
-    def lex(self, text: str) -> Iterator[Token]:  # type: ignore[override]
-        self.problems = []
-        return iter(tokenize(text, self.problems))
-
-
-def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
-    """Classify ``text`` into a list of line tokens (see module docstring).
+def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
+    """Classify ``text`` into a list of token tuples (see module docstring).
 
     Never raises on any string. Unclosed ``[[`` and ``/*`` are appended to
     ``problems`` and their lines are lexed as ordinary text; so is a stray ``*/``.
@@ -205,14 +194,13 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
     """
     if problems is None:
         problems = []
-    tokens: list[Token] = []
+    tokens: list[tuple] = []
     append = tokens.append
-    new_token = Token._future_new  # Token(...) without its argument shuffling
     pos = 0
     lineno = 1
     col0 = 1
     if text.startswith("\ufeff"):
-        append(new_token("BOM", "\ufeff", 0, 1, 1, 1, 2, 1))
+        append(("BOM", 0, 1, 1, 1, 1, 2))
         pos = 1
         col0 = 2
     pairs = split_lines(text[pos:])
@@ -228,16 +216,15 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
         nonlocal pos, lineno, col0
         if stop - start == 1:
             c = lines[start]
-            value = c + eols[start]
-            end_line, end_col = lineno, col0 + len(c)
+            end = pos + len(c) + len(eols[start])
+            tok = (ttype, pos, end, lineno, col0, lineno, col0 + len(c))
+            notes = inline_possible and "[[" in c
         else:
-            value = "".join([lines[k] + eols[k] for k in range(start, stop)])
-            end_line = lineno + stop - start - 1
-            end_col = 1 + len(lines[stop - 1])
-        end = pos + len(value)
-        tok = new_token(ttype, value, pos, lineno, col0, end_line, end_col, end)
-        if inline_possible and ttype in INLINE_TYPES and "[[" in value:
-            tokens.extend(_split_inline(tok))
+            end = pos + sum(map(len, lines[start:stop])) + sum(map(len, eols[start:stop]))
+            tok = (ttype, pos, end, lineno, col0, lineno + stop - start - 1, 1 + len(lines[stop - 1]))
+            notes = inline_possible and any("[[" in c for c in lines[start:stop])
+        if notes and ttype in INLINE_TYPES:
+            tokens.extend(_split_inline(tok, text))
         else:
             append(tok)
         pos = end
@@ -248,19 +235,18 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
         # Emit lines[start:g] plus lines[g][:cut] as one ``ttype`` token (no terminator),
         # then the rest of line g as a GLUED_SCENE_HEADING token.
         nonlocal pos, lineno, col0
-        value = "".join([lines[k] + eols[k] for k in range(start, g)]) + lines[g][:cut]
+        end = pos + sum(map(len, lines[start:g])) + sum(map(len, eols[start:g])) + cut
         end_line = lineno + g - start
         end_col = (col0 if g == start else 1) + cut
-        end = pos + len(value)
-        tok = new_token(ttype, value, pos, lineno, col0, end_line, end_col, end)
-        if inline_possible and "[[" in value:
-            tokens.extend(_split_inline(tok))
+        tok = (ttype, pos, end, lineno, col0, end_line, end_col)
+        if inline_possible and "[[" in text[pos:end]:
+            tokens.extend(_split_inline(tok, text))
         else:
             append(tok)
         heading = lines[g][cut:]
-        append(new_token("GLUED_SCENE_HEADING", heading + eols[g], end, end_line, end_col,
-                         end_line, end_col + len(heading), end + len(heading) + len(eols[g])))
-        pos = end + len(heading) + len(eols[g])
+        stop = end + len(heading) + len(eols[g])
+        append(("GLUED_SCENE_HEADING", end, stop, end_line, end_col, end_line, end_col + len(heading)))
+        pos = stop
         lineno = end_line + 1
         col0 = 1
 
@@ -279,7 +265,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
                 break
             if TITLE_KEY_RE.match(c):
                 emit("TITLE_KEY", i, i + 1)
-            elif c[0] in " \t" and tokens[-1].type in ("TITLE_KEY", "TITLE_CONT"):
+            elif c[0] in " \t" and tokens[-1][T_TYPE] in ("TITLE_KEY", "TITLE_CONT"):
                 emit("TITLE_CONT", i, i + 1)
             else:
                 break
@@ -323,10 +309,10 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
             continue
         first = s[0]
         if leading and first not in "/[":
-            if opens_title_page(content) and any(t.type in ("NOTE", "BONEYARD") for t in tokens):
+            if opens_title_page(content) and any(t[T_TYPE] in ("NOTE", "BONEYARD") for t in tokens):
                 for k, t in enumerate(tokens):  # notes and boneyards before the title page
-                    if t.type in ("NOTE", "BONEYARD"):
-                        tokens[k] = Token.new_borrow_pos("LEADING_" + t.type, t, t)
+                    if t[T_TYPE] in ("NOTE", "BONEYARD"):
+                        tokens[k] = ("LEADING_" + t[T_TYPE],) + t[1:]
                 i = title_page(i)
                 leading = False
                 continue
@@ -423,7 +409,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[Token]:
             continue
         i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
     if "*/" in text:
-        _stray_closes(tokens, problems)
+        _stray_closes(tokens, problems, text)
     return tokens
 
 
@@ -441,31 +427,30 @@ def _end(line: int, column: int, s: str) -> tuple[int, int]:
     return _advance(line, column, body)
 
 
-def _split_inline(tok: Token) -> list[Token]:
-    """Split a line token at its inline notes (§Notes): the token's own type for the text
+def _split_inline(tok: tuple, text: str) -> list[tuple]:
+    """Split a token at its inline notes (§Notes): the token's own type for the text
     before the first note (possibly empty), then ``INLINE_NOTE`` and ``INLINE_TEXT`` (the
-    text up to the next note or the token's end, when not empty) pieces. The pieces'
-    values concatenate to the token's value."""
-    value = str(tok)
-    new_token = Token._future_new
-    out: list[Token] = []
-    line, col, off = tok.line, tok.column, tok.start_pos
+    text up to the next note or the token's end, when not empty) pieces. The pieces
+    cover the token's text exactly."""
+    ttype, start, stop, line, col = tok[:5]
+    value = text[start:stop]
+    out: list[tuple] = []
+    off = start
     last = 0
 
-    def piece(ttype: str, a: int, b: int) -> None:
+    def piece(ptype: str, a: int, b: int) -> None:
         nonlocal line, col, off
         v = value[a:b]
         el, ec = _end(line, col, v)
-        out.append(new_token(ttype, v, off, line, col, el, ec, off + len(v)))
+        out.append((ptype, off, off + len(v), line, col, el, ec))
         line, col = _advance(line, col, v)
         off += len(v)
 
-    ttype = tok.type
-    for start, end in inline_notes(value):
-        piece(ttype, last, start)
-        piece("INLINE_NOTE", start, end)
+    for a, b in inline_notes(value):
+        piece(ttype, last, a)
+        piece("INLINE_NOTE", a, b)
         ttype = "INLINE_TEXT"
-        last = end
+        last = b
     if not out:
         return [tok]
     if last < len(value):
@@ -473,16 +458,16 @@ def _split_inline(tok: Token) -> list[Token]:
     return out
 
 
-def _stray_closes(tokens: list[Token], problems: list[Problem]) -> None:
+def _stray_closes(tokens: list[tuple], problems: list[Problem], text: str) -> None:
     """Report each ``*/`` at the end of a line that closes no boneyard (§Boneyard has no
     nesting: in ``/* a /* b */ c */`` the first ``*/`` ends the boneyard), with the boneyard
     it probably belonged to: the last one before it. Notes (audit data) are not searched."""
-    boneyard: Token | None = None
+    boneyard: tuple | None = None
     for tok in tokens:
-        ttype = tok.type
+        ttype, tstart, tend, tline, tcol = tok[:5]
         if ttype in ("NOTE", "LEADING_NOTE", "INLINE_NOTE", "BLANK", "TITLE_KEY", "TITLE_CONT", "BOM"):
             continue
-        value = str(tok)
+        value = text[tstart:tend]
         start = 0
         if ttype in ("BONEYARD", "LEADING_BONEYARD"):
             boneyard = tok
@@ -507,16 +492,16 @@ def _stray_closes(tokens: list[Token], problems: list[Problem]) -> None:
                 continue
             if not _CLOSE_AT_EOL_RE.match(value, c):
                 continue
-            line, col = _advance(tok.line, tok.column, value[:c])
+            line, col = _advance(tline, tcol, value[:c])
             if boneyard is not None:
-                where = f"the boneyard at line {boneyard.line} column {boneyard.column}"
+                where = f"the boneyard at line {boneyard[T_LINE]} column {boneyard[T_COLUMN]}"
                 msg = (f"stray '*/' closes no boneyard: {where} already ended at its first '*/' "
                        "(boneyards do not nest)")
-                problems.append(Problem("stray-boneyard-close", msg, line, col, tok.start_pos + c,
-                                        boneyard.line, boneyard.column))
+                problems.append(Problem("stray-boneyard-close", msg, line, col, tstart + c,
+                                        boneyard[T_LINE], boneyard[T_COLUMN]))
             else:
                 problems.append(Problem("stray-boneyard-close", "stray '*/' closes no boneyard (no '/*' before it)",
-                                        line, col, tok.start_pos + c))
+                                        line, col, tstart + c))
             break  # one report per element
 
 
