@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 
+import pytest
 from click.testing import CliRunner
 
 from fountain_audit.cli import main
@@ -65,6 +67,28 @@ def test_config_typo_exits_2_naming_it(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "unknown key(s) 'ignores'" in r.output
     (tmp_path / "fountain-audit.toml").write_text('target-version = "2.0"\n')
     assert CliRunner().invoke(main, ["lint", "a.spmd"]).exit_code == 2
+
+
+@pytest.mark.parametrize("toml, message", [
+    ('ignore = [""]\n', "fountain-audit.toml: 'ignore' holds an empty string"),
+    ('select = ["P", " "]\n', "fountain-audit.toml: 'select' holds an empty string"),
+    ('[per-file-ignores]\n"*.spmd" = [""]\n', "fountain-audit.toml: per-file-ignores: '*.spmd' = [''] holds an empty string"),
+])
+def test_an_empty_rule_selector_in_the_config_is_an_error(tmp_path, monkeypatch, toml, message):
+    (tmp_path / "fountain-audit.toml").write_text(toml)
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and r.output.rstrip().endswith(message)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_config_file_that_is_a_fifo_is_an_error_not_a_hang(tmp_path, monkeypatch):
+    os.mkfifo(tmp_path / "fountain-audit.toml")
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and r.output.rstrip().endswith("fountain-audit.toml: not a regular file")
 
 
 def lint_codes(text):

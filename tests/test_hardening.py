@@ -142,6 +142,27 @@ def test_dump_says_what_a_file_without_records_is(project):
         "fountain-audit: warning: play.fountain: a plain screenplay (no Harvey scene or note): no records"]
 
 
+def test_export_names_what_a_file_that_is_no_session_is(project):
+    Path("image.spmd").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10")
+    Path("empty.spmd").write_bytes(b"")
+    r = cli("export", "--to", "toolpath", "--fallback-time", "2026-06-24T10:00:00", "image.spmd", "empty.spmd",
+            "s.spmd")
+    assert r.exit_code == 2
+    assert r.stderr.splitlines() == [
+        "fountain-audit: error: image.spmd: a PNG image, not a session transcript: nothing to export",
+        "fountain-audit: error: empty.spmd: empty: nothing to export"]
+    assert len(json.loads(r.stdout)["paths"]) == 1  # s.spmd is still exported
+
+
+@pytest.mark.parametrize("command", [("provenance",), ("show", "--lines", "1:1", "s0")])
+def test_provenance_and_show_warn_about_binary_data(project, command):
+    Path("bin.spmd").write_bytes(bytes(range(256)) * 4)
+    r = cli(command[0], "bin.spmd", *command[1:])
+    assert r.exit_code == 0
+    assert r.stderr.splitlines()[0] == \
+        f"fountain-audit {command[0]}: warning: bin.spmd: binary data, not a session transcript"
+
+
 # -- 9. every diagnostic has an end -------------------------------------------------------------------------
 
 def test_every_diagnostic_and_sarif_region_has_an_end(monkeypatch):

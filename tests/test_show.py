@@ -202,3 +202,15 @@ def test_undecodable_bytes_roundtrip_and_show_as_escapes(tmp_path):
     path.write_bytes(b"INT. HARVEY AND ANA TALKING 2026-09-01 10:00:00\n\nANA\nbad \xff\xfe byte\n")
     assert run(str(path), "t1.user").stdout == "3 | ANA\n4 | bad \\xff\\xfe byte\n"
     assert roundtrip(path) > 0
+
+
+@pytest.mark.parametrize("spec", ["\u0661:\u0663", "1:\uff13", "\u00b2:3", "1:3:4"])
+def test_lines_take_ascii_digits_only(spec):
+    """int() reads Arabic-Indic and full-width digits; a range is ASCII digits only."""
+    with pytest.raises(ShowError, match=r"is not A:B"):
+        select_lines(spec, 5, "s1")
+
+
+def test_ids_take_ascii_digits_only():
+    r = CliRunner().invoke(main, ["show", "samples/clean-session.spmd", "s\u0661"])
+    assert r.exit_code == 2 and "unknown id 's\u0661'" in r.stderr

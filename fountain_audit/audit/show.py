@@ -34,7 +34,7 @@ from fountain_audit.untrusted import terminal_safe
 FORMAT_VERSION = "1.1"
 
 _EOL_RE = re.compile(r"\r\n|\r|\n")
-_LINES_RE = re.compile(r"^(?P<a>\d*):(?P<b>\d*)$")
+_LINES_RE = re.compile(r"(?P<a>[0-9]*):(?P<b>[0-9]*)")  # used with fullmatch: ASCII digits only
 _ALL = record_kinds(["all"])
 
 
@@ -90,7 +90,7 @@ def select_lines(spec: str | None, total: int, ident: str) -> Selection:
         else f"{ident} is empty: no lines to select"
     if spec is None:
         return Selection(1, total, total)
-    m = _LINES_RE.match(spec.strip())
+    m = _LINES_RE.fullmatch(spec.strip())
     if not m:
         raise ShowError(f"--lines {spec!r} is not A:B (1-based, inclusive; A: and :B are accepted); {valid}")
     a = int(m.group("a")) if m.group("a") else 1
@@ -174,7 +174,7 @@ class Elements:
     def get(self, ident: str) -> Element:
         """The element called ``ident``. Raises :class:`ShowError` for an unknown id, with the
         nearest valid ids."""
-        m = re.fullmatch(r"L(\d+)", ident)
+        m = re.fullmatch(r"L([0-9]+)", ident)
         if m:
             n = int(m.group(1))
             if not 1 <= n <= self.line_count:

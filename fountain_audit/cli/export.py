@@ -61,7 +61,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     from fountain_audit.export.timing import Clock, NoTimestamp, parse_offset, parse_time
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
-    from fountain_audit.parse.source import decode_bytes, read_path
+    from fountain_audit.parse.source import decode_bytes, describe_content, read_path
 
     if target is None:
         if endpoint is None:
@@ -100,6 +100,11 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             click.secho(f"fountain-audit: error: {errors[-1]}", err=True, fg="red")
             continue
         session = build_session(parse(text))
+        what = describe_content(text)
+        if what is not None:  # empty, blank, binary: nothing to export
+            errors.append(f"{name}: {what}: nothing to export")
+            click.secho(f"fountain-audit: error: {errors[-1]}", err=True, fg="red")
+            continue
         try:
             sessions.append(SessionExport(name, text, session, clock))
         except NoTimestamp:

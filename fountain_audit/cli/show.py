@@ -21,12 +21,15 @@ def read_session(path: str, command: str, redact: bool = False, redact_paths: bo
     learnt the session (see :mod:`fountain_audit.privacy.redact`)."""
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
-    from fountain_audit.parse.source import decode_bytes, read_path
+    from fountain_audit.parse.source import decode_bytes, describe_content, read_path
 
     try:
         text = decode_bytes(sys.stdin.buffer.read()) if path == "-" else read_path(path)
     except OSError as e:
         fail(command, f"{path}: cannot read: {e.strerror or e}")
+    what = describe_content(text)
+    if what is not None:  # empty, blank or binary: say so, then answer as for any file
+        click.secho(f"fountain-audit {command}: warning: {terminal_safe(path)}: {what}", err=True, fg="yellow")
     session = build_session(parse(text))
     if redact or redact_paths:
         from fountain_audit.privacy.redact import Redactor

@@ -134,6 +134,9 @@ def find_config(start: Path) -> Path | None:
         if own.is_file():
             return own
         py = d / "pyproject.toml"
+        for f in (own, py):  # a FIFO or directory by that name would be read (and hang) or skipped
+            if f.exists() and not f.is_file():
+                raise ConfigError(f"{f}: not a regular file")
         if py.is_file():
             data = _read_toml(py)  # a broken pyproject.toml is an error, not "no configuration"
             if "fountain-audit" in data.get("tool", {}):
@@ -190,6 +193,8 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
         v = data[key]
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             raise ConfigError(f"{where}{key!r} must be a list of strings")
+        if any(not x.strip() for x in v):  # `ignore = [""]` selects nothing: a slip, not a setting
+            raise ConfigError(f"{where}{key!r} holds an empty string")
         return v
 
     if "select" in data:
@@ -215,6 +220,9 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
         if not isinstance(pfi, dict) or not all(isinstance(v, list) for v in pfi.values()):
             raise ConfigError(f"{where}'per-file-ignores' must map globs to lists of rules")
         cfg.per_file_ignores = {str(k): [str(x) for x in v] for k, v in pfi.items()}
+        for key, selectors in cfg.per_file_ignores.items():
+            if not key.strip() or any(not x.strip() for x in selectors):
+                raise ConfigError(f"{where}per-file-ignores: {key!r} = {selectors!r} holds an empty string")
         for key in cfg.per_file_ignores:  # the table turned round: {"P102" = ["a.spmd"]}
             if not any(c in key for c in "*?[/.") and _is_rule(key):
                 raise ConfigError(f"{where}per-file-ignores: key {key!r} is a rule, not a file glob "

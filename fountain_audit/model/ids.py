@@ -50,7 +50,8 @@ from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
 ID_RE = re.compile(
     r"^(?:(?P<scene>s\d+)|(?P<end>end)|(?P<turn>t\d+)|(?P<node>n\d+(?:\.\d+)?)|(?P<doc>doc)|(?P<line>L\d+)"
     r"|(?P<recall>recall:.+))"
-    r"$|^(?P<owner>s\d+|t\d+|end)\.(?P<part>user|forwarding|reply|stats|(?P<group>[a-z]+(?:-[a-z]+)*)(?P<k>\d+))$")
+    r"\Z|^(?P<owner>s\d+|t\d+|end)\.(?P<part>user|forwarding|reply|stats|(?P<group>[a-z]+(?:-[a-z]+)*)(?P<k>\d+))\Z",
+    re.ASCII)
 
 #: Note groups (``dump --records`` names) for note kinds that are not their own group.
 _GROUP_OF_KIND = {"model switch": "model-switch", "pipeline-hidden": "pipeline", "pipeline-stop": "pipeline",

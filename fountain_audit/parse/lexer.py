@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import accumulate, repeat
+from operator import add
 
 #: Indices into a token tuple.
 T_TYPE, T_START, T_END, T_LINE, T_COLUMN, T_END_LINE, T_END_COLUMN = range(7)
@@ -196,59 +198,50 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
         problems = []
     tokens: list[tuple] = []
     append = tokens.append
-    pos = 0
-    lineno = 1
-    col0 = 1
+    base = 0  # offset of line 0: 1 after a byte-order mark, which is a token of its own
     if text.startswith("\ufeff"):
         append(("BOM", 0, 1, 1, 1, 1, 2))
-        pos = 1
-        col0 = 2
-    pairs = split_lines(text[pos:])
+        base = 1
+    pairs = split_lines(text[base:])
     lines = [c for c, _ in pairs]
-    eols = [e for _, e in pairs]
     n = len(lines)
+    # Line k (0-based) is line k + 1 of the file and starts at offset starts[k]; starts[n] is
+    # the end of the text. Columns are 1-based, but line 0 starts at column 2 after a BOM.
+    if "\r" in text:
+        starts = list(accumulate([len(c) + len(e) for c, e in pairs], initial=base))
+    else:  # every line but perhaps the last ends with one "\n"
+        starts = list(accumulate(map(add, map(len, lines), repeat(1)), initial=base))
+        starts[-1] = len(text)
+    col_first = 1 + base
     i = 0
     inline_possible = "[[" in text
     glue_possible = _glue_possible(text)
 
     def emit(ttype: str, start: int, stop: int) -> None:
         # Emit lines[start:stop] as one token.
-        nonlocal pos, lineno, col0
-        if stop - start == 1:
-            c = lines[start]
-            end = pos + len(c) + len(eols[start])
-            tok = (ttype, pos, end, lineno, col0, lineno, col0 + len(c))
-            notes = inline_possible and "[[" in c
-        else:
-            end = pos + sum(map(len, lines[start:stop])) + sum(map(len, eols[start:stop]))
-            tok = (ttype, pos, end, lineno, col0, lineno + stop - start - 1, 1 + len(lines[stop - 1]))
-            notes = inline_possible and any("[[" in c for c in lines[start:stop])
-        if notes and ttype in INLINE_TYPES:
+        c = lines[stop - 1]
+        col = col_first if start == 0 else 1
+        tok = (ttype, starts[start], starts[stop], start + 1, col, stop,
+               (col_first if stop == 1 else 1) + len(c))
+        if inline_possible and ttype in INLINE_TYPES and (
+                "[[" in c if stop - start == 1 else any("[[" in x for x in lines[start:stop])):
             tokens.extend(_split_inline(tok, text))
         else:
             append(tok)
-        pos = end
-        lineno += stop - start
-        col0 = 1
 
     def emit_glued(ttype: str, start: int, g: int, cut: int) -> None:
         # Emit lines[start:g] plus lines[g][:cut] as one ``ttype`` token (no terminator),
         # then the rest of line g as a GLUED_SCENE_HEADING token.
-        nonlocal pos, lineno, col0
-        end = pos + sum(map(len, lines[start:g])) + sum(map(len, eols[start:g])) + cut
-        end_line = lineno + g - start
-        end_col = (col0 if g == start else 1) + cut
-        tok = (ttype, pos, end, lineno, col0, end_line, end_col)
+        pos = starts[start]
+        end = starts[g] + cut
+        end_col = (col_first if g == 0 else 1) + cut
+        tok = (ttype, pos, end, start + 1, col_first if start == 0 else 1, g + 1, end_col)
         if inline_possible and "[[" in text[pos:end]:
             tokens.extend(_split_inline(tok, text))
         else:
             append(tok)
         heading = lines[g][cut:]
-        stop = end + len(heading) + len(eols[g])
-        append(("GLUED_SCENE_HEADING", end, stop, end_line, end_col, end_line, end_col + len(heading)))
-        pos = stop
-        lineno = end_line + 1
-        col0 = 1
+        append(("GLUED_SCENE_HEADING", end, starts[g + 1], g + 1, end_col, g + 1, end_col + len(heading)))
 
     def glued_at(idx: int) -> int:
         # Column index (0-based) of a scene heading glued to line idx, or -1.
@@ -332,7 +325,8 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
                 i = j + 1
                 continue
             problems.append(Problem("unclosed-boneyard", "boneyard '/*' is never closed with '*/'",
-                                    lineno, col0 + content.find("/*"), pos + content.find("/*")))
+                                    i + 1, (col_first if i == 0 else 1) + content.find("/*"),
+                                    starts[i] + content.find("/*")))
 
         # Standalone note [[ ... ]], possibly over several lines, no blank line inside.
         # (`[[draft]] Ana waits.` is a line carrying an inline note: text, below.)
@@ -350,7 +344,8 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
                     i = j + 1
                     continue
                 problems.append(Problem("unclosed-note", "note '[[' is not closed with ']]' before a blank line",
-                                        lineno, col0 + content.find("[["), pos + content.find("[[")))
+                                        i + 1, (col_first if i == 0 else 1) + content.find("[["),
+                                        starts[i] + content.find("[[")))
         leading = False
 
         if first == "=":
