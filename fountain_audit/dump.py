@@ -678,8 +678,7 @@ class Filters:
     calls: in the ``dump`` shape they keep only tool calls that match (``statuses`` also
     matches the ``status`` field of other notes); in the ``turns`` shape they keep turns with
     at least one matching tool call. ``scene_kinds`` keeps records of scenes of those kinds.
-    An actor is a name as written (``HARVEY``, the ``NAME.`` of ``[[NAME.tool:]]``) or its
-    ``actor_ref`` (``tool:harvey``, ``agent:devstral``); both compare case-insensitively."""
+    Actor names compare case-insensitively."""
 
     tools: frozenset[str] = frozenset()
     statuses: frozenset[str] = frozenset()
@@ -691,8 +690,7 @@ class Filters:
 
     def _tool_ok(self, t: ToolCallRecord) -> bool:
         return (not self.tools or t.name in self.tools) and (not self.statuses or t.status in self.statuses) \
-            and (not self.actors or t.actor.upper() in {a.upper() for a in self.actors}
-                 or t.actor_ref.lower() in {a.lower() for a in self.actors})
+            and (not self.actors or t.actor.upper() in {a.upper() for a in self.actors})
 
     def _scene_ok(self, scene: SceneRef | None) -> bool:
         return not self.scene_kinds or (scene is not None and scene.kind in self.scene_kinds)
