@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import bisect
 import json
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -33,6 +32,7 @@ from typing import Any, TextIO
 from fountain_audit.parse.fountain import (Blank, Dialogue, Document, Node, Note, SceneHeading, Section, TitleEntry, TitlePage,
                        parse)
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
+from fountain_audit.parse.source import undecodable_bytes, well_formed
 from fountain_audit.model import actors
 from fountain_audit.audit.provenance import session_provenance
 from fountain_audit.privacy.detect import workspace_paths
@@ -46,7 +46,9 @@ from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Sp
 #: 1.2: tool calls and speeches gained "actor_ref" (fountain_audit.model.actors); inline notes
 #: (record kind "inline", AST "inline_note" children); AST problems' related_line/related_column.
 #: 1.3: turns gained "provenance" (fountain_audit.audit.provenance).
-FORMAT_VERSION = "1.3"
+#: 1.4: text is well-formed Unicode (an undecodable byte is U+FFFD, no longer a lone surrogate);
+#: an "undecodable_bytes" record precedes the records of a file that has such bytes.
+FORMAT_VERSION = "1.4"
 
 #: Output shapes: tool calls and other note records, turns, the Fountain AST.
 SHAPES = ("dump", "turns", "ast")
@@ -620,6 +622,35 @@ def ast_records(document: Document, file: str) -> Iterator[AstDocumentRecord | A
         yield _ast_node(file, i, node)
 
 
+# --------------------------------------------------------------------------- undecodable bytes
+
+
+@dataclass(slots=True)
+class UndecodableBytesRecord:
+    """The bytes of ``file`` that are not UTF-8: in JSON every text field carries one U+FFFD
+    per such byte, and this record says where the raw bytes are. ``runs``: one entry per run
+    of consecutive undecodable bytes (:func:`fountain_audit.parse.source.undecodable_bytes`:
+    ``byte_offset``, ``length``, ``hex``, and ``offset``/``line``/``column`` in span units).
+    ``fountain-audit dump`` writes it just before the file's first record, only when the file
+    has such bytes and yields a record (:func:`dump_session` does not yield it: in memory the
+    text is exact)."""
+
+    file: str
+    runs: list[dict[str, Any]]
+
+    record = "undecodable_bytes"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"record": self.record, "file": self.file, "runs": self.runs}
+
+
+def undecodable_record(text: str, file: str) -> UndecodableBytesRecord | None:
+    """The :class:`UndecodableBytesRecord` of ``text`` (as read from ``file``), or ``None``
+    when it is valid UTF-8."""
+    runs = undecodable_bytes(text)
+    return UndecodableBytesRecord(file, runs) if runs else None
+
+
 # --------------------------------------------------------------------------- filters, redaction
 
 
@@ -672,7 +703,9 @@ workspaces = workspace_paths
 def dump_session(session: Session, file: str, shape: str = "dump",
                  kinds: frozenset[str] = frozenset({"tool"}), filters: Filters = Filters()) -> Iterator[Any]:
     """Records of one session: ``shape="dump"``: note records of ``kinds`` (tool calls by
-    default); ``"turns"``: :class:`TurnRecord`; ``"ast"``: the AST of ``session.document``."""
+    default); ``"turns"``: :class:`TurnRecord`; ``"ast"``: the AST of ``session.document``.
+    (The ``dump`` command writes an :class:`UndecodableBytesRecord` before them when the file
+    has bytes that are not UTF-8.)"""
     if shape == "ast":
         yield from ast_records(session.document, file)
         return
@@ -695,15 +728,13 @@ def dump_text(text: str, file: str = "<string>", shape: str = "dump",
 
 # --------------------------------------------------------------------------- JSON output
 
-_SURROGATE_RE = re.compile("[\udc80-\udcff]")
-
-
 def encode_json(value: Any, indent: int | None = None) -> str:
-    """JSON text for ``value``: UTF-8-ready (non-ASCII kept), with each undecodable input byte
-    (a lone surrogate from ``surrogateescape``) written as its ``\\udcXX`` escape, so the output is
-    always valid UTF-8 and Python's ``json.loads`` gets the original string back."""
-    s = json.dumps(value, ensure_ascii=False, indent=indent)
-    return _SURROGATE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
+    """JSON text for ``value``, well-formed Unicode (non-ASCII kept, ready to write as UTF-8):
+    each undecodable input byte (a lone surrogate from ``surrogateescape``), in a value or a
+    key, is written as U+FFFD (:func:`fountain_audit.parse.source.well_formed`), which strict
+    consumers (JavaScript, Go, Rust) accept. Where the raw bytes were is reported apart
+    (:class:`UndecodableBytesRecord`, ``"undecodable_bytes"`` fields)."""
+    return well_formed(json.dumps(value, ensure_ascii=False, indent=indent))
 
 
 def redaction_note(redactor: Redactor) -> dict:

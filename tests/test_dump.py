@@ -325,14 +325,20 @@ def test_ast_records_cover_the_file():
     assert r.exit_code == 2 and "do not apply to --ast" in r.output
 
 
-def test_undecodable_bytes_survive_as_escapes(tmp_path):
+def test_undecodable_bytes_are_u_fffd_with_their_offsets(tmp_path):
     f = tmp_path / "x.spmd"
-    f.write_bytes(SESSION.replace("Second?", "cafX?").encode("utf-8").replace(b"cafX", b"caf\xe9"))
+    data = SESSION.replace("Second?", "cafX?").encode("utf-8").replace(b"cafX", b"caf\xe9")
+    f.write_bytes(data)
     r = subprocess.run([sys.executable, "-m", "fountain_audit", "dump", "--turns", str(f)], capture_output=True,
                        cwd=ROOT, timeout=60)
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout.decode("utf-8"))  # valid UTF-8 output
-    assert doc["records"][1]["user"]["text"] == "caf\udce9?"
+    at = data.index(b"\xe9")
+    assert doc["records"][0] == {"record": "undecodable_bytes", "file": str(f), "runs": [
+        {"byte_offset": at, "length": 1, "hex": "e9", "offset": len(data[:at].decode()),
+         "line": data[:at].count(b"\n") + 1, "column": len(data[:at].decode().rsplit("\n", 1)[-1]) + 1}]}
+    assert doc["records"][2]["user"]["text"] == "caf\ufffd?"
+    validator("turns").validate(doc)
 
 
 # --------------------------------------------------------------------------- filters

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fountain_audit import build_session, lint, parse
 from fountain_audit.parse.source import decode_bytes, encode_text
 
+from .adversarial import ADVERSARIAL, ADVERSARIAL_FILES, HEAD
 from .conftest import shared_files
+from .fuzz.run import check
 
 FILES = shared_files()
 
@@ -76,3 +78,22 @@ def test_arbitrary_bytes_round_trip(data):
     text = decode_bytes(data)
     assert encode_text(parse(text).render()) == data
     assert all(d.code != "X001" for d in lint(data))
+
+
+def _with_examples(test):
+    """One explicit example per adversarial chunk of issue 14 (and all of them at once)."""
+    for chunk in ADVERSARIAL.values():
+        test = example(HEAD + chunk, HEAD + b"ALICE\nq\n\nHARVEY\nForwarding to LLAMA.\n\nLLAMA\nok\n")(test)
+    everything = HEAD + b"".join(ADVERSARIAL.values())
+    return example(everything, everything[::-1])(test)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(ADVERSARIAL_FILES, ADVERSARIAL_FILES)
+@_with_examples
+def test_adversarial_files_through_every_command(a, b):
+    """The fuzz target's check (tests/fuzz/run.py) on files mixing issue 14's adversarial inputs:
+    lint, dump (every shape, and redacted), show (dumped ids, line ids, --lines ranges),
+    provenance and diff never raise, every JSON output is well-formed Unicode, the AST prints
+    back."""
+    check(a, b)

@@ -45,9 +45,11 @@ from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Sp
                                           _ROUTE_STEP_RE, placements)
 from fountain_audit.parse.fountain import Action, Blank, Node
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
+from fountain_audit.parse.source import undecodable_bytes
 
 #: Version of the ``provenance --format json`` document.
-FORMAT_VERSION = "1.0"
+#: 1.1: text is well-formed Unicode (an undecodable byte is U+FFFD); ``undecodable_bytes``.
+FORMAT_VERSION = "1.1"
 BASES = ("recorded", "none-recorded", "unknown")
 
 _V12_NOTES = {"tool": "[[tool:]] note", "rag": "[[rag:]] note", "rag-source": "[[rag-source:]] note",
@@ -292,6 +294,9 @@ def session_provenance(session: Session, file: str) -> dict[str, Any]:
     doc = {"format_version": FORMAT_VERSION, "file": file,
            "session": {"era": era.era, "markers": era.markers},
            "recall": recall, "model_switches": model_switches, "replies": replies}
+    runs = undecodable_bytes(session.document.text)
+    if runs:  # the JSON text fields carry U+FFFD for these bytes
+        doc["undecodable_bytes"] = runs
     session._provenance = (file, doc)
     return doc
 

@@ -26,10 +26,12 @@ from fountain_audit.dump import (Span, SceneRef, ast_records, note_records, reco
 from fountain_audit.model.ids import ids_of
 from fountain_audit.model.session import Session
 from fountain_audit.parse.fountain import Blank, Node
+from fountain_audit.parse.source import undecodable_bytes
 from fountain_audit.untrusted import terminal_safe
 
 #: Version of the ``show --format json`` document (``MAJOR.MINOR``; a minor change only adds fields).
-FORMAT_VERSION = "1.0"
+#: 1.1: text is well-formed Unicode (an undecodable byte is U+FFFD); ``undecodable_bytes``.
+FORMAT_VERSION = "1.1"
 
 _EOL_RE = re.compile(r"\r\n|\r|\n")
 _LINES_RE = re.compile(r"(?P<a>[0-9]*):(?P<b>[0-9]*)")  # used with fullmatch: ASCII digits only
@@ -271,7 +273,11 @@ def show_document(session: Session, file: str, ids: list[str], lines: str | None
                   ) -> tuple[dict[str, Any], list[str]]:
     """The ``show`` document ``{"format_version", "file", "elements": [...]}`` for ``ids`` in
     order, and the notes to print on standard error (clamped ranges). Every id is checked
-    before anything is returned. Raises :class:`ShowError`."""
+    before anything is returned. Raises :class:`ShowError`.
+
+    When the file has bytes that are not UTF-8 the document also has ``undecodable_bytes``
+    (:func:`fountain_audit.parse.source.undecodable_bytes`: where they are; its JSON text
+    fields carry U+FFFD for them)."""
     elements = Elements(session, file)
     out, notes = [], []
     for ident in ids:
@@ -280,7 +286,11 @@ def show_document(session: Session, file: str, ids: list[str], lines: str | None
             notes.append(f"--lines {sel.requested} clamped to {sel.start}:{sel.end} "
                          f"({ident} has {sel.total} line{'' if sel.total == 1 else 's'})")
         out.append(entry)
-    return {"format_version": FORMAT_VERSION, "file": file, "elements": out}, notes
+    doc: dict[str, Any] = {"format_version": FORMAT_VERSION, "file": file, "elements": out}
+    runs = undecodable_bytes(session.document.text)
+    if runs:
+        doc["undecodable_bytes"] = runs
+    return doc, notes
 
 
 #: Styles (click.style keyword arguments) of the line classes of the lexer, for a terminal.

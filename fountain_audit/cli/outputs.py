@@ -78,7 +78,8 @@ def utf8_stdout(errors: str = "strict"):
 def write_document(document: dict, fmt: str, render: Callable[[dict], str],
                    redactor: Callable[[Any], Any] | None = None) -> None:
     """Write an audit document (``show``, ``provenance``) to standard output: ``fmt="json"`` as
-    indented JSON (undecodable bytes as ``\\udcXX`` escapes), ``"text"`` as ``render(document)``.
+    indented JSON (well-formed: undecodable bytes as U+FFFD, see :func:`fountain_audit.dump.encode_json`),
+    ``"text"`` as ``render(document)``.
 
     The one place every ``show``/``provenance`` output passes through: a transformation of
     the whole document (such as redaction) belongs here, before both formats.

@@ -11,10 +11,13 @@ from fountain_audit.diff.changes import CATEGORIES, Change
 from fountain_audit.diff.differ import Differ
 from fountain_audit.diff.options import DiffError, Options
 from fountain_audit.diff.sides import Side, make_side, read_side
+from fountain_audit.parse.source import undecodable_bytes
 
 #: Version of the ``--format json`` document (``MAJOR.MINOR``; a minor change only adds fields).
 #: 1.1: each change has ``coarsened`` (and a coarsened detail ``"coarsened": true``).
-DIFF_FORMAT_VERSION = "1.1"
+#: 1.2: text is well-formed Unicode (an undecodable byte is U+FFFD); ``a``/``b`` gain
+#: ``undecodable_bytes`` when the file has bytes that are not UTF-8.
+DIFF_FORMAT_VERSION = "1.2"
 
 
 @dataclass(eq=False, slots=True)
@@ -83,12 +86,12 @@ class DiffResult:
 
     def to_json(self, stat: bool = False) -> dict[str, Any]:
         """The ``--format json`` document: ``format_version``, ``a``/``b`` (file, turns,
-        scenes), ``compared`` (:meth:`Options.to_json`), ``only``, ``summary``, then (unless
+        scenes, and ``undecodable_bytes`` when the file has bytes that are not UTF-8), ``compared`` (:meth:`Options.to_json`), ``only``, ``summary``, then (unless
         ``stat``) ``changes`` and ``patch``."""
         out: dict[str, Any] = {
             "format_version": DIFF_FORMAT_VERSION,
-            "a": {"file": self.a.name, "turns": len(self.a.records), "scenes": len(self.a.scenes)},
-            "b": {"file": self.b.name, "turns": len(self.b.records), "scenes": len(self.b.scenes)},
+            "a": _side_json(self.a),
+            "b": _side_json(self.b),
             "compared": self.options.to_json(),
             "only": None if self.only is None else [c for c in CATEGORIES if c in self.only],
             "summary": self.summary(),
@@ -97,6 +100,14 @@ class DiffResult:
             out["changes"] = [c.to_json() for c in self.changes]
             out["patch"] = self.patch
         return out
+
+
+def _side_json(side: Side) -> dict[str, Any]:
+    out: dict[str, Any] = {"file": side.name, "turns": len(side.records), "scenes": len(side.scenes)}
+    runs = undecodable_bytes(side.session.document.text)
+    if runs:  # the text fields carry U+FFFD for these bytes
+        out["undecodable_bytes"] = runs
+    return out
 
 
 def diff_sides(a: Side, b: Side, options: Options = Options()) -> DiffResult:

@@ -21,15 +21,14 @@ from fountain_audit.parse.source import looks_binary, read_path
 
 
 def turns_document(session: Session, file: str) -> dict[str, Any]:
-    """The ``fountain-audit dump --turns FILE`` document of ``session``, as printed (no filters,
-    no redaction), parsed back."""
-    buf = io.StringIO()
-    writer = dm.JsonWriter(buf, "json", "turns")
-    for rec in dm.dump_session(session, file, "turns"):
-        writer.write(rec)
-    writer.close([file], [])
-    return json.loads(buf.getvalue())
-
+    """The ``fountain-audit dump --turns FILE`` document of ``session`` (no filters, no
+    redaction) as JSON values, except that undecodable bytes stay lone surrogates (so two
+    files that differ only there still differ) and no ``undecodable_bytes`` record is
+    included (the diff's ``--format json`` gives them per side)."""
+    records = [json.loads(json.dumps(rec.to_json()))  # ASCII escapes: lone surrogates survive
+               for rec in dm.dump_session(session, file, "turns")]
+    return {"format_version": dm.FORMAT_VERSION, "shape": "turns", "records": records, "files": [file],
+            "errors": []}
 
 
 @dataclass(eq=False, slots=True)

@@ -28,7 +28,10 @@ Every span carries ``harvey.id`` (the ``dump``/``show`` id) and, where someone a
 Times: a span starts at its scene heading's time (:mod:`fountain_audit.export.timing`); a chat
 span lasts the stats line's duration where one is recorded, every other span is zero-length
 (tool calls and notes carry no time of their own); the root span ends with the last span.
-Strings are UTF-8 (an undecodable input byte is written as the text ``\\xNN``).
+Strings are well-formed UTF-8: an undecodable input byte is written as U+FFFD, and the
+resource attribute ``harvey.session.undecodable_bytes`` lists where the raw bytes are, one
+``BYTE_OFFSET:HEX`` string per run of such bytes (``761:f09f``: bytes F0 9F at 0-based byte
+offset 761 of the file); it is left out for valid UTF-8.
 Trace and span ids are SHA-256 digests of the file's content and the element's id, so the
 same file always gives the same ids.
 """
@@ -37,7 +40,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from typing import Any
 
 from fountain_audit.dump import NoteRecordOut, SpeechOut, ToolCallRecord, TurnRecord
@@ -46,6 +48,7 @@ from fountain_audit.export.timing import When, offset_text
 from fountain_audit.model import actors
 from fountain_audit.model.ids import note_group, scene_id
 from fountain_audit.model.session import TURN_KINDS
+from fountain_audit.parse.source import undecodable_bytes, well_formed
 
 SCHEMA_URL = "https://opentelemetry.io/schemas/1.37.0"
 SERVICE_NAME = "harvey"
@@ -240,14 +243,11 @@ class _TraceBuilder:
             self.root_events.append(self.note_event(n, when.unix_nano()))
 
 
-_SURROGATE_RE = re.compile("[\udc80-\udcff]")
-
-
 def _utf8(value: Any) -> Any:
     """Protobuf strings are UTF-8: an undecodable input byte (a lone surrogate from
-    ``surrogateescape``) becomes the text ``\\xNN``."""
+    ``surrogateescape``) becomes U+FFFD (:func:`~fountain_audit.parse.source.well_formed`)."""
     if isinstance(value, str):
-        return _SURROGATE_RE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", value)
+        return well_formed(value)
     if isinstance(value, dict):
         return {_utf8(k): _utf8(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -268,7 +268,10 @@ def request_of(sessions: list[SessionExport]) -> dict[str, Any]:
         conversation = f"harvey-{sx.digest[:16]}" + (f"-{k}" if k > 1 else "")
         spans = _TraceBuilder(sx, trace_id, conversation).build()
         out.append({"resource": {"attributes": _attrs({"service.name": SERVICE_NAME,
-                                                       "harvey.session.file": sx.name})},
+                                                       "harvey.session.file": sx.name,
+                                                       "harvey.session.undecodable_bytes": [
+                                                           f"{r['byte_offset']}:{r['hex']}"
+                                                           for r in undecodable_bytes(sx.text)] or None})},
                     "scopeSpans": [{"scope": {"name": PRODUCER["name"], "version": PRODUCER["version"]},
                                     "spans": spans, "schemaUrl": SCHEMA_URL}],
                     "schemaUrl": SCHEMA_URL})

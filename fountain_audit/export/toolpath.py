@@ -34,6 +34,7 @@ from fountain_audit.export.timing import When, offset_text
 from fountain_audit.model import actors
 from fountain_audit.model.ids import note_group, scene_id
 from fountain_audit.model.session import TURN_KINDS
+from fountain_audit.parse.source import undecodable_bytes
 
 KIND = "https://toolpath.net/kinds/agent-coding-session/v1.2.0"
 SOURCE = "harvey"
@@ -240,6 +241,9 @@ def path_of(sx: SessionExport, path_id: str) -> dict[str, Any]:
                                   "utc_offset": offset_text(sx.clock.zone),
                                   "utc_offset_recorded": False}},
     }
+    runs = undecodable_bytes(sx.text)
+    if runs:  # the text fields carry U+FFFD for these bytes
+        meta["harvey"]["undecodable_bytes"] = runs
     ident: dict[str, Any] = {"id": path_id, "head": steps[-1]["step"]["id"]}
     ws = [s.workspace for s in sx.session.scenes if s.workspace]
     if ws:

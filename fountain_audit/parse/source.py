@@ -33,6 +33,45 @@ def undecodable_runs(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end() - m.start()) for m in _UNDECODABLE_RE.finditer(text)]
 
 
+#: Any lone surrogate: undecodable input bytes (U+DC80–U+DCFF), or others no file produces.
+_LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def well_formed(text: str) -> str:
+    """``text`` as well-formed Unicode: each lone surrogate (one undecodable input byte)
+    becomes U+FFFD REPLACEMENT CHARACTER. One code point for one, so every code-point
+    offset, line and column is unchanged. What JSON outputs carry; the raw bytes are
+    reported by :func:`undecodable_bytes`."""
+    return _LONE_SURROGATE_RE.sub("\ufffd", text)
+
+
+def undecodable_bytes(text: str) -> list[dict[str, int | str]]:
+    """Where the bytes the UTF-8 decoder could not read are, one entry per run of
+    consecutive undecodable bytes, in file order (``[]`` for valid UTF-8)::
+
+        {"byte_offset": 761, "length": 2, "hex": "f09f", "offset": 740, "line": 34, "column": 13}
+
+    ``byte_offset``: 0-based offset of the run's first byte in the file; ``length``: number
+    of bytes; ``hex``: the bytes, two lowercase hex digits each; ``offset``, ``line``,
+    ``column``: where the run starts in the units of every span (0-based code-point offset,
+    1-based line and column), where :func:`well_formed` text has ``length`` U+FFFD. One
+    pass over ``text``.
+    """
+    runs: list[dict[str, int | str]] = []
+    index: LineIndex | None = None
+    at = byte = 0
+    for m in _UNDECODABLE_RE.finditer(text):
+        index = index or LineIndex(text)
+        byte += _utf8_len(text[at:m.start()])
+        raw = m.group().encode("utf-8", "surrogateescape")
+        line, column = index.position(m.start())
+        runs.append({"byte_offset": byte, "length": len(raw), "hex": raw.hex(), "offset": m.start(),
+                     "line": line, "column": column})
+        byte += len(raw)
+        at = m.end()
+    return runs
+
+
 def byte_offset(text: str, index: int) -> int:
     """Byte offset in the original file of code point ``index`` of decoded ``text``.
 
