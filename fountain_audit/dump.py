@@ -332,17 +332,19 @@ def _prose_phase(turn: Turn, node: Node) -> str | None:
     return "before-user"
 
 
-def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset({"tool"})
-                 ) -> Iterator[ToolCallRecord | NoteRecordOut]:
+def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset({"tool"}),
+                 in_turns: bool = True) -> Iterator[ToolCallRecord | NoteRecordOut]:
     """The notes of ``session`` whose kind is in ``kinds``, in source order.
 
     Tool notes (and, when ``"tool"`` is selected, pre-v1.2 prose tool calls) come out as
-    :class:`ToolCallRecord`, every other note as :class:`NoteRecordOut`.
+    :class:`ToolCallRecord`, every other note as :class:`NoteRecordOut`. ``in_turns=False``
+    leaves out the notes of turns (and prose tool calls, which are always in a turn): what
+    :func:`turn_records` does not already give.
     """
     refs = _SceneRefs(session)
     ids = ids_of(session)
     prose: list[tuple[int, ToolCallRecord]] = []
-    if "tool" in kinds:
+    if "tool" in kinds and in_turns:
         for turn in session.turns:
             for node in turn.prose_tool_calls:
                 prose.append((node.offset, _tool_from_prose(file, node, refs(turn.scene_index), turn.index,
@@ -353,7 +355,7 @@ def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset(
         notes = sorted([*notes, *inline_placements(session)], key=lambda p: p.note.node.offset)
     for p in notes:
         rec = p.note
-        if rec.kind not in kinds:
+        if rec.kind not in kinds or (p.turn is not None and not in_turns):
             continue
         while k < len(prose) and prose[k][0] < rec.node.offset:
             yield prose[k][1]
@@ -399,10 +401,12 @@ class SpeechOut:
     def of(cls, sp: Speech, ids: SessionIds | None = None, humans: frozenset[str] = frozenset(),
            scene_kind: str | None = None) -> SpeechOut:
         """``humans``/``scene_kind``: see :func:`fountain_audit.model.actors.of_character`."""
-        last = [n for n in sp.nodes if not isinstance(n, Blank)][-1]
+        last = next(n for n in reversed(sp.nodes) if not isinstance(n, Blank))
         text = sp.text
         ref = actors.format(actors.of_character(sp.character, humans=humans, scene_kind=scene_kind, text=text))
-        return cls(sp.character, ref, sp.dialogue.lines[0], sp.parentheticals, text, Span.of(sp.dialogue, last),
+        cue = sp.dialogue.part_text(0)  # the cue line, without its terminator (CR, LF or CRLF)
+        cue = cue[:min((i for i in (cue.find("\n"), cue.find("\r")) if i >= 0), default=len(cue))]
+        return cls(sp.character, ref, cue, sp.parentheticals, text, Span.of(sp.dialogue, last),
                    sp.truncated, None if ids is None else ids.of(sp))
 
     def to_json(self) -> dict[str, Any]:
@@ -462,6 +466,14 @@ class TurnRecord:
                 "provenance": self.provenance}
 
 
+def _node_offset(node: Node) -> int:
+    return node.offset
+
+
+def _node_end_offset(node: Node) -> int:
+    return node.end_offset
+
+
 def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
     """Every turn of ``session`` in order (several per scene when the scene holds several
     exchanges; turns without user input or without reply too)."""
@@ -473,6 +485,7 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
     recall_cache: dict[int, list[NoteRecordOut]] = {}
     switches = [p for p in placements(session) if p.note.kind == "model switch"]
     switch_offsets = [p.note.node.offset for p in switches]
+    switch_cache: dict[int, NoteRecordOut] = {}
     humans = actors.humans_of(session)
     for turn in session.turns:
         scene = session.scenes[turn.scene_index]
@@ -485,7 +498,9 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
         parts.extend(turn.prose_tool_calls)
         if turn.stats is not None:
             parts.append(turn.stats)
-        span = Span.cover(Span.of(n) for n in parts)
+        span = None  # the cover of the parts: first by start offset, last by end offset
+        if parts:
+            span = Span.of(min(parts, key=_node_offset), max(parts, key=_node_end_offset))
         start = span.offset if span is not None else scene.heading.offset
         k = bisect.bisect_left(recall_idx, turn.scene_index) - 1
         recall: list[NoteRecordOut] = []
@@ -498,8 +513,11 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
         j = bisect.bisect_left(switch_offsets, start) - 1
         switch = None
         if j >= 0:
-            p = switches[j]
-            switch = _note_out(file, p.note, refs(p.scene), p.turn.index if p.turn else None, p.phase, ids)
+            if j not in switch_cache:  # one record per switch, shared by the turns it is in force for
+                p = switches[j]
+                switch_cache[j] = _note_out(file, p.note, refs(p.scene), p.turn.index if p.turn else None, p.phase,
+                                            ids)
+            switch = switch_cache[j]
         tools: list[tuple[int, ToolCallRecord]] = []
         rag: list[NoteRecordOut] = []
         other: list[NoteRecordOut] = []

@@ -139,6 +139,13 @@ def test_clean_session_in_browser(browser, tmp_path):
     failed = page.locator('[id="t1.tool2"]')
     assert failed.locator(".badge").inner_text() == "error"
     assert failed.locator(".error-text").inner_text() == "exit status 2"
+    arguments, toggle = failed.locator("pre"), failed.locator("button.toggle")
+    assert not arguments.is_visible() and toggle.get_attribute("aria-expanded") == "false"  # collapsed
+    toggle.click()
+    assert arguments.is_visible() and toggle.get_attribute("aria-expanded") == "true"
+    assert arguments.inner_text() == '{\n  "cmd": "make test"\n}'
+    toggle.click()
+    assert not arguments.is_visible()
     assert page.locator("svg.timeline a.tl-row").count() == 13
     page.locator('svg.timeline a[data-scene="s8"]').click()  # the timeline scrolls to the scene
     page.wait_for_function("location.hash === '#s8'")
@@ -213,6 +220,24 @@ def test_large_session_renders_and_opens(browser, tmp_path):
     page.goto(out.as_uri(), wait_until="load", timeout=300_000)
     assert page.evaluate("document.querySelectorAll('article.turn').length") == int(
         page.locator("#count-turns").inner_text()) > 1000
+    # the dense timeline: one path per scene kind and marker, no element per scene
+    scenes = page.evaluate("document.querySelectorAll('section.scene').length")
+    svg = page.locator("svg.timeline.dense")
+    assert svg.get_attribute("data-rows") == str(scenes) > "1000"
+    assert svg.locator("a").count() == 0
+    assert sorted(svg.locator("path").evaluate_all("ps => ps.map(p => p.getAttribute('class'))")) == sorted(
+        ["k-context-recall", "k-chat", "k-chunk-analysis", "k-shell", "k-ext-chat", "k-agent-mode", "k-skill",
+         "k-pipeline", "marker-tool"])
+    failed = svg.locator("path.marker-tool").get_attribute("d")
+    assert failed.count("M") == int(page.locator("#count-tools-error").inner_text())  # a circle per failed call
+    # pointing at row 15 names scene s15 (the clean sample's s2, second copy); a click goes there
+    y = page.evaluate("(() => { const s = document.querySelector('svg.timeline.dense'); "
+                      "return (12 + 14 * 4 + 1) * s.getBoundingClientRect().height / s.viewBox.baseVal.height; })()")
+    svg.hover(position={"x": 600, "y": y})
+    assert page.locator(".tl-caption").inner_text().startswith("s15 INT. HARVEY AND MARGOT TALKING")
+    svg.click(position={"x": 600, "y": y})
+    page.wait_for_function("location.hash === '#s15'")
+    assert page.evaluate("Math.abs(document.getElementById('s15').getBoundingClientRect().top) < 5")
 
 
 def test_evidence_basis_per_turn_comes_from_provenance(browser, tmp_path):

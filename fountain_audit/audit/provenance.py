@@ -91,6 +91,8 @@ class _Era:
     def __init__(self, session: Session):
         ids = ids_of(session)
         self.markers: list[dict[str, Any]] = []
+        #: turn index → the pre-v1.2 forms of that turn (:func:`_old_forms`), found once here
+        self.old_forms: dict[int, list[tuple[str, str | None, int]]] = {}
         seen: set[str] = set()
 
         def mark(form: str, era: str, ident: str | None, line: int) -> None:
@@ -110,7 +112,8 @@ class _Era:
             elif scene.kind == "ext-chat" and scene.routing is not None:
                 found.append((scene.line, "EXT. scene with 'Harvey routing to'", "v1.2+", ids.of(scene)))
             for turn in scene.turns:
-                for form, ident, line in _old_forms(turn, ids):
+                forms = self.old_forms[turn.index] = _old_forms(turn, ids)
+                for form, ident, line in forms:
                     found.append((line, form, "pre-v1.2", ident))
         for line, form, era, ident in sorted(found, key=lambda f: f[0]):
             mark(form, era, ident, line)
@@ -203,7 +206,7 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
     tools.sort(key=lambda t: t[0])
     notes = len(rags) + sum(len(r["sources"]) for r in rags) + len(unattached) + \
         sum(1 for _, t in tools if t["form"] == "note")
-    old = _old_forms(turn, ids)
+    old = era.old_forms[turn.index] if turn.index in era.old_forms else _old_forms(turn, ids)
     if notes:
         basis, reason = "recorded", f"the turn records {notes} evidence note{'s' if notes != 1 else ''} before the reply"
     elif old:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Callable
 
-from fountain_audit.dump import note_records, record_kinds, tool_calls, turn_records
+from fountain_audit.dump import note_records, record_kinds, turn_records
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.model.ids import ids_of, scene_id
 from fountain_audit.model.session import Session
@@ -70,7 +70,8 @@ class Counts:
 @dataclass
 class SessionPage:
     """One session's page data. ``scenes`` hold their turns (``turn`` dicts are ``dump
-    --turns`` records plus ``evidence``, ``diagnostics_at`` and ``route``); ``file_diagnostics``
+    --turns`` records plus ``route``, ``notes_by_id``, ``loose_diagnostics`` and
+    ``diagnostics`` in each speech, tool call and note); ``file_diagnostics``
     are those outside every scene. ``timeline`` rows have ``x``/``width`` in [0, 1] of the time
     span, or ``None`` when the scene heading has no timestamp."""
 
@@ -148,18 +149,60 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
     lines = text.splitlines(keepends=True)
     ids = ids_of(session)
     counts = Counts()
-    for tc in tool_calls(session, file):
-        status = (tc.status or "").lower()
-        if status == "ok":
-            counts.tools_ok += 1
-        elif status == "error":
-            counts.tools_error += 1
-        else:
-            counts.tools_other += 1
-    evidence = list(note_records(session, file, record_kinds(["rag", "recall", "write"])))
-    kinds = Counter(n.kind for n in evidence)
-    recall = [red(n.to_json()) for n in evidence if n.kind == "recall"]
+    kinds: Counter[str] = Counter()
+    recall: list[dict[str, Any]] = []
+
+    def count(kind: str, status: str | None = None) -> None:
+        kinds[kind] += 1
+        if kind == "tool":
+            status = (status or "").lower()
+            if status == "ok":
+                counts.tools_ok += 1
+            elif status == "error":
+                counts.tools_error += 1
+            else:
+                counts.tools_other += 1
+
+    # notes outside turns (the turn records hold the others): counted, and shown in their scene
+    loose_notes: dict[int, list[dict[str, Any]]] = {}
+    for n in note_records(session, file, record_kinds(["all"]), in_turns=False):
+        kind = "tool" if n.record == "tool_call" else n.kind
+        count(kind, getattr(n, "status", None))
+        rec = red(n.to_json())
+        if n.scene is not None:
+            rec["diagnostics"] = []
+            loose_notes.setdefault(n.scene.index, []).append(rec)
+        if kind == "recall":
+            recall.append(rec)
+
+    turns_by_scene: dict[int, list[dict[str, Any]]] = {}
+    spans = _Spans()
+    for rec in turn_records(session, file):
+        t = red(rec.to_json())
+        counts.turns += 1
+        t["route"] = "EXT (remote)" if t["scene"]["kind"] == "ext-chat" else "INT (local)"
+        t["notes_by_id"] = {n["id"]: n for n in t["rag"]}
+        t["loose_diagnostics"] = []
+        spans.add(t.get("span"), t["loose_diagnostics"])
+        for key in ("user", "forwarding", "reply"):
+            if t.get(key):
+                t[key]["diagnostics"] = []
+                spans.add(t[key]["span"], t[key]["diagnostics"])
+        for tc in t["tool_calls"]:
+            count("tool", tc["status"])
+            tc["diagnostics"] = []
+            tc["arguments_pretty"] = (json.dumps(tc["arguments"], indent=2, ensure_ascii=False)
+                                      if tc.get("arguments_json") else tc.get("arguments_text") or "")
+            spans.add(tc["span"], tc["diagnostics"])
+        for n in [*t["rag"], *t["other_notes"]]:
+            count(n["kind"])
+            if n["kind"] == "recall":
+                recall.append(n)
+            n["diagnostics"] = []
+            spans.add(n["span"], n["diagnostics"])
+        turns_by_scene.setdefault(t["scene"]["index"], []).append(t)
     counts.rag, counts.recall, counts.writes = kinds["rag"], kinds["recall"], kinds["write"]
+    recall.sort(key=lambda n: n["span"]["offset"])
     for d in diagnostics:
         if d.severity == Severity.ERROR:
             counts.errors += 1
@@ -167,35 +210,6 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
             counts.warnings += 1
         else:
             counts.infos += 1
-
-    loose_notes: dict[int, list[dict[str, Any]]] = {}
-    for n in note_records(session, file, record_kinds(["all"])):
-        if n.turn is None and n.scene is not None:
-            rec = red(n.to_json())
-            rec["diagnostics"] = []
-            loose_notes.setdefault(n.scene.index, []).append(rec)
-    turns_by_scene: dict[int, list[dict[str, Any]]] = {}
-    spans = _Spans()
-    for rec in turn_records(session, file):
-        t = red(rec.to_json())
-        counts.turns += 1
-        t["route"] = "EXT (remote)" if t["scene"]["kind"] == "ext-chat" else "INT (local)"
-        t["diagnostics_at"] = {}
-        t["notes_by_id"] = {n["id"]: n for n in t["rag"]}
-        t["loose_diagnostics"] = []
-        spans.add(t.get("span"), t["loose_diagnostics"])
-        for key in ("user", "forwarding", "reply"):
-            if t.get(key):
-                spans.add(t[key]["span"], t["diagnostics_at"].setdefault(key, []))
-        for tc in t["tool_calls"]:
-            tc["diagnostics"] = []
-            tc["arguments_pretty"] = (json.dumps(tc["arguments"], indent=2, ensure_ascii=False)
-                                      if tc.get("arguments_json") else tc.get("arguments_text") or "")
-            spans.add(tc["span"], tc["diagnostics"])
-        for n in [*t["rag"], *t["other_notes"]]:
-            n["diagnostics"] = []
-            spans.add(n["span"], n["diagnostics"])
-        turns_by_scene.setdefault(t["scene"]["index"], []).append(t)
 
     scenes: list[dict[str, Any]] = []
     for scene in session.scenes:

@@ -15,3 +15,36 @@ document.querySelectorAll("table.sortable th").forEach(function (th, col) {
     rows.forEach(function (r) { body.appendChild(r); });
   });
 });
+// Dense timeline (many scenes: one path per scene kind, no element per row): the scene under the
+// pointer is named in the caption above the timeline, and a click goes to it. Row i is scene
+// s(i+1), rows data-row-h units apart from y data-top in the view box.
+document.querySelectorAll("svg.timeline.dense").forEach(function (svg) {
+  var caption = svg.parentNode.querySelector(".tl-caption");
+  var top = Number(svg.dataset.top), rowH = Number(svg.dataset.rowH), rows = Number(svg.dataset.rows);
+  function sceneAt(ev) {
+    var box = svg.getBoundingClientRect();
+    var i = Math.floor(((ev.clientY - box.top) * svg.viewBox.baseVal.height / box.height - top) / rowH);
+    return i >= 0 && i < rows ? "s" + (i + 1) : null;
+  }
+  svg.addEventListener("mousemove", function (ev) {
+    var id = sceneAt(ev), scene = id && document.getElementById(id);
+    caption.textContent = scene ? scene.querySelector("h3").textContent : "\u200b";
+  });
+  svg.addEventListener("click", function (ev) {
+    var id = sceneAt(ev);
+    if (id) location.hash = "#" + id;
+  });
+});
+// Collapsed blocks (tool-call arguments, a scene's recorded text): the button before a block
+// shows or hides it; find in page opens a block holding a match by itself (hidden="until-found").
+document.addEventListener("click", function (ev) {
+  var button = ev.target.closest ? ev.target.closest("button.toggle") : null;
+  if (!button) return;
+  var block = button.nextElementSibling, open = block.hasAttribute("hidden");
+  if (open) block.removeAttribute("hidden"); else block.setAttribute("hidden", "until-found");
+  button.setAttribute("aria-expanded", String(open));
+});
+document.addEventListener("beforematch", function (ev) {
+  var button = ev.target.previousElementSibling;
+  if (button && button.matches("button.toggle")) button.setAttribute("aria-expanded", "true");
+}, true);
