@@ -678,7 +678,8 @@ class Filters:
     calls: in the ``dump`` shape they keep only tool calls that match (``statuses`` also
     matches the ``status`` field of other notes); in the ``turns`` shape they keep turns with
     at least one matching tool call. ``scene_kinds`` keeps records of scenes of those kinds.
-    Actor names compare case-insensitively."""
+    An actor is a name as written (``HARVEY``, the ``NAME.`` of ``[[NAME.tool:]]``) or its
+    ``actor_ref`` (``tool:harvey``, ``agent:devstral``); both compare case-insensitively."""
 
     tools: frozenset[str] = frozenset()
     statuses: frozenset[str] = frozenset()
@@ -690,7 +691,8 @@ class Filters:
 
     def _tool_ok(self, t: ToolCallRecord) -> bool:
         return (not self.tools or t.name in self.tools) and (not self.statuses or t.status in self.statuses) \
-            and (not self.actors or t.actor.upper() in {a.upper() for a in self.actors})
+            and (not self.actors or t.actor.upper() in {a.upper() for a in self.actors}
+                 or t.actor_ref.lower() in {a.lower() for a in self.actors})
 
     def _scene_ok(self, scene: SceneRef | None) -> bool:
         return not self.scene_kinds or (scene is not None and scene.kind in self.scene_kinds)

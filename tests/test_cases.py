@@ -111,8 +111,10 @@ def test_b34_markup_inside_dialogue():
 
 
 def test_b20_empty_file():
+    """Zero bytes in, an empty document out; one info-level finding (the case allows one)."""
     assert read_session(shared_path("cases", "B20.fountain")).scenes == []
-    assert lint(b"") == []
+    assert [(d.code, str(d.severity), d.line, d.column, d.message) for d in lint(b"")] == [
+        ("E105", "info", 1, 1, "file is empty (0 bytes): no session recorded")]
 
 
 def test_b03_unclosed_note_is_reported_and_kept_as_action():

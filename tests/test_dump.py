@@ -350,6 +350,8 @@ def test_filters():
     assert names("--status", "error") == [("run_shell", "error", "HARVEY")]
     assert names("--tool", "read_file") == [("read_file", "ok", "HARVEY")] * 2 + [("read_file", "ok", "MISTRAL")]
     assert names("--actor", "mistral") == [("read_file", "ok", "MISTRAL")]
+    assert names("--actor", "agent:mistral") == [("read_file", "ok", "MISTRAL")]  # the actor_ref works too
+    assert names("--actor", "tool:harvey", "--tool", "read_file") == [("read_file", "ok", "HARVEY")] * 2
     assert names("--scene-kind", "ext-chat") == []
     assert [r["kind"] for r in dump_json("--records", "all", "--scene-kind", "agent-mode", path)["records"]] == [
         "write", "write"]

@@ -113,7 +113,7 @@ def test_readme_toml_block_pasted_into_either_file(project, name):
     (project / name).write_text(readme_toml(), encoding="utf-8")
     cfg = load_config(start=project)
     assert (cfg.source.name, cfg.ignore, cfg.target_version, cfg.per_file_ignores) == (
-        name, ["loose-scene-timestamp"], "1.3", {"legacy/*.spmd": ["P", "N102"]})
+        name, ["loose-scene-timestamp"], "1.3", {"**/legacy/*.spmd": ["P", "N102"]})
     assert cli("lint", ".").exit_code == 1  # the P102 error of s.spmd, not a configuration error
 
 
@@ -192,8 +192,7 @@ def test_selecting_nothing_is_a_usage_error(project):
     r = cli("lint", "--select", "N106", "--target-version", "1.2", ".")
     assert r.exit_code == 2
     assert r.output.splitlines()[-1] == (
-        "Error: no rule selected: N106 need target-version 1.3 or later (target-version is 1.2); "
-        "the other selected rules are ignored")
+        "Error: no rule selected: N106 needs target-version 1.3 or later (target-version is 1.2)")
     r = cli("lint", "--select", "P102", "--ignore", "P1", ".")
     assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: no rule selected: every selected rule is ignored")
 
@@ -395,16 +394,19 @@ def test_suppressions_scale_linearly():
         best = float("inf")
         gc.disable()  # as in lint_text: collections of the whole heap are not the code's cost
         try:
-            for _ in range(2):
-                t0 = time.perf_counter()
+            for _ in range(3):
+                t0 = time.process_time()  # CPU time: other processes on a busy machine do not count
                 apply(list(diagnostics), directives(document))
-                best = min(best, time.perf_counter() - t0)
+                best = min(best, time.process_time() - t0)
         finally:
             gc.enable()
         return best
 
     for shape in suppression_shapes(1):
-        small, large = cost(suppression_shapes(2000)[shape]), cost(suppression_shapes(20000)[shape])
+        for _ in range(3):  # a noisy measurement is taken again; a quadratic one fails every time (~55×)
+            small, large = cost(suppression_shapes(2000)[shape]), cost(suppression_shapes(20000)[shape])
+            if large / small <= 20:
+                break
         assert large / small <= 20, (shape, small, large)
 
 

@@ -116,6 +116,17 @@ def test_force_exclude_skips_excluded_files_named_explicitly(tmp_path):
     assert (r.returncode, r.stdout) == (0, "All clear: no problems in 0 files checked.\n")
 
 
+def test_force_exclude_applies_to_standard_input_by_its_stdin_filename(tmp_path):
+    """Editors pipe a buffer in with --stdin-filename: an excluded name is skipped, as ruff does."""
+    (tmp_path / "fountain-audit.toml").write_text('exclude = ["archive/"]\n')
+    hook = load_hooks()[0]
+    for name, expected in (("archive/old.spmd", (0, "All clear: no problems in 0 files checked.")),
+                           ("new.spmd", (1, "Found 1 error, 0 warnings, 0 infos in 1 file checked."))):
+        r = subprocess.run(hook_command(hook) + ["--stdin-filename", name, "-"], input=A03, capture_output=True,
+                           text=True, cwd=tmp_path, env=cli_env())
+        assert (r.returncode, r.stdout.splitlines()[-1]) == expected, name
+
+
 def git(*args, cwd):
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
                    env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",

@@ -205,6 +205,19 @@ def test_redact_in_place_and_stdout(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if ".tmp" in p.name] == []
 
 
+def test_redact_refuses_an_output_that_is_its_input(tmp_path):
+    """-o naming the input (or a link to it) would replace the original: only --in-place does that."""
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    (tmp_path / "link.spmd").symlink_to(a)
+    for out in (a, tmp_path / "link.spmd"):
+        r = cli("redact", str(a), "-o", str(out))
+        assert r.returncode == 2
+        assert r.stderr == (f"fountain-audit redact: error: {out}: refusing to write the redacted copy over its "
+                            "input (--in-place replaces the file)\n")
+        assert a.read_text(encoding="utf-8") == TEXT
+
+
 def test_redact_usage_and_unreadable(tmp_path):
     a = tmp_path / "a.spmd"
     a.write_text(TEXT, encoding="utf-8")

@@ -31,7 +31,7 @@ def _schema_names() -> list[str]:
 @click.option("--records", "records", multiple=True, metavar="KIND,...",
               help="Dump these note records instead of tool calls: tool, rag, rag-source, recall, write, shell, "
                    "model-switch, chunk, chunk-result, synthesis, memory-tool, confidence, pipeline, run, stats, "
-                   "unknown, or all.")
+                   "unknown, inline, or all.")
 @click.option("--turns", is_flag=True, help="Dump every turn (user input, forwarding target, tool calls, "
                                               "reply, RAG and recall context, scene) instead.")
 @click.option("--ast", "ast_", is_flag=True, help="Dump the whole Fountain AST with spans instead.")
@@ -40,7 +40,8 @@ def _schema_names() -> list[str]:
 @click.option("--status", "statuses", multiple=True, metavar="STATUS",
               help="Only records with this status (ok, error; notes: also skipped, aborted ...).")
 @click.option("--actor", "actors", multiple=True, metavar="NAME",
-              help="Only tool calls made by NAME (HARVEY or the NAME. prefix of [[NAME.tool:]]).")
+              help="Only tool calls made by NAME: HARVEY or the NAME. prefix of [[NAME.tool:]], or its actor_ref "
+                   "(tool:harvey, agent:NAME).")
 @click.option("--scene-kind", "scene_kinds", multiple=True, metavar="KIND",
               help="Only records in scenes of this kind (chat, ext-chat, agent-mode, shell, skill, context-recall, "
                    "chunk-analysis, pipeline, memory, hand-off, other).")

@@ -37,7 +37,6 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for standard
     input; several sessions make one document (one Graph, or one request).
 
-    \b
     Times come from the scene headings (read in --utc-offset, UTC by default); a file whose
     headings have no timestamp is an error unless --fallback-time gives one. Trace, span,
     path and step ids are derived from the files' content: the same files export to the
@@ -141,6 +140,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         except SendError as e:
             click.secho(f"fountain-audit: error: {endpoint}: {e}", err=True, fg="red")
             sys.exit(1)
-        click.echo(f"fountain-audit: sent {result.spans} spans in {result.traces} traces to {endpoint} "
+        click.echo(f"fountain-audit: sent {result.spans} span{'s' * (result.spans != 1)} in {result.traces} "
+                   f"trace{'s' * (result.traces != 1)} to {endpoint} "
                    f"(HTTP {result.status})", err=True)
     sys.exit(status)

@@ -42,7 +42,7 @@ from fountain_audit.untrusted import one_line, terminal_safe
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file (atomically) instead of standard output.")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Lint in N processes (1 = serial; 0 or not given: all CPUs, from 32 files on).")
+              help="Lint in N processes (1 = serial; 0 or not given: all CPUs, from 32 files and 1 MB on).")
 @click.option("--statistics", "show_statistics", is_flag=True, help="Also print the number of diagnostics per rule.")
 @click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
@@ -130,7 +130,9 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
     files, errors = discover(paths, cfg)
     if force_exclude:  # pre-commit names files explicitly; the project's exclude globs still apply
-        named = [f for f in files if f != "-" and _force_excluded(cfg, f)]
+        # standard input is excluded by the name it is linted as (editors pipe files in)
+        named = [f for f in files if f != "-" and _force_excluded(cfg, f)] + \
+            [f for f in files if f == "-" and stdin_filename and _force_excluded(cfg, stdin_filename)]
         files = [f for f in files if f not in named]
     else:
         named = []

@@ -154,8 +154,10 @@ def nothing_selected(cfg: Config) -> str:
     newer = [r for r in chosen if tuple(int(p) for p in r.since.split(".")) > target]
     if newer:
         since = max(r.since for r in newer)
-        return (f"no rule selected: {', '.join(r.code for r in newer)} need target-version {since} or later "
-                f"(target-version is {cfg.target_version}); the other selected rules are ignored")
+        verb = "needs" if len(newer) == 1 else "need"
+        rest = "; the other selected rules are ignored" if len(newer) < len(chosen) else ""
+        return (f"no rule selected: {', '.join(r.code for r in newer)} {verb} target-version {since} or later "
+                f"(target-version is {cfg.target_version}){rest}")
     return "no rule selected: every selected rule is ignored"
 
 

@@ -47,6 +47,12 @@ def redact(files, output_file, in_place, paths_only):
         raise click.UsageError("choose one of -o and --in-place")
     if not in_place and len(files) > 1:
         raise click.UsageError("several files: use --in-place (or one FILE with -o)")
+    if output_file and files[0] != "-":  # -o over the input would replace the original: --in-place says that
+        from fountain_audit.cli.outputs import is_same_file
+        if is_same_file(output_file, files[0]):
+            _error(f"{output_file}: refusing to write the redacted copy over its input (--in-place replaces "
+                   "the file)")
+            sys.exit(2)
     status = 0
     for f in files:
         try:

@@ -38,7 +38,7 @@ from fountain_audit.privacy.redact import mask
 SCHEME = "fountain-audit-fingerprint/1"
 #: Rules whose finding is about the file as a whole (something missing, a binary file):
 #: the element they point at is only a place to look, so its content is not hashed.
-FILE_LEVEL = frozenset({"S101", "S102", "S103", "S104", "S108", "E104"})
+FILE_LEVEL = frozenset({"S101", "S102", "S103", "S104", "S108", "E104", "E105"})
 #: Longest excerpt kept (code points, before the ellipsis); see :func:`excerpt`.
 EXCERPT_MAX = 80
 

@@ -37,6 +37,7 @@ RULE_MODULES = (
     "nul_byte",
     "byte_order_mark",
     "binary_file",
+    "empty_file",
     "unclosed_note",
     "unclosed_boneyard",
     "stray_boneyard_close",
