@@ -5,6 +5,7 @@ need no browser (escaping, CSP, file layout, exit codes)."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import time
@@ -80,6 +81,40 @@ def test_markdown_has_no_html_links_or_images():
     assert html == ('<p>a &lt;script&gt;x()&lt;/script&gt; [t](javascript:y) <span class="md-image">[image: i — '
                     '<code>http://h/p.png</code>]</span> <span class="md-link">ok</span> '
                     '<code class="md-href">https://e.com/a</code></p>\n')
+
+
+def test_plain_paragraphs_skip_the_parser_with_the_same_html():
+    from fountain_audit.report.markdown import _plain_paragraphs, _renderer
+
+    rng = random.Random(13)
+    alphabet = ["a", "Z", "1", "9", ".", ")", "(", "-", " ", "  ", "\n", "\n\n", '"', "'", ":", "/", "é", "—",
+                "\u00a0", "\u2028", "%", "?", ",", "@", "{", "*", "<", "&", "\t", "#", "\r", "_"]
+    taken = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        plain = _plain_paragraphs(text)
+        if plain is not None:
+            taken += 1
+            assert plain == _renderer().render(text), repr(text)
+    assert taken > 2000  # the fast path was exercised
+    assert _plain_paragraphs('Noted: "docs/CHANGES.md".\n\nDone') == '<p>Noted: &quot;docs/CHANGES.md&quot;.</p>\n<p>Done</p>\n'
+    assert _plain_paragraphs("1. a") is None and _plain_paragraphs("- a") is None and _plain_paragraphs("a *b*") is None
+
+
+def test_dense_timeline_paths():
+    from fountain_audit.report.render import dense_timeline_paths
+
+    rows = [{"kind": "chat", "x": 0.0, "width": 0.5, "failed_tools": 1, "errors": 0},
+            {"kind": "shell", "x": 0.5, "width": 0.0, "failed_tools": 0, "errors": 2},
+            {"kind": "chat", "x": None, "width": None, "failed_tools": 0, "errors": 0},
+            {"kind": "chat", "x": 0.5, "width": 0.5, "failed_tools": 0, "errors": 0}]
+    assert dense_timeline_paths(rows, 4) == [
+        ("k-chat", "M300 12h345v2h-345zM645 24h345v2h-345z"),
+        ("k-shell", "M645 16h2v2h-2z"),  # no time to the next scene: 2 units wide, still visible
+        ("untimed", "M300 20h690v2h-690z"),  # no timestamp: across the row, never at an invented time
+        ("marker-tool", "M304 13a2 2 0 1 0 4 0a2 2 0 1 0 -4 0"),
+        ("marker-error", "M988 18h2v2h-2z"),
+    ]
 
 
 def test_single_page_is_self_contained(tmp_path):

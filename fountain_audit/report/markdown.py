@@ -10,9 +10,18 @@ Content-Security-Policy is a second guard.
 from __future__ import annotations
 
 import functools
+import re
 from html import escape
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+
+#: Characters with a meaning somewhere in CommonMark (emphasis, code, links, images, HTML,
+#: entities, escapes, headings, block quotes, lists, setext underlines, fences, tables of
+#: other flavours), control characters, and whitespace other than the space and the line feed.
+_MARKUP = re.compile(r"[*_`\[\]<>!&\\#~=+|\x00-\x09\x0b-\x1f\x7f]")
+_OTHER_SPACE = re.compile(r"[^\S \n]")
+_LIST_ITEM = re.compile(r"\d+[.)]|-")
 
 
 def _link_open(self, tokens, idx, options, env):
@@ -42,10 +51,37 @@ def _renderer() -> MarkdownIt:
     return md
 
 
+def _plain_paragraphs(text: str) -> str | None:
+    """The HTML markdown-it gives ``text`` when it is plain paragraphs: no character with a
+    Markdown meaning (:data:`_MARKUP`), no whitespace but spaces and line feeds, no line that
+    starts or ends with a space or starts like a list item. ``None`` for anything else (the
+    parser decides). Same output, checked against the parser in tests/test_report.py."""
+    if _MARKUP.search(text) or (not text.isascii() and _OTHER_SPACE.search(text)):
+        return None
+    out: list[str] = []
+    paragraph: list[str] = []
+    for line in text.split("\n"):
+        if not line:  # a blank line ends a paragraph
+            if paragraph:
+                out.append(f"<p>{escapeHtml(chr(10).join(paragraph))}</p>\n")
+                paragraph = []
+        elif line[0] == " " or line[-1] == " " or _LIST_ITEM.match(line):
+            return None
+        else:
+            paragraph.append(line)
+    if paragraph:
+        out.append(f"<p>{escapeHtml(chr(10).join(paragraph))}</p>\n")
+    return "".join(out)
+
+
 def render_markdown(text: str) -> str:
     """HTML for Markdown ``text`` (a ``str``; lone surrogates from undecodable bytes are shown
-    as U+FFFD). Raw HTML is escaped, links and images become text; never raises on input."""
+    as U+FFFD). Raw HTML is escaped, links and images become text; never raises on input.
+    Plain paragraphs (most short replies) skip the parser: see :func:`_plain_paragraphs`."""
     text = text.encode("utf-8", "replace").decode("utf-8")
+    plain = _plain_paragraphs(text)
+    if plain is not None:
+        return plain
     try:
         return _renderer().render(text)
     except RecursionError:  # absurd nesting: show the text as it is

@@ -70,8 +70,15 @@ def _env():
 
     env.filters["markdown"] = lambda text: Markup(render_markdown(text or ""))
     env.filters["pct"] = lambda x: f"{100 * x:.3f}"
+    env.filters["lines"] = span_lines
     env.globals["kind_labels"] = SCENE_KIND_LABELS
     return env
+
+
+def span_lines(span: dict[str, Any]) -> str:
+    """``L74`` for a span on one line, ``L74–75`` for a span over several (1-based lines)."""
+    line, end = span["line"], span["end_line"]
+    return f"L{line}" if end == line else f"L{line}–{end}"
 
 
 def _csp(script: str) -> str:
