@@ -1,12 +1,14 @@
-"""Linear time on the adversarial shapes (issue 9 and issue 14 items 20 and 24): lint and
-``dump --turns`` (session model, provenance, JSON) of 8× the input take at most 16× the time.
+"""Linear time on the adversarial shapes (issue 9 and issue 14 items 20 and 24): lint,
+``dump --turns`` (session model, provenance, JSON), ``provenance`` and ``show`` (the text
+formats) of 8× the input take at most 16× the time.
 
 The shapes are the benchmark's (``benchmarks/bench.py`` ``SHAPES``: one long line, unclosed
 ``[[``, unclosed ``/*``, cues without dialogue, a long non-forwarding HARVEY reply, "Routing to
 X" lines in a reply, ``THE END.`` lines each followed by content, ``disable-next`` before flagged
 lines, alternating ``disable``/``enable``); ``python benchmarks/bench.py`` times them at 1× and
 10×. The diff's shapes are in ``test_diff_scaling.py``. A ratio, not a time: best of 3 at n and
-at 8n, one retry for a loaded machine; a quadratic shape gives about 64×.
+at 8n in CPU time (time.process_time), one retry for a loaded machine; a quadratic shape gives
+about 64×.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import time
 import pytest
 
 from fountain_audit import lint
+from fountain_audit.audit.provenance import render_text as provenance_text, session_provenance
+from fountain_audit.audit.show import render_text as show_text, show_document, source_lines
 from fountain_audit.dump import JsonWriter, dump_session
 from fountain_audit.model.session import build_session
 from fountain_audit.parse.fountain import parse
@@ -29,18 +33,25 @@ _spec = importlib.util.spec_from_file_location("fa_bench", ROOT / "benchmarks" /
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 
-#: n for each shape: about 20 ms at n here, so the whole test takes a few seconds.
-SIZES = {"one long line": 400_000, "unclosed [[": 800, "unclosed /*": 1_000, "cues without dialogue": 1_200,
-         "long HARVEY reply (issue 14)": 1_000, "Routing to X in a reply (issue 14)": 500,
-         "THE END. then content (issue 14)": 500, "disable-next before flagged notes (issue 14)": 250,
-         "alternating disable/enable (issue 14)": 200}
+#: n for each shape: 10-50 ms at n here, so the whole test takes about 10 s. 8n stays under
+#: ~150 KB of text: past that, a step in the cost per element (memory caches, ~2× here between
+#: 160 and 320 KB) would blur the ratio. Small sizes cannot show a quadratic term with a small
+#: constant (Routing to X was 15 s at 4 MB): ``benchmarks/bench.py`` times 1× and 10× of MBs.
+SIZES = {"one long line": 250_000, "unclosed [[": 600, "unclosed /*": 700, "cues without dialogue": 800,
+         "long HARVEY reply (issue 14)": 600, "Routing to X in a reply (issue 14)": 300,
+         "THE END. then content (issue 14)": 300, "disable-next before flagged notes (issue 14)": 150,
+         "alternating disable/enable (issue 14)": 120}
 
 
 def work(text: str) -> None:
     lint(text)
+    session = build_session(parse(text))
     writer = JsonWriter(io.StringIO(), "json", "turns")
-    for rec in dump_session(build_session(parse(text)), "x.spmd", "turns"):
+    for rec in dump_session(session, "x.spmd", "turns"):
         writer.write(rec)
+    provenance_text(session_provenance(session, "x.spmd"))
+    ids = ["doc", "n1", f"L{len(source_lines(text))}"] + (["t1"] if session.turns else [])
+    show_text(show_document(session, "x.spmd", ids)[0])
 
 
 def best_of_3(text: str) -> float:

@@ -370,14 +370,22 @@ class Session:
     _inline: list | None = None
     _ids: object | None = None  # fountain_audit.model.ids.SessionIds, computed on first use
     _provenance: tuple | None = None  # (file, document) of fountain_audit.audit.provenance, computed once
+    _turns: list | None = None
+    _tool_calls: list | None = None
 
     @property
     def turns(self) -> list[Turn]:
-        return [t for s in self.scenes for t in s.turns]
+        """Every turn of every scene, in order (computed once; do not modify)."""
+        if self._turns is None:
+            self._turns = [t for s in self.scenes for t in s.turns]
+        return self._turns
 
     @property
     def tool_calls(self) -> list[NoteRecord]:
-        return [n for n in self.notes if n.kind == "tool"]
+        """Every ``[[tool:]]`` note, in order (computed once; do not modify)."""
+        if self._tool_calls is None:
+            self._tool_calls = [n for n in self.notes if n.kind == "tool"]
+        return self._tool_calls
 
     @property
     def author(self) -> str | None:
@@ -396,9 +404,12 @@ def _is_harvey_heading(info: HeadingInfo) -> bool:
 def _is_stats(node: Node) -> bool:
     """A one-line stats action (§4 `a_stats`): models and/or token counts, then a duration.
     A bare duration (`250ms`) is not enough: a reply may hold such a line."""
-    if not isinstance(node, Action) or " · " not in node.part_text(0) or len(node.lines) != 1:
+    if not isinstance(node, Action) or " · " not in node.part_text(0):
         return False
-    m = _STATS_RE.match(node.text.strip())
+    lines = node.lines
+    if len(lines) != 1:
+        return False
+    m = _STATS_RE.match(lines[0].strip())
     return bool(m and (m.group("models") or m.group("reply")))
 
 
@@ -443,7 +454,12 @@ def parse_stats(text: str) -> StatsLine | None:
 
 def _is_route_step(node: Node) -> bool:
     """`Routing to X` / `Answered by X` (b45c946–f94bc8d), which precede a stats line."""
-    return isinstance(node, Action) and len(node.lines) == 1 and bool(_ROUTE_STEP_RE.match(node.text.strip()))
+    if not isinstance(node, Action):
+        return False
+    src, start, end = node.src, node.offset, node.end_offset
+    if src.find("Routing to", start, end) < 0 and src.find("Answered by", start, end) < 0:
+        return False  # (a cheap test before the lines)
+    return len(node.lines) == 1 and bool(_ROUTE_STEP_RE.match(node.text.strip()))
 
 
 def _is_end_marker(node: Node) -> bool:
@@ -454,11 +470,6 @@ def _is_suppression(node: Node) -> bool:
     return isinstance(node, Boneyard) and node.render().strip()[2:].lstrip().startswith(_SUPPRESSION_PREFIX)
 
 
-def _is_forwarding(sp: Speech) -> bool:
-    """HARVEY's `Forwarding to NAME.` (first line), or the v0 `(forwarding to NAME)`."""
-    return sp.is_forwarding
-
-
 def _close(speech: Speech | None) -> None:
     """End a speech: trailing blank lines are not part of what was written."""
     if speech is not None:
@@ -467,8 +478,37 @@ def _close(speech: Speech | None) -> None:
         speech._text = None
 
 
+# What the builder needs to know of a node's class, decided once per class (with isinstance,
+# so subclasses are read as their base): one of these codes.
+_HEADING, _BLANK, _NOTE, _DIALOGUE, _BONEYARD, _TRANSITION, _ACTION, _OTHER = range(8)
+_CLASS_CODES: dict[type, int] = {}
+
+
+def _code(cls: type) -> int:
+    code = _CLASS_CODES.get(cls)
+    if code is None:
+        for code, base in enumerate((SceneHeading, Blank, Note, Dialogue, Boneyard, Transition, Action)):
+            if issubclass(cls, base):
+                break
+        else:
+            code = _OTHER
+        _CLASS_CODES[cls] = code
+    return code
+
+
+#: Marks a stats line in a scene's content (see :meth:`_Builder.build`).
+_STATS = object()
+
+
 class _Builder:
-    """Single pass over the document body that builds the session."""
+    """Single pass over the document body that builds the session.
+
+    Each body node is classified once (its class, and for an action whether it is a stats
+    line), and each scene's *content* (its nodes outside speeches' continuations, blank
+    runs left out) is collected in that pass with what each item is: the :class:`Speech`
+    it opens, its :class:`NoteRecord`, :data:`_STATS`, or ``None``. When the scene ends, its
+    description, stats lines and turns are read from that content alone.
+    """
 
     def __init__(self, document: Document):
         self.doc = document
@@ -479,15 +519,7 @@ class _Builder:
         self.scenes: list[Scene] = []
         self.prologue: list[Node] = []
         self.turn_count = 0
-        self._records: dict[int, NoteRecord] = {}
         self._participants: dict[str | None, frozenset[str]] = {}
-
-    def record(self, node: Note) -> NoteRecord:
-        """The parsed record of a note node (parsed once)."""
-        rec = self._records.get(id(node))
-        if rec is None:
-            rec = self._records[id(node)] = parse_note(node)
-        return rec
 
     def participants(self, scene: Scene | None) -> frozenset[str]:
         """HARVEY, SHELL, the author and the scene's human: the speakers whose lines are
@@ -516,99 +548,121 @@ class _Builder:
         main = body if end_index is None else body[:end_index]
         epilogue = [] if end_index is None else body[end_index:]
 
+        codes = _CLASS_CODES
+        notes = self.notes
         fade_in = None
         scene: Scene | None = None
+        scene_nodes: list[Node] = []
+        content: list[tuple[Node, object]] = []  # the current scene's content (see the class)
+        people: frozenset[str] = frozenset()
         speech: Speech | None = None
+        continuation: list[Node] = []  # the open speech's
+        speaker = ""  # the open speech's character, upper case
+        closed = False  # the open speech is HARVEY's forwarding line: nothing continues it
         for k, node in enumerate(main):
-            if isinstance(node, SceneHeading):
+            code = codes.get(node.__class__)
+            if code is None:
+                code = _code(node.__class__)
+            if code == _HEADING:
                 info = read_heading(node.text)
-                if speech is not None and not node.glued and not _is_harvey_heading(info):
-                    speech.continuation.append(node)
-                    scene.nodes.append(node)
+                glued = node.glued
+                if speech is not None and not glued and not _is_harvey_heading(info):
+                    continuation.append(node)
+                    scene_nodes.append(node)
                     continue
-                if speech is not None and node.glued:
+                if speech is not None and glued:
                     speech.glued_heading = node
                 _close(speech)
                 speech = None
+                if scene is not None:
+                    self.shape(scene, content)
                 scene = Scene(len(self.scenes), node, info)
                 self.scenes.append(scene)
+                scene_nodes = scene.nodes
+                content = []
+                people = self.participants(scene)
                 continue
             if scene is None:
-                if fade_in is None and isinstance(node, (Transition, Action)) and node.text.strip() == "FADE IN:":
+                if fade_in is None and code in (_TRANSITION, _ACTION) and node.text.strip() == "FADE IN:":
                     fade_in = node
-                if isinstance(node, Note):
-                    self.notes.append(self.record(node))
+                if code == _NOTE:
+                    notes.append(parse_note(node))
                 self.prologue.append(node)
                 continue
-            scene.nodes.append(node)
-            if speech is not None and self.continues(node, speech, scene, main, k):
-                speech.continuation.append(node)
+            scene_nodes.append(node)
+            rec = tag = None
+            if speech is not None and not closed:
+                # Does the node belong to the open speech (what the character wrote)?
+                if code == _BLANK:
+                    goes_on = True
+                elif code == _NOTE:
+                    rec = parse_note(node)
+                    goes_on = rec.kind == "unknown"
+                elif code == _DIALOGUE:
+                    # Only a model's (or skill's) text can hold a line Fountain reads as a cue,
+                    # its own name included (`LLAMA (CONT'D)`).
+                    goes_on = speaker not in people and node.character.upper() not in people
+                elif code == _BONEYARD:
+                    goes_on = not _is_suppression(node)
+                elif code == _TRANSITION:
+                    goes_on = node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
+                elif code == _ACTION and _is_stats(node):
+                    tag, goes_on = _STATS, False
+                elif code == _ACTION and _is_route_step(node):  # only when a stats line follows it
+                    nxt = None
+                    for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
+                        if not isinstance(main[j], Blank):
+                            nxt = main[j]
+                            break
+                    goes_on = not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
+                else:
+                    goes_on = True
+                if goes_on:
+                    continuation.append(node)
+                    continue
+                _close(speech)
+                speech = None
+            elif speech is not None:
+                _close(speech)
+                speech = None
+            if code == _BLANK:
                 continue
-            _close(speech)
-            speech = None
-            if isinstance(node, Dialogue):
-                speech = Speech(node)
+            if code == _DIALOGUE:
+                speech = tag = Speech(node)
+                continuation = speech.continuation
+                speaker = node.character.upper()
+                closed = speaker == "HARVEY" and speech.is_forwarding  # Harvey's own line, never a reply
                 scene.speeches.append(speech)
-            elif isinstance(node, Note):
-                rec = self.record(node)
-                self.notes.append(rec)
-                scene.notes.append(rec)
+            elif code == _NOTE:
+                tag = rec if rec is not None else parse_note(node)
+                notes.append(tag)
+                scene.notes.append(tag)
+            elif code == _ACTION and tag is None and _is_stats(node):
+                tag = _STATS
+            content.append((node, tag))
         _close(speech)
-        for sc in self.scenes:
-            self.shape(sc)
+        if scene is not None:
+            self.shape(scene, content)
         for n in epilogue:
             if isinstance(n, Note):
-                self.notes.append(self.record(n))
+                notes.append(parse_note(n))
         kind = self.session_kind(fade_in)
-        return Session(self.doc, self.title, self.prologue, self.scenes, epilogue, self.notes,
+        return Session(self.doc, self.title, self.prologue, self.scenes, epilogue, notes,
                        fade_in, epilogue[0] if epilogue else None, kind)
 
-    def continues(self, node: Node, speech: Speech, scene: Scene, nodes: list[Node], k: int) -> bool:
-        """Does ``node`` (``nodes[k]``) belong to the open speech (what the character wrote)?"""
-        if speech.character.upper() == "HARVEY" and _is_forwarding(speech):
-            return False  # Harvey's own one-line forwarding, never a reply
-        if isinstance(node, Blank):
-            return True
-        if isinstance(node, Note):
-            return self.record(node).kind == "unknown"
-        if isinstance(node, Dialogue):
-            # Only a model's (or skill's) text can hold a line Fountain reads as a cue,
-            # its own name included (`LLAMA (CONT'D)`).
-            people = self.participants(scene)
-            return speech.character.upper() not in people and node.character.upper() not in people
-        if isinstance(node, Boneyard):
-            return not _is_suppression(node)
-        if isinstance(node, Transition):
-            return node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
-        if _is_stats(node):
-            return False
-        if _is_route_step(node):  # only when a stats line follows it
-            nxt = None
-            for j in range(k + 1, len(nodes)):  # (blank runs are one node: this stops at once)
-                if not isinstance(nodes[j], Blank):
-                    nxt = nodes[j]
-                    break
-            return not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
-        return True
-
-    def shape(self, scene: Scene) -> None:
-        """Split a scene's nodes into description, stats and (for chat kinds) turns."""
-        absorbed = {id(n) for sp in scene.speeches for n in sp.continuation}
-        content = [n for n in scene.nodes if not isinstance(n, Blank) and id(n) not in absorbed]
-        for n in content:  # the description: leading action paragraphs
-            if not isinstance(n, Action) or _is_stats(n):
+    def shape(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
+        """Split a scene's content into description, stats and (for chat kinds) turns."""
+        for n, tag in content:  # the description: leading action paragraphs
+            if tag is _STATS or not isinstance(n, Action):
                 break
             scene.description.append(n)
-        scene.stats = [n for n in content if _is_stats(n) and n not in scene.description]
+        scene.stats = [n for n, tag in content if tag is _STATS]
         if scene.kind in TURN_KINDS:
             self.turns(scene, content)
 
-    def turns(self, scene: Scene, content: list[Node]) -> None:
+    def turns(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
         """Group a chat scene's speeches and notes into turns (recorder order, §7)."""
         users = self.participants(scene) - {"HARVEY", "SHELL"}
-        speech_of = {id(sp.dialogue): sp for sp in scene.speeches}
-        note_of = {id(r.node): r for r in scene.notes}
-        stats = {id(n) for n in scene.stats}
         turn: Turn | None = None
         pending: list[NoteRecord] = []  # notes seen before the next turn's user input
         prompted = False  # HARVEY asked the user something after the reply (Write P?)
@@ -622,9 +676,22 @@ class _Builder:
             pending = []
             return turn
 
-        for n in content:
-            sp = speech_of.get(id(n))
-            if sp is not None:
+        for n, tag in content:
+            if tag is None:
+                if turn is not None and isinstance(n, Action):
+                    lines = n.lines
+                    if lines and lines[0].startswith("Harvey calls ") and PROSE_TOOL_CALL_RE.match(n.text):
+                        turn.prose_tool_calls.append(n)
+                continue
+            if tag is _STATS:
+                if turn is not None:
+                    if turn.stats is None:
+                        turn.stats = n
+                    elif PROSE_TOOL_CALL_RE.match(n.text):
+                        turn.prose_tool_calls.append(n)
+                continue
+            if isinstance(tag, Speech):
+                sp = tag
                 who = sp.character.upper()
                 if who in users:
                     if prompted:
@@ -636,7 +703,7 @@ class _Builder:
                     turn.user = sp
                 elif who == "HARVEY":
                     prompted = False
-                    if _is_forwarding(sp):
+                    if sp.is_forwarding:
                         if turn is None or turn.forwarding or turn.reply:
                             new_turn()
                         turn.forwarding = sp
@@ -652,20 +719,15 @@ class _Builder:
                         new_turn()
                     turn.reply = sp
                 continue
-            rec = note_of.get(id(n))
-            if rec is not None:
-                if turn is None or (turn.reply and rec.kind in ("rag", "rag-source")):
-                    pending.append(rec)
-                elif turn.reply is not None:
-                    turn.notes.append(("after-reply", rec))
-                elif turn.forwarding is not None:
-                    turn.notes.append(("after-forwarding", rec))
-                else:
-                    turn.notes.append(("after-user" if turn.user else "before-user", rec))
-            elif id(n) in stats and turn is not None and turn.stats is None:
-                turn.stats = n
-            elif turn is not None and isinstance(n, Action) and PROSE_TOOL_CALL_RE.match(n.text):
-                turn.prose_tool_calls.append(n)
+            rec = tag
+            if turn is None or (turn.reply and rec.kind in ("rag", "rag-source")):
+                pending.append(rec)
+            elif turn.reply is not None:
+                turn.notes.append(("after-reply", rec))
+            elif turn.forwarding is not None:
+                turn.notes.append(("after-forwarding", rec))
+            else:
+                turn.notes.append(("after-user" if turn.user else "before-user", rec))
         if pending and turn is not None:  # notes after the last reply (memory tools of the next turn)
             turn.notes.extend(("after-reply", r) for r in pending)
         for t in scene.turns:  # a turn's line: its first speech, else its first note
@@ -709,6 +771,25 @@ def placements(session: Session) -> list[Placement]:
     """Every note of ``session`` with its placement, in source order (computed once)."""
     if session._placements is not None:
         return session._placements
+    notes = session.notes
+    # session.notes is the prologue's notes, then each scene's notes, then the epilogue's.
+    out = [Placement(r, None, None, None) for r in notes[:sum(1 for n in session.prologue if isinstance(n, Note))]]
+    for scene in session.scenes:
+        if scene.turns:
+            where = {id(rec): (turn, phase) for turn in scene.turns for phase, rec in turn.notes}
+            for rec in scene.notes:
+                tp = where.get(id(rec))
+                out.append(Placement(rec, scene, None, None) if tp is None else Placement(rec, scene, *tp))
+        else:
+            out.extend([Placement(rec, scene, None, None) for rec in scene.notes])
+    out.extend([Placement(r, None, None, None) for r in notes[len(out):]])
+    if len(out) != len(notes) or any(p.note is not r for p, r in zip(out, notes)):
+        out = _placements_by_note(session)  # a session not made by build_session
+    session._placements = out
+    return out
+
+
+def _placements_by_note(session: Session) -> list[Placement]:
     where: dict[int, Placement] = {}
     for scene in session.scenes:
         for turn in scene.turns:
@@ -717,8 +798,7 @@ def placements(session: Session) -> list[Placement]:
         for rec in scene.notes:
             if id(rec) not in where:
                 where[id(rec)] = Placement(rec, scene, None, None)
-    session._placements = [where.get(id(r)) or Placement(r, None, None, None) for r in session.notes]
-    return session._placements
+    return [where.get(id(r)) or Placement(r, None, None, None) for r in session.notes]
 
 
 def inline_note_record(note: InlineNote, element: Node) -> NoteRecord:

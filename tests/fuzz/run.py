@@ -10,7 +10,7 @@ output (lint json; dump json of every shape with the undecodable_bytes record, a
 show json of
 ids taken from the dump output, of line ids and of --lines ranges; provenance json; diff json)
 that is not well-formed UTF-8 JSON (a lone surrogate, a \\uD800-\\uDFFF escape), or an AST that does
-not print back to the input. Prints the number of inputs checked. Not collected by pytest (no
+not print back to the input. Prints the number of inputs checked and the slowest one. Not collected by pytest (no
 test_ prefix); the regular suite keeps short hypothesis tests.
 """
 
@@ -102,11 +102,15 @@ def check(data: bytes, other: bytes) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=1.0)
+    parser.add_argument("--slowest", metavar="FILE", help="write the slowest input (and the second file of its diff "
+                                                           "to FILE.other) there, to time it apart")
     args = parser.parse_args()
     pool = seeds()
     deadline = time.monotonic() + args.minutes * 60
     edit = st.tuples(st.integers(0, 1 << 20), st.binary(max_size=24) | st.sampled_from(ADVERSARIAL_CHUNKS))
     count = [0]
+    slowest = [0.0, 0]  # seconds, bytes
+    slowest_inputs: list[bytes] = [b"", b""]
 
     @settings(max_examples=200, deadline=None, database=None,  # a batch; the loop below runs batches
               suppress_health_check=list(HealthCheck))
@@ -115,11 +119,23 @@ def main() -> None:
         if time.monotonic() > deadline:
             return
         count[0] += 1
-        check(mutate(a, edits), b)
+        data = mutate(a, edits)
+        t0 = time.perf_counter()
+        check(data, b)
+        seconds = time.perf_counter() - t0
+        if seconds > slowest[0]:
+            slowest[:] = [seconds, len(data)]
+            slowest_inputs[:] = [data, b]
 
     while time.monotonic() < deadline:
         fuzz()
-    print(f"fuzz: {count[0]} inputs checked in {args.minutes:g} minutes, no failure", file=sys.stderr)
+    print(f"fuzz: {count[0]} inputs checked in {args.minutes:g} minutes, no failure; slowest input "
+          f"{slowest[0]:.2f} s ({slowest[1]} bytes)", file=sys.stderr)
+    if args.slowest:
+        with open(args.slowest, "wb") as f:
+            f.write(slowest_inputs[0])
+        with open(args.slowest + ".other", "wb") as f:
+            f.write(slowest_inputs[1])
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Callable, Iterator
@@ -174,6 +175,33 @@ class RuleContext:
             cached = find_secrets(self.text, self.privacy_allow)
             object.__setattr__(self, "_secrets", cached)
         return cached
+
+    def body_at(self, offset: int) -> int:
+        """Index in ``document.body`` of the node holding the 0-based code-point ``offset`` of
+        the text (binary search over the nodes' offsets), or ``-1`` before the first one."""
+        return bisect_right(self.document.body, offset, key=_node_offset) - 1
+
+    def record_of(self, node):
+        """The :class:`~fountain_audit.parse.notes.NoteRecord` of a note node of the session
+        (``session.notes``), else ``None`` (computed once per file)."""
+        records = self.__dict__.get("_records")
+        if records is None:
+            records = {id(r.node): r for r in self.session.notes}
+            object.__setattr__(self, "_records", records)
+        return records.get(id(node))
+
+
+def _node_offset(node) -> int:
+    return node.offset
+
+
+def index_of(nodes: list, node) -> int:
+    """Index of ``node`` in ``nodes`` (AST nodes in source order, e.g. ``document.body`` or a
+    scene's ``nodes``), found by its offset (binary search); ``ValueError`` if absent."""
+    k = bisect_right(nodes, node.offset, key=_node_offset) - 1
+    if k >= 0 and nodes[k] is node:
+        return k
+    return next(j for j, n in enumerate(nodes) if n is node)  # not expected: nodes do not overlap
 
 
 if TYPE_CHECKING:  # type names for RuleContext, without importing the parser at start-up

@@ -65,7 +65,7 @@ SCOPE = SESSION_LIKE
 def check_scene(ctx, scene):
     for sp in scene.speeches:
         name = sp.character
-        if not any(c.islower() for c in name):
+        if name.isupper() or not any(c.islower() for c in name):
             continue
         cue = sp.dialogue.cue
         yield Finding(sp.line, sp.column, f"character cue '{name}' is not upper case "

@@ -80,7 +80,6 @@ The notes list the goals and the risks.
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
-from fountain_audit.lint.rules.note_in_wrong_scene import note_scenes
 
 CODE = "N106"
 NAME = "chunk-result-sequence"
@@ -93,44 +92,45 @@ def _end(rec):
     return rec.node.end_line, rec.node.end_column
 
 
-def check(ctx):
-    scenes: dict = {}
-    for rec, kind, key in note_scenes(ctx.session):
-        if kind == "chunk-analysis" and rec.valid and rec.kind in ("chunk", "chunk-result"):
-            scenes.setdefault(key, []).append(rec)
-    for notes in scenes.values():
-        chunk = next((r for r in notes if r.kind == "chunk"), None)
-        results = [r for r in notes if r.kind == "chunk-result"]
-        n = chunk.fields.get("chunks") if chunk is not None else None
-        if n is None and not results:
-            continue
-        told = f"chunks={n} ([[chunk:]] line {chunk.line})" if n is not None else None
-        if n is None:  # no (readable) chunks= value: the results must agree among themselves
-            n = results[0].fields["count"]
-            told = f"the first result's /{n} (line {results[0].line})"
-        out_of_order = False
-        prev = 0
-        for r in results:
-            i, count = r.fields["index"], r.fields["count"]
-            if count != n:
-                yield Finding(r.line, r.column, f"[[chunk-result: {i}/{count}]] counts {count} chunks, "
-                              f"but {told} says {n}", *_end(r))
-            if i != prev + 1 and not out_of_order:
-                out_of_order = True
-                if i == prev:
-                    what = f"chunk {i} repeated"
-                elif i > prev:
-                    what = f"missing {prev + 1}" + (f"–{i - 1}" if i - 1 > prev + 1 else "")
-                else:
-                    what = f"after {prev}"
-                yield Finding(r.line, r.column, f"[[chunk-result: {i}/{count}]] out of sequence ({what}); "
-                              f"expected {prev + 1}/{n}: results run 1..{n} in order", *_end(r))
-            prev = i
-        if not out_of_order and len(results) != n:
-            where = chunk if chunk is not None and chunk.fields.get("chunks") is not None else results[-1]
-            if len(results) < n:
-                missing = f"{len(results) + 1}/{n}" + (f" to {n}/{n}" if len(results) + 1 < n else "")
-                msg = f"{len(results)} chunk-result note(s) for {told}; missing {missing}"
+SCENE_KINDS = ("chunk-analysis",)
+
+
+def check_scene(ctx, scene):
+    notes = [r for r in scene.notes if r.valid and r.kind in ("chunk", "chunk-result")]
+    if not notes:
+        return
+    chunk = next((r for r in notes if r.kind == "chunk"), None)
+    results = [r for r in notes if r.kind == "chunk-result"]
+    n = chunk.fields.get("chunks") if chunk is not None else None
+    if n is None and not results:
+        return
+    told = f"chunks={n} ([[chunk:]] line {chunk.line})" if n is not None else None
+    if n is None:  # no (readable) chunks= value: the results must agree among themselves
+        n = results[0].fields["count"]
+        told = f"the first result's /{n} (line {results[0].line})"
+    out_of_order = False
+    prev = 0
+    for r in results:
+        i, count = r.fields["index"], r.fields["count"]
+        if count != n:
+            yield Finding(r.line, r.column, f"[[chunk-result: {i}/{count}]] counts {count} chunks, "
+                          f"but {told} says {n}", *_end(r))
+        if i != prev + 1 and not out_of_order:
+            out_of_order = True
+            if i == prev:
+                what = f"chunk {i} repeated"
+            elif i > prev:
+                what = f"missing {prev + 1}" + (f"–{i - 1}" if i - 1 > prev + 1 else "")
             else:
-                msg = f"{len(results)} chunk-result notes for {told}; expected {n}"
-            yield Finding(where.line, where.column, msg, *_end(where))
+                what = f"after {prev}"
+            yield Finding(r.line, r.column, f"[[chunk-result: {i}/{count}]] out of sequence ({what}); "
+                          f"expected {prev + 1}/{n}: results run 1..{n} in order", *_end(r))
+        prev = i
+    if not out_of_order and len(results) != n:
+        where = chunk if chunk is not None and chunk.fields.get("chunks") is not None else results[-1]
+        if len(results) < n:
+            missing = f"{len(results) + 1}/{n}" + (f" to {n}/{n}" if len(results) + 1 < n else "")
+            msg = f"{len(results)} chunk-result note(s) for {told}; missing {missing}"
+        else:
+            msg = f"{len(results)} chunk-result notes for {told}; expected {n}"
+        yield Finding(where.line, where.column, msg, *_end(where))

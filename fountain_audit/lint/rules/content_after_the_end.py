@@ -77,21 +77,33 @@ SCOPE = ("session",)
 
 
 def check(ctx):
-    if "THE END" not in ctx.text:
+    text = ctx.text
+    if "THE END" not in text:
         return
+    body = ctx.document.body
     absorbed = None  # built only when a candidate needs it
-    pending = []  # end markers still waiting for the content that follows them (one walk)
-    for node in ctx.document.body:
-        if isinstance(node, (Blank, Boneyard)):
+    last = -1
+    at = text.find("THE END")
+    while at >= 0:  # the nodes holding the text `THE END`, in order: the candidate markers
+        k = ctx.body_at(at)
+        at = text.find("THE END", at + 1)
+        if k <= last:
             continue
-        for marker in pending:
-            if absorbed is None:
-                absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
-            if id(marker) not in absorbed:  # else part of a reply (or other speech), written verbatim
-                yield Finding(marker.line, marker.column, f"'THE END.' is followed by more content "
-                              f"(line {node.line}); nothing may follow the end of a session",
-                              marker.end_line, marker.end_column)
-        pending.clear()
-        if isinstance(node, (Action, Transition)) and "THE END" in node.tokens[0] \
-                and node.text.strip() == "THE END.":
-            pending.append(node)
+        last = k
+        marker = body[k]
+        if not (isinstance(marker, (Action, Transition)) and "THE END" in marker.part_text(0)
+                and marker.text.strip() == "THE END."):
+            continue
+        node = None  # what follows the marker, blank lines and boneyards skipped
+        for j in range(k + 1, len(body)):
+            if not isinstance(body[j], (Blank, Boneyard)):
+                node = body[j]
+                break
+        if node is None:
+            continue
+        if absorbed is None:
+            absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
+        if id(marker) not in absorbed:  # else part of a reply (or other speech), written verbatim
+            yield Finding(marker.line, marker.column, f"'THE END.' is followed by more content "
+                          f"(line {node.line}); nothing may follow the end of a session",
+                          marker.end_line, marker.end_column)

@@ -77,7 +77,7 @@ def check(ctx):
             continue
         for action in scene.description:
             for k, line in enumerate(action.lines):
-                m = _MODEL_RE.search(line)
+                m = _MODEL_RE.search(line) if "Model:" in line else None
                 if not m:
                     continue
                 model = m.group("model")

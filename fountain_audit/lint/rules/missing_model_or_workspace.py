@@ -72,14 +72,14 @@ _WORKSPACE_RE = re.compile(r"\bWorkspace:")
 
 
 def check_scene(ctx, scene):
-    desc = [a for a in scene.description if not a.text.lstrip().startswith("/*")]
+    desc = [(a, t) for a, t in ((a, a.text) for a in scene.description) if not t.lstrip().startswith("/*")]
     if not desc:
         return
-    text = "\n".join(a.text for a in desc)
+    text = "\n".join(t for _, t in desc)
     missing = [k for k, rx in (("Model:", _MODEL_RE), ("Workspace:", _WORKSPACE_RE)) if not rx.search(text)]
     if not missing:
         return
-    where = desc[0]
+    where = desc[0][0]
     what = " or ".join(f"'{m}'" for m in missing)
     yield Finding(where.line, where.column, f"INT. chat scene description has no {what} (the recorder writes "
                   "'Harvey and USER are in chat mode. Model: MODEL. Workspace: WS.')",

@@ -53,8 +53,6 @@ no issues found
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-
-from fountain_audit.model.session import placements
 from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "N104"
@@ -79,28 +77,24 @@ _HOMES = {
 _SHOWN = {"pipeline-hidden": "[[hidden confidence instruction appended]]",
           "pipeline-stop": "[[pipeline stopped at step …]]"}
 
-
-def note_scenes(session):
-    """Each note of ``session`` with the kind and identity of the scene it is in:
-    ``[(record, kind, key)]``; ``kind``/``key`` are ``None`` outside any scene and
-    ``key`` is ``(scene index, heading line)``."""
-    return [(p.note, p.scene.kind if p.scene else None, (p.scene.index, p.scene.line) if p.scene else None)
-            for p in placements(session)]
+#: Only the notes that have a home scene are visited.
+NOTE_KINDS = tuple(_HOMES)
 
 
-def check(ctx):
+def check_note(ctx, placed):
     if not ctx.session.scenes:
         return  # notes without scenes (a design-doc excerpt): no placement to judge
-    for rec, kind, _ in note_scenes(ctx.session):
-        home = _HOMES.get(rec.kind)
-        if home is None or kind in home[0]:
-            continue
-        if kind is None:
-            where = "outside any scene"
-        elif kind == "other":
-            where = "in a scene of no Harvey kind"
-        else:
-            where = f"in {'an' if kind[0] in 'aeiou' else 'a'} {kind} scene"
-        shown = _SHOWN.get(rec.kind, f"[[{rec.kind}:]]")
-        yield Finding(rec.line, rec.column, f"{shown} note {where}; it belongs in {home[1]}",
-                      rec.node.end_line, rec.node.end_column)
+    rec = placed.note
+    kind = placed.scene.kind if placed.scene is not None else None
+    home = _HOMES[rec.kind]
+    if kind in home[0]:
+        return
+    if kind is None:
+        where = "outside any scene"
+    elif kind == "other":
+        where = "in a scene of no Harvey kind"
+    else:
+        where = f"in {'an' if kind[0] in 'aeiou' else 'a'} {kind} scene"
+    shown = _SHOWN.get(rec.kind, f"[[{rec.kind}:]]")
+    yield Finding(rec.line, rec.column, f"{shown} note {where}; it belongs in {home[1]}",
+                  rec.node.end_line, rec.node.end_column)

@@ -58,8 +58,8 @@ It says to keep notes on one line.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.parse.fountain import Blank, Boneyard, Dialogue, Note
-from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.parse.fountain import Blank, Boneyard, Dialogue
+from fountain_audit.lint.rules import SESSION_LIKE, index_of
 
 CODE = "N108"
 NAME = "rag-source-without-rag"
@@ -68,10 +68,10 @@ SINCE = "1.2"
 SCOPE = SESSION_LIKE
 
 
-def _where(node, records) -> str:
+def _where(ctx, node) -> str:
     if node is None:
         return "at the start of the file"
-    rec = records.get(id(node))
+    rec = ctx.record_of(node)
     if rec is not None:
         kind = "unknown" if rec.kind == "unknown" else f"[[{rec.kind}:]]"
         return f"after the {kind} note at line {node.line}"
@@ -80,17 +80,23 @@ def _where(node, records) -> str:
     return f"after the {node.type.replace('_', ' ')} at line {node.line}"
 
 
-def check(ctx):
-    records = {id(r.node): r for r in ctx.session.notes}
-    prev = None
-    for node in ctx.document.body:
-        if isinstance(node, (Blank, Boneyard)):
-            continue
-        rec = records.get(id(node)) if isinstance(node, Note) else None
-        if rec is not None and rec.kind == "rag-source":
-            prev_rec = records.get(id(prev)) if prev is not None else None
-            if prev_rec is None or prev_rec.kind not in ("rag", "rag-source"):
-                yield Finding(rec.line, rec.column, f"[[rag-source:]] note {_where(prev, records)}, not after "
-                              "a [[rag:]] note; sources follow the [[rag:]] note of their retrieval",
-                              rec.node.end_line, rec.node.end_column)
-        prev = node
+NOTE_KINDS = ("rag-source",)
+
+
+def check_note(ctx, placed):
+    rec = placed.note
+    scene = placed.scene
+    nodes = scene.nodes if scene is not None else ctx.document.body  # (a scene's: all after its heading)
+    prev = None  # the node before the note in the file, blank lines and boneyards skipped
+    for k in range(index_of(nodes, rec.node) - 1, -1, -1):
+        if not isinstance(nodes[k], (Blank, Boneyard)):
+            prev = nodes[k]
+            break
+    else:
+        if scene is not None:
+            prev = scene.heading
+    prev_rec = ctx.record_of(prev) if prev is not None else None
+    if prev_rec is None or prev_rec.kind not in ("rag", "rag-source"):
+        yield Finding(rec.line, rec.column, f"[[rag-source:]] note {_where(ctx, prev)}, not after "
+                      "a [[rag:]] note; sources follow the [[rag:]] note of their retrieval",
+                      rec.node.end_line, rec.node.end_column)

@@ -91,16 +91,28 @@ _WHAT = [
 ]
 
 
+_THE_END = ("the end marker",
+            "Harvey's reader stops reading there, truncating the session (everything after it is lost)")
+_BY_CLASS: dict = {}  # node class -> (what, effect), _THE_END's test (Action) or None; decided once
+
+
+def _class_of(cls):
+    if issubclass(cls, Action):
+        return Action
+    return next(((what, effect) for base, what, effect in _WHAT if issubclass(cls, base)), None)
+
+
 def _classify(node):
-    if isinstance(node, Action):
-        if node.text.strip() in _END:
-            return ("the end marker",
-                    "Harvey's reader stops reading there, truncating the session (everything after it is lost)")
+    cls = node.__class__
+    found = _BY_CLASS.get(cls, False)
+    if found is False:
+        found = _BY_CLASS[cls] = _class_of(cls)
+    if found is Action:  # the end marker only (a cheap look for its words before the text)
+        src = node.src
+        if src.find("THE END", node.offset, node.end_offset) >= 0 and node.text.strip() in _END:
+            return _THE_END
         return None
-    for cls, what, effect in _WHAT:
-        if isinstance(node, cls):
-            return what, effect
-    return None
+    return found
 
 
 def check_scene(ctx, scene):
@@ -110,7 +122,8 @@ def check_scene(ctx, scene):
             if found is None:
                 continue
             what, effect = found
-            first = node.lines[0].strip() if node.lines else ""
+            lines = node.lines
+            first = lines[0].strip() if lines else ""
             shown = first if len(first) <= 60 else first[:57] + "..."
             yield Finding(node.line, node.column, f"{speech.character}'s text has a line that reads as "
-                          f"{what} ('{shown}'); {effect}", node.line, node.column + len(node.lines[0]))
+                          f"{what} ('{shown}'); {effect}", node.line, node.column + len(lines[0]))

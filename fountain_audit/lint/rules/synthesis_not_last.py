@@ -72,7 +72,6 @@ The notes list the goals.
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.parse.notes import MEMORY_KINDS
 from fountain_audit.lint.rules import SESSION_LIKE
-from fountain_audit.lint.rules.note_in_wrong_scene import note_scenes
 
 CODE = "N107"
 NAME = "synthesis-not-last"
@@ -86,21 +85,22 @@ _SHOWN = {"pipeline-hidden": "[[hidden confidence instruction appended]]",
           "pipeline-stop": "[[pipeline stopped …]]"}
 
 
-def check(ctx):
-    scenes: dict = {}
-    for rec, kind, key in note_scenes(ctx.session):
-        if kind == "chunk-analysis" and rec.kind not in _TRAILING:
-            scenes.setdefault(key, []).append(rec)
-    for notes in scenes.values():
-        chunks = [r for r in notes if r.kind == "chunk"]
-        for extra in chunks[1:]:
-            yield Finding(extra.line, extra.column, f"second [[chunk:]] note in one chunk analysis scene "
-                          f"(the first is at line {chunks[0].line}); one scene analyses one file",
-                          extra.node.end_line, extra.node.end_column)
-        for k, rec in enumerate(notes):
-            if rec.kind == "synthesis" and k + 1 < len(notes):
-                after = notes[k + 1]
-                shown = _SHOWN.get(after.kind, f"[[{after.kind}:]]")
-                yield Finding(rec.line, rec.column, f"[[synthesis:]] is not the last note of its chunk scene "
-                              f"({shown} follows at line {after.line}); the synthesis closes the analysis",
-                              rec.node.end_line, rec.node.end_column)
+SCENE_KINDS = ("chunk-analysis",)
+
+
+def check_scene(ctx, scene):
+    notes = [r for r in scene.notes if r.kind not in _TRAILING]
+    if not notes:
+        return
+    chunks = [r for r in notes if r.kind == "chunk"]
+    for extra in chunks[1:]:
+        yield Finding(extra.line, extra.column, f"second [[chunk:]] note in one chunk analysis scene "
+                      f"(the first is at line {chunks[0].line}); one scene analyses one file",
+                      extra.node.end_line, extra.node.end_column)
+    for k, rec in enumerate(notes):
+        if rec.kind == "synthesis" and k + 1 < len(notes):
+            after = notes[k + 1]
+            shown = _SHOWN.get(after.kind, f"[[{after.kind}:]]")
+            yield Finding(rec.line, rec.column, f"[[synthesis:]] is not the last note of its chunk scene "
+                          f"({shown} follows at line {after.line}); the synthesis closes the analysis",
+                          rec.node.end_line, rec.node.end_column)

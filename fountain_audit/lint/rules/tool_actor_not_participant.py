@@ -68,6 +68,11 @@ SCOPE = SESSION_LIKE
 
 
 def check_turn(ctx, turn, scene):
+    for _, rec in turn.notes:
+        if rec.actor is not None and rec.kind == "tool":
+            break
+    else:
+        return  # no tool note names an actor
     names = []
     if turn.target:
         names.append(turn.target)

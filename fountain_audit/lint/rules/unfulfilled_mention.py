@@ -67,6 +67,7 @@ It declares package main.
 import re
 
 from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.parse.fountain import LineToken
 from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "T105"
@@ -80,9 +81,12 @@ _MENTION_RE = re.compile(r"^(?P<lead>\s*)@(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
 def _first_text_token(speech):
-    for tok in speech.dialogue.tokens[1:]:
-        if tok.type != "PARENTHETICAL":
-            return tok
+    """The first line token under the cue that is not a parenthetical, when it holds an ``@``."""
+    d = speech.dialogue
+    for i in range(1, len(d.parts)):
+        part = d.parts[i]
+        if part[0] != "PARENTHETICAL":
+            return LineToken.of(d.src, part) if d.src.find("@", part[1], part[2]) >= 0 else None
     return None
 
 
@@ -93,7 +97,7 @@ def check(ctx):
         noted = set()
         for action in scene.description:
             for k, line in enumerate(action.lines):
-                m = _NOTED_RE.match(line)
+                m = _NOTED_RE.match(line) if "(@" in line else None
                 if m:
                     name = m.group("name")
                     noted.add(name.rstrip(".").casefold())
