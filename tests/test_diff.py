@@ -20,7 +20,7 @@ from fountain_audit.diff import engine
 from fountain_audit.diff import (DiffError, Options, diff_texts, json_patch, make_side, render_unified, word_diff)
 from fountain_audit.cli.diff import diff as diff_cmd
 
-from .conftest import SHARED, shared_files
+from .conftest import ROOT, SHARED, shared_files
 
 
 def run(*args, input=None):
@@ -760,3 +760,29 @@ def test_error_messages_escape_file_names(tmp_path, pair):
     assert r.exit_code == 2 and "\x1b" not in r.stderr and "\x07" not in r.stderr
     assert r.stderr.strip() == (f"fountain-audit diff: error: {tmp_path}/gone\\x1b]0;pwned\\x07.spmd: cannot read: "
                                 "No such file or directory")
+
+
+def _scenes(text: str) -> list[str]:
+    return re.split(r"(?m)^(?=INT\. |EXT\. )", text)
+
+
+def test_a_scene_without_turns_that_kept_its_place_is_not_removed_and_added():
+    """Two chat scenes swapped around an unchanged chunk-analysis scene: the turn is moved;
+    the scene between them, the same on both sides at the same place, is not a change (the
+    alignment had paired the chat scenes across it and left it as a deletion plus an insertion)."""
+    text = (ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8")
+    parts = _scenes(text)
+    assert parts[4].startswith("INT. CHUNK ANALYSIS")
+    parts[3], parts[5] = parts[5], parts[3]
+    r = diff_texts(text, "".join(parts))
+    assert [(c.kind, c.a_turn, c.b_turn) for c in r.changes] == [("turn-moved", 2, 1)]
+
+
+def test_a_scene_without_turns_moved_elsewhere_is_reported_once_as_moved():
+    text = (ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8")
+    parts = _scenes(text)
+    assert parts[6].startswith("INT. SHELL")
+    parts.insert(4, parts.pop(6))
+    r = diff_texts(text, "".join(parts))
+    moved = [(c.kind, c.a_scene, c.b_scene, c.message) for c in r.changes if c.category == "scenes"]
+    assert moved == [("scene-moved", 5, 3, "scene moved from scene 6 to scene 4: INT. SHELL 2026-08-03 14:24:15")]

@@ -57,7 +57,7 @@ category           kinds
                    status ``ok → error``, error, arguments as a JSON-path diff ...)
 ``context``        ``rag-added|removed|changed``, ``recall-added|removed|changed``
 ``notes``          ``note-added|removed|changed`` (the turn's other notes)
-``scenes``         ``scene-added|removed|changed`` (scenes without turns; headings)
+``scenes``         ``scene-added|removed|changed|moved`` (scenes without turns; headings)
 ``other``          ``actions-changed``, ``stats-changed``, ``field-changed``
 =================  =================================================================
 

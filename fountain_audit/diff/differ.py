@@ -79,6 +79,7 @@ class Differ:
             script.extend(steps)
             events.extend(("turn", s) for s in steps)
         script, events = self._refine(script, events)
+        self._scene_moves(scene_steps)
         moved = self._moves(script)
         moved_a = {x for x, _ in moved.items()}
         moved_b = {y: x for x, y in moved.items()}
@@ -119,7 +120,30 @@ class Differ:
         turns carry (their changes are reported as recall changes)."""
         return not s.turns and not (s.kind == "context-recall" and s.index in side.recall_scenes)
 
+    def _scene_moves(self, scene_steps: list) -> None:
+        """Pair a removed and an added scene without turns whose alignment keys are equal (the
+        same scene, which the alignment could not keep in order when the scenes around it were
+        reordered): ``moved_scenes`` maps each such B scene to its A scene."""
+        removed: dict[tuple, list[SceneUnit]] = {}
+        for op, i, _ in scene_steps:
+            if op == "del" and self._reportable(self.a, self.a.scenes[i]):
+                removed.setdefault(self.a.scenes[i].key, []).append(self.a.scenes[i])
+        self.moved_scenes: dict[int, SceneUnit] = {}
+        for op, _, j in scene_steps:
+            if op == "ins" and self._reportable(self.b, self.b.scenes[j]) and removed.get(self.b.scenes[j].key):
+                self.moved_scenes[self.b.scenes[j].index] = removed[self.b.scenes[j].key].pop(0)
+        self.moved_a_scenes = {sa.index for sa in self.moved_scenes.values()}
+
     def _scene_changes(self, op: str, sa: SceneUnit | None, sb: SceneUnit | None) -> None:
+        if op == "del" and sa.index in self.moved_a_scenes:
+            return  # reported where it went (op "ins"), or not at all when it kept its place
+        if op == "ins" and sb.index in self.moved_scenes:
+            was = self.moved_scenes[sb.index]
+            if was.index != sb.index:
+                self.add("scene-moved", "scenes", f"scene moved from scene {was.index + 1} to scene {sb.index + 1}: "
+                         f"{sb.raw_heading}", {"a_scene": was.index, "b_scene": sb.index, "heading": sb.raw_heading},
+                         None, None)
+            return
         if op == "del":
             if self._reportable(self.a, sa):
                 self.add("scene-removed", "scenes", f"scene removed: {sa.raw_heading}",

@@ -209,7 +209,7 @@ class Speech:
         heading is not truncated."""
         if self.glued_heading is not None:
             return False
-        return not self.nodes[-1].ends_line
+        return not (self.continuation[-1] if self.continuation else self.dialogue).ends_line
 
     @property
     def line(self) -> int:
@@ -221,8 +221,10 @@ class Speech:
 
     @property
     def end_line(self) -> int:
-        last = [n for n in self.nodes if not isinstance(n, Blank)][-1]
-        return last.end_line
+        for n in reversed(self.continuation):  # the last node that is not a blank run
+            if not isinstance(n, Blank):
+                return n.end_line
+        return self.dialogue.end_line
 
 
 #: Turn phases in recorder order; a note's phase is where it was found.
@@ -282,6 +284,12 @@ class Turn:
 
 
 
+def _holds(nodes: list[Node], needle: str) -> bool:
+    """Does the source text of one of ``nodes`` hold ``needle`` (no line break in it)? A
+    cheap test (no text is built) before a regular expression that needs the words."""
+    return any(n.src.find(needle, n.offset, n.end_offset) >= 0 for n in nodes)
+
+
 @dataclass(eq=False, slots=True)
 class Scene:
     """A scene: its heading, what the heading says, and every node up to the next scene.
@@ -326,12 +334,16 @@ class Scene:
     @property
     def model(self) -> str | None:
         """``Model:`` from the scene description, or ``None``."""
+        if not _holds(self.description, "Model:"):
+            return None
         m = _CHAT_DESC_RE.search(self.description_text)
         return m.group("model") if m else None
 
     @property
     def workspace(self) -> str | None:
         """``Workspace:`` from the scene description, or ``None``."""
+        if not _holds(self.description, "Workspace:"):
+            return None
         m = _WORKSPACE_RE.search(self.description_text)
         return m.group("ws") if m else None
 

@@ -9,7 +9,8 @@ or, atomically, to ``--output``.
 
 Paths and messages may hold undecodable bytes (lone surrogates, see
 :mod:`fountain_audit.parse.source`): they are shown with backslash escapes, and in
-SARIF URIs percent-encoded from the original bytes.
+SARIF URIs percent-encoded from the original bytes. The JSON formats are well-formed
+Unicode whatever a field holds (any lone surrogate left would be U+FFFD).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.lint.baseline import Outcome
 from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, stale_lines, summary_line
 from fountain_audit.lint.rules import Rule
+from fountain_audit.parse.source import well_formed
 from fountain_audit.untrusted import terminal_safe
 
 #: Every ``--output-format`` value; ``auto`` picks one of the first two (or ``github``).
@@ -196,7 +198,7 @@ def report_full(run: LintRun, console: "Console", *, quiet: bool = False, show_s
 def report_json_lines(run: LintRun) -> str:
     """One JSON object per diagnostic per line (the objects of the ``json`` format's
     ``diagnostics``); nothing else."""
-    return "".join(json.dumps(diagnostic_dict(d), ensure_ascii=False) + "\n" for d in run.diagnostics)
+    return "".join(well_formed(json.dumps(diagnostic_dict(d), ensure_ascii=False)) + "\n" for d in run.diagnostics)
 
 
 # -- github -------------------------------------------------------------------------------------------------
@@ -334,7 +336,7 @@ def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
 
 def report_sarif(run: LintRun) -> str:
     """:func:`sarif_log` as indented JSON."""
-    return json.dumps(sarif_log(run), ensure_ascii=False, indent=2) + "\n"
+    return well_formed(json.dumps(sarif_log(run), ensure_ascii=False, indent=2)) + "\n"
 
 
 # -- junit --------------------------------------------------------------------------------------------------
@@ -433,7 +435,7 @@ def report_gitlab(run: LintRun) -> str:
             "categories": ["Style"],
             "location": {"path": path, "lines": {"begin": d.line, "end": max(d.line, d.end_line or d.line)}},
         })
-    return json.dumps(issues, ensure_ascii=False, indent=2) + "\n"
+    return well_formed(json.dumps(issues, ensure_ascii=False, indent=2)) + "\n"
 
 
 #: Formats rendered as one string (the others print to a rich console).

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 from fountain_audit import __version__
 from fountain_audit.lint.baseline import Outcome
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.parse.source import well_formed
 from fountain_audit.untrusted import terminal_safe, one_line
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -142,7 +143,7 @@ def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreada
     if baseline is not None:
         doc["baseline"] = {"file": _safe(baseline.file), "baselined": baseline.baselined,
                            "stale": [e.to_dict() for e in baseline.stale]}
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+    return well_formed(json.dumps(doc, ensure_ascii=False, indent=2))  # the fields are escaped already: a guard
 
 
 def diagnostic_dict(d: Diagnostic) -> dict:

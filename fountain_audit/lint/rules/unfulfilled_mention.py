@@ -96,6 +96,8 @@ def check(ctx):
             continue
         noted = set()
         for action in scene.description:
+            if action.src.find("(@", action.offset, action.end_offset) < 0:
+                continue  # (a cheap test before the lines)
             for k, line in enumerate(action.lines):
                 m = _NOTED_RE.match(line) if "(@" in line else None
                 if m:
