@@ -405,7 +405,11 @@ class SpeechOut:
         text = sp.text
         ref = actors.format(actors.of_character(sp.character, humans=humans, scene_kind=scene_kind, text=text))
         cue = sp.dialogue.part_text(0)  # the cue line, without its terminator (CR, LF or CRLF)
-        cue = cue[:min((i for i in (cue.find("\n"), cue.find("\r")) if i >= 0), default=len(cue))]
+        cut, cr = cue.find("\n"), cue.find("\r")
+        if cr >= 0 and (cut < 0 or cr < cut):
+            cut = cr
+        if cut >= 0:
+            cue = cue[:cut]
         return cls(sp.character, ref, cue, sp.parentheticals, text, Span.of(sp.dialogue, last),
                    sp.truncated, None if ids is None else ids.of(sp))
 
