@@ -49,37 +49,37 @@ def walk(ctx, visits: list[tuple[Any, str, Callable, frozenset[str] | None]],
     turns = [(k, fn) for k, what, fn, _ in visits if what == "turn"]
     if notes and session.notes:
         from fountain_audit.model.session import placements
-        by_kind: dict[str, list] = {}
+        by_kind: dict[str, list] = {}  # note kind -> its visitors (those that have not failed)
         for placed in placements(session):
             kind = placed.note.kind
             chosen = by_kind.get(kind)
             if chosen is None:
-                chosen = by_kind[kind] = [(k, fn) for k, fn, kinds in notes if kinds is None or kind in kinds]
+                chosen = by_kind[kind] = [(k, fn) for k, fn, kinds in notes
+                                          if (kinds is None or kind in kinds) and k not in failed]
             for key, fn in chosen:
-                if key in failed:
-                    continue
                 try:
                     for finding in fn(ctx, placed):
                         yield key, finding
                 except Exception as e:  # noqa: BLE001 - one rule's bug must not stop the others
                     failed.add(key)
                     on_error(key, e)
+                    by_kind.clear()  # chosen again without it for the next notes
     if scenes or turns:
         by_scene: dict[str, list] = {}
         for scene in session.scenes:
-            chosen = by_scene.get(scene.kind)
+            kind = scene.info.kind
+            chosen = by_scene.get(kind)
             if chosen is None:
-                chosen = by_scene[scene.kind] = [(k, fn) for k, fn, kinds in scenes
-                                                 if kinds is None or scene.kind in kinds]
+                chosen = by_scene[kind] = [(k, fn) for k, fn, kinds in scenes
+                                           if (kinds is None or kind in kinds) and k not in failed]
             for key, fn in chosen:
-                if key in failed:
-                    continue
                 try:
                     for finding in fn(ctx, scene):
                         yield key, finding
                 except Exception as e:  # noqa: BLE001
                     failed.add(key)
                     on_error(key, e)
+                    by_scene.clear()
             for turn in scene.turns if turns else ():
                 for key, fn in turns:
                     if key in failed:
@@ -90,6 +90,7 @@ def walk(ctx, visits: list[tuple[Any, str, Callable, frozenset[str] | None]],
                     except Exception as e:  # noqa: BLE001
                         failed.add(key)
                         on_error(key, e)
+                        by_scene.clear()  # (a rule may visit scenes too)
 
 
 def whole_file_check(visits: tuple[tuple[str, Callable, frozenset[str] | None], ...]) -> Callable:
