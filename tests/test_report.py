@@ -160,6 +160,43 @@ def test_redact_replaces_secrets_and_paths(tmp_path):
     assert "&lt;redacted:" in html and "&lt;home&gt;" in html
 
 
+def test_redact_also_covers_the_rule_docs_on_the_page(tmp_path):
+    """The Rules section quotes each rule's docs, whose examples hold example secrets (V101:
+    AWS's documented example key): --redact replaces them too, so the page holds no secret."""
+    out = tmp_path / "v101.html"
+    sample = SAMPLES / "violations" / "V101-secret-in-session.spmd"
+    assert run("report", str(sample), "-o", str(out)).exit_code == 0
+    assert "AKIAIOSFODNN7EXAMPLE" in out.read_text()  # the docs' example, shown when not redacting
+    assert run("report", "--redact", str(sample), "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert "AKIAIOSFODNN7EXAMPLE" not in html and 'id="rule-V101"' in html
+
+
+def test_page_names_do_not_depend_on_how_the_paths_were_typed(tmp_path, monkeypatch):
+    (tmp_path / "sessions").mkdir()
+    (tmp_path / "sessions" / "a.spmd").write_text((SAMPLES / "clean-session.spmd").read_text())
+    monkeypatch.chdir(tmp_path)
+    for given, out in ((str(tmp_path / "sessions"), "abs"), ("sessions", "rel"), ("./sessions/../sessions", "dots")):
+        assert run("report", given, "-o", out).exit_code == 0
+        assert sorted(p.name for p in (tmp_path / out).iterdir()) == ["a.spmd.html", "index.html"]
+
+
+def test_a_secret_in_a_file_name_is_redacted_in_page_names_titles_and_the_index(tmp_path):
+    token = "ghp_" + "Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt"
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / f"{token}.spmd").write_text((SAMPLES / "clean-session.spmd").read_text())
+    assert run("report", "--redact", str(tmp_path / "in"), "-o", str(tmp_path / "out")).exit_code == 0
+    pages = sorted((tmp_path / "out").iterdir())
+    assert [p.name for p in pages] == ["_redacted_github-token_.spmd.html", "index.html"]
+    assert not any(token in p.read_text() for p in pages)
+
+
+def test_an_output_name_with_another_suffix_is_not_made_a_directory(tmp_path):
+    r = run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(tmp_path / "out.txt"))
+    assert r.exit_code == 2 and "a page is written to a name ending in .html" in r.output
+    assert not (tmp_path / "out.txt").exists()
+
+
 # -- in Chromium --------------------------------------------------------------------------------------
 
 def test_clean_session_in_browser(browser, tmp_path):
@@ -281,7 +318,11 @@ def test_evidence_basis_per_turn_comes_from_provenance(browser, tmp_path):
                SAMPLES / "violations" / "P104-recall-outside-recall-scene.spmd"]
     assert run("report", *map(str, samples), "-o", str(out)).exit_code == 0
     bases = {}
-    for html in sorted(out.glob("*samples__*.html")):
+    pages = sorted(p for p in out.glob("*.html") if p.name != "index.html")
+    assert [p.name for p in pages] == ["clean-session.spmd.html",  # named below the inputs' common folder
+                                       "violations__L101-legacy-prose-tool-call.spmd.html",
+                                       "violations__P104-recall-outside-recall-scene.spmd.html"]
+    for html in pages:
         page, _ = open_page(browser, html, tmp_path, html.stem + ".png")
         bases[html.stem.split("__")[-1]] = page.evaluate(
             "Array.from(document.querySelectorAll('article.turn')).map("
@@ -292,7 +333,7 @@ def test_evidence_basis_per_turn_comes_from_provenance(browser, tmp_path):
         "L101-legacy-prose-tool-call.spmd": ["t1=unknown"],
         "P104-recall-outside-recall-scene.spmd": ["t1=none-recorded"],
     }
-    page, _ = open_page(browser, next(out.glob("*__clean-session.spmd.html")), tmp_path, "rag.png")
+    page, _ = open_page(browser, out / "clean-session.spmd.html", tmp_path, "rag.png")
     rag = page.locator('[id="t1.rag1"]')
     assert rag.locator('[id="t1.rag-source2"]').inner_text().startswith(
         "t1.rag-source2 source papers/tide-models.pdf — Harmonic Tide Prediction (doi 10.5555/tide.2031)")

@@ -3,6 +3,7 @@ and the JSON Schemas of every output shape."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -117,6 +118,9 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
                 continue
             try:
                 session = build_session(parse(text))
+                # The model is built with the collector paused (no cycles in it): freeze it, or the
+                # first collections while records are written would scan all of it.
+                gc.freeze()
                 if redactor:
                     redactor.learn(session, text)
                 count = 0

@@ -75,6 +75,11 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         raise click.UsageError(one_line(str(e))) from None
     files, errors = discover(paths, cfg)
     single = output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)
+    suffix = os.path.splitext(output.rstrip("/\\"))[1]
+    if not single and suffix and not os.path.isdir(output) and not output.endswith(("/", os.sep)):
+        # `-o out.txt` asks for a file: a directory named out.txt would surprise
+        raise click.UsageError(f"-o {output}: a page is written to a name ending in .html; for a directory of "
+                               f"pages, give a name without a file suffix, an existing directory, or end it with /")
     if single and len(files) > 1:
         raise click.UsageError(f"-o {output}: one page takes one session, and {len(files)} were given; "
                                "name a directory to get a page per session and an index")
@@ -89,6 +94,10 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
             _fail(f"{output}: cannot create directory: {e.strerror or e}")
     taken: set[str] = set()
     index: list[tuple] = []  # (page summary, href): pages are written as they are made
+    # pages are named by the path below the inputs' common folder: the same names however the
+    # paths were typed (absolute, relative, through ..)
+    real = [os.path.abspath(f) for f in files if f != "-"]
+    common = os.path.commonpath([os.path.dirname(p) for p in real]) if real else ""
     for f in files:
         try:
             text = decode_bytes(sys.stdin.buffer.read()) if f == "-" else read_path(f, cfg.max_file_size)
@@ -106,7 +115,10 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
                 redactor = Redactor(secrets=redact, paths=True).learn(session, text)
             diagnostics = lint_session(text, document, session, f, selection, frozenset(cfg.ignored_for(f)))
             page = collect(session, f, text, diagnostics, redactor, rules)
-            href = None if single else _page_name(f, taken)
+            shown = os.path.relpath(os.path.abspath(f), common) if f != "-" and common else f
+            if redactor is not None:  # a file name can hold a secret or a user name too
+                shown = redactor.text(shown)
+            href = None if single else _page_name(shown, taken)
             html = render_session(page, index_href=None if single else "index.html")
             # Everything built while the collector was paused is young: the first collection
             # after it would scan all of it (~0.4 s for 5 MB). The model holds no reference

@@ -286,9 +286,9 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
     kind = KIND_LABELS.get(session.kind, session.kind)
     if looks_binary(text):
         kind = "a binary file (not a session)"
-    return SessionPage(file=file, kind=kind, title=title, participants=people, date_range=date_range,
+    return SessionPage(file=red(file), kind=kind, title=title, participants=people, date_range=date_range,
                        counts=counts, scenes=scenes, timeline=timeline, file_diagnostics=file_diags,
-                       rules={c: r for c, r in (rules or {}).items()
+                       rules={c: red(r) for c, r in (rules or {}).items()  # docs quote example secrets
                               if any(d.code == c for d in diagnostics)},
                        redacted=redact is not None, recall=recall)
 
