@@ -609,3 +609,48 @@ def test_export_and_redact_output_to_a_device_or_fifo(project, command):
     assert r.returncode == 0, r.stderr
     assert stat.S_ISCHR(os.lstat(null).st_mode)
     assert sorted(os.listdir(".")) == sorted(["f", "s.spmd"] + (["null"] if null.parent == project else []))
+
+
+# -- 25. redact refuses FIFOs; no report over the baseline; report pages never over inputs ---------------------
+
+@pytest.mark.parametrize("mode", [("-o", "o.spmd"), ("--in-place",)])
+def test_redact_refuses_a_fifo(project, mode):
+    import os
+    os.mkfifo("p.spmd")
+    r = run_cli("redact", "p.spmd", *mode, cwd=project, timeout=30)
+    assert r.returncode == 2 and r.stderr == "fountain-audit redact: error: p.spmd: not a regular file\n"
+    assert sorted(os.listdir(".")) == ["p.spmd", "s.spmd"]
+
+
+@pytest.mark.parametrize("update", [True, False])
+def test_lint_refuses_to_write_the_report_over_the_baseline(project, update):
+    import os
+    args = ["lint", "--isolated", "--baseline", "b.json", "-o", "./b.json", "s.spmd"]
+    if update:
+        args.insert(1, "--update-baseline")
+    else:
+        assert cli("lint", "--isolated", "--baseline", "b.json", "--update-baseline", "s.spmd").exit_code == 0
+    before = Path("b.json").read_bytes() if os.path.exists("b.json") else None
+    r = cli(*args)
+    assert r.exit_code == 2
+    assert r.stderr == "fountain-audit: error: ./b.json: refusing to write the report over the baseline (b.json)\n"
+    assert (Path("b.json").read_bytes() if os.path.exists("b.json") else None) == before
+
+
+def test_report_directory_never_writes_over_an_input(project):
+    import os
+    import shutil
+    shutil.copy("s.spmd", "s.spmd.html")  # the page name of s.spmd
+    r = cli("report", "s.spmd", "s.spmd.html", "-o", ".")
+    assert r.exit_code == 2
+    assert r.stderr == ("fountain-audit report: error: s.spmd.html: refusing to write a page over an input file "
+                        "(s.spmd.html)\n")
+    assert Path("s.spmd.html").read_text() == A03
+    os.mkdir("out")
+    shutil.copy("s.spmd", "out/index.html")
+    r = cli("report", "s.spmd", "out/index.html", "-o", "out/")
+    assert r.exit_code == 2
+    assert r.stderr == ("fountain-audit report: error: out/index.html: refusing to write the index over an input "
+                        "file (out/index.html)\n")
+    assert os.listdir("out") == ["index.html"] and Path("out/index.html").read_text() == A03
+    assert sorted(os.listdir(".")) == ["out", "s.spmd", "s.spmd.html"]

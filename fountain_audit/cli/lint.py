@@ -140,6 +140,10 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         refuse_output_over_inputs(output_file, files)
     if update_baseline:
         refuse_output_over_inputs(baseline_file, files, "the baseline")
+    if output_file and baseline_file:
+        from fountain_audit.cli.outputs import is_same_file
+        if is_same_file(output_file, baseline_file):
+            _fail(f"{output_file}: refusing to write the report over the baseline ({baseline_file})")
     if not files and not named and not errors and not allow_empty:
         _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)} (--allow-empty accepts that)")
     root = project_root(cfg.source)

@@ -14,6 +14,8 @@ import sys
 
 import click
 
+from fountain_audit.untrusted import terminal_safe
+
 
 @click.command("redact", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
@@ -39,6 +41,7 @@ def redact(files, output_file, in_place, paths_only):
     Exit status: 0 written; 1 a copy would not keep the structure; 2 usage error, an
     unreadable file, a file changed while being redacted, or an output that cannot be written.
     """
+    from fountain_audit.cli.main import _not_a_file
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.parse.source import decode_bytes, encode_text
     from fountain_audit.privacy.redact import redact_session
@@ -55,6 +58,10 @@ def redact(files, output_file, in_place, paths_only):
             sys.exit(2)
     status = 0
     for f in files:
+        if f != "-" and _not_a_file(f) == "not a regular file":  # a FIFO would block, a device never end
+            _error(f"{f}: not a regular file")
+            status = 2
+            continue
         try:
             if f == "-":
                 if in_place:
@@ -96,7 +103,7 @@ def redact(files, output_file, in_place, paths_only):
             continue
         if target is not None:
             c = result.counts
-            click.echo(f"fountain-audit: {target}: {c.secrets} secret(s), {c.workspace} workspace path(s), "
+            click.echo(f"fountain-audit: {terminal_safe(target)}: {c.secrets} secret(s), {c.workspace} workspace path(s), "
                        f"{c.home} home path(s) replaced", err=True)
     sys.exit(status)
 
@@ -107,6 +114,4 @@ def _plain(text: str) -> bool:
 
 
 def _error(message: str) -> None:
-    from fountain_audit.untrusted import terminal_safe
-
     click.secho(f"fountain-audit redact: error: {terminal_safe(message)}", err=True, fg="red")

@@ -84,6 +84,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         raise click.UsageError(f"-o {output}: one page takes one session, and {len(files)} were given; "
                                "name a directory to get a page per session and an index")
     refuse_output_over_inputs(output, files)
+    inputs = _InputFiles(files)
+    if not single:  # the index, and each page before it is written, must not be an input either
+        inputs.refuse(os.path.join(output, "index.html"), "the index")
     if not files and not errors:
         _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)}")
     rules = {r.code: {"name": r.name, "severity": str(r.severity), "doc": r.doc} for r in all_rules()}
@@ -125,6 +128,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
             # cycles, so reference counting frees it; let no collection scan it.
             gc.freeze()
         target = output if single else os.path.join(output, href)
+        if not single:
+            inputs.refuse(target, "a page")
         try:
             write_atomic(target, html)
         except OSError as e:
@@ -143,6 +148,34 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         click.secho(f"fountain-audit report: error: {terminal_safe(msg)}", err=True, fg="red")
     if errors:
         sys.exit(2)
+
+
+class _InputFiles:
+    """The input files, to check that a page or the index is not one of them (the same inode,
+    or the same resolved path): one stat per input, one per output."""
+
+    def __init__(self, files: list[str]) -> None:
+        self.files: dict[tuple[int, int] | str, str] = {}
+        for f in files:
+            if f == "-":
+                continue
+            self.files[os.path.realpath(f)] = f
+            try:
+                st = os.stat(f)
+                self.files[(st.st_dev, st.st_ino)] = f
+            except OSError:
+                pass
+
+    def refuse(self, target: str, what: str) -> None:
+        """Exit 2 when ``target`` is one of the inputs."""
+        try:
+            st = os.stat(target)
+            f = self.files.get((st.st_dev, st.st_ino))
+        except OSError:
+            f = None
+        f = f or self.files.get(os.path.realpath(target))
+        if f is not None:
+            _fail(f"{os.path.normpath(target)}: refusing to write {what} over an input file ({f})")
 
 
 def _fail(message: str) -> None:
