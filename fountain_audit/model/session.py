@@ -50,6 +50,11 @@ _KIND_RES: list[tuple[str, re.Pattern[str]]] = [
     ("memory", re.compile(r"INT\. MEMORY(?:\s+-\s+(?P<label>.+))?$")),
     ("hand-off", re.compile(r"INT\. HAND-OFF(?:\s+-\s+(?P<label>.+))?$")),
 ]
+#: The literal text each of :data:`_KIND_RES` starts with.
+_KIND_PREFIX = {"chat": "INT. ", "ext-chat": "EXT. ", "agent-mode": "INT. AGENT MODE", "shell": "INT. SHELL",
+                "context-recall": "INT. CONTEXT RECALL", "chunk-analysis": "INT. CHUNK ANALYSIS",
+                "pipeline": "INT. PIPELINE ", "skill": "INT. SKILL ", "memory": "INT. MEMORY",
+                "hand-off": "INT. HAND-OFF"}
 #: Kinds whose recorder heading carries a ``TS`` timestamp.
 TIMESTAMPED_KINDS = frozenset({"chat", "ext-chat", "agent-mode", "shell", "skill", "context-recall",
                                "chunk-analysis", "pipeline"})
@@ -113,6 +118,8 @@ def read_heading(text: str) -> HeadingInfo:
         else:
             ts = None
     for kind, rx in _KIND_RES:
+        if not s.startswith(_KIND_PREFIX[kind]) or (kind in ("chat", "ext-chat") and " AND " not in s):
+            continue  # (what the expression starts with, tested before it)
         km = rx.match(s)
         if km:
             g = km.groupdict()
@@ -593,6 +600,15 @@ class _Builder:
                 scene_nodes = scene.nodes
                 content = []
                 people = self.participants(scene)
+                continue
+            if code == _BLANK and scene is not None:  # the most common node: decided at once
+                scene_nodes.append(node)
+                if speech is not None:
+                    if closed:
+                        _close(speech)
+                        speech = None
+                    else:
+                        continuation.append(node)
                 continue
             if scene is None:
                 if fade_in is None and code in (_TRANSITION, _ACTION) and node.text.strip() == "FADE IN:":
