@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import tempfile
 import threading
 
@@ -22,13 +23,29 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
     written as UTF-8, ``bytes`` as they are. ``durable`` also fsyncs the directory, so the
     rename itself survives a crash (the baseline, a shared ledger, asks for it).
 
-    The file keeps the mode of the file it replaces (new files: 0666 less the umask).
+    What ``path`` names decides how it is written (see :func:`resolve_target`):
+
+    - a symlink is followed (``os.path.realpath``): the file it points to is replaced
+      atomically and the link stays a link (a dangling link creates its target);
+    - an existing target that is not a regular file nor a directory (a character device such
+      as ``/dev/null``, a FIFO, a socket) or a path through ``/proc`` (``/dev/stdout``,
+      ``/dev/fd/N``, ``/proc/self/fd/N``) is opened and written directly, with no temporary
+      file and no rename (it is a stream, not a file to replace: ``-o /dev/null`` discards, a
+      FIFO's reader gets the data; opening a FIFO waits for its reader);
+    - a directory stays an error (``IsADirectoryError`` from the rename).
+
+    A replaced file keeps its mode (new files: 0666 less the umask).
     Raises ``OSError``; the temporary file (``TARGET.fountain-audit-XXXXXXXX.tmp``) is
     removed on failure, on ``KeyboardInterrupt`` (SIGINT) and on SIGTERM, after which
     the process still ends by that signal.
     """
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
+    path, direct = resolve_target(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if direct:
+        with open(path, "wb") as f:
+            f.write(payload)
+        return
+    folder = os.path.dirname(path)
     try:
         mode = os.stat(path).st_mode & 0o7777
     except OSError:
@@ -39,7 +56,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
         fd, tmp = tempfile.mkstemp(prefix=f"{os.path.basename(path)}{TEMP_INFIX}", suffix=".tmp", dir=folder)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(data.encode("utf-8") if isinstance(data, str) else data)
+                f.write(payload)
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp, mode)
@@ -54,6 +71,45 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
         signal.raise_signal(interrupted[0])
     if durable:
         fsync_dir(folder)
+
+
+def resolve_target(path: str | os.PathLike) -> tuple[str, bool]:
+    """Where :func:`write_atomic` writes ``path``: ``(target, direct)``. ``direct`` is true
+    when the file is to be opened and written in place (``target`` is then ``path`` as
+    given): it exists and is neither a regular file nor a directory (device, FIFO, socket),
+    or a symlink on the way is a ``/proc`` link (``/dev/stdout`` -> ``/proc/self/fd/1``),
+    whose target is an open file description, not a path to rename over. Otherwise
+    ``target`` is the absolute path with every symlink resolved (``os.path.realpath``),
+    the file to replace atomically."""
+    path = os.fspath(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        return path, True
+    if _through_proc(path):
+        return path, True
+    return os.path.realpath(path), False
+
+
+def _through_proc(path: str) -> bool:
+    """True when following ``path``'s symlinks reaches a symlink inside ``/proc``
+    (``/proc/self/fd/1``, ``/proc/PID/cwd``...), a kernel "magic" link."""
+    current = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own limit on links followed
+        folder = os.path.realpath(os.path.dirname(current))
+        current = os.path.join(folder, os.path.basename(current))
+        if not os.path.islink(current):
+            return False
+        if folder == "/proc" or folder.startswith("/proc/"):
+            return True
+        try:
+            link = os.readlink(current)
+        except OSError:
+            return False
+        current = os.path.normpath(os.path.join(folder, link))
+    return False
 
 
 def fsync_dir(folder: str) -> None:

@@ -567,3 +567,101 @@ def test_a_long_line_is_shown_as_a_window_in_the_code_frame():
     assert shown.startswith("…") and shown.endswith("…") and len(shown) == FRAME_WIDTH + 2
     caret = frame[2].split("|", 1)[1]
     assert caret.index("^") - 1 == shown.index("SECRET") and caret.count("^") == 6
+
+# -- 24. -o onto something that is not a regular file: devices and FIFOs are written, links followed --------
+
+def codes(report) -> list[str]:
+    return [d["code"] for d in json.loads(report)["diagnostics"]]
+
+
+def _lint_to(target, cwd, **kw):
+    return run_cli("lint", "--isolated", "--output-format", "json", "s.spmd", "-o", str(target), cwd=cwd, **kw)
+
+
+def test_output_to_a_fifo_writes_into_it(project):
+    import os
+    import stat
+    import threading
+    os.mkfifo("f")
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(Path("f").read_bytes()), daemon=True)
+    reader.start()
+    r = _lint_to("f", project)
+    reader.join(30)
+    assert r.returncode == 1 and r.stdout == "" and r.stderr == ""
+    assert codes(got[0]) == ["P102"]
+    assert stat.S_ISFIFO(os.lstat("f").st_mode)
+    assert sorted(os.listdir(".")) == ["f", "s.spmd"]  # no temporary file left
+
+
+def null_device(folder: Path) -> Path:
+    """A character device to write to: ``folder/null`` (major 1, minor 3) when mknod is
+    permitted (root: a failing test then replaces it, not the machine's /dev/null), else /dev/null."""
+    import os
+    import stat
+    try:
+        os.mknod(folder / "null", stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        return folder / "null"
+    except OSError:
+        return Path("/dev/null")
+
+
+def test_output_to_a_character_device_leaves_it_a_device(project):
+    import os
+    import stat
+    target = null_device(project)
+    r = _lint_to(target, project)
+    assert r.returncode == 1 and r.stdout == "" and r.stderr == ""
+    assert stat.S_ISCHR(os.lstat(target).st_mode) and os.stat(target).st_rdev == os.makedev(1, 3)
+    assert sorted(os.listdir(".")) == sorted(["s.spmd"] + (["null"] if target.parent == project else []))
+
+
+def test_output_through_a_symlink_replaces_the_target_and_keeps_the_link(project):
+    import os
+    Path("reports").mkdir()
+    Path("reports/real.json").write_text("old\n")
+    os.chmod("reports/real.json", 0o640)
+    Path("link.json").symlink_to("reports/real.json")
+    r = _lint_to("link.json", project)
+    assert r.returncode == 1 and r.stdout == ""
+    assert os.path.islink("link.json") and os.readlink("link.json") == "reports/real.json"
+    assert codes(Path("reports/real.json").read_text()) == ["P102"]
+    assert os.stat("reports/real.json").st_mode & 0o777 == 0o640
+    assert sorted(os.listdir(".")) == ["link.json", "reports", "s.spmd"]
+    assert os.listdir("reports") == ["real.json"]
+
+
+def test_output_through_a_proc_link_writes_to_standard_output(project):
+    import os
+    Path("so").symlink_to("/proc/self/fd/1")
+    r = _lint_to("so", project)  # standard output is a pipe here
+    assert r.returncode == 1 and codes(r.stdout) == ["P102"]
+    assert os.readlink("so") == "/proc/self/fd/1"
+    # standard output is a regular file: still written, not replaced (a local link, as /dev/stdout
+    # is: a failing test must not replace the machine's /dev/stdout)
+    Path("stdout").symlink_to("so")
+    r = _lint_to("stdout", project, prefix=["sh", "-c", 'exec "$0" "$@" > captured.txt'])
+    assert r.returncode == 1 and codes(Path("captured.txt").read_text()) == ["P102"]
+    assert os.readlink("stdout") == "so"
+    assert sorted(os.listdir(".")) == ["captured.txt", "s.spmd", "so", "stdout"]
+
+
+@pytest.mark.parametrize("command", [("export", "--to", "toolpath"), ("redact",)])
+def test_export_and_redact_output_to_a_device_or_fifo(project, command):
+    import os
+    import stat
+    import threading
+    os.mkfifo("f")
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(Path("f").read_bytes()), daemon=True)
+    reader.start()
+    r = run_cli(*command, "s.spmd", "-o", "f", cwd=project)
+    reader.join(30)
+    assert r.returncode == 0, r.stderr
+    assert len(got) == 1 and len(got[0]) > 100
+    assert stat.S_ISFIFO(os.lstat("f").st_mode)
+    null = null_device(project)
+    r = run_cli(*command, "s.spmd", "-o", str(null), cwd=project)
+    assert r.returncode == 0, r.stderr
+    assert stat.S_ISCHR(os.lstat(null).st_mode)
+    assert sorted(os.listdir(".")) == sorted(["f", "s.spmd"] + (["null"] if null.parent == project else []))
