@@ -768,6 +768,36 @@ def redaction_note(redactor: Redactor) -> dict:
     return {"secrets": redactor.secrets, "paths": redactor.paths, "spans": "original"}
 
 
+def _mask_split_secrets(rec: "AstNodeRecord", obj: dict[str, Any], redactor: Redactor) -> None:
+    """A node's tokens are redacted one by one, so a secret that spans tokens (a private key
+    block read as a character cue and its dialogue) would reach the output in pieces that no
+    detector recognises: find the replacements in the node's whole text and, for each one that
+    spans several tokens, write the placeholder in its first token and drop the secret's text
+    from the others (their line ends kept, so each token keeps its lines). ``obj`` is the
+    redacted ``rec.to_json()``; changed in place, title-page entries included."""
+    for child, child_obj in zip(rec.children, obj.get("children", [])):
+        _mask_split_secrets(child, child_obj, redactor)
+    if len(rec.tokens) < 2:
+        return
+    reps = [r for r in redactor.replacements(rec.text) if r.what == "secret"]
+    bounds, at = [], 0
+    for t in rec.tokens:
+        bounds.append((at, at + len(t.text)))
+        at += len(t.text)
+    for r in reps:
+        hit = [k for k, (a, b) in enumerate(bounds) if a < r.end and r.start < b]
+        if len(hit) < 2:
+            continue
+        for n, k in enumerate(hit):
+            a, b = bounds[k]
+            raw = rec.tokens[k].text
+            lo, hi = max(a, r.start) - a, min(b, r.end) - a
+            gone = raw[lo:hi]
+            kept = "\n" * (gone.count("\n") + gone.count("\r") - gone.count("\r\n"))
+            piece = (r.new if n == 0 else "") + kept
+            obj["tokens"][k]["text"] = redactor.text(raw[:lo]) + piece + redactor.text(raw[hi:])
+
+
 class JsonWriter:
     """Writes records to ``out`` as they come.
 
@@ -791,6 +821,8 @@ class JsonWriter:
 
     def write(self, rec: Any) -> None:
         obj = self.redact(rec.to_json())
+        if self.redact and isinstance(rec, AstNodeRecord):
+            _mask_split_secrets(rec, obj, self.redact)
         if self.fmt == "jsonl":
             obj = {"format_version": FORMAT_VERSION, **({"redaction": self.note} if self.note else {}), **obj}
             self.out.write(encode_json(obj) + "\n")

@@ -512,6 +512,62 @@ def test_piped_rules_and_rule_are_plain_unpadded_lines(project):
     assert all(line == line.rstrip() for line in r.stdout.splitlines())
 
 
+# -- linear time on one long line (adversarial trial) ------------------------------------------------------
+
+def _cpu(fn, arg) -> float:
+    import gc
+    import time
+
+    best = float("inf")
+    gc.disable()
+    try:
+        for _ in range(3):
+            t0 = time.process_time()
+            fn(arg)
+            best = min(best, time.process_time() - t0)
+    finally:
+        gc.enable()
+    return best
+
+
+def _linear(fn, make, n: int) -> None:
+    fn(make(n))  # warm up
+    for _ in range(3):  # a noisy measurement is taken again; a quadratic one fails every time
+        small, large = _cpu(fn, make(n)), _cpu(fn, make(8 * n))
+        if large <= 16 * max(small, 1e-3):
+            return
+    pytest.fail(f"8x the input took {large / max(small, 1e-3):.1f}x the time ({small:.3f} s, {large:.3f} s)")
+
+
+@pytest.mark.parametrize("unit", ["*/ ", "/* */ "])
+def test_many_boneyard_closes_on_one_line_are_linear(unit):
+    """_stray_closes looked for the next '/*' from every '*/' to the end of the line."""
+    from fountain_audit.parse.lexer import tokenize
+    _linear(lambda t: tokenize(t, []), lambda n: "INT. A 2026-01-01 10:00:00\n\nAna waits " + unit * n + "\n", 4000)
+
+
+def test_fingerprints_of_many_findings_on_one_line_are_linear():
+    """Each finding normalised, masked and hashed its whole line: a line of 8,000 secrets took minutes."""
+    from fountain_audit.lint.fingerprint import assign
+    from fountain_audit.lint.linter import lint_text
+
+    def make(n):
+        text = "INT. SHELL 2026-01-01 10:00:00\n\nAna types " + "password=Ab3xY9zQ " * n + "\n"
+        return text, lint_text(text)
+    _linear(lambda td: assign(td[1], td[0], "a.spmd"), make, 500)
+
+
+def test_a_long_line_is_shown_as_a_window_in_the_code_frame():
+    from fountain_audit.lint.diagnostics import Diagnostic, Severity
+    from fountain_audit.reporters.formats import FRAME_WIDTH, code_frame
+    line = "x" * 1000 + " SECRET " + "y" * 1000
+    d = Diagnostic("a.spmd", 1, 1002, "V101", "secret-in-session", Severity.ERROR, "m", 1, 1008)
+    frame = code_frame(d, [line]).plain.splitlines()
+    shown = frame[1].split("| ", 1)[1]
+    assert shown.startswith("…") and shown.endswith("…") and len(shown) == FRAME_WIDTH + 2
+    caret = frame[2].split("|", 1)[1]
+    assert caret.index("^") - 1 == shown.index("SECRET") and caret.count("^") == 6
+
 # -- 24. -o onto something that is not a regular file: devices and FIFOs are written, links followed --------
 
 def codes(report) -> list[str]:

@@ -257,3 +257,20 @@ def test_provenance_redact(session_file, fmt):
     r = cli("provenance", "--redact", "--format", fmt, str(session_file[0]))
     assert r.returncode == 0, r.stderr
     assert leaks(r.stdout) == []
+
+
+def test_a_secret_split_across_ast_tokens_is_not_dumped_in_pieces(tmp_path):
+    """A private key block at the start of a paragraph reads as a character cue plus dialogue:
+    two tokens, neither of which holds a whole key. dump --ast --redact masks it in both."""
+    from pathlib import Path
+    sample = (Path(__file__).parent.parent / "samples" / "clean-session.spmd").read_text(encoding="utf-8")
+    key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq3x9Yk2n3mQz8vFq\n-----END RSA PRIVATE KEY-----"
+    assert "The test suite does *not* pass yet" in sample
+    f = tmp_path / "k.spmd"
+    f.write_text(sample.replace("The test suite does *not* pass yet", key), encoding="utf-8")
+    r = cli("dump", "--redact", "--ast", "--format", "jsonl", str(f))
+    assert r.returncode == 0 and "MIIE" not in r.stdout  # the key body; the cue (its BEGIN line) is a name
+    (node,) = [json.loads(line) for line in r.stdout.splitlines() if "redacted:private-key" in line]
+    assert [t["type"] for t in node["tokens"]] == ["CHARACTER", "DIALOGUE"]
+    assert "".join(t["text"] for t in node["tokens"]) == node["text"]
+    assert node["tokens"][0]["text"] == "<redacted:private-key>\n"

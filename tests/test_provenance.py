@@ -179,7 +179,10 @@ def test_dump_turns_carries_the_same_provenance():
 
 @pytest.mark.parametrize("value, is_json, summary", [
     ({"path": "a.go"}, True, 'path="a.go"'), ([1, 2], True, "[1, 2]"), ({}, True, ""), (None, False, None),
-    ("raw  text\nhere", False, "raw text here"), ({"k": "x" * 100}, True, 'k="' + "x" * 76 + "…")])
+    ("raw  text\nhere", False, "raw text here"), ({"k": "x" * 100}, True, 'k="…'),
+    # never cut inside a word: a secret cut short would escape --redact's detectors and leak its prefix
+    ({"cmd": "x" * 43 + " ghp_1234567890abcdefghijklmnopqrstuvwxyZ0"}, True, 'cmd="' + "x" * 43 + "…"),
+    ("word " * 20, False, ("word " * 15).rstrip() + "…")])
 def test_arguments_summary(value, is_json, summary):
     assert arguments_summary(value, is_json) == summary
 

@@ -197,6 +197,22 @@ def test_an_output_name_with_another_suffix_is_not_made_a_directory(tmp_path):
     assert not (tmp_path / "out.txt").exists()
 
 
+def test_undecodable_bytes_and_escaped_lone_surrogates_become_replacement_characters(tmp_path):
+    """A byte that is not UTF-8 (in the text or the file name) and a JSON "\\ud800" escape in tool
+    arguments decode to lone surrogates: the page is still written, with U+FFFD for each."""
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    assert '{"cmd":"make test"}' in text
+    data = text.replace('{"cmd":"make test"}', '{"cmd":"\\ud800"}').encode("utf-8").replace(b"flaky harbour", b"fl\xffaky harbour", 1)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a\udcff.spmd").write_bytes(data)  # the file name holds byte 0xff
+    assert run("report", str(tmp_path / "in"), "-o", str(tmp_path / "out")).exit_code == 0
+    for page in (tmp_path / "out").iterdir():
+        html = page.read_bytes().decode("utf-8")  # strict: well-formed UTF-8
+        assert not any("\ud800" <= c <= "\udfff" for c in html)
+    page = next(p for p in (tmp_path / "out").iterdir() if p.name != "index.html")
+    assert page.read_text(encoding="utf-8").count("\ufffd") >= 2  # the 0xff byte and the \\ud800 escape
+
+
 # -- in Chromium --------------------------------------------------------------------------------------
 
 def test_clean_session_in_browser(browser, tmp_path):

@@ -71,8 +71,9 @@ def _speech_span(sp: Speech) -> dict[str, int]:
 
 def arguments_summary(value: Any, is_json: bool, limit: int = _SUMMARY_MAX) -> str | None:
     """A one-line summary of tool-call arguments: ``key=value`` pairs (JSON values) for an
-    object, the compact JSON otherwise, the raw text when not JSON; cut at ``limit``
-    characters with ``…``. ``None`` when the call has no arguments."""
+    object, the compact JSON otherwise, the raw text when not JSON; cut to at most ``limit``
+    characters, at a space or JSON punctuation (never inside a word), with ``…``. ``None``
+    when the call has no arguments."""
     if value is None or value == "" or value == {}:
         return None if value in (None, "") else ""
     if is_json and isinstance(value, dict):
@@ -82,7 +83,13 @@ def arguments_summary(value: Any, is_json: bool, limit: int = _SUMMARY_MAX) -> s
     else:
         text = str(value)
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    # Cut at a separator, never inside a word: half a token (a secret cut short) no longer
+    # matches the detectors that --redact runs on the summary, and would leak its prefix.
+    head = text[:limit - 1]
+    cut = max(head.rfind(c) for c in ' ",:=[]{}')
+    return head[:cut + 1].rstrip() + "…" if cut >= 0 else "…"
 
 
 class _Era:

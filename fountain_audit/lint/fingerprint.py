@@ -28,7 +28,7 @@ import os
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.lexer import split_lines
@@ -85,6 +85,14 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
+def _line_range(d: Diagnostic) -> tuple[int, int]:
+    """The 1-based first and last source line of the element ``d`` flags (see :func:`element_content`)."""
+    last = d.end_line if d.end_line is not None and d.end_line >= d.line else d.line
+    if d.end_line is not None and d.end_line > d.line and d.end_column == 1:
+        last -= 1  # an exclusive end at the start of a line does not take that line
+    return d.line, last
+
+
 def element_content(d: Diagnostic, lines: Sequence[str]) -> str:
     """The normalised content of the element ``d`` flags: source lines ``d.line`` to
     ``d.end_line`` (``d.line`` alone when there is no end), whole, from ``lines`` (the file's
@@ -92,10 +100,8 @@ def element_content(d: Diagnostic, lines: Sequence[str]) -> str:
     Empty for :data:`FILE_LEVEL` rules and for positions past the end of the file."""
     if d.code in FILE_LEVEL:
         return ""
-    last = d.end_line if d.end_line is not None and d.end_line >= d.line else d.line
-    if d.end_line is not None and d.end_line > d.line and d.end_column == 1:
-        last -= 1  # an exclusive end at the start of a line does not take that line
-    return normalise("\n".join(lines[d.line - 1:last]))
+    first, last = _line_range(d)
+    return normalise("\n".join(lines[first - 1:last]))
 
 
 def excerpt(content: str) -> str:
@@ -122,13 +128,31 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
         return diagnostics
     lines = [content for content, _ in split_lines(text)]
     seen: Counter = Counter()
+    # Many findings on one long line (a line of secrets) share its content: normalise, mask and
+    # hash it once each, so the work stays linear in the input (the digest of each occurrence
+    # is a copy of the hash of the shared prefix, fed the occurrence index: same digest).
+    contents: dict[tuple[int, int], str] = {}
+    masked: dict[str, str] = {}
+    prefixes: dict[tuple[str, str], Any] = {}
     out = []
     for d in sorted(diagnostics, key=Diagnostic.sort_key):
-        content = element_content(d, lines)
+        if d.code in FILE_LEVEL:
+            content = ""
+        else:
+            span = _line_range(d)
+            if span not in contents:
+                contents[span] = element_content(d, lines)
+            content = contents[span]
         key = (d.code, content)
         index = seen[key]
         seen[key] += 1
+        if key not in prefixes:
+            prefixes[key] = hashlib.sha256("\0".join((SCHEME, d.code, path, content, "")).encode("utf-8", "surrogateescape"))
+        h = prefixes[key].copy()
+        h.update(str(index).encode("ascii"))
         # the excerpt is stored (the baseline is committed) and printed: never a secret in it
-        out.append((d, digest(d.code, path, content, index), excerpt(mask(content) if content else d.message)))
+        if content and content not in masked:
+            masked[content] = excerpt(mask(content))
+        out.append((d, h.hexdigest()[:32], masked[content] if content else excerpt(d.message)))
     found = {id(d): (fp, ex) for d, fp, ex in out}
     return [replace(d, fingerprint=found[id(d)][0], excerpt=found[id(d)][1]) for d in diagnostics]

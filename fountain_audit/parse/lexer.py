@@ -472,8 +472,10 @@ def _stray_closes(tokens: list[tuple], problems: list[Problem], text: str) -> No
             continue
         depth = 0  # inline /* ... */ pairs in running text are boneyards too
         k = start
+        o = -2  # the next "/*" at or after k (-1: none left); found again only once k passes it
         while True:
-            o = value.find("/*", k)
+            if o != -1 and o < k:
+                o = value.find("/*", k)
             c = value.find("*/", k)
             if c < 0:
                 break

@@ -120,9 +120,15 @@ def _visible(line: str) -> str:
     return "".join(out)
 
 
+#: Code points of a source line shown in a code frame; a longer line is shown as a window
+#: around the flagged column, with ``…`` where it was cut (output stays linear in the input).
+FRAME_WIDTH = 160
+
+
 def code_frame(d: Diagnostic, lines: Sequence[str], context: int = 2, max_span: int = 5) -> "Text":
     """The lines around ``d`` with line numbers and the flagged columns underlined
-    (``^``), ending with the rule code, as in ruff's ``full`` output."""
+    (``^``), ending with the rule code, as in ruff's ``full`` output. Lines longer than
+    :data:`FRAME_WIDTH` code points are shown as a window of that width."""
     from rich.cells import cell_len
     from rich.text import Text
     out = Text()
@@ -142,7 +148,15 @@ def code_frame(d: Diagnostic, lines: Sequence[str], context: int = 2, max_span: 
     out.append("\n")
     for n in range(first_shown, last_shown + 1):
         raw = lines[n - 1]
-        shown = _visible(raw)
+        cut = 0  # code points of a long line left out before the part shown
+        if len(raw) > FRAME_WIDTH:  # show a window around the flagged columns, not the whole line
+            if n == start:
+                cut = max(0, min(d.column - 1 - FRAME_WIDTH // 4, len(raw) - FRAME_WIDTH))
+            left = "…" if cut else ""
+            shown = left + _visible(raw[cut:cut + FRAME_WIDTH]) + ("…" if cut + FRAME_WIDTH < len(raw) else "")
+        else:
+            left = ""
+            shown = _visible(raw)
         bar(str(n))
         out.append((" " + shown) if shown else "")
         out.append("\n")
@@ -150,10 +164,10 @@ def code_frame(d: Diagnostic, lines: Sequence[str], context: int = 2, max_span: 
             lo = d.column if n == start else 1
             hi = d.end_column if n == end and d.end_column else len(raw) + 1
             lo = max(1, min(lo, len(raw) + 1))
-            hi = min(hi, len(raw) + 1)
+            hi = min(hi, len(raw) + 1, cut + FRAME_WIDTH + 1)
             if hi <= lo:
                 hi = lo + 1  # an empty span (or one past the end of the line): one caret
-            pad = cell_len(_visible(raw[:lo - 1]))  # columns count characters of the line as recorded
+            pad = cell_len(left + _visible(raw[cut:lo - 1]))  # columns count characters of the line as recorded
             width = max(1, cell_len(_visible(raw[lo - 1:hi - 1])))
             bar()
             out.append(" " + " " * pad)
