@@ -710,3 +710,57 @@ def test_report_directory_never_writes_over_an_input(project):
                         "file (out/index.html)\n")
     assert os.listdir("out") == ["index.html"] and Path("out/index.html").read_text() == A03
     assert sorted(os.listdir(".")) == ["out", "s.spmd", "s.spmd.html"]
+
+
+# -- 26. file names with control sequences never reach standard error raw -----------------------------------
+
+EVIL = "x\x1b]0;T\x07\u202e.spmd"
+EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("lint", "f" + EVIL), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
+    (("dump", "e" + EVIL), f"fountain-audit: warning: e{EVIL_SHOWN}: empty: no records"),
+    (("dump", "f" + EVIL), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
+    (("export", "--to", "toolpath", "e" + EVIL), f"fountain-audit: error: e{EVIL_SHOWN}: empty: nothing to export"),
+    (("export", "--to", "toolpath", "f" + EVIL), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
+    (("redact", "--in-place", "e" + EVIL),
+     f"fountain-audit: e{EVIL_SHOWN}: 0 secret(s), 0 workspace path(s), 0 home path(s) replaced"),
+    (("redact", "f" + EVIL), f"fountain-audit redact: error: f{EVIL_SHOWN}: not a regular file"),
+    (("report", "f" + EVIL, "-o", "out/"), f"fountain-audit report: error: f{EVIL_SHOWN}: not a regular file"),
+    (("diff", "f" + EVIL, "s.spmd"), f"fountain-audit diff: error: f{EVIL_SHOWN}: not a regular file"),
+    (("lint", "d" + EVIL), f"fountain-audit: warning: no *.spmd or *.fountain files under d{EVIL_SHOWN}"),
+    (("lint", "s.spmd", "-o", "gone/" + EVIL),
+     f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
+    (("export", "--to", "toolpath", "s.spmd", "-o", "gone/" + EVIL),
+     f"fountain-audit: error: cannot write gone/{EVIL_SHOWN}: No such file or directory"),
+    (("redact", "s.spmd", "-o", "gone/" + EVIL),
+     f"fountain-audit redact: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
+    (("report", "s.spmd", "-o", EVIL + ".txt"), f"Error: -o {EVIL_SHOWN}.txt: a page is written to a name"),
+])
+def test_file_names_reach_standard_error_escaped(project, args, expected):
+    import os
+    os.mkfifo("f" + EVIL)
+    Path("e" + EVIL).write_bytes(b"")
+    os.mkdir("d" + EVIL)
+    r = run_cli(*args, cwd=project, timeout=30)
+    assert r.returncode in (1, 2) or args[0] in ("dump", "redact"), r.stderr
+    assert not set(r.stderr) & {"\x1b", "\x07", "\u202e"}, r.stderr
+    assert expected in r.stderr, r.stderr
+
+
+def test_junit_escapes_c1_and_bidi_controls():
+    from xml.etree import ElementTree as ET
+
+    from fountain_audit.lint.diagnostics import Diagnostic, Severity
+    from fountain_audit.reporters.formats import LintRun, report_junit
+    name = "a\u009b2J\u202e\u2066b.spmd"
+    d = Diagnostic(name, 1, 1, "E102", "control-character", Severity.WARNING, "CSI \u009b31m \u202aover\u202c\u2069")
+    xml = report_junit(LintRun([d], [name], strict=True))
+    assert not any("\x80" <= c <= "\x9f" or "\u202a" <= c <= "\u202e" or "\u2066" <= c <= "\u2069" for c in xml)
+    root = ET.fromstring(xml.encode())
+    assert root.find("testsuite").get("name") == "a\\x9b2J\\u202e\\u2066b.spmd"
+    assert root.find("testsuite/testcase/failure").get("message") == \
+        "E102 [control-character] CSI \\x9b31m \\u202aover\\u202c\\u2069"
+    assert root.find("testsuite/testcase/failure").text == \
+        "a\\x9b2J\\u202e\\u2066b.spmd:1:1: E102 [control-character] CSI \\x9b31m \\u202aover\\u202c\\u2069"

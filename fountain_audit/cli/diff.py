@@ -119,7 +119,7 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(status)
     except Exception as e:  # noqa: BLE001
-        click.secho(f"fountain-audit diff: error: cannot write the report: {type(e).__name__}: {e}", err=True,
+        click.secho(f"fountain-audit diff: error: cannot write the report: {type(e).__name__}: {terminal_safe(str(e))}", err=True,
                     fg="red")
         sys.exit(2)
     sys.exit(status)

@@ -13,7 +13,7 @@ import click
 from fountain_audit.cli.main import _split, discover, read_stdin
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, describe_content, format_size, read_path
-from fountain_audit.untrusted import one_line
+from fountain_audit.untrusted import one_line, terminal_safe
 
 
 def _schema_names() -> list[str]:
@@ -97,7 +97,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
         raise click.UsageError("--tool, --status, --actor and --scene-kind do not apply to --ast")
     files, errors = discover(paths)
     for msg in errors:
-        click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+        click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
     out = utf8_stdout("strict")
     redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)
     writer = dm.JsonWriter(out, output_format, shape, redactor)
@@ -114,7 +114,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
             except OSError as e:
                 msg = f"{f}: cannot read: {e.strerror or e}"
                 errors.append(msg)
-                click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+                click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
                 continue
             try:
                 session = build_session(parse(text))
@@ -134,11 +134,11 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
             except MemoryError:
                 msg = f"{f}: out of memory dumping {format_size(len(text))} code points"
                 errors.append(msg)
-                click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+                click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
                 continue
             what = describe_content(text, session.kind)
             if what and not count:  # say what the file is rather than print nothing without a word
-                click.secho(f"fountain-audit: warning: {name}: {what}: no records", err=True, fg="yellow")
+                click.secho(f"fountain-audit: warning: {terminal_safe(name)}: {what}: no records", err=True, fg="yellow")
             done.append(name)
             out.flush()
         writer.close(done, errors)

@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from fountain_audit.untrusted import terminal_safe
+
 from fountain_audit.export import TARGETS
 
 
@@ -85,7 +87,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     if output_file is not None:  # never write over a file we read
         refuse_output_over_inputs(output_file, files, "the export")
     for msg in errors:
-        click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+        click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
     redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)
     sessions: list[SessionExport] = []
     for f in files:
@@ -96,20 +98,20 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
                 text, name = read_path(f), f
         except OSError as e:
             errors.append(f"{f}: cannot read: {e.strerror or e}")
-            click.secho(f"fountain-audit: error: {errors[-1]}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
             continue
         session = build_session(parse(text))
         what = describe_content(text)
         if what is not None:  # empty, blank, binary: nothing to export
             errors.append(f"{name}: {what}: nothing to export")
-            click.secho(f"fountain-audit: error: {errors[-1]}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
             continue
         try:
             sessions.append(SessionExport(name, text, session, clock))
         except NoTimestamp:
             errors.append(f"{name}:1:1: no scene heading has a timestamp, so the session has no time; "
                           "pass --fallback-time TIME to export it with an explicit time")
-            click.secho(f"fountain-audit: error: {errors[-1]}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
             continue
         if redactor:
             redactor.learn(session, text)
@@ -126,7 +128,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         try:
             write_atomic(output_file, text)
         except OSError as e:
-            click.secho(f"fountain-audit: error: cannot write {output_file}: {e.strerror or e}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: cannot write {terminal_safe(output_file)}: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)
     elif endpoint is None:
         out = utf8_stdout("strict")
@@ -138,9 +140,9 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         try:
             result = send(doc, endpoint, timeout=timeout)
         except SendError as e:
-            click.secho(f"fountain-audit: error: {endpoint}: {e}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {terminal_safe(f'{endpoint}: {e}')}", err=True, fg="red")
             sys.exit(1)
         click.echo(f"fountain-audit: sent {result.spans} span{'s' * (result.spans != 1)} in {result.traces} "
-                   f"trace{'s' * (result.traces != 1)} to {endpoint} "
+                   f"trace{'s' * (result.traces != 1)} to {terminal_safe(endpoint)} "
                    f"(HTTP {result.status})", err=True)
     sys.exit(status)

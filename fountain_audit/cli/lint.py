@@ -185,7 +185,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
             if fmt == "full" and not quiet:  # for code frames: secrets masked, lines and columns kept
                 sources[r.name] = mask(r.text)
     for msg in errors:
-        click.secho(f"fountain-audit: error: {msg}", err=True, fg="red")
+        click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
     outcome = None
     if baseline_file:
         keys = {job.name: bl.stored_path(job.key) for job in work}
@@ -244,7 +244,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         try:
             write_atomic(output_file, out)
         except OSError as e:
-            click.secho(f"fountain-audit: error: {output_file}: cannot write: {e.strerror or e}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {terminal_safe(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)
     if errors:
         sys.exit(2)

@@ -126,7 +126,7 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
                     else:  # a FIFO or device would block or never end: report it, do not open it
                         errors.append(f"{full}: not a regular file")
             if not found:
-                click.secho(f"fountain-audit: warning: no *.spmd or *.fountain files under {p}", err=True,
+                click.secho(f"fountain-audit: warning: no *.spmd or *.fountain files under {terminal_safe(p)}", err=True,
                             fg="yellow")
             files.extend(found)
         else:

@@ -78,10 +78,10 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     suffix = os.path.splitext(output.rstrip("/\\"))[1]
     if not single and suffix and not os.path.isdir(output) and not output.endswith(("/", os.sep)):
         # `-o out.txt` asks for a file: a directory named out.txt would surprise
-        raise click.UsageError(f"-o {output}: a page is written to a name ending in .html; for a directory of "
+        raise click.UsageError(f"-o {terminal_safe(output)}: a page is written to a name ending in .html; for a directory of "
                                f"pages, give a name without a file suffix, an existing directory, or end it with /")
     if single and len(files) > 1:
-        raise click.UsageError(f"-o {output}: one page takes one session, and {len(files)} were given; "
+        raise click.UsageError(f"-o {terminal_safe(output)}: one page takes one session, and {len(files)} were given; "
                                "name a directory to get a page per session and an index")
     refuse_output_over_inputs(output, files)
     inputs = _InputFiles(files)

@@ -361,9 +361,11 @@ def _xml_bad() -> re.Pattern:
 
 
 def _xml(text: str) -> str:
-    """Text XML 1.0 can hold: undecodable bytes and control characters escaped."""
+    """Text XML 1.0 can hold, safe to show: undecodable bytes as ``\\udcNN``, C0 and C1 controls,
+    line separators and bidi controls as ``\\xNN``/``\\uNNNN`` (as
+    :func:`fountain_audit.untrusted.terminal_safe` shows them), then anything XML cannot hold."""
     return _xml_bad().sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else
-                        f"\\u{ord(m.group()):04x}", _safe(text))
+                        f"\\u{ord(m.group()):04x}", terminal_safe(_safe(text)))
 
 
 def report_junit(run: LintRun) -> str:
