@@ -32,3 +32,22 @@ def shared_files() -> list[Path]:
             if p.is_file() and p.suffix in (".spmd", ".fountain"):
                 out.append(p)
     return out
+
+
+def cpu_best_of_3(fn, arg) -> float:
+    """The least CPU time (seconds, ``time.process_time``) of three calls ``fn(arg)``, with the
+    garbage collector paused (a collection of the whole heap is not the code's cost): what the
+    scaling tests compare at n and 8n, steady on a machine busy with other processes."""
+    import gc
+    import time
+
+    best = float("inf")
+    gc.disable()
+    try:
+        for _ in range(3):
+            t0 = time.process_time()
+            fn(arg)
+            best = min(best, time.process_time() - t0)
+    finally:
+        gc.enable()
+    return best

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from fountain_audit.cli import main
 from fountain_audit.lint.config import ConfigError, load_config
 
-from .conftest import ROOT
+from .conftest import ROOT, cpu_best_of_3
 from .test_cli import A03
 
 P102_MESSAGE = "tool note before HARVEY's forwarding line (line 16); it belongs after it, before the reply"
@@ -514,26 +514,10 @@ def test_piped_rules_and_rule_are_plain_unpadded_lines(project):
 
 # -- linear time on one long line (adversarial trial) ------------------------------------------------------
 
-def _cpu(fn, arg) -> float:
-    import gc
-    import time
-
-    best = float("inf")
-    gc.disable()
-    try:
-        for _ in range(3):
-            t0 = time.process_time()
-            fn(arg)
-            best = min(best, time.process_time() - t0)
-    finally:
-        gc.enable()
-    return best
-
-
 def _linear(fn, make, n: int) -> None:
     fn(make(n))  # warm up
     for _ in range(3):  # a noisy measurement is taken again; a quadratic one fails every time
-        small, large = _cpu(fn, make(n)), _cpu(fn, make(8 * n))
+        small, large = cpu_best_of_3(fn, make(n)), cpu_best_of_3(fn, make(8 * n))
         if large <= 16 * max(small, 1e-3):
             return
     pytest.fail(f"8x the input took {large / max(small, 1e-3):.1f}x the time ({small:.3f} s, {large:.3f} s)")

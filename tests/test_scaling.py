@@ -13,10 +13,8 @@ about 64×.
 
 from __future__ import annotations
 
-import gc
 import importlib.util
 import io
-import time
 
 import pytest
 
@@ -27,7 +25,7 @@ from fountain_audit.dump import JsonWriter, dump_session
 from fountain_audit.model.session import build_session
 from fountain_audit.parse.fountain import parse
 
-from .conftest import ROOT
+from .conftest import ROOT, cpu_best_of_3
 
 _spec = importlib.util.spec_from_file_location("fa_bench", ROOT / "benchmarks" / "bench.py")
 bench = importlib.util.module_from_spec(_spec)
@@ -54,19 +52,6 @@ def work(text: str) -> None:
     show_text(show_document(session, "x.spmd", ids)[0])
 
 
-def best_of_3(text: str) -> float:
-    best = float("inf")
-    gc.disable()  # a collection of the whole heap is not the code's cost
-    try:
-        for _ in range(3):
-            t0 = time.process_time()
-            work(text)
-            best = min(best, time.process_time() - t0)
-    finally:
-        gc.enable()
-    return best
-
-
 def test_every_shape_has_a_size():
     assert set(SIZES) == set(bench.SHAPES)
 
@@ -78,7 +63,7 @@ def test_linear_time(shape):
     work(small)  # warm up: grammar tables, caches
     ratios = []
     for _ in range(2):  # one retry
-        ratios.append(best_of_3(large) / best_of_3(small))
+        ratios.append(cpu_best_of_3(work, large) / cpu_best_of_3(work, small))
         if ratios[-1] <= 16:
             return
     pytest.fail(f"{shape}: 8x the input took {ratios} x the time")
