@@ -63,7 +63,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     from fountain_audit.lint.rules import all_rules
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
-    from fountain_audit.parse.source import decode_bytes, read_path, well_formed
+    from fountain_audit.parse.source import decode_bytes, read_path
     from fountain_audit.privacy.redact import Redactor
     from fountain_audit.report.collect import collect, summary
     from fountain_audit.report.render import render_index, render_session
@@ -122,8 +122,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
             if redactor is not None:  # a file name can hold a secret or a user name too
                 shown = redactor.text(shown)
             href = None if single else _page_name(shown, taken)
-            # lone surrogates (undecodable bytes, JSON \\ud800 escapes in tool arguments) as U+FFFD
-            html = well_formed(render_session(page, index_href=None if single else "index.html"))
+            html = render_session(page, index_href=None if single else "index.html")
             # Everything built while the collector was paused is young: the first collection
             # after it would scan all of it (~0.4 s for 5 MB). The model holds no reference
             # cycles, so reference counting frees it; let no collection scan it.
@@ -140,7 +139,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         click.echo(f"fountain-audit report: wrote {terminal_safe(output)}", err=True)
     elif index:
         try:
-            write_atomic(os.path.join(output, "index.html"), well_formed(render_index(index)))
+            write_atomic(os.path.join(output, "index.html"), render_index(index))
         except OSError as e:
             _fail(f"cannot write {os.path.join(output, 'index.html')}: {e.strerror or e}")
         click.echo(f"fountain-audit report: wrote {len(index)} page{'s' if len(index) != 1 else ''} and "

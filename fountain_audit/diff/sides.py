@@ -88,7 +88,7 @@ def what_file(text: str) -> str:
     or ``a plain screenplay``."""
     if not text:
         return "an empty file: 0 bytes"
-    if not text.strip():
+    if not text or text.isspace():
         return "an empty file: only white space"
     if looks_binary(text):
         return "a binary file"

@@ -113,10 +113,22 @@ def excerpt(content: str) -> str:
     return text if len(text) <= EXCERPT_MAX else text[:EXCERPT_MAX].rstrip() + "…"
 
 
+def _prefix_hash(code: str, path: str, content: str):
+    """The SHA-256 state after the parts every occurrence of one (code, content) shares;
+    :func:`digest` feeds it the occurrence index."""
+    return hashlib.sha256("\0".join((SCHEME, code, path, content, "")).encode("utf-8", "surrogateescape"))
+
+
+def _finish(prefix, index: int) -> str:
+    h = prefix.copy()
+    h.update(str(index).encode("ascii"))
+    return h.hexdigest()[:32]
+
+
 def digest(code: str, path: str, content: str, index: int) -> str:
-    """The fingerprint (32 lowercase hex digits) of one diagnostic's parts."""
-    data = "\0".join((SCHEME, code, path, content, str(index))).encode("utf-8", "surrogateescape")
-    return hashlib.sha256(data).hexdigest()[:32]
+    """The fingerprint (32 lowercase hex digits) of one diagnostic's parts: SHA-256 over
+    ``SCHEME``, ``code``, ``path``, ``content`` and ``index``, joined by NUL."""
+    return _finish(_prefix_hash(code, path, content), index)
 
 
 def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diagnostic]:
@@ -147,12 +159,10 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
         index = seen[key]
         seen[key] += 1
         if key not in prefixes:
-            prefixes[key] = hashlib.sha256("\0".join((SCHEME, d.code, path, content, "")).encode("utf-8", "surrogateescape"))
-        h = prefixes[key].copy()
-        h.update(str(index).encode("ascii"))
+            prefixes[key] = _prefix_hash(d.code, path, content)
         # the excerpt is stored (the baseline is committed) and printed: never a secret in it
         if content and content not in masked:
             masked[content] = excerpt(mask(content))
-        out.append((d, h.hexdigest()[:32], masked[content] if content else excerpt(d.message)))
+        out.append((d, _finish(prefixes[key], index), masked[content] if content else excerpt(d.message)))
     found = {id(d): (fp, ex) for d, fp, ex in out}
     return [replace(d, fingerprint=found[id(d)][0], excerpt=found[id(d)][1]) for d in diagnostics]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from lark import Lark
@@ -94,17 +93,14 @@ def cached_lark(label: str, grammar: str, **options) -> Lark:
 
 
 def _save(parser: Lark, path: Path) -> None:
-    """Write the tables to a temporary file beside ``path`` and rename it into place,
-    so a concurrent reader sees the old file, the new one, or none, never half of one."""
+    """Write the tables to ``path`` with :func:`fountain_audit.atomic.write_atomic` (a
+    temporary file renamed into place), so a concurrent reader sees the old file, the new
+    one, or none, never half of one."""
+    import io
+
+    from fountain_audit.atomic import write_atomic
+
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            parser.save(f)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    tables = io.BytesIO()
+    parser.save(tables)
+    write_atomic(path, tables.getvalue())

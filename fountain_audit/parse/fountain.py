@@ -54,6 +54,7 @@ class LineToken(str):
 
     @property
     def value(self) -> str:
+        """The token's text as a plain ``str`` (``lark.Token.value``'s name)."""
         return str(self)
 
 
@@ -90,10 +91,6 @@ class Node:
         """The raw text of token ``i`` (terminators included)."""
         p = self.parts[i]
         return self.src[p[1]:p[2]]
-
-    def part_types(self) -> list[str]:
-        """The token types, in order (``["CHARACTER", "DIALOGUE", "PARENTHETICAL", ...]``)."""
-        return [p[0] for p in self.parts]
 
     @property
     def line(self) -> int:

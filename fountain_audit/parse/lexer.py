@@ -287,6 +287,11 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
             return not c.startswith("  ") if not st else st.startswith("/*")
         return c[0] == "/" and c.startswith("/*")
 
+    def unclosed(kind: str, message: str, idx: int, opener: str) -> None:
+        # A problem at the opener on line idx (its lines are lexed as ordinary text).
+        at = lines[idx].find(opener)
+        problems.append(Problem(kind, message, idx + 1, (col_first if idx == 0 else 1) + at, starts[idx] + at))
+
     last_close: int | None = None
 
     # --- body: one iteration per block start -------------------------------------
@@ -324,9 +329,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
                 emit("BONEYARD", i, j + 1)
                 i = j + 1
                 continue
-            problems.append(Problem("unclosed-boneyard", "boneyard '/*' is never closed with '*/'",
-                                    i + 1, (col_first if i == 0 else 1) + content.find("/*"),
-                                    starts[i] + content.find("/*")))
+            unclosed("unclosed-boneyard", "boneyard '/*' is never closed with '*/'", i, "/*")
 
         # Standalone note [[ ... ]], possibly over several lines, no blank line inside.
         # (`[[draft]] Ana waits.` is a line carrying an inline note: text, below.)
@@ -343,9 +346,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
                     emit("NOTE", i, j + 1)
                     i = j + 1
                     continue
-                problems.append(Problem("unclosed-note", "note '[[' is not closed with ']]' before a blank line",
-                                        i + 1, (col_first if i == 0 else 1) + content.find("[["),
-                                        starts[i] + content.find("[[")))
+                unclosed("unclosed-note", "note '[[' is not closed with ']]' before a blank line", i, "[[")
         leading = False
 
         if first == "=":

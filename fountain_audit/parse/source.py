@@ -194,7 +194,7 @@ def describe_content(text: str, kind: str | None = None) -> str | None:
     ``"binary data"``, ``"a plain screenplay (no Harvey scene or note)"`` (when ``kind``,
     the session model's kind, is ``"screenplay"``), or ``None`` for anything else.
     Recognises a few common formats by their first bytes (undecodable bytes included)."""
-    if not text.strip():
+    if not text or text.isspace():
         return "empty" if not text else "blank (only white space)"
     head = text[:64].encode("utf-8", "surrogateescape")
     for magic, name in _MAGIC:

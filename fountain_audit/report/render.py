@@ -88,9 +88,13 @@ def _csp(script: str) -> str:
 
 
 def _page(template: str, **context: Any) -> str:
+    """The rendered page, well-formed Unicode: a lone surrogate (an undecodable input byte, a
+    JSON ``\\ud800`` escape in tool arguments) is written as U+FFFD, so the page encodes as UTF-8."""
+    from fountain_audit.parse.source import well_formed
+
     script = _asset("report.js")
-    return _env().get_template(template).render(css=_asset("report.css"), script=script, csp=_csp(script),
-                                                version=__version__, **context)
+    return well_formed(_env().get_template(template).render(css=_asset("report.css"), script=script,
+                                                            csp=_csp(script), version=__version__, **context))
 
 
 def _num(x: float) -> str:

@@ -47,6 +47,6 @@ SCOPE = ALL_KINDS
 
 
 def check(ctx):
-    if not ctx.text.strip():
+    if not ctx.text or ctx.text.isspace():
         what = "empty (0 bytes)" if not ctx.text else "blank (only white space)"
         yield Finding(1, 1, f"file is {what}: no session recorded")
