@@ -40,6 +40,7 @@ from fountain_audit.lint.baseline import Outcome
 from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, stale_lines, summary_line
 from fountain_audit.lint.rules import Rule
 from fountain_audit.parse.source import well_formed
+from fountain_audit.reporters import json_text
 from fountain_audit.untrusted import terminal_safe
 
 #: Every ``--output-format`` value; ``auto`` picks one of the first two (or ``github``).
@@ -350,7 +351,7 @@ def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
 
 def report_sarif(run: LintRun) -> str:
     """:func:`sarif_log` as indented JSON."""
-    return well_formed(json.dumps(sarif_log(run), ensure_ascii=False, indent=2)) + "\n"
+    return well_formed(json_text.dumps(sarif_log(run))) + "\n"
 
 
 # -- junit --------------------------------------------------------------------------------------------------
@@ -451,7 +452,7 @@ def report_gitlab(run: LintRun) -> str:
             "categories": ["Style"],
             "location": {"path": path, "lines": {"begin": d.line, "end": max(d.line, d.end_line or d.line)}},
         })
-    return well_formed(json.dumps(issues, ensure_ascii=False, indent=2)) + "\n"
+    return well_formed(json_text.dumps(issues)) + "\n"
 
 
 #: Formats rendered as one string (the others print to a rich console).

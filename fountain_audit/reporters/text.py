@@ -5,7 +5,6 @@ A reporter never parses and never decides exit codes; it only formats.
 
 from __future__ import annotations
 
-import json
 from typing import Sequence
 
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ from fountain_audit import __version__
 from fountain_audit.lint.baseline import Outcome
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.parse.source import well_formed
+from fountain_audit.reporters import json_text
 from fountain_audit.untrusted import terminal_safe, one_line
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -143,7 +143,7 @@ def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreada
     if baseline is not None:
         doc["baseline"] = {"file": _safe(baseline.file), "baselined": baseline.baselined,
                            "stale": [e.to_dict() for e in baseline.stale]}
-    return well_formed(json.dumps(doc, ensure_ascii=False, indent=2))  # the fields are escaped already: a guard
+    return well_formed(json_text.dumps(doc))  # the fields are escaped already: a guard
 
 
 def diagnostic_dict(d: Diagnostic) -> dict:
