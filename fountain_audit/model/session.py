@@ -147,7 +147,7 @@ class Speech:
     glued_heading: SceneHeading | None = None
     _text: str | None = field(default=None, repr=False)
     _parentheticals: list[str] | None = field(default=None, repr=False)
-    _forwarding: bool | None = field(default=None, repr=False)
+    _target: object = field(default=False, repr=False)  # False: not computed yet; else str | None
 
     @property
     def character(self) -> str:
@@ -193,17 +193,28 @@ class Speech:
         if k >= len(d.parts):
             return ""
         first = d.part_text(k)
-        cut = min((i for i in (first.find("\n"), first.find("\r")) if i >= 0), default=len(first))
-        return first[:cut].strip()
+        cut = first.find("\n")
+        cr = first.find("\r", 0, cut) if cut >= 0 else first.find("\r")
+        return first[:cr if cr >= 0 else cut if cut >= 0 else len(first)].strip()
+
+    @property
+    def forwarding_target(self) -> str | None:
+        """NAME of HARVEY's `Forwarding to NAME.` (first line) or of the v0 `(forwarding to
+        NAME)` parenthetical, else ``None`` (computed once; whoever the speaker is)."""
+        target = self._target
+        if target is False:
+            m = _FORWARD_RE.match(self._first_line())
+            if m is None:
+                par = self.parentheticals
+                m = _FORWARD_V0_RE.match(par[0]) if par else None
+            target = self._target = m.group("target") if m else None
+        return target
 
     @property
     def is_forwarding(self) -> bool:
         """HARVEY's `Forwarding to NAME.` (first line), or the v0 `(forwarding to NAME)`
         (computed once; whoever the speaker is)."""
-        if self._forwarding is None:
-            self._forwarding = bool(_FORWARD_RE.match(self._first_line())) or \
-                bool(self.parentheticals and _FORWARD_V0_RE.match(self.parentheticals[0]))
-        return self._forwarding
+        return self.forwarding_target is not None
 
     @property
     def nodes(self) -> list[Node]:
@@ -261,19 +272,12 @@ class Turn:
     stats: Action | None = None
     actions: list[Speech] = field(default_factory=list)
     prose_tool_calls: list[Action] = field(default_factory=list)
-    _target: object = field(default=False, repr=False)  # False: not computed yet
 
     @property
     def target(self) -> str | None:
         """The model HARVEY forwarded to (``Forwarding to NAME.``), or ``None`` (computed
-        once, on first use after the model is built)."""
-        if self._target is False:
-            m = None
-            if self.forwarding is not None:
-                m = _FORWARD_RE.match(self.forwarding._first_line()) or \
-                    _FORWARD_V0_RE.match((self.forwarding.parentheticals or [""])[0])
-            self._target = m.group("target") if m else None
-        return self._target
+        once, with the forwarding speech)."""
+        return None if self.forwarding is None else self.forwarding.forwarding_target
 
     @property
     def tool_calls(self) -> list[NoteRecord]:
@@ -314,6 +318,8 @@ class Scene:
     notes: list[NoteRecord] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
     stats: list[Action] = field(default_factory=list)
+    _model: object = field(default=False, repr=False)  # False: not computed yet
+    _workspace: object = field(default=False, repr=False)
 
     @property
     def kind(self) -> str:
@@ -340,19 +346,21 @@ class Scene:
 
     @property
     def model(self) -> str | None:
-        """``Model:`` from the scene description, or ``None``."""
-        if not _holds(self.description, "Model:"):
-            return None
-        m = _CHAT_DESC_RE.search(self.description_text)
-        return m.group("model") if m else None
+        """``Model:`` from the scene description, or ``None`` (computed once)."""
+        model = self._model
+        if model is False:
+            m = _CHAT_DESC_RE.search(self.description_text) if _holds(self.description, "Model:") else None
+            model = self._model = m.group("model") if m else None
+        return model
 
     @property
     def workspace(self) -> str | None:
-        """``Workspace:`` from the scene description, or ``None``."""
-        if not _holds(self.description, "Workspace:"):
-            return None
-        m = _WORKSPACE_RE.search(self.description_text)
-        return m.group("ws") if m else None
+        """``Workspace:`` from the scene description, or ``None`` (computed once)."""
+        ws = self._workspace
+        if ws is False:
+            m = _WORKSPACE_RE.search(self.description_text) if _holds(self.description, "Workspace:") else None
+            ws = self._workspace = m.group("ws") if m else None
+        return ws
 
     @property
     def routing(self) -> re.Match[str] | None:
@@ -538,6 +546,7 @@ class _Builder:
         self.scenes: list[Scene] = []
         self.prologue: list[Node] = []
         self.turn_count = 0
+        self.placed: list[Placement | None] = []  # one per note of ``notes``, in order
         self._participants: dict[str | None, frozenset[str]] = {}
 
     def participants(self, scene: Scene | None) -> frozenset[str]:
@@ -614,7 +623,9 @@ class _Builder:
                 if fade_in is None and code in (_TRANSITION, _ACTION) and node.text.strip() == "FADE IN:":
                     fade_in = node
                 if code == _NOTE:
-                    notes.append(parse_note(node))
+                    rec = parse_note(node)
+                    notes.append(rec)
+                    self.placed.append(Placement(rec, None, None, None))
                 self.prologue.append(node)
                 continue
             scene_nodes.append(node)
@@ -673,10 +684,12 @@ class _Builder:
             self.shape(scene, content)
         for n in epilogue:
             if isinstance(n, Note):
-                notes.append(parse_note(n))
+                rec = parse_note(n)
+                notes.append(rec)
+                self.placed.append(Placement(rec, None, None, None))
         kind = self.session_kind(fade_in)
         return Session(self.doc, self.title, self.prologue, self.scenes, epilogue, notes,
-                       fade_in, epilogue[0] if epilogue else None, kind)
+                       fade_in, epilogue[0] if epilogue else None, kind, self.placed)
 
     def shape(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
         """Split a scene's content into description, stats and (for chat kinds) turns."""
@@ -687,21 +700,28 @@ class _Builder:
         scene.stats = [n for n, tag in content if tag is _STATS]
         if scene.kind in TURN_KINDS:
             self.turns(scene, content)
+        else:
+            self.placed.extend([Placement(rec, scene, None, None) for rec in scene.notes])
 
     def turns(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
         """Group a chat scene's speeches and notes into turns (recorder order, §7)."""
         users = self.participants(scene) - {"HARVEY", "SHELL"}
         turn: Turn | None = None
         pending: list[NoteRecord] = []  # notes seen before the next turn's user input
+        slots: list[int] = []  # where the pending notes' placements go in ``placed``
+        placed = self.placed
         prompted = False  # HARVEY asked the user something after the reply (Write P?)
 
         def new_turn() -> Turn:
-            nonlocal turn, pending
+            nonlocal turn, pending, slots
             turn = Turn(self.turn_count, scene.index, scene.line)
             self.turn_count += 1
             scene.turns.append(turn)
-            turn.notes.extend(("before-user", r) for r in pending)
-            pending = []
+            if pending:
+                turn.notes.extend([("before-user", r) for r in pending])
+                for r, at in zip(pending, slots):
+                    placed[at] = Placement(r, scene, turn, "before-user")
+                pending, slots = [], []
             return turn
 
         for n, tag in content:
@@ -750,14 +770,22 @@ class _Builder:
             rec = tag
             if turn is None or (turn.reply and rec.kind in ("rag", "rag-source")):
                 pending.append(rec)
-            elif turn.reply is not None:
-                turn.notes.append(("after-reply", rec))
+                slots.append(len(placed))
+                placed.append(None)
+                continue
+            if turn.reply is not None:
+                phase = "after-reply"
             elif turn.forwarding is not None:
-                turn.notes.append(("after-forwarding", rec))
+                phase = "after-forwarding"
             else:
-                turn.notes.append(("after-user" if turn.user else "before-user", rec))
-        if pending and turn is not None:  # notes after the last reply (memory tools of the next turn)
-            turn.notes.extend(("after-reply", r) for r in pending)
+                phase = "after-user" if turn.user else "before-user"
+            turn.notes.append((phase, rec))
+            placed.append(Placement(rec, scene, turn, phase))
+        if pending:
+            if turn is not None:  # notes after the last reply (memory tools of the next turn)
+                turn.notes.extend([("after-reply", r) for r in pending])
+            for r, at in zip(pending, slots):
+                placed[at] = Placement(r, scene, turn, None if turn is None else "after-reply")
         for t in scene.turns:  # a turn's line: its first speech, else its first note
             first = t.user or t.forwarding or t.reply
             t.line = first.line if first is not None else t.notes[0][1].line if t.notes else scene.line
