@@ -13,8 +13,9 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
+    from fountain_audit.lint.baseline import Outcome
+
 from fountain_audit import __version__
-from fountain_audit.lint.baseline import Outcome
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.parse.source import well_formed
 from fountain_audit.reporters import json_text
