@@ -6,8 +6,11 @@ order*, whether the files were linted in this process or across a
 ``concurrent.futures.ProcessPoolExecutor``. Reporters therefore print the same
 bytes either way. The pool is used only when it pays: at least
 :data:`PARALLEL_THRESHOLD` files and more than one CPU (or ``jobs`` given
-explicitly). Files are sent to workers in chunks; each worker builds (or loads
-from the cache, see :mod:`fountain_audit.parse.cache`) its parsers once. With a
+explicitly). ``workers=N`` means N processes linting: this one and N - 1 forked
+workers. Files go out in chunks; workers take them from the front, this process
+lints from the back the chunks no worker has started, so no CPU idles while
+another still has work. Each worker builds (or loads from the cache, see
+:mod:`fountain_audit.parse.cache`) its parsers once. With a
 :class:`~fountain_audit.lint.cache.ResultCache`, a file whose entry matches its bytes is not
 linted at all (:func:`lint_all` looks them up before deciding on a pool).
 
@@ -17,6 +20,7 @@ This module reads files and runs the linter; it never prints.
 from __future__ import annotations
 
 import errno
+import gc
 import math
 import os
 import stat
@@ -299,9 +303,23 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
 
     chunks = _chunks(jobs, workers)
     try:
-        with _executor()(max_workers=min(workers, len(chunks)), mp_context=_context(),
-                                 initializer=_init_worker, initargs=(selection, keep_text, cache)) as pool:
-            for results in pool.map(_lint_chunk, chunks):  # map keeps submission order
+        # ``workers`` processes in all: this one and ``workers - 1`` in the pool. The pool
+        # takes chunks from the front; this process lints chunks from the back that no
+        # worker has started (a pending future can be cancelled), so both stay busy to the
+        # end and results are yielded in job order as the front completes.
+        gc.freeze()  # forked workers then share the parent's objects instead of copying them
+        with _executor()(max_workers=min(workers - 1, len(chunks)), mp_context=_context(),
+                         initializer=_init_worker, initargs=(selection, keep_text, cache)) as pool:
+            futures = [pool.submit(_lint_chunk, chunk) for chunk in chunks]
+            local: dict[int, list[FileResult]] = {}
+            back = len(chunks) - 1
+            for i, future in enumerate(futures):
+                while i not in local and not future.done() and back > i and futures[back].cancel():
+                    local[back] = [lint_job(job, selection, keep_text, cache) for job in chunks[back]]
+                    back -= 1
+                if back <= i:
+                    back = i  # the rest is in the pool's hands or done here
+                results = local.pop(i) if i in local else future.result()
                 yield from results
                 done += len(results)
                 if progress:
@@ -310,6 +328,8 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
         # No pool here (no semaphores, a worker killed): lint what is left in-process.
         # Results already yielded are in order, so the output stays the same.
         pass
+    finally:
+        gc.unfreeze()
     for job in jobs[done:]:
         yield lint_job(job, selection, keep_text, cache)
         done += 1
