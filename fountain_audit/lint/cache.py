@@ -132,7 +132,13 @@ def settings_key(rules, privacy_allow=(), config_source: str | os.PathLike | Non
     parts = (FORMAT, __version__, sys.version, code_stamp(), Diagnostic.__match_args__,
              tuple((r.code, r.name, int(r.severity), r.since, tuple(sorted(r.scope))) for r in rules),
              tuple(privacy_allow), os.fspath(config_source or ""), config)
-    return blake2b(marshal.dumps(parts), digest_size=16).digest()
+    return blake2b(_stable_bytes(parts), digest_size=16).digest()
+
+
+def _stable_bytes(value) -> bytes:
+    """Key material as bytes that depend only on the value (``repr`` of strings, numbers,
+    ``None`` and tuples; :mod:`marshal` output also depends on reference counts)."""
+    return repr(value).encode("utf-8", "backslashreplace")
 
 
 class ResultCache:
@@ -147,7 +153,7 @@ class ResultCache:
         self.writable = True
 
     def _path(self, name: str, key: str | None, ignored) -> str:
-        ident = marshal.dumps((name, key, tuple(sorted(ignored))))
+        ident = _stable_bytes((name, key, tuple(sorted(ignored))))
         return os.path.join(self.entries, blake2b(ident, digest_size=16, key=self.settings).hexdigest())
 
     def get(self, name: str, key: str | None, ignored, digest: bytes) -> tuple[Diagnostic, ...] | None:
