@@ -218,3 +218,12 @@ def test_statistics_redaction_and_quiet_are_identical_from_the_cache(tmp_path):
 def test_the_configuration_default_baseline_cap_is_the_baselines():
     from fountain_audit.lint import baseline, config
     assert config.Config().baseline_max_entries == config.DEFAULT_BASELINE_MAX_ENTRIES == baseline.DEFAULT_MAX_ENTRIES
+
+
+def test_the_code_stamp_covers_rules_grammars_and_lark():
+    from fountain_audit.lint.cache import code_stamp
+    names = [name for name, _, _ in code_stamp()]
+    assert "lint/rules/tools_between_forward_and_reply.py" in names and "parse/fountain.py" in names
+    assert "cli/lint.py" in names and not any("__pycache__" in n for n in names)
+    assert any(n.endswith("fountain.lark") for n in names) and any(n.endswith("notes.lark") for n in names)
+    assert names[-1].endswith(os.path.join("lark", "__init__.py"))

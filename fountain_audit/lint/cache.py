@@ -81,17 +81,26 @@ def code_stamp() -> tuple:
     fountain-audit package (and of ``grammar/`` beside it in a source checkout) and of Lark's
     ``__init__.py``: a result computed by other code never matches."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = []
-    for folder, dirs, files in os.walk(package):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".py", ".lark")):
-                path = os.path.join(folder, name)
-                try:
-                    st = os.stat(path)
-                except OSError:
-                    continue
-                out.append((os.path.relpath(path, package), st.st_size, st.st_mtime_ns))
+    out: list = []
+    folders = [""]
+    while folders:  # os.scandir: one stat per file, no path arithmetic (this runs on every lint)
+        folder = folders.pop()
+        try:
+            with os.scandir(os.path.join(package, folder)) as it:
+                found = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in found:
+            rel = f"{folder}/{entry.name}" if folder else entry.name
+            try:
+                if entry.is_dir():
+                    if entry.name != "__pycache__":
+                        folders.append(rel)
+                elif entry.name.endswith((".py", ".lark")):
+                    st = entry.stat()
+                    out.append((rel, st.st_size, st.st_mtime_ns))
+            except OSError:
+                continue
     checkout = os.path.join(os.path.dirname(package), "grammar")  # a source checkout's grammar/
     try:
         names = sorted(os.listdir(checkout))

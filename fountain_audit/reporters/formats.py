@@ -36,7 +36,6 @@ from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, stale_lines, summary_line
 from fountain_audit.lint.rules import Rule
 from fountain_audit.parse.source import well_formed
-from fountain_audit.reporters import json_text
 from fountain_audit.untrusted import terminal_safe
 
 #: Every ``--output-format`` value; ``auto`` picks one of the first two (or ``github``).
@@ -355,6 +354,7 @@ def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
 
 def report_sarif(run: LintRun) -> str:
     """:func:`sarif_log` as indented JSON."""
+    from fountain_audit.reporters import json_text  # json: only the formats that write it
     return well_formed(json_text.dumps(sarif_log(run))) + "\n"
 
 
@@ -460,6 +460,7 @@ def report_gitlab(run: LintRun) -> str:
             "categories": ["Style"],
             "location": {"path": path, "lines": {"begin": d.line, "end": max(d.line, d.end_line or d.line)}},
         })
+    from fountain_audit.reporters import json_text  # json: only the formats that write it
     return well_formed(json_text.dumps(issues)) + "\n"
 
 
