@@ -727,6 +727,12 @@ _CONTINUES = frozenset({"PARENTHETICAL", "DIALOGUE", "DIALOGUE_LYRIC", "INLINE_N
 _MEMO_MAX = 64
 _BUILDER = AstBuilder()
 _ELEMENT_RULES: dict = {}  # token-type sequence (a str for one token) -> AstBuilder method
+#: The node class of each AstBuilder rule whose one-token form is ``cls(lines, start, end, _p)``
+#: (``_node`` / ``_with_inline`` of a single token).
+_RULE_CLASS = {"scene_heading": SceneHeading, "action": Action, "dialogue": Dialogue, "transition": Transition,
+               "centered": Centered, "lyrics": Lyrics, "note": Note, "boneyard": Boneyard, "section": Section,
+               "synopsis": Synopsis, "page_break": PageBreak}
+_SINGLES: dict = {}  # token type of a one-token element -> (node class, its _p)
 
 
 def _element_builder(key, parts: list[tuple]):
@@ -766,6 +772,7 @@ def parse(text: str) -> Document:
         try:
             children = _build(lines, tokens)
         except UnexpectedInput:  # pragma: no cover - the lexer only emits sequences the grammar accepts
+            tokens = lex(text, [])[0]  # (_build consumed the first list)
             children = [Blank(lines, t[1], t[2]) if t[0] == "BLANK" else Action(lines, t[1], t[2]) for t in tokens]
     return Document(text, children, problems, line_index=lines)
 
@@ -786,7 +793,8 @@ def _head(lines: Lines, parts: list[tuple]) -> list[Node]:
 
 
 def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
-    """AST nodes for the lexer's ``tokens`` of ``lines.text`` (see :func:`parse`)."""
+    """AST nodes for the lexer's ``tokens`` of ``lines.text`` (see :func:`parse`). The body's
+    tokens are consumed: each entry of ``tokens`` is set to ``None`` once its node is made."""
     n = len(tokens)
     head_end = 0  # one past the last head token
     for k, t in enumerate(tokens):
@@ -801,26 +809,33 @@ def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
                            [Blank(lines, t[1], t[2]) for t in head if t[0] == "BLANK"])
     append = out.append
     rules = _ELEMENT_RULES
+    singles = _SINGLES
     continues = _CONTINUES
     j = head_end
     while j < n:
         t = tokens[j]
         ty = t[0]
+        tokens[j] = None  # (consumed: each token is freed as its node is made, for a lower peak)
         if ty == "BLANK":
             append(Blank(lines, t[1], t[2]))
             j += 1
             continue
         k = j + 1
-        while k < n and tokens[k][0] in continues:
+        if k < n and tokens[k][0] in continues:
             k += 1
-        if k == j + 1:
-            parts = [t]
-            key = ty
-        else:
-            parts = tokens[j:k]
+            while k < n and tokens[k][0] in continues:
+                k += 1
+            parts = [t, *tokens[j + 1:k]]
             key = tuple([x[0] for x in parts])
-        build = rules.get(key) or _element_builder(key, parts)
-        append(build(lines, parts))
+            build = rules.get(key) or _element_builder(key, parts)
+            append(build(lines, parts))
+            j = k
+            continue
+        single = singles.get(ty)
+        if single is None:  # what the grammar makes of this token alone (its AstBuilder rule's node)
+            cls = _RULE_CLASS[(rules.get(ty) or _element_builder(ty, [t])).__name__]
+            single = singles[ty] = (cls, None if ty == cls._PART else ty)
+        append(single[0](lines, t[1], t[2], single[1]))
         j = k
     return out
 
