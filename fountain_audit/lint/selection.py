@@ -6,7 +6,6 @@ imports another to learn what a selector means.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -45,6 +44,8 @@ def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | N
     """The rule whose code or name is closest to a mistyped ``selector`` (``P1O2`` →
     ``P102``, ``rag-befor-dialogue`` → ``P101``), or ``None`` when nothing is close
     (:func:`difflib.get_close_matches`, cutoff 0.6; ``O``/``I``/``L`` read as digits in codes)."""
+    import difflib
+
     rules = list(all_rules() if rules is None else rules)
     by_key = {r.code: r for r in rules} | {r.name: r for r in rules}
     code_like = selector.strip().upper().translate(str.maketrans("OIL", "011"))

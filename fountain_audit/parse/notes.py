@@ -298,7 +298,17 @@ def parse_note(note: Note) -> NoteRecord:
     if not start:
         return rec
     payload = body[m.end():]
-    rec = _parse_payload(rec, payload, m.end(), start)
+    read = _fast_readers().get(start)
+    fields = None
+    if read is not None:
+        try:
+            fields = read(payload)
+        except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
+            fields = None
+    if fields is not None:
+        rec.fields = fields
+    else:
+        rec = _parse_payload(rec, payload, m.end(), start)
     if rec.valid and kind == "tool":
         _split_tool_arguments(rec.fields)
     return rec
@@ -389,7 +399,47 @@ def _sequences() -> dict[str, Any]:
             m = rx.match(payload)
             return reduce(m, node) if m else None
 
+        run.rx = rx  # for _fast_readers
         out[start] = run
+    return out
+
+
+@functools.cache
+def _fast_readers() -> dict[str, Any]:
+    """Readers for the recorder's most frequent note kinds (``tool``, ``rag``, ``rag_source``,
+    ``recall``): ``payload -> fields | None``, each a fresh dict.
+
+    Each matches the regular expression :func:`_sequences` derives from the grammar's own
+    terminals for that start rule and hands the terminals' text straight to the
+    :class:`_NoteFields` method of the rule (and of ``status``), as the parser's callbacks
+    would: the same fields, without the generic reduction, the cache and its copy
+    (``tests/test_note_sequences.py`` checks field-for-field equality with the LALR parser on
+    generated payloads and every note of samples/ and ../shared). ``None``: not well formed;
+    the caller then runs :func:`_parse_payload`, which says why.
+    """
+    seq = _sequences()
+    t = _NoteFields()
+    out: dict[str, Any] = {}
+    if "tool" in seq:
+        def tool(payload: str, match=seq["tool"].rx.match, tool=t.tool, status=t.status):
+            m = match(payload)
+            if m is None:
+                return None
+            name, args, st = m.group("g0", "g1", "g2")
+            return tool([name, args, status([st])])
+        out["tool"] = tool
+    for start in ("rag", "recall"):
+        if start in seq:
+            def three(payload: str, match=seq[start].rx.match, build=getattr(t, start)):
+                m = match(payload)
+                return None if m is None else build(list(m.group("g0", "g1", "g2")))
+            out[start] = three
+    if "rag_source" in seq:
+        def rag_source(payload: str, match=seq["rag_source"].rx.match, build=t.rag_source):
+            if not payload:
+                return build([None])
+            return build([payload]) if match(payload) else None
+        out["rag_source"] = rag_source
     return out
 
 
