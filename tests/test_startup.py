@@ -97,3 +97,20 @@ def test_a_cache_hit_imports_no_parser_and_no_rule(tmp_path, fmt):
     assert {"lark", "fountain_audit.lint.linter", "fountain_audit.lint.rules.tools_between_forward_and_reply"} <= \
         set(first)  # the first run parsed and linted (the probe itself can fail)
     assert second == []
+
+
+def test_a_pyproject_without_our_table_is_not_parsed(tmp_path):
+    # another tool's pyproject.toml (even a broken one) is not read as TOML: tomllib stays unloaded
+    (tmp_path / "pyproject.toml").write_text('[tool.black]\nline-length = [\n', encoding="utf-8")
+    (tmp_path / "a.spmd").write_text((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    assert "tomllib" not in _imported(tmp_path, "lint", "a.spmd")
+    # the word fountain (or an escape that could spell it) and it is parsed: broken, exit 2
+    (tmp_path / "pyproject.toml").write_text('[tool.black]\n# fountain\nline-length = [\n', encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "a.spmd"], capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert p.returncode == 2 and "pyproject.toml: invalid TOML" in p.stderr
+    (tmp_path / "pyproject.toml").write_text('[tool."\\u0066ountain-audit"]\nselect = ["H"\n', encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "a.spmd"], capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert p.returncode == 2 and "pyproject.toml: invalid TOML" in p.stderr

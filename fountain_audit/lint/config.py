@@ -139,11 +139,24 @@ def find_config(start: Path) -> Path | None:
         for f in (own, py):  # a FIFO or directory by that name would be read (and hang) or skipped
             if f.exists() and not f.is_file():
                 raise ConfigError(f"{f}: not a regular file")
-        if py.is_file():
+        if py.is_file() and _may_configure(py):
             data = _read_toml(py)  # a broken pyproject.toml is an error, not "no configuration"
             if "fountain-audit" in data.get("tool", {}):
                 return py
     return None
+
+
+def _may_configure(path: Path) -> bool:
+    """False when ``path`` (a ``pyproject.toml``) cannot hold a ``[tool.fountain-audit]`` table:
+    the word ``fountain`` is not in it and no escape (``\\u``, ``\\U``) could spell it. Then
+    the file is not parsed (``tomllib`` is not even imported: start-up time). Unreadable: True
+    (reading it again reports why)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return True
+    return b"fountain" in data or b"\\u" in data or b"\\U" in data
 
 
 def _is_rule(selector: str) -> bool:
