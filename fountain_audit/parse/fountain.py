@@ -158,7 +158,7 @@ class Node:
     def part_count(self) -> int:
         """The number of the node's tokens."""
         p = self._p
-        return 1 if p is None or type(p) is str else (len(p) + 1) // 2
+        return 1 if p is None or type(p) is str else (len(p) >> 1) + 1
 
     def _index(self, i: int) -> int:
         """Token index ``i`` (negative from the end) as 0-based; ``IndexError`` when out of range."""
@@ -171,18 +171,26 @@ class Node:
 
     def part_type(self, i: int) -> str:
         """The type of token ``i`` (``CHARACTER``, ``DIALOGUE``, ...)."""
-        i = self._index(i)
         p = self._p
-        return self._PART if p is None else p if type(p) is str else p[2 * i]
+        if p is None or type(p) is str:
+            if i != 0 and i != -1:
+                raise IndexError(i)
+            return self._PART if p is None else p
+        return p[2 * self._index(i)]
 
     def part_span(self, i: int) -> tuple[int, int]:
         """``(start, end)``: 0-based offsets of token ``i`` (the end past its terminator)."""
-        i = self._index(i)
         p = self._p
         if p is None or type(p) is str:
+            if i != 0 and i != -1:
+                raise IndexError(i)
             return self.offset, self.end_offset
-        return (self.offset if i == 0 else p[2 * i - 1],
-                self.end_offset if 2 * i + 1 >= len(p) else p[2 * i + 1])
+        last = len(p) >> 1
+        if i < 0:
+            i += last + 1
+        if not 0 <= i <= last:
+            raise IndexError(i)
+        return (self.offset if i == 0 else p[2 * i - 1], self.end_offset if i == last else p[2 * i + 1])
 
     @property
     def parts(self) -> list[tuple]:
@@ -200,13 +208,16 @@ class Node:
 
     def part_text(self, i: int) -> str:
         """The raw text of token ``i`` (terminators included)."""
+        p = self._p
+        if (i == 0 or i == -1) and (p is None or type(p) is str):
+            return self._lines.text[self.offset:self.end_offset]
         a, b = self.part_span(i)
         return self._lines.text[a:b]
 
     @property
     def line(self) -> int:
         """1-based line of the node's first character."""
-        return self._lines.line(self.offset)
+        return bisect_right(self._lines.starts, self.offset)
 
     @property
     def column(self) -> int:
@@ -296,6 +307,10 @@ class TitlePage(Node):
 
     def part_span(self, i: int) -> tuple[int, int]:
         return self.spans()[self._index(i)][1:]
+
+    def part_text(self, i: int) -> str:
+        a, b = self.part_span(i)
+        return self._lines.text[a:b]
 
     def get(self, key: str) -> TitleEntry | None:
         """The first entry whose key equals ``key`` (case-insensitive), or ``None``."""
@@ -471,7 +486,7 @@ class Note(Node):
     @property
     def body(self) -> str:
         """Text between the first ``[[`` and the last ``]]``, stripped."""
-        raw = self.render()
+        raw = self._lines.text[self.offset:self.end_offset]
         return raw[raw.find("[[") + 2: raw.rfind("]]")].strip()
 
 
