@@ -24,6 +24,7 @@ def resolve_rules(selectors: Iterable[str], rules: Sequence[Rule] | None = None)
     """
     rules = list(all_rules() if rules is None else rules)
     out: list[Rule] = []
+    seen: set[Rule] = set()  # what ``out`` holds (a list lookup per rule was quadratic)
     for raw in selectors:
         sel = raw.strip()
         if not sel:
@@ -36,7 +37,10 @@ def resolve_rules(selectors: Iterable[str], rules: Sequence[Rule] | None = None)
             guess = closest_rule(sel, rules)
             hint = f"; did you mean {guess.code} / {guess.name}?" if guess else ""
             raise RuleSelectionError(f"unknown rule or rule prefix {raw!r}{hint} (see 'fountain-audit rules')")
-        out.extend(r for r in hits if r not in out)
+        for r in hits:
+            if r not in seen:
+                seen.add(r)
+                out.append(r)
     return out
 
 

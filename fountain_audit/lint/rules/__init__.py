@@ -105,11 +105,14 @@ class Rule:
     def __init__(self, code: str, name: str, severity: Severity, since: str, scope: frozenset[str],
                  doc: str | None = None, check: Callable[..., Iterator[Finding]] | None = None, visits: tuple = (),
                  *, module: str | None = None) -> None:
-        for attr, value in (("code", code), ("name", name), ("severity", severity), ("since", since),
-                            ("scope", frozenset(scope)), ("module", module)):
-            object.__setattr__(self, attr, value)
-        parts = None if module is not None and check is None else (doc or "", check, tuple(visits))
-        object.__setattr__(self, "_parts", parts)
+        put = object.__setattr__
+        put(self, "code", code)
+        put(self, "name", name)
+        put(self, "severity", severity)
+        put(self, "since", since)
+        put(self, "scope", scope if type(scope) is frozenset else frozenset(scope))
+        put(self, "module", module)
+        put(self, "_parts", None if module is not None and check is None else (doc or "", check, tuple(visits)))
 
     def __setattr__(self, name, value):
         raise AttributeError(f"cannot assign to field {name!r} (a Rule is immutable; see replace)")
@@ -205,12 +208,15 @@ def all_rules() -> list[Rule]:
     """Every rule, in registry order (from :mod:`fountain_audit.lint.catalog`; a rule's module is
     imported when its ``doc``, ``check`` or ``visits`` is first read). New objects each call, so
     each reads its module's attributes as they are then."""
-    from fountain_audit.lint.catalog import RULES
-    return [Rule(code, name, _SEVERITY[severity], since, scope, module=module)
-            for module, code, name, severity, since, scope in RULES]
+    if not _ROWS:
+        from fountain_audit.lint.catalog import RULES
+        _ROWS.extend((code, name, _SEVERITY[severity], since, frozenset(scope), module)
+                     for module, code, name, severity, since, scope in RULES)
+    return [Rule(code, name, severity, since, scope, module=module) for code, name, severity, since, scope, module in _ROWS]
 
 
 _SEVERITY = {str(s): s for s in Severity}
+_ROWS: list[tuple] = []  # the catalogue with severities and scopes as the rules hold them
 
 
 SESSION_LIKE = ("session", "fragment")
