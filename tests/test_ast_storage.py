@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fountain_audit.parse.fountain import Lines, TitlePage, parse
+from fountain_audit.parse.fountain import ByteOrderMark, Lines, TitlePage, parse
 from fountain_audit.parse.source import LineIndex, decode_bytes
 from tests.conftest import SAMPLES, shared_files
 
@@ -22,6 +22,7 @@ def _nodes(doc):
 def _check(text: str) -> None:
     doc = parse(text)
     assert doc.render() == text
+    assert doc.body == [c for c in doc.children if not isinstance(c, (ByteOrderMark, TitlePage))]
     index = LineIndex(text)
     for node in _nodes(doc):
         parts = node.parts
@@ -55,7 +56,7 @@ def test_every_sample_and_corpus_file():
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(["\n", "\r\n", "\r", "\ufeff", "BOB", "(beat)", "hi", "[[n]]", "[[", "]]", "/*", "*/",
-                                 "INT. A", "Title: x", "  ", "~la", "> a <", "é", "done.INT. HARVEY AND A TALKING 2026-01-01 10:00"]),
+                                 "INT. A", "Title: x", "Author: y\n", "\n\n", "  ", "~la", "> a <", "é", "done.INT. HARVEY AND A TALKING 2026-01-01 10:00"]),
                 max_size=30).map("".join))
 def test_any_text(text):
     _check(text)

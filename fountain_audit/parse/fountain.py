@@ -115,19 +115,21 @@ class Node:
 
     # _lines: the document's Lines; _p: None (one token, of type _PART), a str (one token of
     # that type) or (type0, start1, type1, start2, type2, ...) for several tokens.
-    __slots__ = ("_lines", "offset", "end_offset", "_p", "inline_notes")
+    __slots__ = ("_lines", "offset", "end_offset", "_p")
 
     #: Fountain element name used in dumps (``scene_heading``, ``action``...).
     type = "node"
     #: The type of a node's only token, unless the node says otherwise.
     _PART = "ACTION"
 
-    def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
+    #: (Only scene headings, action, dialogue and transitions can carry inline notes.)
+    inline_notes: tuple = ()
+
+    def __init__(self, lines: Lines, start: int, end: int, p=None):
         self._lines = lines
         self.offset = start
         self.end_offset = end
         self._p = p
-        self.inline_notes = inline_notes
 
     @property
     def src(self) -> str:
@@ -333,7 +335,20 @@ class Blank(Node):
         return self.end_line - self.line + 1
 
 
-class SceneHeading(Node):
+class _WithInline(Node):
+    """A node that may carry inline notes (grammar ``_inline``): ``inline_notes`` is kept."""
+
+    __slots__ = ("inline_notes",)
+
+    def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
+        self._lines = lines
+        self.offset = start
+        self.end_offset = end
+        self._p = p
+        self.inline_notes = inline_notes
+
+
+class SceneHeading(_WithInline):
     """A scene heading line (§Scene Headings): INT/EXT/EST/INT./EXT./I/E or forced ``.``.
 
     A *glued* heading starts inside a line, after the text of a dialogue or action
@@ -371,14 +386,14 @@ class SceneHeading(Node):
         return s[1:] if s.startswith(".") else s
 
 
-class Action(Node):
+class Action(_WithInline):
     """An action paragraph (§Action); one token holds all its lines."""
 
     __slots__ = ()
     type = "action"
 
 
-class Dialogue(Node):
+class Dialogue(_WithInline):
     """A character cue and what follows it until a blank line (§Dialogue).
 
     ``body`` holds the parenthetical, dialogue and lyric line tokens after the cue.
@@ -389,7 +404,11 @@ class Dialogue(Node):
     _PART = "CHARACTER"
 
     def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
-        super().__init__(lines, start, end, p, inline_notes)
+        self._lines = lines
+        self.offset = start
+        self.end_offset = end
+        self._p = p
+        self.inline_notes = inline_notes
         self._character = None
 
     @property
@@ -452,7 +471,7 @@ class Dialogue(Node):
         return "\n".join(_content(src[a:b]) for t, a, b in self.spans()[1:] if t != "PARENTHETICAL")
 
 
-class Transition(Node):
+class Transition(_WithInline):
     """A transition (§Transition): upper case ending in ``TO:`` (or ``FADE IN:``), or forced ``>``."""
 
     __slots__ = ()
@@ -579,7 +598,15 @@ class Document:
     def body(self) -> list[Node]:
         """Children after the byte-order mark and title page (computed once; do not modify)."""
         if self._body is None:
-            self._body = [c for c in self.children if not isinstance(c, (ByteOrderMark, TitlePage))]
+            children = self.children
+            k = 0  # a byte-order mark and the title page are in the head: leading notes, boneyards, blanks
+            for k, c in enumerate(children):
+                if isinstance(c, TitlePage) or not isinstance(c, (ByteOrderMark, Note, Boneyard, Blank)):
+                    break
+            else:
+                k = len(children)
+            self._body = [c for c in children[:k + 1] if not isinstance(c, (ByteOrderMark, TitlePage))] + \
+                children[k + 1:]
         return self._body
 
 
@@ -633,12 +660,15 @@ def _node(cls, lines: Lines, parts: list[tuple], inline_notes: tuple = ()) -> No
     and start offsets of its tokens are kept (see :class:`Node`)."""
     if len(parts) == 1:
         ty, a, b = parts[0]
-        return cls(lines, a, b, None if ty == cls._PART else ty, inline_notes)
-    p = [parts[0][0]]
-    for t in parts[1:]:
-        p.append(t[1])
-        p.append(t[0])
-    return cls(lines, parts[0][1], parts[-1][2], tuple(p), inline_notes)
+        p = None if ty == cls._PART else ty
+    else:
+        p = [parts[0][0]]
+        for t in parts[1:]:
+            p.append(t[1])
+            p.append(t[0])
+        p = tuple(p)
+        a, b = parts[0][1], parts[-1][2]
+    return cls(lines, a, b, p, inline_notes) if inline_notes else cls(lines, a, b, p)
 
 
 _PIECES = frozenset({"INLINE_NOTE", "INLINE_TEXT"})
