@@ -110,18 +110,40 @@ def test_a_damaged_entry_is_a_miss_and_the_output_stays_right(project, damage):
         assert probe(project, "--output-format", "json", ".") == (expected, {"lark": False, "exit": 1})
 
 
+def _read_only(folder: Path) -> list[str] | None:
+    """Make ``folder`` unwritable: mode 0500, or for root (whom modes do not stop) the immutable
+    attribute (``chattr +i``). Returns the command that undoes it, or ``None`` when neither works."""
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    if not os.access(folder, os.W_OK):
+        return ["chmod", "700", str(folder)]
+    folder.chmod(stat.S_IRWXU)
+    if shutil.which("chattr") and subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode == 0:
+        return ["chattr", "-i", str(folder)]
+    return None
+
+
 def test_an_unwritable_cache_is_ignored(project):
-    cache = project / "ro-cache"
-    cache.mkdir()
-    cache.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    empty = project / "ro-cache"
+    empty.mkdir()
+    filled = project / "filled"
+    expected = run("--no-cache", ".").output
+    run("--cache-dir", str(filled), ".")  # entries for a.spmd and b.spmd
+    undo = [_read_only(empty), _read_only(filled / f"lint-v{FORMAT}")]
     try:
-        if os.access(cache, os.W_OK):
-            pytest.skip("running as a user who can write anywhere (root)")
-        r = run("--cache-dir", str(cache), ".")
-        assert (r.exit_code, r.output) == (1, run("--no-cache", ".").output)
-        assert list(cache.iterdir()) == []
+        if None in undo:
+            pytest.skip("cannot make a directory read-only here")
+        r = run("--cache-dir", str(empty), ".")
+        assert (r.exit_code, r.output) == (1, expected)
+        assert list(empty.iterdir()) == []
+        # read-only but filled: hits are read; a changed file is linted, its entry not written
+        assert probe(project, "--cache-dir", str(filled), ".") == (expected, {"lark": False, "exit": 1})
+        (project / "a.spmd").write_text(LOOSE, encoding="utf-8")
+        out, seen = probe(project, "--cache-dir", str(filled), ".")
+        assert (out, seen) == (run("--no-cache", ".").output, {"lark": True, "exit": 1}) and out != expected
     finally:
-        cache.chmod(stat.S_IRWXU)
+        for command in undo:
+            if command:
+                subprocess.run(command, check=True)
 
 
 def test_a_cache_dir_that_is_a_file_is_ignored(project):
