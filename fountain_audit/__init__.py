@@ -12,19 +12,24 @@ Harvey (a terminal AI agent) records each session as a Fountain screenplay
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
-import fountain_audit.parse  # noqa: F401 - the subpackage first, so that ``parse`` below is the function
-from fountain_audit.lint.diagnostics import Diagnostic, Severity
+# The subpackages first (their ``__init__`` modules import nothing), so that the import system
+# does not later rebind ``parse`` and ``lint`` below (functions here) to the subpackages.
+import fountain_audit.lint  # noqa: F401
+import fountain_audit.parse  # noqa: F401
 
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs start-up time
 if TYPE_CHECKING:
+    from fountain_audit.lint.diagnostics import Diagnostic, Severity
     from fountain_audit.model.session import Scene, Session, Turn, build_session
     from fountain_audit.parse.fountain import Document
     from fountain_audit.parse.notes import NoteRecord, parse_note
 
 #: Public names imported on first use (PEP 562), so that ``fountain-audit --version`` and the
-#: commands that do not parse never import the parser (Lark) at start-up.
+#: commands that do not parse never import the parser (Lark), nor ``dataclasses`` and ``enum``
+#: (``Diagnostic``, ``Severity``), at start-up.
 _LAZY = {
+    "Diagnostic": "fountain_audit.lint.diagnostics", "Severity": "fountain_audit.lint.diagnostics",
     "Document": "fountain_audit.parse.fountain",
     "NoteRecord": "fountain_audit.parse.notes", "parse_note": "fountain_audit.parse.notes",
     "Scene": "fountain_audit.model.session", "Session": "fountain_audit.model.session",

@@ -17,11 +17,13 @@ import threading
 TEMP_INFIX = ".fountain-audit-"
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = False) -> None:
+def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = False, sync: bool = True) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same directory, fsync and a
     rename, so a reader sees the old file or the new one, never half of one. A ``str`` is
     written as UTF-8, ``bytes`` as they are. ``durable`` also fsyncs the directory, so the
-    rename itself survives a crash (the baseline, a shared ledger, asks for it).
+    rename itself survives a crash (the baseline, a shared ledger, asks for it); ``sync=False``
+    skips the fsync of the file too (for a cache, whose files are checked when read: after a
+    crash a reader may find a damaged file, never half of one written by a live process).
 
     What ``path`` names decides how it is written (see :func:`resolve_target`):
 
@@ -58,7 +60,8 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
             with os.fdopen(fd, "wb") as f:
                 f.write(payload)
                 f.flush()
-                os.fsync(f.fileno())
+                if sync:
+                    os.fsync(f.fileno())
             os.chmod(tmp, mode)
             os.replace(tmp, path)
         except BaseException:

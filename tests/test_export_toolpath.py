@@ -282,3 +282,16 @@ def test_export_refuses_to_write_over_its_input(tmp_path):
     r = CliRunner().invoke(cli_main, ["export", "--to", "toolpath", str(f), "-o", str(f)])
     assert r.exit_code == 2 and "refusing to write the export over an input file" in r.output
     assert f.read_text() == original
+
+
+def test_a_plain_screenplay_in_a_folder_is_skipped_with_a_warning(tmp_path):
+    (tmp_path / "play.fountain").write_text("INT. KITCHEN - DAY\n\nMAYA\nHello.\n", encoding="utf-8")
+    (tmp_path / "s.spmd").write_text((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    r = run("--to", "toolpath", str(tmp_path))
+    assert r.exit_code == 0
+    assert r.stderr == (f"fountain-audit: warning: {tmp_path / 'play.fountain'}: a plain screenplay (no Harvey "
+                        "scene or note), not a session: skipped\n")
+    assert [p["meta"]["harvey"]["file"] for p in json.loads(r.stdout)["paths"]] == [str(tmp_path / "s.spmd")]
+    named = run("--to", "toolpath", str(tmp_path / "play.fountain"))  # named: exported, so no time is an error
+    assert named.exit_code == 2 and "no scene heading has a timestamp" in named.stderr

@@ -299,7 +299,7 @@ def test_output_file_is_written_atomically(a03):
     assert r.exit_code == 1 and r.output == ""
     validate_sarif(json.loads(Path("report.sarif").read_text()))
     assert os.stat("report.sarif").st_mode & 0o777 == 0o640
-    assert sorted(os.listdir(".")) == ["report.sarif", "s.spmd"]  # no temporary file left
+    assert sorted(os.listdir(".")) == [".fountain_audit_cache", "report.sarif", "s.spmd"]  # no temporary file left
     r = run("-o", "report.txt", a03)
     assert Path("report.txt").read_text() == (f"s.spmd:14:1: P102 [tools-between-forward-and-reply] {P102_MESSAGE}\n"
                                               "Found 1 error, 0 warnings, 0 infos in 1 file checked.\n")
@@ -399,8 +399,9 @@ def test_cli_output_is_the_same_with_a_cold_warm_or_corrupt_cache(tmp_path):
     for state in ("cold", "warm", "corrupt", "off"):
         env = cli_env(FOUNTAIN_AUDIT_CACHE_DIR=str(cache))
         if state == "corrupt":
-            for f in cache.iterdir():
-                f.write_bytes(b"\x80garbage")
+            for f in cache.rglob("*"):  # the Lark tables and the lint results (lint-v1/)
+                if f.is_file():
+                    f.write_bytes(b"\x80garbage")
         if state == "off":
             env["FOUNTAIN_AUDIT_NO_CACHE"] = "1"
         r = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--output-format", "json", sample],
@@ -408,5 +409,7 @@ def test_cli_output_is_the_same_with_a_cold_warm_or_corrupt_cache(tmp_path):
         assert r.returncode == 1, r.stderr
         outputs.append(r.stdout)
         if state == "cold":
-            assert sorted(p.name.split("-")[0] for p in cache.iterdir()) == ["fountain", "notes"]
+            tables = [p.name.split("-")[0] for p in cache.iterdir() if p.name.endswith(".lark-cache")]
+            assert sorted(tables) == ["fountain", "notes"]
+            assert len(list((cache / "lint-v1").iterdir())) == len(list((SAMPLES / "violations").iterdir()))
     assert outputs[0] == outputs[1] == outputs[2] == outputs[3]

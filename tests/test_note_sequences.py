@@ -6,7 +6,11 @@ from __future__ import annotations
 from hypothesis import given, settings, strategies as st
 from lark.exceptions import LarkError
 
-from fountain_audit.parse.notes import _parser, _sequences
+from fountain_audit.parse import notes as notes_module
+from fountain_audit.parse.fountain import Note, parse
+from fountain_audit.parse.notes import ToolFields, _fast_readers, _parse_cached, _parser, _sequences, parse_note
+from fountain_audit.parse.source import decode_bytes
+from tests.conftest import SAMPLES, shared_files
 
 PIECES = [" — ", "ok", "error", "error: ", ":", "(", ")", "()", "{", "}", '"', ",", " ", "\n", "/", "=",
           "exit ", "-", "3", "0.87", "12", "chunks from ", "chunk from ", ", top score ", " — score ", "model=",
@@ -52,3 +56,101 @@ def test_recorder_payloads_match_the_parser():
 @given(st.sampled_from(sorted(_sequences())), st.lists(st.sampled_from(PIECES), max_size=12).map("".join))
 def test_any_payload_matches_the_parser(start, payload):
     _same(payload, start)
+
+
+# --- the readers of the recorder's common kinds (notes._fast_readers) -----------------------------
+
+FAST_PIECES = PIECES + ['{"path":"pkg/f0_0.go","note":"a — b ]] c"}', "rag_store.db", "docs/design-0.md",
+                        " (Design notes, doi:10.1234/d0)", "https://x.org/a", "profile_1", " (workspace_profile)",
+                        "exit status 1", "\r\n", "\t", "  ", "1e3", "-2", "9" * 40]
+
+
+def _same_fast(payload: str, start: str) -> None:
+    try:
+        fast = _fast_readers()[start](payload)
+    except (ValueError, ArithmeticError):
+        fast = None
+    assert fast == _lark(payload, start), (start, payload)
+
+
+def test_fast_readers_cover_the_recorders_common_kinds():
+    assert sorted(_fast_readers()) == ["rag", "rag_source", "recall", "tool"]
+
+
+def test_fast_readers_match_the_parser_on_recorder_payloads():
+    for start, payload in [
+        ("tool", 'read_file({"path":"a.go","note":"a — b ]] c"}) — ok'), ("tool", "x() — error: boom\nmore"),
+        ("tool", 'x({"a":")"}) — ok) — ok'), ("tool", "x — ok"), ("tool", "x() — error"), ("tool", "x() — error:"),
+        ("tool", "() — ok"), ("tool", "x(a) — okay"), ("rag", "3 chunks from store.db, top score 0.87"),
+        ("rag", "1 chunk from a, b, top score 2"), ("rag", "-1 chunks from s, top score -0.5"),
+        ("rag", "3 chunks from , top score 1"), ("rag", "9" * 5000 + " chunks from s, top score 1"),
+        ("rag_source", ""), ("rag_source", "docs/a.md (T, doi:10.1/x)"), ("rag_source", "a (b, https://c.d/e, f)"),
+        ("rag_source", "a\n(b)"), ("recall", "profile_1 (workspace_profile) — score 1.00"),
+        ("recall", "p (s) — score"), ("recall", " (s) — score 1"),
+    ]:
+        _same_fast(payload, start)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from(["rag", "rag_source", "recall", "tool"]),
+       st.lists(st.sampled_from(FAST_PIECES), max_size=14).map("".join))
+def test_fast_readers_match_the_parser_on_any_payload(start, payload):
+    _same_fast(payload, start)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=40))
+def test_fast_readers_match_the_parser_on_any_text(payload):
+    for start in ("rag", "rag_source", "recall", "tool"):
+        _same_fast(payload, start)
+
+
+def _record(rec):
+    return (rec.kind, rec.actor, rec.body, rec.fields, rec.valid, rec.error, rec.error_line, rec.error_column)
+
+
+def test_parse_note_is_the_same_without_the_fast_readers(monkeypatch):
+    """Every note of samples/ and ../shared (corpus and cases), and a generated session's:
+    field-for-field the same record with and without the fast readers."""
+    texts = [p.read_bytes() for p in sorted(SAMPLES.rglob("*")) if p.is_file()]
+    texts += [p.read_bytes() for p in shared_files()]
+    notes_ = [n for t in texts for n in parse(decode_bytes(t)).children if isinstance(n, Note)]
+    assert len(notes_) > 100
+    fast = [_record(parse_note(n)) for n in notes_]
+    _parse_cached.cache_clear()
+    monkeypatch.setattr(notes_module, "_fast_readers", lambda: {})
+    slow = [_record(parse_note(n)) for n in notes_]
+    _parse_cached.cache_clear()
+    assert fast == slow
+
+
+# --- tool arguments decoded when read (notes.ToolFields) -----------------------------------------
+
+def _tool_fields(body: str):
+    return parse_note(parse(f"[[tool: {body}]]\n").children[0]).fields
+
+
+def test_tool_arguments_are_decoded_when_read():
+    import copy
+    import json
+    import pickle
+
+    plain = {"name": "read_file", "arguments_text": '{"path":"a.go","n":[1,2.5,null]}', "status": "ok",
+             "error": None, "arguments": {"path": "a.go", "n": [1, 2.5, None]}, "arguments_json": True,
+             "arguments_strict_json": True}
+    for read in (lambda f: f["arguments"], lambda f: f.get("arguments"), lambda f: dict(f), lambda f: {**f},
+                 lambda f: list(f.items()), lambda f: list(f.values()), lambda f: f.copy(), repr,
+                 lambda f: json.dumps(f), lambda f: json.dumps(f, indent=2, sort_keys=True),
+                 lambda f: pickle.loads(pickle.dumps(f)), copy.deepcopy, lambda f: f | {}, lambda f: {} | f):
+        lazy = _tool_fields('read_file({"path":"a.go","n":[1,2.5,null]}) — ok')
+        assert isinstance(lazy, ToolFields)
+        assert read(lazy) == read(plain), read
+    lazy = _tool_fields('read_file({"path":"a.go","n":[1,2.5,null]}) — ok')
+    assert lazy == plain and plain == lazy and not lazy != plain
+    assert lazy == _tool_fields('read_file({"path":"a.go","n":[1,2.5,null]}) — ok')
+    assert type(pickle.loads(pickle.dumps(lazy))) is dict
+    lenient = _tool_fields('w({"t":"a\tb"}) — ok')  # a raw tab: JSON only for the lenient decoder
+    assert lenient["arguments"] == {"t": "a\tb"} and lenient["arguments_strict_json"] is False
+    assert type(_tool_fields('x("s") — ok')) is dict  # a scalar is kept as it is
+    assert type(_tool_fields("x(" + "[" * 300 + "]" * 300 + ") — ok")) is dict  # deep: decoded once, kept
+    assert _tool_fields("x(" + "[" * 300 + "]" * 300 + ") — ok")["arguments_json"] is True

@@ -101,6 +101,57 @@ def test_a_pool_that_cannot_start_falls_back_to_serial(corpus, monkeypatch):
     assert lint_jobs(jobs, selection, workers=2) == expected
 
 
+class _UnstartedFuture:
+    """A future no worker has started yet: cancellable, run only when its result is asked for."""
+
+    def __init__(self, fn, arg, ran):
+        self.fn, self.arg, self.ran, self.state = fn, arg, ran, "pending"
+
+    def cancel(self):
+        if self.state == "pending":
+            self.state = "cancelled"
+        return self.state == "cancelled"
+
+    def done(self):
+        return self.state == "finished"
+
+    def result(self):
+        assert self.state != "cancelled"
+        if self.state == "pending":
+            self.ran.append(self.arg)
+            self.value, self.state = self.fn(self.arg), "finished"
+        return self.value
+
+
+class _IdlePool:
+    """A pool whose worker has not started any chunk when this process looks."""
+
+    def __init__(self, max_workers, mp_context, initializer, initargs):
+        initializer(*initargs)
+        self.ran = []
+        _IdlePool.last = self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, arg):
+        return _UnstartedFuture(fn, arg, self.ran)
+
+
+def test_this_process_lints_the_chunks_no_worker_started(corpus, monkeypatch):
+    jobs = [Job(str(p), str(p)) for p in sorted(corpus.rglob("*.spmd"))[:40]]
+    selection = Selection.build()
+    expected = lint_jobs(jobs, selection, workers=1)
+    monkeypatch.setattr(runner, "_executor", lambda: _IdlePool)
+    assert lint_jobs(jobs, selection, workers=2) == expected
+    # 40 files, 2 processes: chunks of 3 files; the worker ran only the first, this process the 13 others
+    assert [len(chunk) for chunk in _IdlePool.last.ran] == [3]
+    assert _IdlePool.last.ran[0] == jobs[:3]
+
+
 def test_keep_text_only_for_files_with_diagnostics(tmp_path):
     clean = tmp_path / "clean.spmd"
     clean.write_text((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"), encoding="utf-8")

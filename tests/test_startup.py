@@ -76,3 +76,41 @@ def test_control_characters_are_escaped_the_same_way_by_both():
         d = Diagnostic("a.spmd", 1, 1, "R101", "x", Severity.ERROR, msg)
         assert plain_text_lines([d], 1) == _rich([d], 1)
         assert plain_text_lines([d], 1).splitlines()[0] == f"a.spmd:1:1: R101 [x] {shown}"
+
+
+#: What a run answered from the lint result cache must not import: the parser, the session model,
+#: the linter, any rule module (selection reads lint/catalog.py), nor the other heavy modules.
+NOT_ON_A_HIT = HEAVY + ("fountain_audit.parse.fountain", "fountain_audit.model", "fountain_audit.lint.linter",
+                        "fountain_audit.lint.rules.")
+
+
+@pytest.mark.parametrize("fmt", ["concise", "json"])
+def test_a_cache_hit_imports_no_parser_and_no_rule(tmp_path, fmt):
+    sample = ROOT / "samples" / "violations" / "P102-tools-between-forward-and-reply.spmd"
+    (tmp_path / "a.spmd").write_text(sample.read_text(encoding="utf-8"), encoding="utf-8")
+    code = PROBE.replace("m == h or m.startswith(h + \".\")", "m.startswith(h) and m[len(h):len(h) + 1] in ('', '.')"
+                         " or h.endswith('.') and m.startswith(h)") % (NOT_ON_A_HIT,)
+    runs = [subprocess.run([sys.executable, "-c", code, "lint", "--output-format", fmt, "a.spmd"], capture_output=True,
+                           text=True, cwd=tmp_path) for _ in range(2)]
+    first, second = (json.loads(r.stderr.strip().splitlines()[-1]) for r in runs)
+    assert runs[0].stdout == runs[1].stdout and "P102" in runs[1].stdout
+    assert {"lark", "fountain_audit.lint.linter", "fountain_audit.lint.rules.tools_between_forward_and_reply"} <= \
+        set(first)  # the first run parsed and linted (the probe itself can fail)
+    assert second == []
+
+
+def test_a_pyproject_without_our_table_is_not_parsed(tmp_path):
+    # another tool's pyproject.toml (even a broken one) is not read as TOML: tomllib stays unloaded
+    (tmp_path / "pyproject.toml").write_text('[tool.black]\nline-length = [\n', encoding="utf-8")
+    (tmp_path / "a.spmd").write_text((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    assert "tomllib" not in _imported(tmp_path, "lint", "a.spmd")
+    # the word fountain (or an escape that could spell it) and it is parsed: broken, exit 2
+    (tmp_path / "pyproject.toml").write_text('[tool.black]\n# fountain\nline-length = [\n', encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "a.spmd"], capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert p.returncode == 2 and "pyproject.toml: invalid TOML" in p.stderr
+    (tmp_path / "pyproject.toml").write_text('[tool."\\u0066ountain-audit"]\nselect = ["H"\n', encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "a.spmd"], capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert p.returncode == 2 and "pyproject.toml: invalid TOML" in p.stderr

@@ -40,7 +40,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     input; several sessions make one document (one Graph, or one request).
 
     Times come from the scene headings (read in --utc-offset, UTC by default); a file whose
-    headings have no timestamp is an error unless --fallback-time gives one. Trace, span,
+    headings have no timestamp is an error unless --fallback-time gives one; a plain
+    screenplay found in a directory is skipped with a warning. Trace, span,
     path and step ids are derived from the files' content: the same files export to the
     same bytes.
 
@@ -84,6 +85,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     clock = Clock(zone, fallback)
 
     files, errors = discover(paths)
+    named = set(paths)  # files named on the command line are exported whatever they hold
     if output_file is not None:  # never write over a file we read
         refuse_output_over_inputs(output_file, files, "the export")
     for msg in errors:
@@ -105,6 +107,10 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         if what is not None:  # empty, blank, binary: nothing to export
             errors.append(f"{name}: {what}: nothing to export")
             click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
+            continue
+        if session.kind == "screenplay" and f not in named:  # found in a folder: not a session, say so
+            click.secho(f"fountain-audit: warning: {terminal_safe(name)}: a plain screenplay (no Harvey scene "
+                        "or note), not a session: skipped", err=True, fg="yellow")
             continue
         try:
             sessions.append(SessionExport(name, text, session, clock))

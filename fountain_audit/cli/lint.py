@@ -67,9 +67,14 @@ from fountain_audit.untrusted import one_line, terminal_safe
 @click.option("--update-baseline", is_flag=True,
               help="Write the current findings to the baseline (created the first time; entries that match "
                    "nothing are dropped), then report against it.")
+@click.option("--no-cache", is_flag=True,
+              help="Neither read nor write the lint result cache (also: FOUNTAIN_AUDIT_NO_CACHE=1).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Keep the lint result cache in DIR (default: $FOUNTAIN_AUDIT_CACHE_DIR, else "
+                   ".fountain_audit_cache in the project root).")
 def lint(paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
          output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, redact, redact_paths,
-         baseline_file, update_baseline, force_exclude, allow_empty, max_file_size):
+         baseline_file, update_baseline, force_exclude, allow_empty, max_file_size, no_cache, cache_dir):
     """Check session files against the rules.
 
     PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
@@ -83,6 +88,10 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     With --baseline FILE (or baseline = "..." in the configuration) findings recorded
     in FILE are not reported; --update-baseline records the current ones (see README,
     "Adopting fountain-audit on an archive").
+
+    Results are cached per file in .fountain_audit_cache/ in the project root (keyed by
+    the file's bytes, the settings and fountain-audit's code), so an unchanged file is not
+    parsed again; --no-cache turns that off, --cache-dir moves it (see README, "Cache").
 
     Exit status: 0 no errors (warnings and infos do not fail unless --strict),
     1 errors found, 2 usage or configuration error, an unreadable path, no session
@@ -111,18 +120,16 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
     if not selection.rules:
         raise click.UsageError(nothing_selected(cfg))
     from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
-    from fountain_audit.cli.outputs import LazyProgress, write_atomic
-    from fountain_audit.lint.runner import Job, input_bytes, lint_jobs, plan_workers
+    from fountain_audit.lint.runner import Job, lint_all
     from fountain_audit.lint.fingerprint import project_root, relative_path
-    from fountain_audit.privacy.redact import mask
 
-    from fountain_audit.lint import baseline as bl
-
+    # the baseline, redaction, progress bar and atomic writes are imported by the runs that use them
     baseline_file = baseline_file or (os.fspath(cfg.baseline) if cfg.baseline else None)
     if update_baseline and not baseline_file:
         raise click.UsageError("--update-baseline needs --baseline FILE (or baseline = \"...\" in the configuration)")
     ledger = None
     if baseline_file:  # checked before linting; an update reads it again under its lock
+        from fountain_audit.lint import baseline as bl
         try:
             ledger = bl.load(baseline_file, cfg.baseline_max_entries, missing_ok=update_baseline)
         except bl.BaselineError as e:
@@ -163,10 +170,20 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         except ConfigError as e:
             raise click.UsageError(one_line(str(e))) from None
         work.append(Job(f, name, ignored, text, relative_path(name, root), max_size=cfg.max_file_size))
-    progress = LazyProgress() if fmt in TEXT_FORMATS and sys.stderr.isatty() else None
+    cache = None
+    if not no_cache:
+        from fountain_audit.lint import cache as result_cache
+        if not result_cache.disabled_by_environment():
+            cache = result_cache.ResultCache(result_cache.cache_root(cache_dir, root),
+                                             result_cache.settings_key(selection.rules, selection.privacy_allow,
+                                                                       cfg.source))
+    progress = None
+    if fmt in TEXT_FORMATS and sys.stderr.isatty():
+        from fountain_audit.cli.outputs import LazyProgress
+        progress = LazyProgress()
     try:
-        results = lint_jobs(work, selection, workers=plan_workers(len(work), jobs or None, input_bytes(work)),
-                            keep_text=(fmt == "full" and not quiet) or redact or redact_paths, progress=progress)
+        results = lint_all(work, selection, workers=jobs or None, cache=cache,
+                           keep_text=(fmt == "full" and not quiet) or redact or redact_paths, progress=progress)
     finally:
         if progress:
             progress.close()
@@ -183,6 +200,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         if r.text is not None:
             texts[r.name] = r.text
             if fmt == "full" and not quiet:  # for code frames: secrets masked, lines and columns kept
+                from fountain_audit.privacy.redact import mask
                 sources[r.name] = mask(r.text)
     for msg in errors:
         click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
@@ -241,6 +259,7 @@ def lint(paths, select, extend_select, ignore, target_version, config_path, isol
         if not output_file:
             click.echo(out, nl=False)
     if output_file and out is not None:
+        from fountain_audit.cli.outputs import write_atomic
         try:
             write_atomic(output_file, out)
         except OSError as e:

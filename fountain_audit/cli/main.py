@@ -14,12 +14,27 @@ import sys
 import click
 
 from fountain_audit import __version__
-from fountain_audit.lint.config import Config, ConfigError, load_config  # noqa: F401 (ConfigError, load_config: for cli.report)
-from fountain_audit.lint.selection import RuleSelectionError, Selection  # noqa: F401 (Selection: for cli.report)
 from fountain_audit.untrusted import terminal_safe
-from fountain_audit.parse.source import decode_bytes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from fountain_audit.lint.config import Config
 
 SUFFIXES = (".spmd", ".fountain")
+
+#: Names other command modules import from here, loaded on first use (PEP 562): the
+#: configuration and rule selection import the rule catalogue, which ``--help`` does not need.
+_LAZY = {"Config": "fountain_audit.lint.config", "ConfigError": "fountain_audit.lint.config",
+         "load_config": "fountain_audit.lint.config", "RuleSelectionError": "fountain_audit.lint.selection",
+         "Selection": "fountain_audit.lint.selection"}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(module), name)
 
 
 # rich, the parser, dump and diff are imported where they are used, so that `--version`,
@@ -70,7 +85,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 def _option_rules(option: str, values: tuple[str, ...]) -> list[str]:
     """The selectors of a rule option, checked: an unknown one is a usage error naming
     ``option`` (not the configuration file), with the closest rule as a suggestion."""
-    from fountain_audit.lint.selection import resolve_rules
+    from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
 
     selectors = _split(values)
     try:
@@ -163,7 +178,7 @@ def nothing_selected(cfg: Config) -> str:
 
 def read_stdin(max_size: int | None) -> str:
     """Standard input, decoded losslessly; raises ``FileTooLarge`` past ``max_size`` bytes."""
-    from fountain_audit.parse.source import FileTooLarge, format_size
+    from fountain_audit.parse.source import FileTooLarge, decode_bytes, format_size
 
     data = sys.stdin.buffer.read() if max_size is None else sys.stdin.buffer.read(max_size + 1)
     if max_size is not None and len(data) > max_size:

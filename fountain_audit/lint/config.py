@@ -33,17 +33,19 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from fountain_audit.lint.baseline import DEFAULT_MAX_ENTRIES
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
 from fountain_audit.lint.rules import Rule
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, parse_size
 
 TARGET_VERSIONS = ("1.2", "1.3")
+#: :data:`fountain_audit.lint.baseline.DEFAULT_MAX_ENTRIES` (not imported: the baseline module is
+#: loaded only by runs that use a baseline; tests/test_lint_cache.py checks they agree).
+DEFAULT_BASELINE_MAX_ENTRIES = 50_000
 _KEYS = {"select", "extend-select", "ignore", "target-version", "exclude", "per-file-ignores", "severity",
          "max-file-size", "baseline", "baseline-max-entries", "privacy"}
 _PRIVACY_KEYS = {"allow"}
@@ -69,7 +71,7 @@ class Config:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     privacy_allow: list[str] = field(default_factory=list)
     baseline: Path | None = None
-    baseline_max_entries: int = DEFAULT_MAX_ENTRIES
+    baseline_max_entries: int = DEFAULT_BASELINE_MAX_ENTRIES
 
     def rules(self) -> list[Rule]:
         """The enabled rules, with severity overrides applied. Raises :class:`ConfigError`
@@ -83,7 +85,7 @@ class Config:
             if r.code in dropped or tuple(int(p) for p in r.since.split(".")) > target:
                 continue
             if r.code in overrides:
-                r = replace(r, severity=overrides[r.code])
+                r = r.replace(severity=overrides[r.code])
             out.append(r)
         return out
 
@@ -137,11 +139,24 @@ def find_config(start: Path) -> Path | None:
         for f in (own, py):  # a FIFO or directory by that name would be read (and hang) or skipped
             if f.exists() and not f.is_file():
                 raise ConfigError(f"{f}: not a regular file")
-        if py.is_file():
+        if py.is_file() and _may_configure(py):
             data = _read_toml(py)  # a broken pyproject.toml is an error, not "no configuration"
             if "fountain-audit" in data.get("tool", {}):
                 return py
     return None
+
+
+def _may_configure(path: Path) -> bool:
+    """False when ``path`` (a ``pyproject.toml``) cannot hold a ``[tool.fountain-audit]`` table:
+    the word ``fountain`` is not in it and no escape (``\\u``, ``\\U``) could spell it. Then
+    the file is not parsed (``tomllib`` is not even imported: start-up time). Unreadable: True
+    (reading it again reports why)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return True
+    return b"fountain" in data or b"\\u" in data or b"\\U" in data
 
 
 def _is_rule(selector: str) -> bool:

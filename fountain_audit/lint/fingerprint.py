@@ -23,7 +23,6 @@ keys its entries by it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter
 from dataclasses import replace
@@ -31,8 +30,6 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Sequence
 
 from fountain_audit.lint.diagnostics import Diagnostic
-from fountain_audit.parse.lexer import split_lines
-from fountain_audit.privacy.redact import mask
 
 #: Bumped if the recipe ever changes (every baseline entry would then be new).
 SCHEME = "fountain-audit-fingerprint/1"
@@ -116,6 +113,7 @@ def excerpt(content: str) -> str:
 def _prefix_hash(code: str, path: str, content: str):
     """The SHA-256 state after the parts every occurrence of one (code, content) shares;
     :func:`digest` feeds it the occurrence index."""
+    import hashlib
     return hashlib.sha256("\0".join((SCHEME, code, path, content, "")).encode("utf-8", "surrogateescape"))
 
 
@@ -138,6 +136,9 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
     diagnostics = list(diagnostics)
     if not diagnostics:
         return diagnostics
+    from fountain_audit.parse.lexer import split_lines
+    from fountain_audit.privacy.redact import mask
+
     lines = [content for content, _ in split_lines(text)]
     seen: Counter = Counter()
     # Many findings on one long line (a line of secrets) share its content: normalise, mask and

@@ -6,24 +6,35 @@ order*, whether the files were linted in this process or across a
 ``concurrent.futures.ProcessPoolExecutor``. Reporters therefore print the same
 bytes either way. The pool is used only when it pays: at least
 :data:`PARALLEL_THRESHOLD` files and more than one CPU (or ``jobs`` given
-explicitly). Files are sent to workers in chunks; each worker builds (or loads
-from the cache, see :mod:`fountain_audit.parse.cache`) its parsers once.
+explicitly). ``workers=N`` means N processes linting: this one and N - 1 forked
+workers. Files go out in chunks; workers take them from the front, this process
+lints from the back the chunks no worker has started, so no CPU idles while
+another still has work. Each worker builds (or loads from the cache, see
+:mod:`fountain_audit.parse.cache`) its parsers once. With a
+:class:`~fountain_audit.lint.cache.ResultCache`, a file whose entry matches its bytes is not
+linted at all (:func:`lint_all` looks them up before deciding on a pool).
 
 This module reads files and runs the linter; it never prints.
 """
 
 from __future__ import annotations
 
+import errno
+import gc
 import math
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from fountain_audit.lint import fingerprint
 from fountain_audit.lint.diagnostics import Diagnostic
-from fountain_audit.lint.linter import Selection, lint_text
-from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, format_size, read_path
+from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, FileTooLarge, decode_bytes, format_size
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the linter (and with it the parser) is imported only when a file is linted
+    from fountain_audit.lint.cache import ResultCache
+    from fountain_audit.lint.selection import Selection
 
 #: Fewer files than this are linted in-process when ``jobs`` is automatic: starting
 #: workers (about 20 ms each with fork, far more with spawn) costs more than it saves.
@@ -98,13 +109,80 @@ def input_bytes(jobs: Sequence[Job]) -> int:
     return total
 
 
-def lint_job(job: Job, selection: Selection, keep_text: bool = False) -> FileResult:
-    """Read and lint one job; an unreadable file (or one too large for ``max_size`` or
-    for the memory) gives a result with ``error``."""
+def read_bytes(path: str | os.PathLike, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
+    """The bytes of a regular file of at most ``max_size`` bytes; raises ``OSError`` exactly as
+    :func:`fountain_audit.parse.source.read_path` does (which decodes them too)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+        if max_size is not None and info.st_size > max_size:
+            raise FileTooLarge(errno.EFBIG, f"{format_size(info.st_size)} is over the size limit "
+                                            f"(max-file-size {format_size(max_size)})", os.fspath(path))
+        try:
+            return f.read()
+        except MemoryError:
+            raise FileTooLarge(errno.ENOMEM, f"out of memory reading {format_size(info.st_size)} "
+                                             f"(max-file-size can refuse such files)", os.fspath(path)) from None
+
+
+def _decode(job: Job, data: bytes) -> str:
     try:
-        text = job.text if job.text is not None else read_path(job.path, job.max_size)
+        return decode_bytes(data)
+    except MemoryError:
+        raise FileTooLarge(errno.ENOMEM, f"out of memory reading {format_size(len(data))} "
+                                         f"(max-file-size can refuse such files)", os.fspath(job.path)) from None
+
+
+def _unreadable(job: Job, e: OSError) -> FileResult:
+    return FileResult(job.name, error=f"{job.path}: cannot read: {e.strerror or e}")
+
+
+def lookup(job: Job, cache: ResultCache, keep_text: bool = False) -> FileResult | None:
+    """The cached result of ``job`` (or its read error), or ``None`` when it must be linted
+    (a miss, or standard input, which is never cached)."""
+    if job.text is not None:
+        return None
+    try:
+        data = read_bytes(job.path, job.max_size)
     except OSError as e:
-        return FileResult(job.name, error=f"{job.path}: cannot read: {e.strerror or e}")
+        return _unreadable(job, e)
+    diagnostics = cache.get(job.name, job.key, job.ignored, _digest(data))
+    if diagnostics is None:
+        return None
+    if keep_text and diagnostics:
+        try:
+            return FileResult(job.name, diagnostics, text=_decode(job, data))
+        except OSError as e:
+            return _unreadable(job, e)
+    return FileResult(job.name, diagnostics)
+
+
+def _digest(data: bytes) -> bytes:
+    from fountain_audit.lint.cache import content_digest
+    return content_digest(data)
+
+
+def lint_job(job: Job, selection: Selection, keep_text: bool = False,
+             cache: ResultCache | None = None) -> FileResult:
+    """Read and lint one job; an unreadable file (or one too large for ``max_size`` or
+    for the memory) gives a result with ``error``. With ``cache``, the result of a file
+    read from disk is stored (unless a rule failed: ``X001`` is never cached)."""
+    from fountain_audit.lint import fingerprint
+    from fountain_audit.lint.linter import lint_text
+
+    data = None
+    try:
+        if job.text is not None:
+            text = job.text
+        else:
+            data = read_bytes(job.path, job.max_size)
+            text = _decode(job, data)
+    except OSError as e:
+        return _unreadable(job, e)
     try:
         diagnostics = lint_text(text, job.name, selection, job.ignored)
         if job.key is not None:
@@ -119,20 +197,23 @@ def lint_job(job: Job, selection: Selection, keep_text: bool = False) -> FileRes
         return FileResult(job.name, error=f"{job.path}: out of memory linting {what} "
                                           "(max-file-size can refuse such files)")
     diagnostics = tuple(diagnostics)
+    if cache is not None and data is not None and not any(d.code == "X001" for d in diagnostics):
+        cache.put(job.name, job.key, job.ignored, _digest(data), diagnostics)
     return FileResult(job.name, diagnostics, text=text if keep_text and diagnostics else None)
 
 
 _WORKER: dict = {}
 
 
-def _init_worker(selection: Selection, keep_text: bool) -> None:
+def _init_worker(selection: Selection, keep_text: bool, cache: ResultCache | None = None) -> None:
     _WORKER["selection"] = selection
     _WORKER["keep_text"] = keep_text
+    _WORKER["cache"] = cache
 
 
 def _lint_chunk(chunk: Sequence[Job]) -> list[FileResult]:
-    selection, keep_text = _WORKER["selection"], _WORKER["keep_text"]
-    return [lint_job(job, selection, keep_text) for job in chunk]
+    selection, keep_text, cache = _WORKER["selection"], _WORKER["keep_text"], _WORKER.get("cache")
+    return [lint_job(job, selection, keep_text, cache) for job in chunk]
 
 
 def _chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
@@ -159,22 +240,61 @@ def _context():
 
 
 def lint_jobs(jobs: Sequence[Job], selection: Selection, *, workers: int = 1, keep_text: bool = False,
-              progress: Callable[[int, int], None] | None = None) -> list[FileResult]:
+              progress: Callable[[int, int], None] | None = None,
+              cache: ResultCache | None = None) -> list[FileResult]:
     """Lint every job; results in job order. ``workers > 1`` uses a process pool.
 
     ``progress(done, total)`` is called after each file (serial) or chunk (pool).
+    ``cache`` receives the results (see :func:`lint_all` to look them up first).
     """
-    return list(iter_results(jobs, selection, workers=workers, keep_text=keep_text, progress=progress))
+    return list(iter_results(jobs, selection, workers=workers, keep_text=keep_text, progress=progress, cache=cache))
+
+
+def lint_all(jobs: Sequence[Job], selection: Selection, *, workers: int | None = None, keep_text: bool = False,
+             progress: Callable[[int, int], None] | None = None,
+             cache: ResultCache | None = None) -> list[FileResult]:
+    """Lint every job, results in job order, answering from ``cache`` where it can: the
+    entries are looked up first (in this process), then the files left are linted in
+    ``workers`` processes (``None``: :func:`plan_workers` decides from their number and size,
+    so a run of cache hits never starts a pool) and stored."""
+    total = len(jobs)
+    results: list[FileResult | None] = [None] * total
+    todo: list[int] = []
+    if cache is not None:
+        for i, job in enumerate(jobs):
+            results[i] = lookup(job, cache, keep_text)
+            if results[i] is None:
+                todo.append(i)
+    else:
+        todo = list(range(total))
+    done = total - len(todo)
+    if progress and done:
+        progress(done, total)
+    misses = [jobs[i] for i in todo]
+    if workers is None:
+        workers = plan_workers(len(misses), None, input_bytes(misses))
+    else:
+        workers = max(1, min(workers, len(misses)))
+
+    def moved(n: int, _total: int) -> None:
+        progress(done + n, total)
+
+    linted = iter_results(misses, selection, workers=workers, keep_text=keep_text,
+                          progress=moved if progress else None, cache=cache)
+    for i, result in zip(todo, linted):
+        results[i] = result
+    return results  # type: ignore[return-value]
 
 
 def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1, keep_text: bool = False,
-                 progress: Callable[[int, int], None] | None = None) -> Iterator[FileResult]:
+                 progress: Callable[[int, int], None] | None = None,
+                 cache: ResultCache | None = None) -> Iterator[FileResult]:
     """Like :func:`lint_jobs`, yielding results in job order as they are ready."""
     total = len(jobs)
     done = 0
     if workers <= 1 or total < 2:
         for job in jobs:
-            yield lint_job(job, selection, keep_text)
+            yield lint_job(job, selection, keep_text, cache)
             done += 1
             if progress:
                 progress(done, total)
@@ -183,9 +303,23 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
 
     chunks = _chunks(jobs, workers)
     try:
-        with _executor()(max_workers=min(workers, len(chunks)), mp_context=_context(),
-                                 initializer=_init_worker, initargs=(selection, keep_text)) as pool:
-            for results in pool.map(_lint_chunk, chunks):  # map keeps submission order
+        # ``workers`` processes in all: this one and ``workers - 1`` in the pool. The pool
+        # takes chunks from the front; this process lints chunks from the back that no
+        # worker has started (a pending future can be cancelled), so both stay busy to the
+        # end and results are yielded in job order as the front completes.
+        gc.freeze()  # forked workers then share the parent's objects instead of copying them
+        with _executor()(max_workers=min(workers - 1, len(chunks)), mp_context=_context(),
+                         initializer=_init_worker, initargs=(selection, keep_text, cache)) as pool:
+            futures = [pool.submit(_lint_chunk, chunk) for chunk in chunks]
+            local: dict[int, list[FileResult]] = {}
+            back = len(chunks) - 1
+            for i, future in enumerate(futures):
+                while i not in local and not future.done() and back > i and futures[back].cancel():
+                    local[back] = [lint_job(job, selection, keep_text, cache) for job in chunks[back]]
+                    back -= 1
+                if back <= i:
+                    back = i  # the rest is in the pool's hands or done here
+                results = local.pop(i) if i in local else future.result()
                 yield from results
                 done += len(results)
                 if progress:
@@ -194,8 +328,10 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
         # No pool here (no semaphores, a worker killed): lint what is left in-process.
         # Results already yielded are in order, so the output stays the same.
         pass
+    finally:
+        gc.unfreeze()
     for job in jobs[done:]:
-        yield lint_job(job, selection, keep_text)
+        yield lint_job(job, selection, keep_text, cache)
         done += 1
         if progress:
             progress(done, total)

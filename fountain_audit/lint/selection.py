@@ -6,7 +6,6 @@ imports another to learn what a selector means.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -25,6 +24,7 @@ def resolve_rules(selectors: Iterable[str], rules: Sequence[Rule] | None = None)
     """
     rules = list(all_rules() if rules is None else rules)
     out: list[Rule] = []
+    seen: set[Rule] = set()  # what ``out`` holds (a list lookup per rule was quadratic)
     for raw in selectors:
         sel = raw.strip()
         if not sel:
@@ -37,7 +37,10 @@ def resolve_rules(selectors: Iterable[str], rules: Sequence[Rule] | None = None)
             guess = closest_rule(sel, rules)
             hint = f"; did you mean {guess.code} / {guess.name}?" if guess else ""
             raise RuleSelectionError(f"unknown rule or rule prefix {raw!r}{hint} (see 'fountain-audit rules')")
-        out.extend(r for r in hits if r not in out)
+        for r in hits:
+            if r not in seen:
+                seen.add(r)
+                out.append(r)
     return out
 
 
@@ -45,6 +48,8 @@ def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | N
     """The rule whose code or name is closest to a mistyped ``selector`` (``P1O2`` →
     ``P102``, ``rag-befor-dialogue`` → ``P101``), or ``None`` when nothing is close
     (:func:`difflib.get_close_matches`, cutoff 0.6; ``O``/``I``/``L`` read as digits in codes)."""
+    import difflib
+
     rules = list(all_rules() if rules is None else rules)
     by_key = {r.code: r for r in rules} | {r.name: r for r in rules}
     code_like = selector.strip().upper().translate(str.maketrans("OIL", "011"))

@@ -160,8 +160,8 @@ class Speech:
         if self._parentheticals is None:
             out = []
             d = self.dialogue
-            for i in range(1, len(d.parts)):
-                if d.parts[i][0] != "PARENTHETICAL":
+            for i in range(1, d.part_count):
+                if d.part_type(i) != "PARENTHETICAL":
                     break
                 out.append(d.part_text(i).strip())
             self._parentheticals = out
@@ -177,7 +177,7 @@ class Speech:
         if self._text is None:
             d = self.dialogue
             k = 1 + len(self.parentheticals)
-            raw = (d.src[d.parts[k][1]:d.end_offset] if k < len(d.parts) else "") + \
+            raw = (d.src[d.part_span(k)[0]:d.end_offset] if k < d.part_count else "") + \
                 "".join(n.render() for n in self.continuation)
             raw = raw.replace("\r\n", "\n").replace("\r", "\n")
             self._text = raw[:-1] if raw.endswith("\n") else raw
@@ -190,7 +190,7 @@ class Speech:
         which can read as ``Forwarding to``; a speech with no text under the cue gives ``""``."""
         d = self.dialogue
         k = 1 + len(self.parentheticals)
-        if k >= len(d.parts):
+        if k >= d.part_count:
             return ""
         first = d.part_text(k)
         cut = first.find("\n")

@@ -3,8 +3,10 @@
 ``parse(text)`` runs the LALR parser from ``grammar/fountain.lark`` over the
 tokens of :mod:`fountain_audit.parse.lexer` (one element at a time, memoised by
 shape; see :func:`parse`) and builds nodes with :class:`AstBuilder`. Each AST node
-keeps the token tuples it was built from and a reference to the text, so its text is
-a slice taken when asked for and ``Document.render()`` returns the input exactly.
+keeps only its offsets, its token types (and token start offsets when it has several)
+and the document's shared :class:`Lines` (where each line starts, 4 bytes a line): its
+text is a slice taken when asked for, its lines and columns are found by bisection, and
+``Document.render()`` returns the input exactly.
 
 Positions: ``line``/``column`` and ``end_line``/``end_column`` are 1-based and
 count code points; the end is exclusive (the column after the last character,
@@ -18,6 +20,8 @@ import contextlib
 import functools
 import re
 import gc
+from array import array
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,15 +29,17 @@ from lark import Lark, Token
 from lark.lexer import Lexer
 from lark.exceptions import UnexpectedInput
 
-from fountain_audit.parse.lexer import Problem, split_lines, strip_inline_notes, tokenize
+from fountain_audit.parse.lexer import Problem, lex, split_lines, strip_inline_notes
 
 
 _SCENE_NUMBER_RE = re.compile(r"\s*#([^#\s]+)#\s*$")
 
 
 def _content(tok: str) -> str:
-    """A line token's text without its line terminator."""
-    return tok.rstrip("\r\n") if tok[-1:] in ("\n", "\r") else tok
+    """A token's text without its last line terminator (CR, LF or CRLF)."""
+    if tok[-1:] == "\n":
+        return tok[:-2] if tok[-2:-1] == "\r" else tok[:-1]
+    return tok[:-1] if tok[-1:] == "\r" else tok
 
 
 class LineToken(str):
@@ -58,83 +64,191 @@ class LineToken(str):
         return str(self)
 
 
-@dataclass(eq=False, slots=True)
+class Lines:
+    """Where the lines of one text start, to turn code-point offsets into 1-based lines and
+    columns in O(log n) (shared by every node of a :class:`Document`; 4 or 8 bytes a line).
+
+    ``text`` is the document text; ``starts[k]`` is the 0-based offset where line ``k + 1``
+    starts (``starts[0]`` is 0: a byte-order mark is in line 1, column 1). Only CR, LF and
+    CRLF end lines.
+    """
+
+    __slots__ = ("text", "starts")
+
+    def __init__(self, text: str, starts: list[int]):
+        self.text = text
+        self.starts = array("I" if len(text) < 1 << 32 else "q", starts)
+
+    def line(self, offset: int) -> int:
+        """1-based line of code point ``offset``."""
+        return bisect_right(self.starts, offset)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based ``(line, column)`` of code point ``offset`` (columns count code points)."""
+        k = bisect_right(self.starts, offset)
+        return k, offset - self.starts[k - 1] + 1
+
+    def end_position(self, start: int, end: int) -> tuple[int, int]:
+        """1-based ``(line, column)`` just past the last character of ``text[start:end]``
+        on its last line, its line terminator excluded (exclusive, as in SARIF regions)."""
+        text = self.text
+        if end > start:
+            c = text[end - 1]
+            if c == "\n":
+                end -= 2 if end - 2 >= start and text[end - 2] == "\r" else 1
+            elif c == "\r":
+                end -= 1
+        return self.position(end)
+
+
 class Node:
     """An element of the Fountain AST: a span of the document's text made of tokens.
 
-    ``src`` is the whole document text (shared, not copied); ``parts`` are the lexer's
-    token tuples ``(type, start, end, line, column, end_line, end_column)`` the node
-    covers, in order (see :mod:`fountain_audit.parse.lexer`): the node's text is
-    ``src[parts[0][1]:parts[-1][2]]``, sliced when asked for.
+    A node keeps only its offsets (``offset``, ``end_offset``: 0-based code points, the
+    end exclusive and past the last line terminator), its token types and the offsets
+    where its tokens start (for a node of several tokens), and the document's shared
+    :class:`Lines`. Its text (``render()``), its tokens (:attr:`tokens`, :attr:`parts`)
+    and its lines and columns are computed from these when asked for.
     ``inline_notes`` are the :class:`InlineNote` nodes inside the node's text
     (``MAYA [[she whispers]]``), in order; their text stays in the node's span too.
     """
 
-    src: str = field(repr=False)
-    parts: list[tuple]
-    inline_notes: tuple["InlineNote", ...] = ()
+    # _lines: the document's Lines; _p: None (one token, of type _PART), a str (one token of
+    # that type) or (type0, start1, type1, start2, type2, ...) for several tokens.
+    __slots__ = ("_lines", "offset", "end_offset", "_p")
 
     #: Fountain element name used in dumps (``scene_heading``, ``action``...).
     type = "node"
+    #: The type of a node's only token, unless the node says otherwise.
+    _PART = "ACTION"
+
+    #: (Only scene headings, action, dialogue and transitions can carry inline notes.)
+    inline_notes: tuple = ()
+
+    def __init__(self, lines: Lines, start: int, end: int, p=None):
+        self._lines = lines
+        self.offset = start
+        self.end_offset = end
+        self._p = p
+
+    @property
+    def src(self) -> str:
+        """The whole document text (shared, not copied)."""
+        return self._lines.text
 
     def render(self) -> str:
         """The exact source text of this node (``str``)."""
-        return self.src[self.parts[0][1]:self.parts[-1][2]]
+        return self._lines.text[self.offset:self.end_offset]
+
+    def spans(self) -> list[tuple[str, int, int]]:
+        """``(type, start, end)`` of each of the node's tokens, in order (0-based offsets)."""
+        p = self._p
+        if p is None:
+            return [(self._PART, self.offset, self.end_offset)]
+        if type(p) is str:
+            return [(p, self.offset, self.end_offset)]
+        out = []
+        ty, a = p[0], self.offset
+        for k in range(1, len(p), 2):
+            b = p[k]
+            out.append((ty, a, b))
+            ty, a = p[k + 1], b
+        out.append((ty, a, self.end_offset))
+        return out
+
+    @property
+    def part_count(self) -> int:
+        """The number of the node's tokens."""
+        p = self._p
+        return 1 if p is None or type(p) is str else (len(p) >> 1) + 1
+
+    def _index(self, i: int) -> int:
+        """Token index ``i`` (negative from the end) as 0-based; ``IndexError`` when out of range."""
+        n = self.part_count
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return i
+
+    def part_type(self, i: int) -> str:
+        """The type of token ``i`` (``CHARACTER``, ``DIALOGUE``, ...)."""
+        p = self._p
+        if p is None or type(p) is str:
+            if i != 0 and i != -1:
+                raise IndexError(i)
+            return self._PART if p is None else p
+        return p[2 * self._index(i)]
+
+    def part_span(self, i: int) -> tuple[int, int]:
+        """``(start, end)``: 0-based offsets of token ``i`` (the end past its terminator)."""
+        p = self._p
+        if p is None or type(p) is str:
+            if i != 0 and i != -1:
+                raise IndexError(i)
+            return self.offset, self.end_offset
+        last = len(p) >> 1
+        if i < 0:
+            i += last + 1
+        if not 0 <= i <= last:
+            raise IndexError(i)
+        return (self.offset if i == 0 else p[2 * i - 1], self.end_offset if i == last else p[2 * i + 1])
+
+    @property
+    def parts(self) -> list[tuple]:
+        """The node's tokens as tuples ``(type, start, end, line, column, end_line, end_column)``
+        (offsets 0-based; lines, columns 1-based, the end exclusive and its terminator
+        excluded), computed on each access."""
+        lines = self._lines
+        return [(ty, a, b, *lines.position(a), *lines.end_position(a, b)) for ty, a, b in self.spans()]
 
     @property
     def tokens(self) -> list[LineToken]:
         """The node's tokens as :class:`LineToken` strings (made on each access)."""
-        src = self.src
+        src = self._lines.text
         return [LineToken.of(src, p) for p in self.parts]
 
     def part_text(self, i: int) -> str:
         """The raw text of token ``i`` (terminators included)."""
-        p = self.parts[i]
-        return self.src[p[1]:p[2]]
+        p = self._p
+        if (i == 0 or i == -1) and (p is None or type(p) is str):
+            return self._lines.text[self.offset:self.end_offset]
+        a, b = self.part_span(i)
+        return self._lines.text[a:b]
 
     @property
     def line(self) -> int:
         """1-based line of the node's first character."""
-        return self.parts[0][3]
+        return bisect_right(self._lines.starts, self.offset)
 
     @property
     def column(self) -> int:
         """1-based column (code points) of the node's first character."""
-        return self.parts[0][4]
+        return self._lines.position(self.offset)[1]
 
     @property
     def end_line(self) -> int:
         """1-based line of the node's last line."""
-        return self.parts[-1][5]
+        return self._lines.end_position(self.offset, self.end_offset)[0]
 
     @property
     def end_column(self) -> int:
         """Exclusive 1-based end column on ``end_line`` (terminator excluded)."""
-        return self.parts[-1][6]
-
-    @property
-    def offset(self) -> int:
-        """0-based code-point offset of the first character."""
-        return self.parts[0][1]
-
-    @property
-    def end_offset(self) -> int:
-        """0-based code-point offset just past the node, its last line terminator included."""
-        return self.parts[-1][2]
+        return self._lines.end_position(self.offset, self.end_offset)[1]
 
     @property
     def ends_line(self) -> bool:
         """True when the node's text ends with a line terminator (not at a file end cut short)."""
-        return self.src[self.parts[-1][2] - 1:self.parts[-1][2]] in ("\n", "\r")
+        return self._lines.text[self.end_offset - 1:self.end_offset] in ("\n", "\r")
 
     @property
     def lines(self) -> list[str]:
         """The node's physical lines, without terminators (only CR, LF, CRLF end lines)."""
-        parts = self.parts
-        first = parts[0]
-        if first[3] == parts[-1][5]:  # the common case: one line
-            return [_content(self.src[first[1]:parts[-1][2]])]
-        return [c for c, _ in split_lines(self.render())]
+        raw = self.render()
+        c = _content(raw)
+        if "\n" not in c and "\r" not in c:  # the common case: one line
+            return [c]
+        return [c for c, _ in split_lines(raw)]
 
     @property
     def text(self) -> str:
@@ -148,13 +262,17 @@ class Node:
 class ByteOrderMark(Node):
     """The U+FEFF at the very start of a file (kept so the text prints back identically)."""
 
+    __slots__ = ()
     type = "byte_order_mark"
+    _PART = "BOM"
 
 
 class TitleEntry(Node):
     """``Key: value`` with optional indented continuation lines (§Title Page)."""
 
+    __slots__ = ()
     type = "title_entry"
+    _PART = "TITLE_KEY"
 
     @property
     def key(self) -> str:
@@ -164,16 +282,37 @@ class TitleEntry(Node):
     def value(self) -> str:
         """The value; continuation lines are joined with ``\\n``, indentation removed."""
         first = _content(self.part_text(0)).split(":", 1)[1].strip()
-        rest = [_content(self.part_text(i)).strip() for i in range(1, len(self.parts))]
+        rest = [_content(self.part_text(i)).strip() for i in range(1, self.part_count)]
         return "\n".join([first] + rest if first else rest)
 
 
-@dataclass(eq=False, slots=True)
 class TitlePage(Node):
-    """The title page (§Title Page): ``Key: value`` entries up to the first blank line."""
+    """The title page (§Title Page): ``Key: value`` entries up to the first blank line
+    (``entries``); its tokens are theirs."""
 
-    entries: list[TitleEntry] = field(default_factory=list)
+    __slots__ = ("entries",)
     type = "title_page"
+
+    def __init__(self, lines: Lines, entries: list[TitleEntry]):
+        super().__init__(lines, entries[0].offset, entries[-1].end_offset)
+        self.entries = entries
+
+    def spans(self) -> list[tuple[str, int, int]]:
+        return [s for e in self.entries for s in e.spans()]
+
+    @property
+    def part_count(self) -> int:
+        return sum(e.part_count for e in self.entries)
+
+    def part_type(self, i: int) -> str:
+        return self.spans()[self._index(i)][0]
+
+    def part_span(self, i: int) -> tuple[int, int]:
+        return self.spans()[self._index(i)][1:]
+
+    def part_text(self, i: int) -> str:
+        a, b = self.part_span(i)
+        return self._lines.text[a:b]
 
     def get(self, key: str) -> TitleEntry | None:
         """The first entry whose key equals ``key`` (case-insensitive), or ``None``."""
@@ -187,14 +326,29 @@ class TitlePage(Node):
 class Blank(Node):
     """One or more empty (whitespace-only) lines."""
 
+    __slots__ = ()
     type = "blank"
+    _PART = "BLANK"
 
     @property
     def count(self) -> int:
         return self.end_line - self.line + 1
 
 
-class SceneHeading(Node):
+class _WithInline(Node):
+    """A node that may carry inline notes (grammar ``_inline``): ``inline_notes`` is kept."""
+
+    __slots__ = ("inline_notes",)
+
+    def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
+        self._lines = lines
+        self.offset = start
+        self.end_offset = end
+        self._p = p
+        self.inline_notes = inline_notes
+
+
+class SceneHeading(_WithInline):
     """A scene heading line (§Scene Headings): INT/EXT/EST/INT./EXT./I/E or forced ``.``.
 
     A *glued* heading starts inside a line, after the text of a dialogue or action
@@ -202,12 +356,14 @@ class SceneHeading(Node):
     its ``column`` is where it starts.
     """
 
+    __slots__ = ()
     type = "scene_heading"
+    _PART = "SCENE_HEADING"
 
     @property
     def glued(self) -> bool:
         """True for a heading glued to the end of the previous element's line."""
-        return self.parts[0][0] == "GLUED_SCENE_HEADING"
+        return self._p == "GLUED_SCENE_HEADING"
 
     @property
     def forced(self) -> bool:
@@ -230,26 +386,37 @@ class SceneHeading(Node):
         return s[1:] if s.startswith(".") else s
 
 
-class Action(Node):
+class Action(_WithInline):
     """An action paragraph (§Action); one token holds all its lines."""
 
+    __slots__ = ()
     type = "action"
 
 
-@dataclass(eq=False, slots=True)
-class Dialogue(Node):
+class Dialogue(_WithInline):
     """A character cue and what follows it until a blank line (§Dialogue).
 
     ``body`` holds the parenthetical, dialogue and lyric line tokens after the cue.
     """
 
+    __slots__ = ("_character",)
     type = "dialogue"
-    _character: str | None = field(default=None, repr=False)
+    _PART = "CHARACTER"
+
+    def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
+        self._lines = lines
+        self.offset = start
+        self.end_offset = end
+        self._p = p
+        self.inline_notes = inline_notes
+        self._character = None
 
     @property
     def cue(self) -> str:
         """The cue line's raw text (terminator included): a :class:`LineToken`."""
-        return LineToken.of(self.src, self.parts[0])
+        lines = self._lines
+        a, b = self.part_span(0)
+        return LineToken.of(lines.text, (self.part_type(0), a, b, *lines.position(a), *lines.end_position(a, b)))
 
     @property
     def character(self) -> str:
@@ -294,43 +461,51 @@ class Dialogue(Node):
 
     @property
     def parentheticals(self) -> list[str]:
-        src = self.src
-        return [_content(src[p[1]:p[2]]).strip() for p in self.parts[1:] if p[0] == "PARENTHETICAL"]
+        src = self._lines.text
+        return [_content(src[a:b]).strip() for t, a, b in self.spans()[1:] if t == "PARENTHETICAL"]
 
     @property
     def speech(self) -> str:
         """Dialogue lines (not parentheticals) joined with ``\\n``, exactly as written."""
-        src = self.src
-        return "\n".join(_content(src[p[1]:p[2]]) for p in self.parts[1:] if p[0] != "PARENTHETICAL")
+        src = self._lines.text
+        return "\n".join(_content(src[a:b]) for t, a, b in self.spans()[1:] if t != "PARENTHETICAL")
 
 
-class Transition(Node):
+class Transition(_WithInline):
     """A transition (§Transition): upper case ending in ``TO:`` (or ``FADE IN:``), or forced ``>``."""
 
+    __slots__ = ()
     type = "transition"
+    _PART = "TRANSITION"
 
 
 class Centered(Node):
     """Centered text (§Centered): ``> text <`` lines."""
 
+    __slots__ = ()
     type = "centered"
+    _PART = "CENTERED"
 
 
 class Lyrics(Node):
     """Lyric lines (§Lyrics), each starting with ``~``."""
 
+    __slots__ = ()
     type = "lyrics"
+    _PART = "LYRIC"
 
 
 class Note(Node):
     """A standalone ``[[ ... ]]`` note, possibly over several lines (§Notes)."""
 
+    __slots__ = ()
     type = "note"
+    _PART = "NOTE"
 
     @property
     def body(self) -> str:
         """Text between the first ``[[`` and the last ``]]``, stripped."""
-        raw = self.render()
+        raw = self._lines.text[self.offset:self.end_offset]
         return raw[raw.find("[[") + 2: raw.rfind("]]")].strip()
 
 
@@ -341,19 +516,25 @@ class InlineNote(Note):
     :attr:`Node.inline_notes` of the element that carries it, never among
     :attr:`Document.children`."""
 
+    __slots__ = ()
     type = "inline_note"
+    _PART = "INLINE_NOTE"
 
 
 class Boneyard(Node):
     """``/* ... */`` text, hidden from renderers (§Boneyard)."""
 
+    __slots__ = ()
     type = "boneyard"
+    _PART = "BONEYARD"
 
 
 class Section(Node):
     """A section line (§Sections): ``#``, ``##`` ... (``depth`` is the number of ``#``)."""
 
+    __slots__ = ()
     type = "section"
+    _PART = "SECTION"
 
     @property
     def depth(self) -> int:
@@ -364,13 +545,17 @@ class Section(Node):
 class Synopsis(Node):
     """A synopsis line (§Synopses): ``= text``."""
 
+    __slots__ = ()
     type = "synopsis"
+    _PART = "SYNOPSIS"
 
 
 class PageBreak(Node):
     """A page break (§Page Breaks): a line of three or more ``=``."""
 
+    __slots__ = ()
     type = "page_break"
+    _PART = "PAGE_BREAK"
 
 
 @dataclass(eq=False, slots=True)
@@ -387,6 +572,8 @@ class Document:
     children: list[Node]
     problems: list[Problem]
     _body: list[Node] | None = field(default=None, repr=False)
+    #: The text's line starts (:class:`Lines`), shared by the nodes; ``None`` for an empty text.
+    line_index: Lines | None = field(default=None, repr=False)
 
     def render(self) -> str:
         """The identical source text, rebuilt from the nodes."""
@@ -411,85 +598,102 @@ class Document:
     def body(self) -> list[Node]:
         """Children after the byte-order mark and title page (computed once; do not modify)."""
         if self._body is None:
-            self._body = [c for c in self.children if not isinstance(c, (ByteOrderMark, TitlePage))]
+            children = self.children
+            k = 0  # a byte-order mark and the title page are in the head: leading notes, boneyards, blanks
+            for k, c in enumerate(children):
+                if isinstance(c, TitlePage) or not isinstance(c, (ByteOrderMark, Note, Boneyard, Blank)):
+                    break
+            else:
+                k = len(children)
+            self._body = [c for c in children[:k + 1] if not isinstance(c, (ByteOrderMark, TitlePage))] + \
+                children[k + 1:]
         return self._body
 
 
 class AstBuilder:
     """Turns grammar rules into AST nodes; one method per rule of fountain.lark, each taking
-    the document text and the rule's token tuples in order (:func:`parse` calls them)."""
+    the document's :class:`Lines` and the rule's token tuples ``(type, start, end)`` in order
+    (:func:`parse` calls them)."""
 
-    def title_page(self, src, entries):
-        return TitlePage(src, [p for e in entries for p in e.parts], entries=entries)
+    def title_page(self, lines, entries):
+        return TitlePage(lines, entries)
 
-    def title_entry(self, src, parts):
-        return TitleEntry(src, parts)
+    def title_entry(self, lines, parts):
+        return _node(TitleEntry, lines, parts)
 
-    def scene_heading(self, src, parts):
-        return _with_inline(SceneHeading, src, parts)
+    def scene_heading(self, lines, parts):
+        return _with_inline(SceneHeading, lines, parts)
 
-    def action(self, src, parts):
-        return _with_inline(Action, src, parts)
+    def action(self, lines, parts):
+        return _with_inline(Action, lines, parts)
 
-    def dialogue(self, src, parts):
-        return _with_inline(Dialogue, src, parts)
+    def dialogue(self, lines, parts):
+        return _with_inline(Dialogue, lines, parts)
 
-    def transition(self, src, parts):
-        return _with_inline(Transition, src, parts)
+    def transition(self, lines, parts):
+        return _with_inline(Transition, lines, parts)
 
-    def centered(self, src, parts):
-        return Centered(src, parts)
+    def centered(self, lines, parts):
+        return _node(Centered, lines, parts)
 
-    def lyrics(self, src, parts):
-        return Lyrics(src, parts)
+    def lyrics(self, lines, parts):
+        return _node(Lyrics, lines, parts)
 
-    def note(self, src, parts):
-        return Note(src, parts)
+    def note(self, lines, parts):
+        return _node(Note, lines, parts)
 
-    def boneyard(self, src, parts):
-        return Boneyard(src, parts)
+    def boneyard(self, lines, parts):
+        return _node(Boneyard, lines, parts)
 
-    def section(self, src, parts):
-        return Section(src, parts)
+    def section(self, lines, parts):
+        return _node(Section, lines, parts)
 
-    def synopsis(self, src, parts):
-        return Synopsis(src, parts)
+    def synopsis(self, lines, parts):
+        return _node(Synopsis, lines, parts)
 
-    def page_break(self, src, parts):
-        return PageBreak(src, parts)
+    def page_break(self, lines, parts):
+        return _node(PageBreak, lines, parts)
+
+
+def _node(cls, lines: Lines, parts: list[tuple], inline_notes: tuple = ()) -> Node:
+    """A ``cls`` node spanning ``parts`` (adjacent token tuples, in order); only the types
+    and start offsets of its tokens are kept (see :class:`Node`)."""
+    if len(parts) == 1:
+        ty, a, b = parts[0]
+        p = None if ty == cls._PART else ty
+    else:
+        p = [parts[0][0]]
+        for t in parts[1:]:
+            p.append(t[1])
+            p.append(t[0])
+        p = tuple(p)
+        a, b = parts[0][1], parts[-1][2]
+    return cls(lines, a, b, p, inline_notes) if inline_notes else cls(lines, a, b, p)
 
 
 _PIECES = frozenset({"INLINE_NOTE", "INLINE_TEXT"})
 
 
-def _with_inline(cls, src: str, parts: list[tuple]) -> Node:
+def _with_inline(cls, lines: Lines, parts: list[tuple]) -> Node:
     """A ``cls`` node from its tokens; the pieces of a line split at inline notes
     (grammar ``_inline``) are joined back into whole-line tokens, the notes kept as
     :class:`InlineNote` nodes."""
     if len(parts) == 1 or not any(p[0] in _PIECES for p in parts):
-        return cls(src, parts)
+        return _node(cls, lines, parts)
     merged: list[tuple] = []
     notes: list[InlineNote] = []
     group: list[tuple] = []
     for p in parts:
         if p[0] in _PIECES:
             if p[0] == "INLINE_NOTE":
-                notes.append(InlineNote(src, [p]))
+                notes.append(InlineNote(lines, p[1], p[2]))
             group.append(p)
             continue
         if group:
-            merged.append(_join(group))
+            merged.append((group[0][0], group[0][1], group[-1][2]))
         group = [p]
-    merged.append(_join(group))
-    return cls(src, merged, inline_notes=tuple(notes))
-
-
-def _join(group: list[tuple]) -> tuple:
-    """One token tuple spanning the tokens of ``group`` (adjacent, in order), typed as the first."""
-    if len(group) == 1:
-        return group[0]
-    a, z = group[0], group[-1]
-    return (a[0], a[1], z[2], a[3], a[4], z[5], z[6])
+    merged.append((group[0][0], group[0][1], group[-1][2]))
+    return _node(cls, lines, merged, tuple(notes))
 
 
 @contextlib.contextmanager
@@ -555,8 +759,7 @@ def _parser() -> Lark:
 def _lark_tokens(parts: list[tuple], first: int = 0) -> list[Token]:
     """``lark.Token`` objects for the parser, typed as ``parts``; each token's ``start_pos`` is
     its index in the caller's list (from ``first``), so a tree leaf leads back to its tuple."""
-    return [Token(p[0], "", start_pos=first + i, line=p[3], column=p[4], end_line=p[5], end_column=p[6],
-                  end_pos=first + i) for i, p in enumerate(parts)]
+    return [Token(p[0], "", start_pos=first + i, end_pos=first + i) for i, p in enumerate(parts)]
 
 
 #: Token types that only occur before the body: a byte-order mark, notes and boneyards before a
@@ -569,6 +772,12 @@ _CONTINUES = frozenset({"PARENTHETICAL", "DIALOGUE", "DIALOGUE_LYRIC", "INLINE_N
 _MEMO_MAX = 64
 _BUILDER = AstBuilder()
 _ELEMENT_RULES: dict = {}  # token-type sequence (a str for one token) -> AstBuilder method
+#: The node class of each AstBuilder rule whose one-token form is ``cls(lines, start, end, _p)``
+#: (``_node`` / ``_with_inline`` of a single token).
+_RULE_CLASS = {"scene_heading": SceneHeading, "action": Action, "dialogue": Dialogue, "transition": Transition,
+               "centered": Centered, "lyrics": Lyrics, "note": Note, "boneyard": Boneyard, "section": Section,
+               "synopsis": Synopsis, "page_break": PageBreak}
+_SINGLES: dict = {}  # token type of a one-token element -> (node class, its _p)
 
 
 def _element_builder(key, parts: list[tuple]):
@@ -602,31 +811,35 @@ def parse(text: str) -> Document:
     if not text:
         return Document(text, [], problems)
     with gc_paused():
-        tokens = tokenize(text, problems)
+        tokens, starts = lex(text, problems)
+        lines = Lines(text, starts)
+        del starts
         try:
-            children = _build(text, tokens)
+            children = _build(lines, tokens)
         except UnexpectedInput:  # pragma: no cover - the lexer only emits sequences the grammar accepts
-            children = [Blank(text, [t]) if t[0] == "BLANK" else Action(text, [t]) for t in tokens]
-    return Document(text, children, problems)
+            tokens = lex(text, [])[0]  # (_build consumed the first list)
+            children = [Blank(lines, t[1], t[2]) if t[0] == "BLANK" else Action(lines, t[1], t[2]) for t in tokens]
+    return Document(text, children, problems, line_index=lines)
 
 
-def _head(src: str, parts: list[tuple]) -> list[Node]:
+def _head(lines: Lines, parts: list[tuple]) -> list[Node]:
     """The nodes of the head (no blank runs among ``parts``), parsed from ``start``."""
     tree = _parser().parse(_lark_tokens(parts), start="start")
     out: list[Node] = []
     for child in tree.children:
         if isinstance(child, Token):  # BOM
-            out.append(ByteOrderMark(src, [parts[child.start_pos]]))
+            out.append(_node(ByteOrderMark, lines, [parts[child.start_pos]]))
         elif child.data == "title_page":
-            entries = [TitleEntry(src, [parts[t.start_pos] for t in e.children]) for e in child.children]
-            out.append(_BUILDER.title_page(src, entries))
+            entries = [_BUILDER.title_entry(lines, [parts[t.start_pos] for t in e.children]) for e in child.children]
+            out.append(_BUILDER.title_page(lines, entries))
         else:
-            out.append(getattr(_BUILDER, child.data)(src, [parts[t.start_pos] for t in child.children]))
+            out.append(getattr(_BUILDER, child.data)(lines, [parts[t.start_pos] for t in child.children]))
     return out
 
 
-def _build(src: str, tokens: list[tuple]) -> list[Node]:
-    """AST nodes for the lexer's ``tokens`` of ``src`` (see :func:`parse`)."""
+def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
+    """AST nodes for the lexer's ``tokens`` of ``lines.text`` (see :func:`parse`). The body's
+    tokens are consumed: each entry of ``tokens`` is set to ``None`` once its node is made."""
     n = len(tokens)
     head_end = 0  # one past the last head token
     for k, t in enumerate(tokens):
@@ -637,30 +850,37 @@ def _build(src: str, tokens: list[tuple]) -> list[Node]:
     out: list[Node] = []
     if head_end:
         head = tokens[:head_end]
-        out = _with_blanks(_head(src, [t for t in head if t[0] != "BLANK"]),
-                           [Blank(src, [t]) for t in head if t[0] == "BLANK"])
+        out = _with_blanks(_head(lines, [t for t in head if t[0] != "BLANK"]),
+                           [Blank(lines, t[1], t[2]) for t in head if t[0] == "BLANK"])
     append = out.append
     rules = _ELEMENT_RULES
+    singles = _SINGLES
     continues = _CONTINUES
     j = head_end
     while j < n:
         t = tokens[j]
         ty = t[0]
+        tokens[j] = None  # (consumed: each token is freed as its node is made, for a lower peak)
         if ty == "BLANK":
-            append(Blank(src, [t]))
+            append(Blank(lines, t[1], t[2]))
             j += 1
             continue
         k = j + 1
-        while k < n and tokens[k][0] in continues:
+        if k < n and tokens[k][0] in continues:
             k += 1
-        if k == j + 1:
-            parts = [t]
-            key = ty
-        else:
-            parts = tokens[j:k]
+            while k < n and tokens[k][0] in continues:
+                k += 1
+            parts = [t, *tokens[j + 1:k]]
             key = tuple([x[0] for x in parts])
-        build = rules.get(key) or _element_builder(key, parts)
-        append(build(src, parts))
+            build = rules.get(key) or _element_builder(key, parts)
+            append(build(lines, parts))
+            j = k
+            continue
+        single = singles.get(ty)
+        if single is None:  # what the grammar makes of this token alone (its AstBuilder rule's node)
+            cls = _RULE_CLASS[(rules.get(ty) or _element_builder(ty, [t])).__name__]
+            single = singles[ty] = (cls, None if ty == cls._PART else ty)
+        append(single[0](lines, t[1], t[2], single[1]))
         j = k
     return out
 

@@ -8,16 +8,15 @@ element (an action paragraph, a run of dialogue lines, a multi-line note, a bone
 and a run of blank lines are one token each). ``grammar/fountain.lark`` then assembles
 the tokens into elements.
 
-A token is a plain tuple ``(type, start, end, line, column, end_line, end_column)``
-(indices ``T_TYPE`` … ``T_END_COLUMN``): no text is copied, a token's text is
-``text[start:end]``. Invariants (relied on by the lossless AST):
+A token is a plain tuple ``(type, start, end)`` (indices ``T_TYPE``, ``T_START``,
+``T_END``): no text is copied, a token's text is ``text[start:end]``; lines and
+columns are computed from offsets when asked for (:class:`Lines`). Invariants (relied
+on by the lossless AST):
 
 * the tokens cover every character of the input exactly once, in order;
 * a token's text includes its line terminators (``\\n``, ``\\r\\n`` or ``\\r``);
 * ``start``/``end`` are 0-based code-point offsets (``end`` exclusive, past the
-  terminator); ``line``/``column`` are 1-based, columns count code points;
-  ``end_line``/``end_column`` locate the end of the token's last line (exclusive,
-  terminator excluded), as in SARIF regions.
+  terminator).
 
 Spec: Fountain 1.1 (https://fountain.io/syntax); Harvey's
 FOUNTAIN_FORMAT.md v1.3 and the recorder's byte layout
@@ -27,12 +26,13 @@ FOUNTAIN_FORMAT.md v1.3 and the recorder's byte layout
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add
 
 #: Indices into a token tuple.
-T_TYPE, T_START, T_END, T_LINE, T_COLUMN, T_END_LINE, T_END_COLUMN = range(7)
+T_TYPE, T_START, T_END = range(3)
 
 # A physical line: content, then its terminator (possibly none at end of file).
 _LINE_RE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
@@ -163,7 +163,7 @@ def _is_character_cue(content: str) -> bool:
     paren = s.find("(")
     name = (s if paren < 0 else s[:paren]).rstrip()
     # Fountain 1.1: "at least one alphabetical character" (R2D2 works, 23 does not).
-    if not name or name != name.upper() or not any(c.isalpha() for c in name):
+    if not name or name != name.upper() or not (name.isalpha() or any(c.isalpha() for c in name)):
         return False
     if "^" in name or name.endswith(":"):
         return False
@@ -179,7 +179,14 @@ def _is_transition(content: str) -> bool:
 
 
 def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
-    """Classify ``text`` into a list of token tuples (see module docstring).
+    """Classify ``text`` into a list of token tuples (see module docstring and :func:`lex`)."""
+    return lex(text, problems)[0]
+
+
+def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], list[int]]:
+    """``(tokens, line_starts)``: ``text`` classified into a list of token tuples (see module
+    docstring), and the 0-based offset where each line starts (line ``k + 1`` starts at
+    ``line_starts[k]``; ``line_starts[0]`` is 0, a byte-order mark being in line 1).
 
     Never raises on any string. Unclosed ``[[`` and ``/*`` are appended to
     ``problems`` and their lines are lexed as ordinary text; so is a stray ``*/``.
@@ -200,18 +207,22 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
     append = tokens.append
     base = 0  # offset of line 0: 1 after a byte-order mark, which is a token of its own
     if text.startswith("\ufeff"):
-        append(("BOM", 0, 1, 1, 1, 1, 2))
+        append(("BOM", 0, 1))
         base = 1
-    pairs = split_lines(text[base:])
-    lines = [c for c, _ in pairs]
-    n = len(lines)
     # Line k (0-based) is line k + 1 of the file and starts at offset starts[k]; starts[n] is
     # the end of the text. Columns are 1-based, but line 0 starts at column 2 after a BOM.
     if "\r" in text:
+        pairs = split_lines(text[base:])
+        lines = [c for c, _ in pairs]
         starts = list(accumulate([len(c) + len(e) for c, e in pairs], initial=base))
-    else:  # every line but perhaps the last ends with one "\n"
+        del pairs
+    else:  # every line but perhaps the last ends with one "\n" (split_lines, without its pairs)
+        lines = (text[base:] if base else text).split("\n")
+        if not lines[-1]:
+            lines.pop()
         starts = list(accumulate(map(add, map(len, lines), repeat(1)), initial=base))
         starts[-1] = len(text)
+    n = len(lines)
     col_first = 1 + base
     i = 0
     inline_possible = "[[" in text
@@ -219,12 +230,9 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
 
     def emit(ttype: str, start: int, stop: int) -> None:
         # Emit lines[start:stop] as one token.
-        c = lines[stop - 1]
-        col = col_first if start == 0 else 1
-        tok = (ttype, starts[start], starts[stop], start + 1, col, stop,
-               (col_first if stop == 1 else 1) + len(c))
+        tok = (ttype, starts[start], starts[stop])
         if inline_possible and ttype in INLINE_TYPES and (
-                "[[" in c if stop - start == 1 else any("[[" in x for x in lines[start:stop])):
+                "[[" in lines[start] if stop - start == 1 else any("[[" in x for x in lines[start:stop])):
             tokens.extend(_split_inline(tok, text))
         else:
             append(tok)
@@ -234,14 +242,12 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
         # then the rest of line g as a GLUED_SCENE_HEADING token.
         pos = starts[start]
         end = starts[g] + cut
-        end_col = (col_first if g == 0 else 1) + cut
-        tok = (ttype, pos, end, start + 1, col_first if start == 0 else 1, g + 1, end_col)
+        tok = (ttype, pos, end)
         if inline_possible and "[[" in text[pos:end]:
             tokens.extend(_split_inline(tok, text))
         else:
             append(tok)
-        heading = lines[g][cut:]
-        append(("GLUED_SCENE_HEADING", end, starts[g + 1], g + 1, end_col, g + 1, end_col + len(heading)))
+        append(("GLUED_SCENE_HEADING", end, starts[g + 1]))
 
     def glued_at(idx: int) -> int:
         # Column index (0-based) of a scene heading glued to line idx, or -1.
@@ -249,6 +255,8 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
             return -1
         m = GLUED_HEADING_RE.search(lines[idx])
         return m.start() if m else -1
+
+    paragraph_glue = glued_at if glue_possible else None
 
     def title_page(i: int) -> int:
         # §Title Page: `Key: value` lines (values may continue on indented lines).
@@ -297,14 +305,14 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
     # --- body: one iteration per block start -------------------------------------
     while i < n:
         content = lines[i]
-        s = content.strip()
-        if not s:
+        if not content or content.isspace():  # (isspace: what strip() removes)
             j = i + 1
-            while j < n and not lines[j].strip():
+            while j < n and (not lines[j] or lines[j].isspace()):
                 j += 1
-            emit("BLANK", i, j)
+            append(("BLANK", starts[i], starts[j]))  # (not an INLINE_TYPE: no emit needed)
             i = j
             continue
+        s = content.strip()
         first = s[0]
         if leading and first not in "/[":
             if opens_title_page(content) and any(t[T_TYPE] in ("NOTE", "BONEYARD") for t in tokens):
@@ -335,7 +343,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
         # (`[[draft]] Ana waits.` is a line carrying an inline note: text, below.)
         elif first == "[" and s.startswith("[["):
             if s.endswith("]]") and len(s) >= 4:
-                emit("NOTE", i, i + 1)
+                append(("NOTE", starts[i], starts[i + 1]))
                 i += 1
                 continue
             if "]]" not in s:
@@ -360,7 +368,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
         if first == "~":
             i = _run(emit, lines, i, ends_block, "LYRIC", lambda t: t.lstrip()[:1] == "~")
             if not ends_block(i):
-                i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
+                i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
             continue
         if first == "." and content[0] == "." and FORCED_HEADING_RE.match(content) or \
                 first in "IEie" and SCENE_HEADING_RE.match(s):
@@ -375,7 +383,7 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
                 i += 1
             continue
         if first == "!":
-            i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
+            i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
             continue
         nxt_blank = i + 1 >= n or not lines[i + 1].strip()
         if nxt_blank and _is_transition(content):
@@ -386,14 +394,22 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
             emit("CHARACTER", i, i + 1)
             i += 1
             run = i  # start of the current run of plain dialogue lines
-            while not ends_block(i):
-                t = lines[i].strip()
+            while i < n:  # until ends_block(i), inlined
+                c = lines[i]
+                if not c:
+                    break
+                t = c.strip()
+                if c[0].isspace():
+                    if (not c.startswith("  ")) if not t else t.startswith("/*"):
+                        break
+                elif c[0] == "/" and c.startswith("/*"):
+                    break
                 if t[:1] in ("(", "~") and (t[0] == "~" or t.endswith(")")):
                     if run < i:
                         emit("DIALOGUE", run, i)
                     emit("PARENTHETICAL" if t[0] == "(" else "DIALOGUE_LYRIC", i, i + 1)
                     run = i + 1
-                else:
+                elif glue_possible:
                     cut = glued_at(i)
                     if cut >= 0:  # `…done.INT. HARVEY AND ALICE TALKING …`: the dialogue ends here
                         emit_glued("DIALOGUE", run, i, cut)
@@ -403,24 +419,21 @@ def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
             if run < i:
                 emit("DIALOGUE", run, i)
             continue
-        i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
+        i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
     if "*/" in text:
-        _stray_closes(tokens, problems, text)
-    return tokens
+        _stray_closes(tokens, problems, text, starts)
+    starts.pop()  # the end of the text: not a line start
+    if starts:
+        starts[0] = 0
+    else:
+        starts.append(0)
+    return tokens, starts
 
 
-def _advance(line: int, column: int, s: str) -> tuple[int, int]:
-    """The 1-based line and column just after ``s`` when ``s`` starts at ``line``/``column``."""
-    breaks = s.count("\n") + s.count("\r") - s.count("\r\n")
-    if not breaks:
-        return line, column + len(s)
-    return line + breaks, len(s) - max(s.rfind("\n"), s.rfind("\r"))
-
-
-def _end(line: int, column: int, s: str) -> tuple[int, int]:
-    """A token's ``end_line``/``end_column`` (its last line terminator excluded)."""
-    body = s[:-2] if s.endswith("\r\n") else s[:-1] if s[-1:] in ("\n", "\r") else s
-    return _advance(line, column, body)
+def _position(starts: list[int], offset: int) -> tuple[int, int]:
+    """1-based line and column of code point ``offset``, given the lines' start offsets."""
+    k = max(bisect_right(starts, offset) - 1, 0)
+    return k + 1, offset - (starts[k] if k else 0) + 1  # line 1 starts at 0 (a BOM is in column 1)
 
 
 def _split_inline(tok: tuple, text: str) -> list[tuple]:
@@ -428,39 +441,31 @@ def _split_inline(tok: tuple, text: str) -> list[tuple]:
     before the first note (possibly empty), then ``INLINE_NOTE`` and ``INLINE_TEXT`` (the
     text up to the next note or the token's end, when not empty) pieces. The pieces
     cover the token's text exactly."""
-    ttype, start, stop, line, col = tok[:5]
-    value = text[start:stop]
+    ttype, start, stop = tok
     out: list[tuple] = []
-    off = start
-    last = 0
-
-    def piece(ptype: str, a: int, b: int) -> None:
-        nonlocal line, col, off
-        v = value[a:b]
-        el, ec = _end(line, col, v)
-        out.append((ptype, off, off + len(v), line, col, el, ec))
-        line, col = _advance(line, col, v)
-        off += len(v)
-
-    for a, b in inline_notes(value):
-        piece(ttype, last, a)
-        piece("INLINE_NOTE", a, b)
+    last = start
+    for a, b in inline_notes(text[start:stop]):
+        a += start
+        b += start
+        out.append((ttype, last, a))
+        out.append(("INLINE_NOTE", a, b))
         ttype = "INLINE_TEXT"
         last = b
     if not out:
         return [tok]
-    if last < len(value):
-        piece("INLINE_TEXT", last, len(value))
+    if last < stop:
+        out.append(("INLINE_TEXT", last, stop))
     return out
 
 
-def _stray_closes(tokens: list[tuple], problems: list[Problem], text: str) -> None:
+def _stray_closes(tokens: list[tuple], problems: list[Problem], text: str, starts: list[int]) -> None:
     """Report each ``*/`` at the end of a line that closes no boneyard (§Boneyard has no
     nesting: in ``/* a /* b */ c */`` the first ``*/`` ends the boneyard), with the boneyard
-    it probably belonged to: the last one before it. Notes (audit data) are not searched."""
+    it probably belonged to: the last one before it. Notes (audit data) are not searched.
+    ``starts`` are the offsets of the lines' starts (line ``k + 1`` starts at ``starts[k]``)."""
     boneyard: tuple | None = None
     for tok in tokens:
-        ttype, tstart, tend, tline, tcol = tok[:5]
+        ttype, tstart, tend = tok
         if ttype in ("NOTE", "LEADING_NOTE", "INLINE_NOTE", "BLANK", "TITLE_KEY", "TITLE_CONT", "BOM"):
             continue
         value = text[tstart:tend]
@@ -490,13 +495,13 @@ def _stray_closes(tokens: list[tuple], problems: list[Problem], text: str) -> No
                 continue
             if not _CLOSE_AT_EOL_RE.match(value, c):
                 continue
-            line, col = _advance(tline, tcol, value[:c])
+            line, col = _position(starts, tstart + c)
             if boneyard is not None:
-                where = f"the boneyard at line {boneyard[T_LINE]} column {boneyard[T_COLUMN]}"
+                bline, bcol = _position(starts, boneyard[T_START])
+                where = f"the boneyard at line {bline} column {bcol}"
                 msg = (f"stray '*/' closes no boneyard: {where} already ended at its first '*/' "
                        "(boneyards do not nest)")
-                problems.append(Problem("stray-boneyard-close", msg, line, col, tstart + c,
-                                        boneyard[T_LINE], boneyard[T_COLUMN]))
+                problems.append(Problem("stray-boneyard-close", msg, line, col, tstart + c, bline, bcol))
             else:
                 problems.append(Problem("stray-boneyard-close", "stray '*/' closes no boneyard (no '/*' before it)",
                                         line, col, tstart + c))
@@ -517,7 +522,25 @@ def _paragraph(emit, emit_glued, glued_at, lines, i: int, ends_block, ttype: str
 
     A ``~`` line (a lyric, always forced, §Lyrics) ends the paragraph too, and so does a
     scene heading glued to the end of a line (emitted as ``GLUED_SCENE_HEADING``).
+    ``glued_at`` is ``None`` when no line of the text can hold a glued heading.
     """
+    if glued_at is None:  # the loop below with ends_block inlined (the common case)
+        n = len(lines)
+        j = i + 1
+        while j < n:
+            c = lines[j]
+            if not c:
+                break
+            c0 = c[0]
+            if c0.isspace():
+                st = c.strip()
+                if (not c.startswith("  ")) if not st else (st[0] == "~" or st.startswith("/*")):
+                    break
+            elif c0 == "~" or c0 == "/" and c.startswith("/*"):
+                break
+            j += 1
+        emit(ttype, i, j)
+        return j
     j = i
     while True:
         cut = glued_at(j)

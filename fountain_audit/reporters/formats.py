@@ -16,17 +16,10 @@ Unicode whatever a field holds (any lone surrogate left would be U+FFFD).
 from __future__ import annotations
 
 import functools
-import hashlib
-import inspect
-import json
 import os
 import re
-import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field, replace
-from pathlib import Path, PureWindowsPath
 from typing import Callable, Sequence
-from urllib.parse import quote
 
 from typing import TYPE_CHECKING
 
@@ -34,13 +27,15 @@ if TYPE_CHECKING:  # rich is imported by the text formats only (the machine form
     from rich.console import Console
     from rich.text import Text
 
+    from fountain_audit.lint.baseline import Outcome
+
+# hashlib, inspect, json, unicodedata, collections.Counter, pathlib and urllib.parse are imported
+# by the formats that use them: a cached ``lint`` run in the concise or json format needs none.
 from fountain_audit import __version__
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
-from fountain_audit.lint.baseline import Outcome
 from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, stale_lines, summary_line
 from fountain_audit.lint.rules import Rule
 from fountain_audit.parse.source import well_formed
-from fountain_audit.reporters import json_text
 from fountain_audit.untrusted import terminal_safe
 
 #: Every ``--output-format`` value; ``auto`` picks one of the first two (or ``github``).
@@ -91,6 +86,7 @@ class LintRun:
 
 def statistics(diagnostics: Sequence[Diagnostic]) -> list[tuple[int, str, str]]:
     """``(count, code, name)`` per rule that fired, most frequent first (then by code)."""
+    from collections import Counter
     counts = Counter((d.code, d.name) for d in diagnostics)
     return sorted(((n, code, name) for (code, name), n in counts.items()), key=lambda t: (-t[0], t[1]))
 
@@ -111,6 +107,7 @@ def _visible(line: str) -> str:
     other invisible format, private-use or unassigned characters ``\\uNNNN``."""
     if line.isprintable() and "\t" not in line:
         return line
+    import unicodedata
     out = []
     for c in terminal_safe(line.replace("\t", " ")):
         if unicodedata.category(c) in ("Cf", "Co", "Cn") or (c < " " and c != "\t"):
@@ -213,6 +210,7 @@ def report_full(run: LintRun, console: "Console", *, quiet: bool = False, show_s
 def report_json_lines(run: LintRun) -> str:
     """One JSON object per diagnostic per line (the objects of the ``json`` format's
     ``diagnostics``); nothing else."""
+    import json
     return "".join(well_formed(json.dumps(diagnostic_dict(d), ensure_ascii=False)) + "\n" for d in run.diagnostics)
 
 
@@ -254,6 +252,7 @@ def _section(doc: str, title: str) -> str:
 
 def sarif_rule(rule: Rule) -> dict:
     """A ``reportingDescriptor`` for ``rule``."""
+    import inspect
     doc = inspect.cleandoc(rule.doc)
     full = _section(doc, "What it does") or rule.summary
     markdown = f"# {rule.code} {rule.name}\n\n{doc}\n\nSee `fountain-audit rule {rule.code}`."
@@ -272,6 +271,9 @@ def artifact_uri(path: str) -> tuple[str, str | None]:
     """``(uri, uriBaseId)`` for ``path``: a relative path stays relative to
     ``%SRCROOT%`` (the current directory); an absolute one becomes a ``file:`` URI.
     Undecodable bytes are percent-encoded from the original bytes."""
+    from pathlib import Path, PureWindowsPath
+    from urllib.parse import quote
+
     raw = path.encode("utf-8", "surrogateescape")
     if PureWindowsPath(path).drive or os.path.isabs(path):
         absolute = Path(os.path.abspath(path)).as_posix()
@@ -303,6 +305,7 @@ def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
     unreadable paths as tool execution notifications. A result's ``partialFingerprints``
     holds its stable fingerprint under :data:`SARIF_FINGERPRINT`. Columns count code points
     (``columnKind: unicodeCodePoints``)."""
+    from pathlib import Path
     rules = list(run.rules)
     if any(d.code == "X001" for d in run.diagnostics) and all(r.code != "X001" for r in rules):
         rules.append(_INTERNAL)
@@ -351,6 +354,7 @@ def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
 
 def report_sarif(run: LintRun) -> str:
     """:func:`sarif_log` as indented JSON."""
+    from fountain_audit.reporters import json_text  # json: only the formats that write it
     return well_formed(json_text.dumps(sarif_log(run))) + "\n"
 
 
@@ -379,6 +383,7 @@ def report_junit(run: LintRun) -> str:
     testcase (``lint``). Unreadable paths are one suite ``unreadable`` of testcases with an
     ``<error>``. Every ``tests``/``failures``/``errors`` count is the number of such
     elements below it (one failure per failing testcase)."""
+    from collections import Counter
     from xml.etree import ElementTree as ET  # only this format needs it (start-up time)
 
     failing = set(Severity) if run.strict else {Severity.ERROR}
@@ -433,6 +438,9 @@ def report_gitlab(run: LintRun) -> str:
     ``location.lines.begin``). ``fingerprint`` is the diagnostic's stable fingerprint
     (:mod:`fountain_audit.lint.fingerprint`); a diagnostic built without one (the Python
     API) gets a hash of its path, code, message and occurrence number instead."""
+    import hashlib
+    from collections import Counter
+
     seen: Counter = Counter()
     issues = []
     for d in run.diagnostics:
@@ -452,6 +460,7 @@ def report_gitlab(run: LintRun) -> str:
             "categories": ["Style"],
             "location": {"path": path, "lines": {"begin": d.line, "end": max(d.line, d.end_line or d.line)}},
         })
+    from fountain_audit.reporters import json_text  # json: only the formats that write it
     return well_formed(json_text.dumps(issues)) + "\n"
 
 

@@ -13,11 +13,11 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
+    from fountain_audit.lint.baseline import Outcome
+
 from fountain_audit import __version__
-from fountain_audit.lint.baseline import Outcome
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.parse.source import well_formed
-from fountain_audit.reporters import json_text
 from fountain_audit.untrusted import terminal_safe, one_line
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -143,6 +143,7 @@ def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreada
     if baseline is not None:
         doc["baseline"] = {"file": _safe(baseline.file), "baselined": baseline.baselined,
                            "stale": [e.to_dict() for e in baseline.stale]}
+    from fountain_audit.reporters import json_text  # json: only the formats that write it
     return well_formed(json_text.dumps(doc))  # the fields are escaped already: a guard
 
 

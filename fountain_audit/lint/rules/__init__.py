@@ -22,7 +22,6 @@ personal paths).
 from __future__ import annotations
 
 import importlib
-import inspect
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -91,20 +90,80 @@ _ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})")
 _EXAMPLE_RE = re.compile(r"^## (Example|Use instead)\s*\n+```fountain\n(.*?)^```", re.M | re.S)
 
 
-@dataclass(frozen=True)
 class Rule:
-    """A registered rule (read from its module)."""
+    """A registered rule. ``code``, ``name``, ``severity``, ``since`` and ``scope`` (a frozenset
+    of session kinds) are known without importing anything (:mod:`fountain_audit.lint.catalog`);
+    ``doc``, ``check`` and ``visits`` (the visitors the module declares, ``((what, visitor,
+    kinds or None), ...)``, empty for a whole-file rule, see :mod:`fountain_audit.lint.dispatch`)
+    come from the rule's module, imported when one of them is first read, so that selecting
+    rules and reporting cached results never import the parser. Immutable; equal when all of
+    these are equal. ``Rule(code, name, severity, since, scope, doc, check, visits=())`` builds
+    one directly (no module)."""
 
-    code: str
-    name: str
-    severity: Severity
-    since: str
-    scope: frozenset[str]
-    doc: str
-    check: Callable[..., Iterator[Finding]]
-    #: The visitors the module declares, ``((what, visitor, kinds or None), ...)``; empty
-    #: for a whole-file rule (see :mod:`fountain_audit.lint.dispatch`).
-    visits: tuple = ()
+    __slots__ = ("code", "name", "severity", "since", "scope", "module", "_parts")
+
+    def __init__(self, code: str, name: str, severity: Severity, since: str, scope: frozenset[str],
+                 doc: str | None = None, check: Callable[..., Iterator[Finding]] | None = None, visits: tuple = (),
+                 *, module: str | None = None) -> None:
+        put = object.__setattr__
+        put(self, "code", code)
+        put(self, "name", name)
+        put(self, "severity", severity)
+        put(self, "since", since)
+        put(self, "scope", scope if type(scope) is frozenset else frozenset(scope))
+        put(self, "module", module)
+        put(self, "_parts", None if module is not None and check is None else (doc or "", check, tuple(visits)))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field {name!r} (a Rule is immutable; see replace)")
+
+    def _load(self) -> tuple:
+        parts = self._parts
+        if parts is None:
+            parts = _parts(importlib.import_module(f"{__name__}.{self.module}"))
+            object.__setattr__(self, "_parts", parts)
+        return parts
+
+    @property
+    def doc(self) -> str:
+        """The module's docstring: the rule's documentation."""
+        return self._load()[0]
+
+    @property
+    def check(self) -> Callable[..., Iterator[Finding]]:
+        """``check(ctx)``: the rule over a whole file, yielding findings."""
+        return self._load()[1]
+
+    @property
+    def visits(self) -> tuple:
+        return self._load()[2]
+
+    def replace(self, **changes) -> "Rule":
+        """A copy with some fields changed (as :func:`dataclasses.replace`)."""
+        fields = {k: getattr(self, k) for k in ("code", "name", "severity", "since", "scope")} | changes
+        out = Rule(**fields, module=self.module)
+        if self._parts is not None:
+            object.__setattr__(out, "_parts", self._parts)
+        return out
+
+    def _key(self) -> tuple:
+        return (self.code, self.name, self.severity, self.since, self.scope, self.module,
+                self._parts if self.module is None else None)
+
+    def __eq__(self, other) -> bool:
+        return self._key() == other._key() if isinstance(other, Rule) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key()[:6])
+
+    def __repr__(self) -> str:
+        return (f"Rule(code={self.code!r}, name={self.name!r}, severity={self.severity!r}, since={self.since!r}, "
+                f"scope={set(self.scope)!r}, module={self.module!r})")
+
+    def __reduce__(self):  # a process pool under spawn re-imports the module in the worker
+        if self.module is not None:
+            return (_rebuild, (self.code, self.name, self.severity, self.since, self.scope, self.module))
+        return (Rule, (self.code, self.name, self.severity, self.since, self.scope, *self._parts))
 
     @property
     def summary(self) -> str:
@@ -122,22 +181,42 @@ class Rule:
         return self._examples().get("Use instead", "")
 
     def _examples(self) -> dict[str, str]:
+        import inspect
         doc = inspect.cleandoc(self.doc)
         return {m.group(1): _ESCAPE_RE.sub(lambda e: chr(int(e.group(1)[1:], 16)), m.group(2))
                 for m in _EXAMPLE_RE.finditer(doc)}
 
 
-def _load(mod: ModuleType) -> Rule:
+def _rebuild(code, name, severity, since, scope, module) -> Rule:
+    return Rule(code, name, severity, since, scope, module=module)
+
+
+def _parts(mod: ModuleType) -> tuple:
+    """``(doc, check, visits)`` of a rule module."""
     from fountain_audit.lint.dispatch import declared, whole_file_check
     visits = declared(mod)
     check = getattr(mod, "check", None) or whole_file_check(visits)
-    return Rule(mod.CODE, mod.NAME, mod.SEVERITY, mod.SINCE, frozenset(mod.SCOPE),
-                mod.__doc__ or "", check, visits if not hasattr(mod, "check") else ())
+    return (mod.__doc__ or "", check, visits if not hasattr(mod, "check") else ())
+
+
+def _load(mod: ModuleType) -> Rule:
+    """The rule of an imported module, read from the module itself."""
+    return Rule(mod.CODE, mod.NAME, mod.SEVERITY, mod.SINCE, frozenset(mod.SCOPE), *_parts(mod))
 
 
 def all_rules() -> list[Rule]:
-    """Every rule, in registry order."""
-    return [_load(importlib.import_module(f"{__name__}.{m}")) for m in RULE_MODULES]
+    """Every rule, in registry order (from :mod:`fountain_audit.lint.catalog`; a rule's module is
+    imported when its ``doc``, ``check`` or ``visits`` is first read). New objects each call, so
+    each reads its module's attributes as they are then."""
+    if not _ROWS:
+        from fountain_audit.lint.catalog import RULES
+        _ROWS.extend((code, name, _SEVERITY[severity], since, frozenset(scope), module)
+                     for module, code, name, severity, since, scope in RULES)
+    return [Rule(code, name, severity, since, scope, module=module) for code, name, severity, since, scope, module in _ROWS]
+
+
+_SEVERITY = {str(s): s for s in Severity}
+_ROWS: list[tuple] = []  # the catalogue with severities and scopes as the rules hold them
 
 
 SESSION_LIKE = ("session", "fragment")

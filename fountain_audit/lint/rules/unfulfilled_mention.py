@@ -83,10 +83,10 @@ _MENTION_RE = re.compile(r"^(?P<lead>\s*)@(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)")
 def _first_text_token(speech):
     """The first line token under the cue that is not a parenthetical, when it holds an ``@``."""
     d = speech.dialogue
-    for i in range(1, len(d.parts)):
-        part = d.parts[i]
-        if part[0] != "PARENTHETICAL":
-            return LineToken.of(d.src, part) if d.src.find("@", part[1], part[2]) >= 0 else None
+    for i in range(1, d.part_count):
+        if d.part_type(i) != "PARENTHETICAL":
+            a, b = d.part_span(i)
+            return LineToken.of(d.src, d.parts[i]) if d.src.find("@", a, b) >= 0 else None
     return None
 
 
