@@ -8,7 +8,7 @@ from lark.exceptions import LarkError
 
 from fountain_audit.parse import notes as notes_module
 from fountain_audit.parse.fountain import Note, parse
-from fountain_audit.parse.notes import _fast_readers, _parse_cached, _parser, _sequences, parse_note
+from fountain_audit.parse.notes import ToolFields, _fast_readers, _parse_cached, _parser, _sequences, parse_note
 from fountain_audit.parse.source import decode_bytes
 from tests.conftest import SAMPLES, shared_files
 
@@ -122,3 +122,35 @@ def test_parse_note_is_the_same_without_the_fast_readers(monkeypatch):
     slow = [_record(parse_note(n)) for n in notes_]
     _parse_cached.cache_clear()
     assert fast == slow
+
+
+# --- tool arguments decoded when read (notes.ToolFields) -----------------------------------------
+
+def _tool_fields(body: str):
+    return parse_note(parse(f"[[tool: {body}]]\n").children[0]).fields
+
+
+def test_tool_arguments_are_decoded_when_read():
+    import copy
+    import json
+    import pickle
+
+    plain = {"name": "read_file", "arguments_text": '{"path":"a.go","n":[1,2.5,null]}', "status": "ok",
+             "error": None, "arguments": {"path": "a.go", "n": [1, 2.5, None]}, "arguments_json": True,
+             "arguments_strict_json": True}
+    for read in (lambda f: f["arguments"], lambda f: f.get("arguments"), lambda f: dict(f), lambda f: {**f},
+                 lambda f: list(f.items()), lambda f: list(f.values()), lambda f: f.copy(), repr,
+                 lambda f: json.dumps(f), lambda f: json.dumps(f, indent=2, sort_keys=True),
+                 lambda f: pickle.loads(pickle.dumps(f)), copy.deepcopy, lambda f: f | {}, lambda f: {} | f):
+        lazy = _tool_fields('read_file({"path":"a.go","n":[1,2.5,null]}) — ok')
+        assert isinstance(lazy, ToolFields)
+        assert read(lazy) == read(plain), read
+    lazy = _tool_fields('read_file({"path":"a.go","n":[1,2.5,null]}) — ok')
+    assert lazy == plain and plain == lazy and not lazy != plain
+    assert lazy == _tool_fields('read_file({"path":"a.go","n":[1,2.5,null]}) — ok')
+    assert type(pickle.loads(pickle.dumps(lazy))) is dict
+    lenient = _tool_fields('w({"t":"a\tb"}) — ok')  # a raw tab: JSON only for the lenient decoder
+    assert lenient["arguments"] == {"t": "a\tb"} and lenient["arguments_strict_json"] is False
+    assert type(_tool_fields('x("s") — ok')) is dict  # a scalar is kept as it is
+    assert type(_tool_fields("x(" + "[" * 300 + "]" * 300 + ") — ok")) is dict  # deep: decoded once, kept
+    assert _tool_fields("x(" + "[" * 300 + "]" * 300 + ") — ok")["arguments_json"] is True

@@ -115,19 +115,21 @@ class Node:
 
     # _lines: the document's Lines; _p: None (one token, of type _PART), a str (one token of
     # that type) or (type0, start1, type1, start2, type2, ...) for several tokens.
-    __slots__ = ("_lines", "offset", "end_offset", "_p", "inline_notes")
+    __slots__ = ("_lines", "offset", "end_offset", "_p")
 
     #: Fountain element name used in dumps (``scene_heading``, ``action``...).
     type = "node"
     #: The type of a node's only token, unless the node says otherwise.
     _PART = "ACTION"
 
-    def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
+    #: (Only scene headings, action, dialogue and transitions can carry inline notes.)
+    inline_notes: tuple = ()
+
+    def __init__(self, lines: Lines, start: int, end: int, p=None):
         self._lines = lines
         self.offset = start
         self.end_offset = end
         self._p = p
-        self.inline_notes = inline_notes
 
     @property
     def src(self) -> str:
@@ -158,7 +160,7 @@ class Node:
     def part_count(self) -> int:
         """The number of the node's tokens."""
         p = self._p
-        return 1 if p is None or type(p) is str else (len(p) + 1) // 2
+        return 1 if p is None or type(p) is str else (len(p) >> 1) + 1
 
     def _index(self, i: int) -> int:
         """Token index ``i`` (negative from the end) as 0-based; ``IndexError`` when out of range."""
@@ -171,18 +173,26 @@ class Node:
 
     def part_type(self, i: int) -> str:
         """The type of token ``i`` (``CHARACTER``, ``DIALOGUE``, ...)."""
-        i = self._index(i)
         p = self._p
-        return self._PART if p is None else p if type(p) is str else p[2 * i]
+        if p is None or type(p) is str:
+            if i != 0 and i != -1:
+                raise IndexError(i)
+            return self._PART if p is None else p
+        return p[2 * self._index(i)]
 
     def part_span(self, i: int) -> tuple[int, int]:
         """``(start, end)``: 0-based offsets of token ``i`` (the end past its terminator)."""
-        i = self._index(i)
         p = self._p
         if p is None or type(p) is str:
+            if i != 0 and i != -1:
+                raise IndexError(i)
             return self.offset, self.end_offset
-        return (self.offset if i == 0 else p[2 * i - 1],
-                self.end_offset if 2 * i + 1 >= len(p) else p[2 * i + 1])
+        last = len(p) >> 1
+        if i < 0:
+            i += last + 1
+        if not 0 <= i <= last:
+            raise IndexError(i)
+        return (self.offset if i == 0 else p[2 * i - 1], self.end_offset if i == last else p[2 * i + 1])
 
     @property
     def parts(self) -> list[tuple]:
@@ -200,13 +210,16 @@ class Node:
 
     def part_text(self, i: int) -> str:
         """The raw text of token ``i`` (terminators included)."""
+        p = self._p
+        if (i == 0 or i == -1) and (p is None or type(p) is str):
+            return self._lines.text[self.offset:self.end_offset]
         a, b = self.part_span(i)
         return self._lines.text[a:b]
 
     @property
     def line(self) -> int:
         """1-based line of the node's first character."""
-        return self._lines.line(self.offset)
+        return bisect_right(self._lines.starts, self.offset)
 
     @property
     def column(self) -> int:
@@ -297,6 +310,10 @@ class TitlePage(Node):
     def part_span(self, i: int) -> tuple[int, int]:
         return self.spans()[self._index(i)][1:]
 
+    def part_text(self, i: int) -> str:
+        a, b = self.part_span(i)
+        return self._lines.text[a:b]
+
     def get(self, key: str) -> TitleEntry | None:
         """The first entry whose key equals ``key`` (case-insensitive), or ``None``."""
         k = key.lower()
@@ -318,7 +335,20 @@ class Blank(Node):
         return self.end_line - self.line + 1
 
 
-class SceneHeading(Node):
+class _WithInline(Node):
+    """A node that may carry inline notes (grammar ``_inline``): ``inline_notes`` is kept."""
+
+    __slots__ = ("inline_notes",)
+
+    def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
+        self._lines = lines
+        self.offset = start
+        self.end_offset = end
+        self._p = p
+        self.inline_notes = inline_notes
+
+
+class SceneHeading(_WithInline):
     """A scene heading line (§Scene Headings): INT/EXT/EST/INT./EXT./I/E or forced ``.``.
 
     A *glued* heading starts inside a line, after the text of a dialogue or action
@@ -356,14 +386,14 @@ class SceneHeading(Node):
         return s[1:] if s.startswith(".") else s
 
 
-class Action(Node):
+class Action(_WithInline):
     """An action paragraph (§Action); one token holds all its lines."""
 
     __slots__ = ()
     type = "action"
 
 
-class Dialogue(Node):
+class Dialogue(_WithInline):
     """A character cue and what follows it until a blank line (§Dialogue).
 
     ``body`` holds the parenthetical, dialogue and lyric line tokens after the cue.
@@ -374,7 +404,11 @@ class Dialogue(Node):
     _PART = "CHARACTER"
 
     def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
-        super().__init__(lines, start, end, p, inline_notes)
+        self._lines = lines
+        self.offset = start
+        self.end_offset = end
+        self._p = p
+        self.inline_notes = inline_notes
         self._character = None
 
     @property
@@ -437,7 +471,7 @@ class Dialogue(Node):
         return "\n".join(_content(src[a:b]) for t, a, b in self.spans()[1:] if t != "PARENTHETICAL")
 
 
-class Transition(Node):
+class Transition(_WithInline):
     """A transition (§Transition): upper case ending in ``TO:`` (or ``FADE IN:``), or forced ``>``."""
 
     __slots__ = ()
@@ -471,7 +505,7 @@ class Note(Node):
     @property
     def body(self) -> str:
         """Text between the first ``[[`` and the last ``]]``, stripped."""
-        raw = self.render()
+        raw = self._lines.text[self.offset:self.end_offset]
         return raw[raw.find("[[") + 2: raw.rfind("]]")].strip()
 
 
@@ -564,7 +598,15 @@ class Document:
     def body(self) -> list[Node]:
         """Children after the byte-order mark and title page (computed once; do not modify)."""
         if self._body is None:
-            self._body = [c for c in self.children if not isinstance(c, (ByteOrderMark, TitlePage))]
+            children = self.children
+            k = 0  # a byte-order mark and the title page are in the head: leading notes, boneyards, blanks
+            for k, c in enumerate(children):
+                if isinstance(c, TitlePage) or not isinstance(c, (ByteOrderMark, Note, Boneyard, Blank)):
+                    break
+            else:
+                k = len(children)
+            self._body = [c for c in children[:k + 1] if not isinstance(c, (ByteOrderMark, TitlePage))] + \
+                children[k + 1:]
         return self._body
 
 
@@ -618,12 +660,15 @@ def _node(cls, lines: Lines, parts: list[tuple], inline_notes: tuple = ()) -> No
     and start offsets of its tokens are kept (see :class:`Node`)."""
     if len(parts) == 1:
         ty, a, b = parts[0]
-        return cls(lines, a, b, None if ty == cls._PART else ty, inline_notes)
-    p = [parts[0][0]]
-    for t in parts[1:]:
-        p.append(t[1])
-        p.append(t[0])
-    return cls(lines, parts[0][1], parts[-1][2], tuple(p), inline_notes)
+        p = None if ty == cls._PART else ty
+    else:
+        p = [parts[0][0]]
+        for t in parts[1:]:
+            p.append(t[1])
+            p.append(t[0])
+        p = tuple(p)
+        a, b = parts[0][1], parts[-1][2]
+    return cls(lines, a, b, p, inline_notes) if inline_notes else cls(lines, a, b, p)
 
 
 _PIECES = frozenset({"INLINE_NOTE", "INLINE_TEXT"})
@@ -727,6 +772,12 @@ _CONTINUES = frozenset({"PARENTHETICAL", "DIALOGUE", "DIALOGUE_LYRIC", "INLINE_N
 _MEMO_MAX = 64
 _BUILDER = AstBuilder()
 _ELEMENT_RULES: dict = {}  # token-type sequence (a str for one token) -> AstBuilder method
+#: The node class of each AstBuilder rule whose one-token form is ``cls(lines, start, end, _p)``
+#: (``_node`` / ``_with_inline`` of a single token).
+_RULE_CLASS = {"scene_heading": SceneHeading, "action": Action, "dialogue": Dialogue, "transition": Transition,
+               "centered": Centered, "lyrics": Lyrics, "note": Note, "boneyard": Boneyard, "section": Section,
+               "synopsis": Synopsis, "page_break": PageBreak}
+_SINGLES: dict = {}  # token type of a one-token element -> (node class, its _p)
 
 
 def _element_builder(key, parts: list[tuple]):
@@ -766,6 +817,7 @@ def parse(text: str) -> Document:
         try:
             children = _build(lines, tokens)
         except UnexpectedInput:  # pragma: no cover - the lexer only emits sequences the grammar accepts
+            tokens = lex(text, [])[0]  # (_build consumed the first list)
             children = [Blank(lines, t[1], t[2]) if t[0] == "BLANK" else Action(lines, t[1], t[2]) for t in tokens]
     return Document(text, children, problems, line_index=lines)
 
@@ -786,7 +838,8 @@ def _head(lines: Lines, parts: list[tuple]) -> list[Node]:
 
 
 def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
-    """AST nodes for the lexer's ``tokens`` of ``lines.text`` (see :func:`parse`)."""
+    """AST nodes for the lexer's ``tokens`` of ``lines.text`` (see :func:`parse`). The body's
+    tokens are consumed: each entry of ``tokens`` is set to ``None`` once its node is made."""
     n = len(tokens)
     head_end = 0  # one past the last head token
     for k, t in enumerate(tokens):
@@ -801,26 +854,33 @@ def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
                            [Blank(lines, t[1], t[2]) for t in head if t[0] == "BLANK"])
     append = out.append
     rules = _ELEMENT_RULES
+    singles = _SINGLES
     continues = _CONTINUES
     j = head_end
     while j < n:
         t = tokens[j]
         ty = t[0]
+        tokens[j] = None  # (consumed: each token is freed as its node is made, for a lower peak)
         if ty == "BLANK":
             append(Blank(lines, t[1], t[2]))
             j += 1
             continue
         k = j + 1
-        while k < n and tokens[k][0] in continues:
+        if k < n and tokens[k][0] in continues:
             k += 1
-        if k == j + 1:
-            parts = [t]
-            key = ty
-        else:
-            parts = tokens[j:k]
+            while k < n and tokens[k][0] in continues:
+                k += 1
+            parts = [t, *tokens[j + 1:k]]
             key = tuple([x[0] for x in parts])
-        build = rules.get(key) or _element_builder(key, parts)
-        append(build(lines, parts))
+            build = rules.get(key) or _element_builder(key, parts)
+            append(build(lines, parts))
+            j = k
+            continue
+        single = singles.get(ty)
+        if single is None:  # what the grammar makes of this token alone (its AstBuilder rule's node)
+            cls = _RULE_CLASS[(rules.get(ty) or _element_builder(ty, [t])).__name__]
+            single = singles[ty] = (cls, None if ty == cls._PART else ty)
+        append(single[0](lines, t[1], t[2], single[1]))
         j = k
     return out
 

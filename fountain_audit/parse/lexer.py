@@ -163,7 +163,7 @@ def _is_character_cue(content: str) -> bool:
     paren = s.find("(")
     name = (s if paren < 0 else s[:paren]).rstrip()
     # Fountain 1.1: "at least one alphabetical character" (R2D2 works, 23 does not).
-    if not name or name != name.upper() or not any(c.isalpha() for c in name):
+    if not name or name != name.upper() or not (name.isalpha() or any(c.isalpha() for c in name)):
         return False
     if "^" in name or name.endswith(":"):
         return False
@@ -256,6 +256,8 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
         m = GLUED_HEADING_RE.search(lines[idx])
         return m.start() if m else -1
 
+    paragraph_glue = glued_at if glue_possible else None
+
     def title_page(i: int) -> int:
         # §Title Page: `Key: value` lines (values may continue on indented lines).
         while i < n:
@@ -303,14 +305,14 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
     # --- body: one iteration per block start -------------------------------------
     while i < n:
         content = lines[i]
-        s = content.strip()
-        if not s:
+        if not content or content.isspace():  # (isspace: what strip() removes)
             j = i + 1
-            while j < n and not lines[j].strip():
+            while j < n and (not lines[j] or lines[j].isspace()):
                 j += 1
-            emit("BLANK", i, j)
+            append(("BLANK", starts[i], starts[j]))  # (not an INLINE_TYPE: no emit needed)
             i = j
             continue
+        s = content.strip()
         first = s[0]
         if leading and first not in "/[":
             if opens_title_page(content) and any(t[T_TYPE] in ("NOTE", "BONEYARD") for t in tokens):
@@ -341,7 +343,7 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
         # (`[[draft]] Ana waits.` is a line carrying an inline note: text, below.)
         elif first == "[" and s.startswith("[["):
             if s.endswith("]]") and len(s) >= 4:
-                emit("NOTE", i, i + 1)
+                append(("NOTE", starts[i], starts[i + 1]))
                 i += 1
                 continue
             if "]]" not in s:
@@ -366,7 +368,7 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
         if first == "~":
             i = _run(emit, lines, i, ends_block, "LYRIC", lambda t: t.lstrip()[:1] == "~")
             if not ends_block(i):
-                i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
+                i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
             continue
         if first == "." and content[0] == "." and FORCED_HEADING_RE.match(content) or \
                 first in "IEie" and SCENE_HEADING_RE.match(s):
@@ -381,7 +383,7 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                 i += 1
             continue
         if first == "!":
-            i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
+            i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
             continue
         nxt_blank = i + 1 >= n or not lines[i + 1].strip()
         if nxt_blank and _is_transition(content):
@@ -392,14 +394,22 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
             emit("CHARACTER", i, i + 1)
             i += 1
             run = i  # start of the current run of plain dialogue lines
-            while not ends_block(i):
-                t = lines[i].strip()
+            while i < n:  # until ends_block(i), inlined
+                c = lines[i]
+                if not c:
+                    break
+                t = c.strip()
+                if c[0].isspace():
+                    if (not c.startswith("  ")) if not t else t.startswith("/*"):
+                        break
+                elif c[0] == "/" and c.startswith("/*"):
+                    break
                 if t[:1] in ("(", "~") and (t[0] == "~" or t.endswith(")")):
                     if run < i:
                         emit("DIALOGUE", run, i)
                     emit("PARENTHETICAL" if t[0] == "(" else "DIALOGUE_LYRIC", i, i + 1)
                     run = i + 1
-                else:
+                elif glue_possible:
                     cut = glued_at(i)
                     if cut >= 0:  # `…done.INT. HARVEY AND ALICE TALKING …`: the dialogue ends here
                         emit_glued("DIALOGUE", run, i, cut)
@@ -409,7 +419,7 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
             if run < i:
                 emit("DIALOGUE", run, i)
             continue
-        i = _paragraph(emit, emit_glued, glued_at, lines, i, ends_block, "ACTION")
+        i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
     if "*/" in text:
         _stray_closes(tokens, problems, text, starts)
     starts.pop()  # the end of the text: not a line start
@@ -512,7 +522,25 @@ def _paragraph(emit, emit_glued, glued_at, lines, i: int, ends_block, ttype: str
 
     A ``~`` line (a lyric, always forced, §Lyrics) ends the paragraph too, and so does a
     scene heading glued to the end of a line (emitted as ``GLUED_SCENE_HEADING``).
+    ``glued_at`` is ``None`` when no line of the text can hold a glued heading.
     """
+    if glued_at is None:  # the loop below with ends_block inlined (the common case)
+        n = len(lines)
+        j = i + 1
+        while j < n:
+            c = lines[j]
+            if not c:
+                break
+            c0 = c[0]
+            if c0.isspace():
+                st = c.strip()
+                if (not c.startswith("  ")) if not st else (st[0] == "~" or st.startswith("/*")):
+                    break
+            elif c0 == "~" or c0 == "/" and c.startswith("/*"):
+                break
+            j += 1
+        emit(ttype, i, j)
+        return j
     j = i
     while True:
         cut = glued_at(j)

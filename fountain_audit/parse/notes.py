@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from lark import Lark, Transformer
@@ -62,7 +61,6 @@ _UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m":
 _SOURCE_DETAIL_RE = re.compile(r"^(?P<source>.*?)\s*\((?P<detail>[^()]*)\)$", re.S)
 
 
-@dataclass(eq=False, slots=True)
 class NoteRecord:
     """One audit-trail note, typed.
 
@@ -75,17 +73,35 @@ class NoteRecord:
     ``valid``: False when the payload does not match the kind's syntax; ``error``
     then says why and ``error_line``/``error_column`` locate it in the file
     (1-based).
+    ``body``: the note's text between ``[[`` and ``]]``, stripped; when the record is made
+    with ``body=None`` (as :func:`parse_note` does) it is not kept but sliced from the
+    node's text on each access (``node.body``), so a record holds no copy of its note.
     """
 
-    kind: str
-    node: Note
-    body: str
-    actor: str | None = None
-    fields: dict[str, Any] = field(default_factory=dict)
-    valid: bool = True
-    error: str | None = None
-    error_line: int | None = None
-    error_column: int | None = None
+    __slots__ = ("kind", "node", "_body", "actor", "fields", "valid", "error", "error_line", "error_column")
+
+    def __init__(self, kind: str, node: Note, body: str | None = None, actor: str | None = None,
+                 fields: dict[str, Any] | None = None, valid: bool = True, error: str | None = None,
+                 error_line: int | None = None, error_column: int | None = None):
+        self.kind = kind
+        self.node = node
+        self._body = body
+        self.actor = actor
+        self.fields = {} if fields is None else fields
+        self.valid = valid
+        self.error = error
+        self.error_line = error_line
+        self.error_column = error_column
+
+    @property
+    def body(self) -> str:
+        b = self._body
+        return self.node.body if b is None else b
+
+    def __repr__(self) -> str:
+        return (f"NoteRecord(kind={self.kind!r}, node={self.node!r}, body={self.body!r}, actor={self.actor!r}, "
+                f"fields={self.fields!r}, valid={self.valid!r}, error={self.error!r}, "
+                f"error_line={self.error_line!r}, error_column={self.error_column!r})")
 
     @property
     def line(self) -> int:
@@ -227,8 +243,85 @@ def _parser() -> Lark:
 _DECODERS = {True: json.JSONDecoder(), False: json.JSONDecoder(strict=False)}
 
 
-def _split_tool_arguments(fields: dict[str, Any]) -> None:
-    """Add ``arguments`` (the JSON value) and ``arguments_json`` (bool) to tool fields.
+#: The value of ``"arguments"`` in a :class:`ToolFields` until it is first read.
+_UNDECODED = object()
+
+
+class ToolFields(dict):
+    """The ``fields`` of a ``tool`` note whose arguments are a JSON object or array: a ``dict``
+    whose ``"arguments"`` value is decoded again from ``arguments_text`` when first read (the
+    decoder has already said the text is JSON, strict or not: ``arguments_json``,
+    ``arguments_strict_json``), so a session's records do not hold every tool call's
+    arguments as Python objects (lint never reads them). Every way of reading it (indexing,
+    ``get``, ``items``, ``values``, ``dict(x)``, ``{**x}``, ``==``, ``copy``, ``repr``,
+    pickling, the ``json`` encoders) gives the decoded value, as a plain ``dict`` would."""
+
+    __slots__ = ()
+
+    def _decoded(self) -> Any:
+        value = dict.__getitem__(self, "arguments")
+        if value is _UNDECODED:
+            value = _DECODERS[dict.__getitem__(self, "arguments_strict_json")].decode(
+                dict.__getitem__(self, "arguments_text"))
+            dict.__setitem__(self, "arguments", value)
+        return value
+
+    def _resolved(self) -> "ToolFields":
+        if dict.get(self, "arguments") is _UNDECODED:
+            self._decoded()
+        return self
+
+    def __getitem__(self, key):
+        value = dict.__getitem__(self, key)
+        return self._decoded() if value is _UNDECODED else value
+
+    def get(self, key, default=None):
+        value = dict.get(self, key, default)
+        return self._decoded() if value is _UNDECODED else value
+
+    def __iter__(self):  # defined in Python, so dict(x) and {**x} read the values through __getitem__
+        return dict.__iter__(self)
+
+    def items(self):
+        return dict.items(self._resolved())
+
+    def values(self):
+        return dict.values(self._resolved())
+
+    def copy(self) -> dict:
+        return dict(self._resolved())
+
+    def pop(self, key, *default):
+        return dict.pop(self._resolved(), key, *default)
+
+    def popitem(self):
+        return dict.popitem(self._resolved())
+
+    def setdefault(self, key, default=None):
+        return dict.setdefault(self._resolved(), key, default)
+
+    def __eq__(self, other):
+        if isinstance(other, ToolFields):
+            other._resolved()
+        return dict.__eq__(self._resolved(), other)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self._resolved())
+
+    def __reduce_ex__(self, protocol):
+        return dict, (dict(self._resolved()),)
+
+
+def _split_tool_arguments(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` (tool fields from the grammar) with ``arguments`` (the JSON value),
+    ``arguments_json`` and ``arguments_strict_json`` (bools) added: a :class:`ToolFields`
+    when the value is an object or array, else ``fields`` itself.
 
     If the grammar's split leaves invalid JSON but the text starts with a JSON
     value followed by ``) — status``, that split wins (a status message that
@@ -239,15 +332,22 @@ def _split_tool_arguments(fields: dict[str, Any]) -> None:
     fields["arguments_json"] = False
     fields["arguments_strict_json"] = False
     if not text:
-        return
+        return fields
     for strict in (True, False):
         try:
-            fields["arguments"] = _DECODERS[strict].decode(text)
+            value = _DECODERS[strict].decode(text)
         except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
             continue
-        fields["arguments_json"] = True
-        fields["arguments_strict_json"] = strict
-        return
+        if isinstance(value, (dict, list)) and text.count("[") + text.count("{") < 200:
+            # (decoded again when read, at any stack depth: fewer than 200 brackets nest < 200 deep)
+            out = ToolFields(fields)
+            dict.__setitem__(out, "arguments", _UNDECODED)
+        else:
+            out = fields
+            out["arguments"] = value
+        out["arguments_json"] = True
+        out["arguments_strict_json"] = strict
+        return out
     # Re-split: a JSON value, then ") — status"; the grammar took the last ") — ".
     status = "ok" if fields["status"] == "ok" else "error" + (": " + fields["error"] if fields["error"] else "")
     full = text + ") — " + status
@@ -261,7 +361,8 @@ def _split_tool_arguments(fields: dict[str, Any]) -> None:
             fields.update(arguments_text=full[:end], arguments=value, arguments_json=True,
                           arguments_strict_json=strict, status="ok" if m.group(1) == "ok" else "error",
                           error=None if m.group(1) == "ok" else (m.group(2) or "").strip())
-        return
+        return fields
+    return fields
 
 
 def parse_note(note: Note) -> NoteRecord:
@@ -284,16 +385,16 @@ def parse_note(note: Note) -> NoteRecord:
     """
     body = note.body
     if body == _PIPELINE_HIDDEN:
-        return NoteRecord("pipeline-hidden", note, body)
+        return NoteRecord("pipeline-hidden", note)
     if body.startswith(_PIPELINE_STOP):
-        return _parse_payload(NoteRecord("pipeline-stop", note, body), body, 0, "pipeline_stop")
+        return _parse_payload(NoteRecord("pipeline-stop", note), body, 0, "pipeline_stop")
     m = _HEAD_RE.match(body)
     if not m:
-        return NoteRecord("unknown", note, body)
+        return NoteRecord("unknown", note)
     kind, actor = m.group("kind"), m.group("actor")
     if actor is not None and kind != "tool":
-        return NoteRecord("unknown", note, body)
-    rec = NoteRecord(kind, note, body, actor=actor)
+        return NoteRecord("unknown", note)
+    rec = NoteRecord(kind, note, actor=actor)
     start = KINDS[kind]
     if not start:
         return rec
@@ -310,7 +411,7 @@ def parse_note(note: Note) -> NoteRecord:
     else:
         rec = _parse_payload(rec, payload, m.end(), start)
     if rec.valid and kind == "tool":
-        _split_tool_arguments(rec.fields)
+        rec.fields = _split_tool_arguments(rec.fields)
     return rec
 
 
