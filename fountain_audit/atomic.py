@@ -17,7 +17,8 @@ import threading
 TEMP_INFIX = ".fountain-audit-"
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = False, sync: bool = True) -> None:
+def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = False, sync: bool = True,
+                 follow: bool = True, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same directory, fsync and a
     rename, so a reader sees the old file or the new one, never half of one. A ``str`` is
     written as UTF-8, ``bytes`` as they are. ``durable`` also fsyncs the directory, so the
@@ -36,24 +37,28 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
       FIFO's reader gets the data; opening a FIFO waits for its reader);
     - a directory stays an error (``IsADirectoryError`` from the rename).
 
-    A replaced file keeps its mode (new files: 0666 less the umask).
+    ``follow=False`` (a cache's own entries) skips all that: whatever ``path`` is (a symlink, a
+    FIFO planted there) is replaced by the new regular file, never followed or opened.
+
+    A replaced file keeps its mode (new files: 0666 less the umask); ``mode`` sets it instead.
     Raises ``OSError``; the temporary file (``TARGET.fountain-audit-XXXXXXXX.tmp``) is
     removed on failure, on ``KeyboardInterrupt`` (SIGINT) and on SIGTERM, after which
     the process still ends by that signal.
     """
-    path, direct = resolve_target(path)
+    path, direct = resolve_target(path) if follow else (os.path.abspath(path), False)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if direct:
         with open(path, "wb") as f:
             f.write(payload)
         return
     folder = os.path.dirname(path)
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+    if mode is None:
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
     with _terminate_raises() as interrupted:
         fd, tmp = tempfile.mkstemp(prefix=f"{os.path.basename(path)}{TEMP_INFIX}", suffix=".tmp", dir=folder)
         try:

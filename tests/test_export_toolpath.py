@@ -295,3 +295,15 @@ def test_a_plain_screenplay_in_a_folder_is_skipped_with_a_warning(tmp_path):
     assert [p["meta"]["harvey"]["file"] for p in json.loads(r.stdout)["paths"]] == [str(tmp_path / "s.spmd")]
     named = run("--to", "toolpath", str(tmp_path / "play.fountain"))  # named: exported, so no time is an error
     assert named.exit_code == 2 and "no scene heading has a timestamp" in named.stderr
+
+
+@pytest.mark.parametrize("spelling", ["./{d}/play.fountain", "{d}/./play.fountain", "{d}/../{d}/play.fountain",
+                                      "{d} {d}/play.fountain", "link.fountain"])
+def test_a_plain_screenplay_named_however_spelt_is_exported_not_skipped(tmp_path, monkeypatch, spelling):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "play.fountain").write_text("INT. KITCHEN - DAY\n\nMAYA\nHello.\n", encoding="utf-8")
+    (tmp_path / "link.fountain").symlink_to(tmp_path / "d" / "play.fountain")
+    r = run("--to", "toolpath", *spelling.format(d="d").split())
+    assert r.exit_code == 2 and "skipped" not in r.stderr
+    assert ":1:1: no scene heading has a timestamp, so the session has no time" in r.stderr

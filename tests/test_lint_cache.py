@@ -248,4 +248,65 @@ def test_the_code_stamp_covers_rules_grammars_and_lark():
     assert "lint/rules/tools_between_forward_and_reply.py" in names and "parse/fountain.py" in names
     assert "cli/lint.py" in names and not any("__pycache__" in n for n in names)
     assert any(n.endswith("fountain.lark") for n in names) and any(n.endswith("notes.lark") for n in names)
-    assert names[-1].endswith(os.path.join("lark", "__init__.py"))
+    assert names[-2].endswith(os.path.join("lark", "__init__.py"))
+    assert names[-1].endswith(os.path.join("detect_secrets", "__init__.py"))  # S rules use its plugins
+
+
+def test_entries_are_private_and_a_fifo_or_symlink_at_an_entry_is_replaced_not_opened(project):
+    expected = run("--no-cache", ".").output
+    run(".")
+    found = entries(project / DIR_NAME)
+    assert [stat.S_IMODE(e.stat().st_mode) for e in found] == [0o600, 0o600]  # entries hold session excerpts
+    victim = project / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    for entry in found:
+        entry.unlink()
+    os.mkfifo(found[0])  # opening it for reading (or writing) would wait for ever
+    found[1].symlink_to(victim)  # writing through it would replace the victim
+    p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "."], capture_output=True, text=True,
+                       cwd=project, timeout=60, env={k: v for k, v in os.environ.items()
+                                                     if not k.startswith("FOUNTAIN_AUDIT_")})
+    assert (p.returncode, p.stdout) == (1, expected)
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    assert all(stat.S_ISREG(e.lstat().st_mode) for e in found)
+
+
+@pytest.mark.parametrize("how", ["group-writable", "other-owner"])
+def test_an_entry_another_user_could_have_written_is_not_trusted(project, how):
+    expected = run("--no-cache", ".").output
+    run(".")
+    for entry in entries(project / DIR_NAME):
+        if how == "group-writable":
+            entry.chmod(0o660)
+        elif os.geteuid() == 0:
+            os.chown(entry, 65534, 65534)
+        else:
+            pytest.skip("only root can give a file to another user")
+    assert probe(project, ".") == (expected, {"lark": True, "exit": 1})  # misses: linted again
+    assert probe(project, ".") == (expected, {"lark": False, "exit": 1})  # rewritten as this user's
+
+
+def test_a_parser_table_another_user_could_have_written_is_not_loaded(tmp_path):
+    import pickle
+
+    shared = tmp_path / "shared"
+    env = {**os.environ, "FOUNTAIN_AUDIT_CACHE_DIR": str(shared)}
+    env.pop("FOUNTAIN_AUDIT_NO_CACHE", None)
+    (tmp_path / "a.spmd").write_text(CLEAN, encoding="utf-8")
+    lint = [sys.executable, "-m", "fountain_audit", "lint", "--no-cache", "a.spmd"]
+    subprocess.run(lint, cwd=tmp_path, env=env, check=True, capture_output=True)
+    tables = sorted(shared.glob("*.lark-cache"))
+    assert len(tables) == 2 and {stat.S_IMODE(t.stat().st_mode) for t in tables} == {0o600}
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(marker), "w"))
+
+    for table in tables:
+        table.write_bytes(pickle.dumps(Payload()))
+        table.chmod(0o664)  # as a group member (or, in a shared folder, another user) could leave it
+    p = subprocess.run(lint, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert (p.returncode, p.stdout) == (0, "All clear: no problems in 1 file checked.\n")
+    assert not marker.exists()
+    assert {stat.S_IMODE(t.stat().st_mode) for t in tables} == {0o600}  # rebuilt and replaced

@@ -184,3 +184,73 @@ def test_no_pool_for_little_input():
     assert plan_workers(300, None, total_bytes=300 * 2000) == 1  # 600 KB: serial is faster than a pool
     assert plan_workers(300, None, total_bytes=runner.POOL_MIN_BYTES) == min(cpus, 300)
     assert plan_workers(300, 2, total_bytes=10) == 2  # asked for: given
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")  # a zombie has ended
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not os.path.exists(f"/proc/{os.getpid()}/task"),
+                    reason="reads /proc")
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGKILL"])
+def test_workers_end_when_the_parent_is_killed(tmp_path, signame):
+    """`kill PID` or `timeout` signal the lint process alone: its workers must not wait for work
+    for ever, holding the run's standard output open (a CI step would hang)."""
+    import signal
+    import time
+
+    sample = (ROOT / "samples" / "clean-session.spmd").read_bytes()
+    for k in range(600):
+        (tmp_path / f"s{k:03}.spmd").write_bytes(sample)
+    p = subprocess.Popen([sys.executable, "-m", "fountain_audit", "lint", "--no-cache", "--jobs", "3", "."],
+                         cwd=tmp_path, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = _children(p.pid)
+        if p.poll() is not None:
+            pytest.skip("the run ended before its workers were seen")
+        time.sleep(0.3)
+        os.kill(p.pid, getattr(signal, signame))
+        p.communicate(timeout=60)  # every holder of the pipes has ended
+        assert p.returncode == -getattr(signal, signame)
+        deadline = time.monotonic() + 10
+        while any(_running(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [w for w in workers if _running(w)] == []
+    finally:
+        for pid in [p.pid, *workers]:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+        p.communicate()
+
+
+class _RecordingPool(_IdlePool):
+    def shutdown(self, wait=True, cancel_futures=False):
+        self.shut = (wait, cancel_futures)
+
+
+def test_a_stopped_run_cancels_the_chunks_still_queued(corpus, monkeypatch):
+    """Ctrl-C (or a consumer that stops reading): the pool is shut down with its queued chunks
+    cancelled, not after the workers have linted them all."""
+    jobs = [Job(str(p), str(p)) for p in sorted(corpus.rglob("*.spmd"))[:40]]
+    monkeypatch.setattr(runner, "_executor", lambda: _RecordingPool)
+    results = runner.iter_results(jobs, Selection.build(), workers=2)
+    next(results)
+    results.close()
+    assert _RecordingPool.last.shut == (False, True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -85,7 +86,9 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     clock = Clock(zone, fallback)
 
     files, errors = discover(paths)
-    named = set(paths)  # files named on the command line are exported whatever they hold
+    # files named on the command line are exported whatever they hold, however they are spelt
+    # (./x, d/../x, a symlink) and even when a folder named before them holds them too
+    named = {p if p == "-" else os.path.realpath(p) for p in paths if p == "-" or not os.path.isdir(p)}
     if output_file is not None:  # never write over a file we read
         refuse_output_over_inputs(output_file, files, "the export")
     for msg in errors:
@@ -108,7 +111,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             errors.append(f"{name}: {what}: nothing to export")
             click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
             continue
-        if session.kind == "screenplay" and f not in named:  # found in a folder: not a session, say so
+        if session.kind == "screenplay" and (f if f == "-" else os.path.realpath(f)) not in named:  # found in a folder: not a session, say so
             click.secho(f"fountain-audit: warning: {terminal_safe(name)}: a plain screenplay (no Harvey scene "
                         "or note), not a session: skipped", err=True, fg="yellow")
             continue

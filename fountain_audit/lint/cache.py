@@ -6,7 +6,8 @@ key made of
 
 * everything that decides the result for every file of the run (:func:`settings_key`): the
   cache format (:data:`FORMAT`), fountain-audit's version, a stamp of its installed code
-  (path, size and modification time of every file of the package, and of Lark's, so an edited
+  (path, size and modification time of every file of the package, and of Lark's and
+  detect-secrets', so an edited
   rule or grammar never meets an old result), the Python version, the selected rules with their
   severities and target-version cut, the ``[privacy] allow`` patterns and the bytes of the
   configuration file;
@@ -23,8 +24,10 @@ entries live in ``lint-v{FORMAT}/``, one file per (settings, file name), replace
 file changes. ``--no-cache`` or ``FOUNTAIN_AUDIT_NO_CACHE=1`` turn it off.
 
 Safety: an entry is ``MAGIC``, a 16-byte BLAKE2b checksum of the payload, then the payload
-(:mod:`marshal`: strings, integers, ``None`` and tuples only). A truncated, damaged or foreign
-file fails the checksum or the checks and is a miss; a directory that cannot be created or
+(:mod:`marshal`: strings, integers, ``None`` and tuples only). Only a regular file owned by this user and
+writable by no one else is read (an entry is written with mode 0600: it holds excerpts of the
+session; a symlink or FIFO planted at an entry's name is replaced, never followed or opened).
+A truncated, damaged or foreign file fails the checksum or the checks and is a miss; a directory that cannot be created or
 written (read-only project, full disk) just means no cache. Entries are written with
 :func:`fountain_audit.atomic.write_atomic` (no fsync: the checksum catches what a crash
 could leave), so parallel runs and workers never read half an entry. Nothing here raises.
@@ -79,7 +82,7 @@ def disabled_by_environment() -> bool:
 def code_stamp() -> tuple:
     """``(relative path, size, mtime_ns)`` of every module and grammar of the installed
     fountain-audit package (and of ``grammar/`` beside it in a source checkout) and of Lark's
-    ``__init__.py``: a result computed by other code never matches."""
+    and detect-secrets' ``__init__.py``: a result computed by other code never matches."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out: list = []
     folders = [""]
@@ -112,14 +115,15 @@ def code_stamp() -> tuple:
         except OSError:
             continue
         out.append((os.path.join("..", "grammar", name), st.st_size, st.st_mtime_ns))
-    for entry in sys.path:  # Lark's version without importing Lark
-        init = os.path.join(entry or ".", "lark", "__init__.py")
-        try:
-            st = os.stat(init)
-        except OSError:
-            continue
-        out.append((init, st.st_size, st.st_mtime_ns))
-        break
+    for library in ("lark", "detect_secrets"):  # their versions without importing them (the
+        for entry in sys.path:                  # privacy rules run detect-secrets' plugins)
+            init = os.path.join(entry or ".", library, "__init__.py")
+            try:
+                st = os.stat(init)
+            except OSError:
+                continue
+            out.append((init, st.st_size, st.st_mtime_ns))
+            break
     return tuple(out)
 
 
@@ -167,9 +171,9 @@ class ResultCache:
 
     def get(self, name: str, key: str | None, ignored, digest: bytes) -> tuple[Diagnostic, ...] | None:
         """The diagnostics stored for this file and content ``digest``, or ``None`` (a miss)."""
+        from fountain_audit.owned import read_own_file
         try:
-            with open(self._path(name, key, ignored), "rb") as f:
-                data = f.read()
+            data = read_own_file(self._path(name, key, ignored))
         except (OSError, ValueError):
             return None
         try:
@@ -209,7 +213,7 @@ class ResultCache:
                 self._prepare()
             from fountain_audit.atomic import write_atomic
             write_atomic(self._path(name, key, ignored), MAGIC + blake2b(payload, digest_size=16).digest() + payload,
-                         sync=False)
+                         sync=False, follow=False, mode=0o600)
         except Exception:  # noqa: BLE001 - read-only directory, full disk, odd values: no cache
             self.writable = False
 

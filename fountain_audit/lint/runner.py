@@ -205,10 +205,31 @@ def lint_job(job: Job, selection: Selection, keep_text: bool = False,
 _WORKER: dict = {}
 
 
-def _init_worker(selection: Selection, keep_text: bool, cache: ResultCache | None = None) -> None:
+def _init_worker(selection: Selection, keep_text: bool, cache: ResultCache | None = None,
+                 parent: int | None = None) -> None:
+    if parent is not None and parent != os.getpid():  # a forked worker, not a test's pool
+        _die_with_parent(parent)
     _WORKER["selection"] = selection
     _WORKER["keep_text"] = keep_text
     _WORKER["cache"] = cache
+
+
+def _die_with_parent(parent: int) -> None:
+    """On Linux, ask the kernel to send this worker SIGTERM when the process that forked it
+    ends, however it ends (``kill PID``, ``timeout``, SIGKILL): otherwise the workers would wait
+    for work for ever, holding the run's standard output open. Elsewhere, nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os._exit(1)
 
 
 def _lint_chunk(chunk: Sequence[Job]) -> list[FileResult]:
@@ -309,21 +330,27 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
         # end and results are yielded in job order as the front completes.
         gc.freeze()  # forked workers then share the parent's objects instead of copying them
         with _executor()(max_workers=min(workers - 1, len(chunks)), mp_context=_context(),
-                         initializer=_init_worker, initargs=(selection, keep_text, cache)) as pool:
+                         initializer=_init_worker, initargs=(selection, keep_text, cache, os.getpid())) as pool:
             futures = [pool.submit(_lint_chunk, chunk) for chunk in chunks]
             local: dict[int, list[FileResult]] = {}
             back = len(chunks) - 1
-            for i, future in enumerate(futures):
-                while i not in local and not future.done() and back > i and futures[back].cancel():
-                    local[back] = [lint_job(job, selection, keep_text, cache) for job in chunks[back]]
-                    back -= 1
-                if back <= i:
-                    back = i  # the rest is in the pool's hands or done here
-                results = local.pop(i) if i in local else future.result()
-                yield from results
-                done += len(results)
-                if progress:
-                    progress(done, total)
+            try:
+                for i, future in enumerate(futures):
+                    while i not in local and not future.done() and back > i and futures[back].cancel():
+                        local[back] = [lint_job(job, selection, keep_text, cache) for job in chunks[back]]
+                        back -= 1
+                    if back <= i:
+                        back = i  # the rest is in the pool's hands or done here
+                    results = local.pop(i) if i in local else future.result()
+                    yield from results
+                    done += len(results)
+                    if progress:
+                        progress(done, total)
+            except BaseException:
+                # Ctrl-C, a broken pool, a consumer that stopped: the workers finish the chunk
+                # they hold, not every chunk still queued, before the pool shuts down.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     except (BrokenProcessPool, OSError, PermissionError):
         # No pool here (no semaphores, a worker killed): lint what is left in-process.
         # Results already yielded are in order, so the output stays the same.

@@ -9,7 +9,8 @@ never meets a stale table. The tables are written with Lark's public
 parallel workers never read half a file. Any failure (a read-only or missing
 home, a corrupt file, a file from another Lark) falls back to building the
 parser: a cache never breaks a run. (The file is a pickle, as Lark's own
-``cache=True`` files are; it lives in the user's own cache directory.)
+``cache=True`` files are: only a regular file owned by this user and writable by no one else is
+loaded, see :func:`fountain_audit.owned.read_own_file`; it is written with mode 0600.)
 
 ``FOUNTAIN_AUDIT_CACHE_DIR`` chooses the directory; ``FOUNTAIN_AUDIT_NO_CACHE=1``
 turns the cache off.
@@ -74,8 +75,10 @@ def cached_lark(label: str, grammar: str, **options) -> Lark:
         path = None
     if path is not None:
         try:
-            with open(path, "rb") as f:
-                parser = Lark.load(f)
+            import io
+
+            from fountain_audit.owned import read_own_file
+            parser = Lark.load(io.BytesIO(read_own_file(path)))
             wanted = options.get("transformer")
             if wanted is None or type(parser.options.transformer) is type(wanted):
                 return parser
@@ -103,4 +106,4 @@ def _save(parser: Lark, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tables = io.BytesIO()
     parser.save(tables)
-    write_atomic(path, tables.getvalue())
+    write_atomic(path, tables.getvalue(), follow=False, mode=0o600)

@@ -114,7 +114,8 @@ class Node:
     """
 
     # _lines: the document's Lines; _p: None (one token, of type _PART), a str (one token of
-    # that type) or (type0, start1, type1, start2, type2, ...) for several tokens.
+    # that type) or (type0, start1, type1, start2, type2, ...) for several tokens, each start
+    # relative to the node's offset (small: such tuples are shared between nodes, see _node).
     __slots__ = ("_lines", "offset", "end_offset", "_p")
 
     #: Fountain element name used in dumps (``scene_heading``, ``action``...).
@@ -149,8 +150,9 @@ class Node:
             return [(p, self.offset, self.end_offset)]
         out = []
         ty, a = p[0], self.offset
+        at = a
         for k in range(1, len(p), 2):
-            b = p[k]
+            b = at + p[k]
             out.append((ty, a, b))
             ty, a = p[k + 1], b
         out.append((ty, a, self.end_offset))
@@ -192,7 +194,8 @@ class Node:
             i += last + 1
         if not 0 <= i <= last:
             raise IndexError(i)
-        return (self.offset if i == 0 else p[2 * i - 1], self.end_offset if i == last else p[2 * i + 1])
+        at = self.offset
+        return (at if i == 0 else at + p[2 * i - 1], self.end_offset if i == last else at + p[2 * i + 1])
 
     @property
     def parts(self) -> list[tuple]:
@@ -662,13 +665,22 @@ def _node(cls, lines: Lines, parts: list[tuple], inline_notes: tuple = ()) -> No
         ty, a, b = parts[0]
         p = None if ty == cls._PART else ty
     else:
+        a, b = parts[0][1], parts[-1][2]
         p = [parts[0][0]]
         for t in parts[1:]:
-            p.append(t[1])
+            p.append(t[1] - a)
             p.append(t[0])
         p = tuple(p)
-        a, b = parts[0][1], parts[-1][2]
+        shared = _SHAPES.get(p)  # a session repeats a few shapes (`HARVEY` + one dialogue run of 1 line...)
+        if shared is None:
+            if len(_SHAPES) >= 4096:
+                _SHAPES.clear()
+            shared = _SHAPES[p] = p
+        p = shared
     return cls(lines, a, b, p, inline_notes) if inline_notes else cls(lines, a, b, p)
+
+
+_SHAPES: dict[tuple, tuple] = {}  # token layouts of multi-token nodes, each kept once (immutable)
 
 
 _PIECES = frozenset({"INLINE_NOTE", "INLINE_TEXT"})
