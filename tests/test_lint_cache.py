@@ -18,6 +18,7 @@ from fountain_audit.cli import main
 from fountain_audit.lint.cache import DIR_NAME, FORMAT, MAGIC
 
 from tests.conftest import SAMPLES, shared_files
+from tests.test_formats import cli_env
 
 ROOT = Path(__file__).resolve().parents[1]
 CLEAN = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
@@ -39,7 +40,7 @@ print(json.dumps({"lark": "lark" in sys.modules, "exit": code}), file=sys.stderr
 
 def probe(cwd: Path, *args: str, env: dict | None = None) -> tuple[str, dict]:
     p = subprocess.run([sys.executable, "-c", PROBE, "lint", *args], capture_output=True, text=True, cwd=cwd,
-                       env={**os.environ, **(env or {})})
+                       env=cli_env(**(env or {})))
     return p.stdout, json.loads(p.stderr.strip().splitlines()[-1])
 
 
@@ -264,7 +265,7 @@ def test_entries_are_private_and_a_fifo_or_symlink_at_an_entry_is_replaced_not_o
     os.mkfifo(found[0])  # opening it for reading (or writing) would wait for ever
     found[1].symlink_to(victim)  # writing through it would replace the victim
     p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "."], capture_output=True, text=True,
-                       cwd=project, timeout=60, env={k: v for k, v in os.environ.items()
+                       cwd=project, timeout=60, env={k: v for k, v in cli_env().items()
                                                      if not k.startswith("FOUNTAIN_AUDIT_")})
     assert (p.returncode, p.stdout) == (1, expected)
     assert victim.read_text(encoding="utf-8") == "precious\n"
@@ -290,7 +291,7 @@ def test_a_parser_table_another_user_could_have_written_is_not_loaded(tmp_path):
     import pickle
 
     shared = tmp_path / "shared"
-    env = {**os.environ, "FOUNTAIN_AUDIT_CACHE_DIR": str(shared)}
+    env = cli_env(FOUNTAIN_AUDIT_CACHE_DIR=str(shared))
     env.pop("FOUNTAIN_AUDIT_NO_CACHE", None)
     (tmp_path / "a.spmd").write_text(CLEAN, encoding="utf-8")
     lint = [sys.executable, "-m", "fountain_audit", "lint", "--no-cache", "a.spmd"]
