@@ -108,6 +108,7 @@ class _UnstartedFuture:
         self.fn, self.arg, self.ran, self.state = fn, arg, ran, "pending"
 
     def cancel(self):
+        _IdlePool.last.cancelled += 1
         if self.state == "pending":
             self.state = "cancelled"
         return self.state == "cancelled"
@@ -128,7 +129,7 @@ class _IdlePool:
 
     def __init__(self, max_workers, mp_context, initializer, initargs):
         initializer(*initargs)
-        self.ran = []
+        self.ran, self.cancelled = [], 0
         _IdlePool.last = self
 
     def __enter__(self):
@@ -147,9 +148,10 @@ def test_this_process_lints_the_chunks_no_worker_started(corpus, monkeypatch):
     expected = lint_jobs(jobs, selection, workers=1)
     monkeypatch.setattr(runner, "_executor", lambda: _IdlePool)
     assert lint_jobs(jobs, selection, workers=2) == expected
-    # 40 files, 2 processes: chunks of 3 files; the worker ran only the first, this process the 13 others
-    assert [len(chunk) for chunk in _IdlePool.last.ran] == [3]
-    assert _IdlePool.last.ran[0] == jobs[:3]
+    # 40 files, 2 processes: 14 chunks of 3 files (the last of 1); two went to the worker (submitted
+    # ahead), this process linted the 12 others from the back while it waited, cancelling none
+    assert _IdlePool.last.ran == [jobs[:3], jobs[3:6]]
+    assert _IdlePool.last.cancelled == 0
 
 
 def test_keep_text_only_for_files_with_diagnostics(tmp_path):
@@ -254,3 +256,35 @@ def test_a_stopped_run_cancels_the_chunks_still_queued(corpus, monkeypatch):
     next(results)
     results.close()
     assert _RecordingPool.last.shut == (False, True)
+
+
+_DIE_ON: list[str] = []
+
+
+def _dying_chunk(chunk):
+    """A worker that dies (as if killed) on the chunk holding the file named in _DIE_ON."""
+    if any(job.name in _DIE_ON for job in chunk):
+        os._exit(9)
+    return _real_lint_chunk(chunk)
+
+
+_real_lint_chunk = runner._lint_chunk
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_worker_that_dies_does_not_hang_the_run(corpus, monkeypatch):
+    """A killed worker breaks the pool: the run finishes in this process with the serial
+    result (it used to wait for ever: CPython 3.11's pool stopped on a cancelled future)."""
+    import threading
+
+    jobs = [Job(str(p), str(p)) for p in sorted(corpus.rglob("*.spmd"))[:60]]
+    monkeypatch.setattr(sys.modules[__name__], "_DIE_ON", [jobs[12].name])  # the 5th chunk: after some are taken here
+    selection = Selection.build()
+    expected = lint_jobs(jobs, selection, workers=1)
+    monkeypatch.setattr(runner, "_lint_chunk", _dying_chunk)
+    got: list = []
+    t = threading.Thread(target=lambda: got.append(lint_jobs(jobs, selection, workers=3)), daemon=True)
+    t.start()
+    t.join(120)
+    assert not t.is_alive(), "the run hung after a worker died"
+    assert got == [expected]

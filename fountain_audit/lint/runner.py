@@ -324,24 +324,32 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
 
     chunks = _chunks(jobs, workers)
     try:
-        # ``workers`` processes in all: this one and ``workers - 1`` in the pool. The pool
-        # takes chunks from the front; this process lints chunks from the back that no
-        # worker has started (a pending future can be cancelled), so both stay busy to the
-        # end and results are yielded in job order as the front completes.
+        # ``workers`` processes in all: this one and ``workers - 1`` in the pool. Chunks go
+        # to the pool from the front, a few ahead of the one awaited; while it waits, this
+        # process lints chunks from the back that were never submitted (none is cancelled:
+        # CPython 3.11's pool, when a worker dies, fails every pending future and stops on a
+        # cancelled one, hanging the run). Results are yielded in job order.
         gc.freeze()  # forked workers then share the parent's objects instead of copying them
-        with _executor()(max_workers=min(workers - 1, len(chunks)), mp_context=_context(),
+        pool_size = min(workers - 1, len(chunks))
+        with _executor()(max_workers=pool_size, mp_context=_context(),
                          initializer=_init_worker, initargs=(selection, keep_text, cache, os.getpid())) as pool:
-            futures = [pool.submit(_lint_chunk, chunk) for chunk in chunks]
+            ahead = 2 * pool_size  # chunks submitted beyond the one awaited: no worker idles
+            futures: dict[int, object] = {}
             local: dict[int, list[FileResult]] = {}
-            back = len(chunks) - 1
+            front, back = 0, len(chunks) - 1  # next chunk to submit; next chunk to lint here
             try:
-                for i, future in enumerate(futures):
-                    while i not in local and not future.done() and back > i and futures[back].cancel():
-                        local[back] = [lint_job(job, selection, keep_text, cache) for job in chunks[back]]
-                        back -= 1
-                    if back <= i:
-                        back = i  # the rest is in the pool's hands or done here
-                    results = local.pop(i) if i in local else future.result()
+                for i in range(len(chunks)):
+                    while front <= back and front - i < ahead:
+                        futures[front] = pool.submit(_lint_chunk, chunks[front])
+                        front += 1
+                    if i in local:
+                        results = local.pop(i)
+                    else:
+                        future = futures.pop(i)
+                        while not future.done() and front <= back:
+                            local[back] = [lint_job(job, selection, keep_text, cache) for job in chunks[back]]
+                            back -= 1
+                        results = future.result()
                     yield from results
                     done += len(results)
                     if progress:
