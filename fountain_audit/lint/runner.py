@@ -19,17 +19,15 @@ This module reads files and runs the linter; it never prints.
 
 from __future__ import annotations
 
-import errno
 import gc
 import math
 import os
-import stat
 import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from fountain_audit.lint.diagnostics import Diagnostic
-from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, FileTooLarge, decode_bytes, format_size
+from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, format_size, read_bytes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the linter (and with it the parser) is imported only when a file is linted
@@ -109,34 +107,6 @@ def input_bytes(jobs: Sequence[Job]) -> int:
     return total
 
 
-def read_bytes(path: str | os.PathLike, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
-    """The bytes of a regular file of at most ``max_size`` bytes; raises ``OSError`` exactly as
-    :func:`fountain_audit.parse.source.read_path` does (which decodes them too)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
-        if max_size is not None and info.st_size > max_size:
-            raise FileTooLarge(errno.EFBIG, f"{format_size(info.st_size)} is over the size limit "
-                                            f"(max-file-size {format_size(max_size)})", os.fspath(path))
-        try:
-            return f.read()
-        except MemoryError:
-            raise FileTooLarge(errno.ENOMEM, f"out of memory reading {format_size(info.st_size)} "
-                                             f"(max-file-size can refuse such files)", os.fspath(path)) from None
-
-
-def _decode(job: Job, data: bytes) -> str:
-    try:
-        return decode_bytes(data)
-    except MemoryError:
-        raise FileTooLarge(errno.ENOMEM, f"out of memory reading {format_size(len(data))} "
-                                         f"(max-file-size can refuse such files)", os.fspath(job.path)) from None
-
-
 def _unreadable(job: Job, e: OSError) -> FileResult:
     return FileResult(job.name, error=f"{job.path}: cannot read: {e.strerror or e}")
 
@@ -155,7 +125,7 @@ def lookup(job: Job, cache: ResultCache, keep_text: bool = False) -> FileResult 
         return None
     if keep_text and diagnostics:
         try:
-            return FileResult(job.name, diagnostics, text=_decode(job, data))
+            return FileResult(job.name, diagnostics, text=decode_file(data, job.path))
         except OSError as e:
             return _unreadable(job, e)
     return FileResult(job.name, diagnostics)
@@ -180,7 +150,7 @@ def lint_job(job: Job, selection: Selection, keep_text: bool = False,
             text = job.text
         else:
             data = read_bytes(job.path, job.max_size)
-            text = _decode(job, data)
+            text = decode_file(data, job.path)
     except OSError as e:
         return _unreadable(job, e)
     try:

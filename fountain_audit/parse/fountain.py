@@ -344,10 +344,7 @@ class _WithInline(Node):
     __slots__ = ("inline_notes",)
 
     def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
-        self._lines = lines
-        self.offset = start
-        self.end_offset = end
-        self._p = p
+        Node.__init__(self, lines, start, end, p)
         self.inline_notes = inline_notes
 
 
@@ -407,11 +404,7 @@ class Dialogue(_WithInline):
     _PART = "CHARACTER"
 
     def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
-        self._lines = lines
-        self.offset = start
-        self.end_offset = end
-        self._p = p
-        self.inline_notes = inline_notes
+        _WithInline.__init__(self, lines, start, end, p, inline_notes)
         self._character = None
 
     @property

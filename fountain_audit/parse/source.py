@@ -152,6 +152,21 @@ def read_path(path: str | os.PathLike, max_size: int | None = DEFAULT_MAX_FILE_S
     would wait for a writer forever); :class:`FileTooLarge` for a file over ``max_size``
     (checked before reading) or one that does not fit in memory.
     """
+    return decode_file(read_bytes(path, max_size), path)
+
+
+def decode_file(data: bytes, path: str | os.PathLike) -> str:
+    """:func:`decode_bytes` of the bytes read from ``path``; :class:`FileTooLarge` (naming
+    ``path``) when the text does not fit in memory."""
+    try:
+        return decode_bytes(data)
+    except MemoryError:
+        raise _out_of_memory(len(data), path) from None
+
+
+def read_bytes(path: str | os.PathLike, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
+    """The bytes of a regular file of at most ``max_size`` bytes, undecoded (the lint result
+    cache hashes them before anything is decoded); raises as :func:`read_path` does."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(fd)
@@ -163,10 +178,14 @@ def read_path(path: str | os.PathLike, max_size: int | None = DEFAULT_MAX_FILE_S
             raise FileTooLarge(errno.EFBIG, f"{format_size(info.st_size)} is over the size limit "
                                             f"(max-file-size {format_size(max_size)})", os.fspath(path))
         try:
-            return decode_bytes(f.read())
+            return f.read()
         except MemoryError:
-            raise FileTooLarge(errno.ENOMEM, f"out of memory reading {format_size(info.st_size)} "
-                                             f"(max-file-size can refuse such files)", os.fspath(path)) from None
+            raise _out_of_memory(info.st_size, path) from None
+
+
+def _out_of_memory(size: int, path: str | os.PathLike) -> FileTooLarge:
+    return FileTooLarge(errno.ENOMEM, f"out of memory reading {format_size(size)} "
+                                      f"(max-file-size can refuse such files)", os.fspath(path))
 
 
 def looks_binary(text: str) -> bool:
