@@ -95,6 +95,7 @@ class NoteRecord:
 
     @property
     def body(self) -> str:
+        """The note's text between ``[[`` and ``]]`` (sliced from the node unless given)."""
         b = self._body
         return self.node.body if b is None else b
 
@@ -105,10 +106,12 @@ class NoteRecord:
 
     @property
     def line(self) -> int:
+        """1-based line of the note's ``[[``."""
         return self.node.line
 
     @property
     def column(self) -> int:
+        """1-based column (code points) of the note's ``[[``."""
         return self.node.column
 
 

@@ -136,6 +136,8 @@ class Rule:
 
     @property
     def visits(self) -> tuple:
+        """``((what, visitor, kinds or None), ...)``: what the rule visits in the linter's one
+        walk (see :mod:`fountain_audit.lint.dispatch`); empty for a whole-file rule."""
         return self._load()[2]
 
     def replace(self, **changes) -> "Rule":
