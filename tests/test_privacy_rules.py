@@ -182,3 +182,28 @@ def test_no_error_level_false_positives_on_samples_and_shared():
             (errors if d.code == "V101" else infos).append(f"{p}:{d.line}:{d.column} {d.message}")
     assert errors == []
     assert infos == []  # home paths in the material are all Workspace: paths
+
+
+def test_needle_gates_answer_as_substring_tests():
+    """The regex gates that stand in for ``needle in text`` (privacy.detect._GATES) give the
+    same answer for every plugin needle: alone, inside other text, next to non-ASCII
+    characters (``?`` in the bytes the gates read), in other cases, and with one character
+    missing (absent)."""
+    from fountain_audit.privacy.detect import PLUGINS, _folded, _presence
+
+    cases = []
+    for plugin in PLUGINS:
+        for needle in plugin.needles:
+            variants = [needle, needle.upper(), needle.lower(), needle.swapcase()]
+            variants += [needle[:k] + needle[k + 1:] for k in range(len(needle))]  # one character dropped
+            variants += [needle[:k] + "é" + needle[k:] for k in range(1, len(needle))]
+            for v in variants:
+                for text in (v, f"x{v}y", f"é{v}—", f"{v[:-1]}\n{v[-1:]}", f"{v} and {v}", f"aw{v}", f"{v}s"):
+                    cases.append((plugin, needle, text))
+    assert len(cases) > 2800
+    for plugin, needle, text in cases:
+        raw = text.encode("ascii", "replace")
+        low = _folded(text, raw)
+        hay = low if plugin.lower else text
+        want = (needle.encode() if type(hay) is bytes else needle) in hay
+        assert _presence(raw, low)(needle, plugin.lower) == want, (plugin.kind, needle, text)

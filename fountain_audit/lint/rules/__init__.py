@@ -253,8 +253,18 @@ class RuleContext:
         cached = self.__dict__.get("_secrets")
         if cached is None:
             from fountain_audit.privacy.detect import find_secrets
-            cached = find_secrets(self.text, self.privacy_allow)
+            cached = find_secrets(self.text, self.privacy_allow, folded=self.folded())
             object.__setattr__(self, "_secrets", cached)
+        return cached
+
+    def folded(self):
+        """:func:`fountain_audit.privacy.detect.folded` of the text, for the privacy scans
+        (V101, V102: computed once for both; one byte per code point)."""
+        cached = self.__dict__.get("_folded")
+        if cached is None:
+            from fountain_audit.privacy.detect import folded
+            cached = folded(self.text)
+            object.__setattr__(self, "_folded", cached)
         return cached
 
     def body_at(self, offset: int) -> int:

@@ -53,7 +53,7 @@ SCOPE = ALL_KINDS
 
 def check(ctx):
     text = ctx.text
-    found = find_home_paths(text, workspace_regex(workspace_paths(ctx.session)))
+    found = find_home_paths(text, workspace_regex(workspace_paths(ctx.session)), folded=ctx.folded())
     if ctx.privacy_allow:
         found = [h for h in found if not any(p.search(h.text) for p in ctx.privacy_allow)]
     if not found:
