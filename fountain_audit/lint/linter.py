@@ -76,6 +76,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
                                       f.message, f.end_line, f.end_column))
         except Exception as e:  # noqa: BLE001 - a rule bug must not hide the other rules' findings
             failed[rule.code] = e
+    ctx.release()  # (the byte forms of the text some whole-file rules read)
     if visits:  # one walk over notes, scenes and turns for all of them
         for code, f in walk(ctx, visits, failed.__setitem__):
             rule = by_code[code]

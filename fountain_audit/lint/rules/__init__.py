@@ -25,6 +25,7 @@ import importlib
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from operator import attrgetter
 from types import ModuleType
 from typing import TYPE_CHECKING, Callable, Iterator
 
@@ -253,19 +254,38 @@ class RuleContext:
         cached = self.__dict__.get("_secrets")
         if cached is None:
             from fountain_audit.privacy.detect import find_secrets
-            cached = find_secrets(self.text, self.privacy_allow, folded=self.folded())
+            cached = find_secrets(self.text, self.privacy_allow, ascii_bytes=self.ascii_bytes(), folded=self.folded())
             object.__setattr__(self, "_secrets", cached)
+        return cached
+
+    def ascii_bytes(self) -> bytes:
+        """``text.encode("ascii", "replace")``: one byte per code point, ``?`` for every
+        character that is not ASCII (so an ASCII character or word is found at its code-point
+        offset, at the speed of a bytes search), computed once per file (E102 and the privacy
+        scans read it) and dropped after the whole-file rules (see :meth:`release`)."""
+        cached = self.__dict__.get("_ascii")
+        if cached is None:
+            cached = self.text.encode("ascii", "replace")
+            object.__setattr__(self, "_ascii", cached)
         return cached
 
     def folded(self):
         """:func:`fountain_audit.privacy.detect.folded` of the text, for the privacy scans
-        (V101, V102: computed once for both; one byte per code point)."""
+        (V101, V102: computed once for both; one byte per code point; dropped with
+        :meth:`ascii_bytes`)."""
         cached = self.__dict__.get("_folded")
         if cached is None:
             from fountain_audit.privacy.detect import folded
-            cached = folded(self.text)
+            cached = folded(self.text, self.ascii_bytes())
             object.__setattr__(self, "_folded", cached)
         return cached
+
+    def release(self) -> None:
+        """Drop the byte forms of the text (:meth:`ascii_bytes`, :meth:`folded`: twice the
+        text's length in bytes); read again, they are computed again. The linter calls it
+        once the whole-file rules have run."""
+        self.__dict__.pop("_ascii", None)
+        self.__dict__.pop("_folded", None)
 
     def body_at(self, offset: int) -> int:
         """Index in ``document.body`` of the node holding the 0-based code-point ``offset`` of
@@ -277,13 +297,14 @@ class RuleContext:
         (``session.notes``), else ``None`` (computed once per file)."""
         records = self.__dict__.get("_records")
         if records is None:
-            records = {id(r.node): r for r in self.session.notes}
+            notes = self.session.notes
+            records = dict(zip(map(id, map(_node_of, notes)), notes))  # {id(r.node): r}, built in C
             object.__setattr__(self, "_records", records)
         return records.get(id(node))
 
 
-def _node_offset(node) -> int:
-    return node.offset
+_node_offset = attrgetter("offset")
+_node_of = attrgetter("node")
 
 
 def index_of(nodes: list, node) -> int:

@@ -78,12 +78,12 @@ SCOPE = ("session",)
 
 def check(ctx):
     text = ctx.text
-    if "THE END" not in text:
+    at = text.find("THE END")
+    if at < 0:
         return
     body = ctx.document.body
     absorbed = None  # built only when a candidate needs it
     last = -1
-    at = text.find("THE END")
     while at >= 0:  # the nodes holding the text `THE END`, in order: the candidate markers
         k = ctx.body_at(at)
         at = text.find("THE END", at + 1)

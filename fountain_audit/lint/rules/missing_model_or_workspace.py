@@ -67,19 +67,26 @@ SINCE = "1.0"
 SCOPE = SESSION_LIKE
 SCENE_KINDS = ("chat",)
 
-_MODEL_RE = re.compile(r"\bModel:")
-_WORKSPACE_RE = re.compile(r"\bWorkspace:")
+# \bModel: and \bWorkspace:, written to start with their words (re then scans for them fast)
+_MODEL_RE = re.compile(r"Model:(?<!\wModel:)")
+_WORKSPACE_RE = re.compile(r"Workspace:(?<!\wWorkspace:)")
 
 
 def check_scene(ctx, scene):
-    desc = [(a, t) for a, t in ((a, a.text) for a in scene.description) if not t.lstrip().startswith("/*")]
+    desc = []  # the description's paragraphs that are not boneyard comments, and their texts
+    texts = []
+    for a in scene.description:
+        t = a.text
+        if not t.lstrip().startswith("/*"):
+            desc.append(a)
+            texts.append(t)
     if not desc:
         return
-    text = "\n".join(t for _, t in desc)
+    text = texts[0] if len(texts) == 1 else "\n".join(texts)
     missing = [k for k, rx in (("Model:", _MODEL_RE), ("Workspace:", _WORKSPACE_RE)) if not rx.search(text)]
     if not missing:
         return
-    where = desc[0][0]
+    where = desc[0]
     what = " or ".join(f"'{m}'" for m in missing)
     yield Finding(where.line, where.column, f"INT. chat scene description has no {what} (the recorder writes "
                   "'Harvey and USER are in chat mode. Model: MODEL. Workspace: WS.')",

@@ -77,19 +77,29 @@ def check_note(ctx, p):
     if not ctx.session.scenes:
         return  # notes without scenes (a design-doc excerpt): no placement to judge
     rec = p.note
-    what = f"[[{rec.kind}:]] note"
-    if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
+    scene = p.scene
+    if scene is None or scene.info.kind not in ("chat", "ext-chat"):
         where = scene_phrase(p)
-        yield Finding(rec.line, rec.column, f"{what} {where}; it belongs in a chat scene, "
+        yield Finding(rec.line, rec.column, f"{_what(rec)} {where}; it belongs in a chat scene, "
                       "before the user's dialogue")
     elif p.turn is None:
-        yield Finding(rec.line, rec.column, f"{what} in a chat scene with no user dialogue")
+        yield Finding(rec.line, rec.column, f"{_what(rec)} in a chat scene with no user dialogue")
     elif p.phase != "before-user":
-        yield Finding(rec.line, rec.column, f"{what} {_WHERE[p.phase]} (line {_anchor(p)}); "
+        yield Finding(rec.line, rec.column, f"{_what(rec)} {_WHERE[p.phase]} (line {_anchor(p)}); "
                       "it belongs before the user's dialogue")
-    elif not p.scene.description or p.scene.description[0].line > rec.line:
-        yield Finding(rec.line, rec.column, f"{what} before the scene description; "
+    elif not scene.description or _after(scene.description[0], rec):
+        yield Finding(rec.line, rec.column, f"{_what(rec)} before the scene description; "
                       "it belongs after it, before the user's dialogue")
+
+
+def _what(rec) -> str:
+    return f"[[{rec.kind}:]] note"
+
+
+def _after(node, rec) -> bool:
+    """Does ``node`` start on a line after the note's? (Only a node that starts after the
+    note in the text can; lines are compared only then.)"""
+    return node.offset > rec.node.offset and node.line > rec.line
 
 
 def _anchor(p) -> int:

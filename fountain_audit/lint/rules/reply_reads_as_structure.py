@@ -94,6 +94,7 @@ _WHAT = [
 _THE_END = ("the end marker",
             "Harvey's reader stops reading there, truncating the session (everything after it is lost)")
 _BY_CLASS: dict = {}  # node class -> (what, effect), _THE_END's test (Action) or None; decided once
+_PLAIN: set = set()  # node classes that never read as structure (most continuation nodes: blank runs)
 
 
 def _class_of(cls):
@@ -107,6 +108,8 @@ def _classify(node):
     found = _BY_CLASS.get(cls, False)
     if found is False:
         found = _BY_CLASS[cls] = _class_of(cls)
+        if found is None:
+            _PLAIN.add(cls)
     if found is Action:  # the end marker only (a cheap look for its words before the text)
         src = node.src
         if src.find("THE END", node.offset, node.end_offset) >= 0 and node.text.strip() in _END:
@@ -115,15 +118,28 @@ def _classify(node):
     return found
 
 
+def _first_line(node) -> str:
+    """The node's first line without its terminator (``node.lines[0]``, without splitting the rest)."""
+    src, a, b = node.src, node.offset, node.end_offset
+    e = src.find("\n", a, b)
+    r = src.find("\r", a, b if e < 0 else e)
+    return src[a:r if r >= 0 else e if e >= 0 else b]
+
+
 def check_scene(ctx, scene):
+    plain = _PLAIN
+    position = ctx.document.line_index.position
     for speech in scene.speeches:
         for node in speech.continuation:
+            if node.__class__ in plain:
+                continue
             found = _classify(node)
             if found is None:
                 continue
             what, effect = found
-            lines = node.lines
-            first = lines[0].strip() if lines else ""
+            line0 = _first_line(node)
+            first = line0.strip()
             shown = first if len(first) <= 60 else first[:57] + "..."
-            yield Finding(node.line, node.column, f"{speech.character}'s text has a line that reads as "
-                          f"{what} ('{shown}'); {effect}", node.line, node.column + len(lines[0]))
+            line, column = position(node.offset)
+            yield Finding(line, column, f"{speech.character}'s text has a line that reads as "
+                          f"{what} ('{shown}'); {effect}", line, column + len(line0))

@@ -83,6 +83,8 @@ _MENTION_RE = re.compile(r"^(?P<lead>\s*)@(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)")
 def _first_text_token(speech):
     """The first line token under the cue that is not a parenthetical, when it holds an ``@``."""
     d = speech.dialogue
+    if d.src.find("@", d.offset, d.end_offset) < 0:
+        return None  # (a cheap test before the tokens)
     for i in range(1, d.part_count):
         if d.part_type(i) != "PARENTHETICAL":
             a, b = d.part_span(i)
