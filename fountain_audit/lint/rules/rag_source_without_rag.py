@@ -57,8 +57,10 @@ It says to keep notes on one line.
   (rules catalog E41); harvey-recorder-inventory.md §6 (`n_rag_source`)
 """
 
+from bisect import bisect_left
+
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.parse.fountain import Blank, Boneyard, Dialogue
+from fountain_audit.parse.fountain import Blank, Boneyard, Dialogue, Note
 from fountain_audit.lint.rules import SESSION_LIKE, index_of
 
 CODE = "N108"
@@ -83,6 +85,23 @@ def _where(ctx, node) -> str:
 NOTE_KINDS = ("rag-source",)
 
 
+def _record(ctx, placed, node):
+    """``ctx.record_of(node)`` for ``node``, the node before the note: when it is a note, its
+    record is the scene's note record before this one (looked up by offset, without building
+    the file's table of records); otherwise, or if not found there, ``ctx.record_of``."""
+    scene = placed.scene
+    if scene is not None and isinstance(node, Note):
+        notes = scene.notes
+        i = bisect_left(notes, placed.note.node.offset, key=_note_offset)
+        if 0 < i < len(notes) and notes[i] is placed.note and notes[i - 1].node is node:
+            return notes[i - 1]
+    return ctx.record_of(node)
+
+
+def _note_offset(rec) -> int:
+    return rec.node.offset
+
+
 def check_note(ctx, placed):
     rec = placed.note
     scene = placed.scene
@@ -95,7 +114,7 @@ def check_note(ctx, placed):
     else:
         if scene is not None:
             prev = scene.heading
-    prev_rec = ctx.record_of(prev) if prev is not None else None
+    prev_rec = _record(ctx, placed, prev) if prev is not None else None
     if prev_rec is None or prev_rec.kind not in ("rag", "rag-source"):
         yield Finding(rec.line, rec.column, f"[[rag-source:]] note {_where(ctx, prev)}, not after "
                       "a [[rag:]] note; sources follow the [[rag:]] note of their retrieval",
