@@ -64,7 +64,7 @@ SCOPE = SESSION_LIKE
 
 def check_scene(ctx, scene):
     for sp in scene.speeches:
-        name = sp.character
+        name = sp.dialogue.character
         if name.isupper() or not any(c.islower() for c in name):
             continue
         cue = sp.dialogue.cue

@@ -77,8 +77,8 @@ def check(ctx):
             continue
         for action in scene.description:
             src, start, end = action.src, action.offset, action.end_offset
-            if src.find("Model:", start, end) < 0 or (src.find("://", start, end) < 0
-                                                       and src.find("(", start, end) < 0):
+            if (src.find("://", start, end) < 0 and src.find("(", start, end) < 0) \
+                    or src.find("Model:", start, end) < 0:
                 continue  # no model, or none that can name a remote endpoint (a cheap test before the lines)
             for k, line in enumerate(action.lines):
                 m = _MODEL_RE.search(line) if "Model:" in line else None

@@ -35,6 +35,7 @@ Hello?
 - harvey-recorder-inventory.md §3
 """
 
+import functools
 from datetime import datetime
 
 from fountain_audit.lint.diagnostics import Finding, Severity
@@ -49,10 +50,20 @@ SCOPE = SESSION_LIKE
 
 
 def _valid(ts: str) -> bool:
-    """``YYYY-MM-DD HH:MM[:SS]`` names a real date and time (2026-02-30 does not)."""
+    """``YYYY-MM-DD HH:MM[:SS]`` names a real date and time (2026-02-30 does not): what
+    ``datetime`` accepts, the date's answer remembered (a session repeats a few dates)."""
     try:
-        datetime(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]), int(ts[11:13]), int(ts[14:16]),
-                 int(ts[17:19]) if len(ts) > 16 else 0)
+        year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
+        hour, minute, second = int(ts[11:13]), int(ts[14:16]), int(ts[17:19]) if len(ts) > 16 else 0
+    except ValueError:
+        return False
+    return 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and _real_date(year, month, day)
+
+
+@functools.lru_cache(maxsize=1024)
+def _real_date(year: int, month: int, day: int) -> bool:
+    try:
+        datetime(year, month, day)
         return True
     except ValueError:
         return False

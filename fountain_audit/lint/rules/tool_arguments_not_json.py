@@ -62,13 +62,13 @@ NOTE_KINDS = ("tool",)
 
 def check_note(ctx, placed):
     rec = placed.note
-    if not rec.valid or not rec.fields.get("arguments_text"):
+    fields = rec.fields
+    if not rec.valid or not fields.get("arguments_text"):
         return
-    name = rec.fields["name"]
-    if not rec.fields["arguments_json"]:
-        yield Finding(rec.line, rec.column, f"arguments of tool '{name}' are not valid JSON (kept as raw text)",
-                      rec.node.end_line, rec.node.end_column)
-    elif not rec.fields["arguments_strict_json"]:
-        yield Finding(rec.line, rec.column, f"arguments of tool '{name}' hold raw control characters "
+    if not fields["arguments_json"]:
+        yield Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' are not valid JSON (kept as "
+                      "raw text)", rec.node.end_line, rec.node.end_column)
+    elif not fields["arguments_strict_json"]:
+        yield Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' hold raw control characters "
                       "(e.g. a newline) inside a JSON string; read leniently",
                       rec.node.end_line, rec.node.end_column)
