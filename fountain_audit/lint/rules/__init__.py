@@ -9,7 +9,8 @@ instead*, *References*; the two examples are run by the tests), and either one
 ``check(ctx)`` generator yielding :class:`~fountain_audit.lint.diagnostics.Finding`
 (a whole-file rule) or the visitors it needs — ``check_note(ctx, placed)`` with
 ``NOTE_KINDS``, ``check_scene(ctx, scene)`` with ``SCENE_KINDS``, ``check_turn(ctx,
-turn, scene)`` — which the linter calls in one walk over the session for all rules
+turn, scene)``, each returning its findings (a generator, or a tuple) or ``None`` — which
+the linter calls in one walk over the session for all rules
 (:mod:`fountain_audit.lint.dispatch`).
 
 Families: ``A`` fountain-audit's own comments (suppressions), ``E`` input and

@@ -63,6 +63,7 @@ SCOPE = SESSION_LIKE
 
 def check_note(ctx, placed):
     rec = placed.note
-    if not rec.valid:
-        yield Finding(rec.error_line or rec.line, rec.error_column or rec.column, rec.error,
-                      rec.node.end_line, rec.node.end_column)
+    if rec.valid:
+        return None
+    return (Finding(rec.error_line or rec.line, rec.error_column or rec.column, rec.error,
+                    rec.node.end_line, rec.node.end_column),)

@@ -75,21 +75,22 @@ _WHERE = {
 
 def check_note(ctx, p):
     if not ctx.session.scenes:
-        return  # notes without scenes (a design-doc excerpt): no placement to judge
+        return None  # notes without scenes (a design-doc excerpt): no placement to judge
     rec = p.note
     scene = p.scene
     if scene is None or scene.info.kind not in ("chat", "ext-chat"):
         where = scene_phrase(p)
-        yield Finding(rec.line, rec.column, f"{_what(rec)} {where}; it belongs in a chat scene, "
-                      "before the user's dialogue")
+        return (Finding(rec.line, rec.column, f"{_what(rec)} {where}; it belongs in a chat scene, "
+                        "before the user's dialogue"),)
     elif p.turn is None:
-        yield Finding(rec.line, rec.column, f"{_what(rec)} in a chat scene with no user dialogue")
+        return (Finding(rec.line, rec.column, f"{_what(rec)} in a chat scene with no user dialogue"),)
     elif p.phase != "before-user":
-        yield Finding(rec.line, rec.column, f"{_what(rec)} {_WHERE[p.phase]} (line {_anchor(p)}); "
-                      "it belongs before the user's dialogue")
+        return (Finding(rec.line, rec.column, f"{_what(rec)} {_WHERE[p.phase]} (line {_anchor(p)}); "
+                        "it belongs before the user's dialogue"),)
     elif not scene.description or _after(scene.description[0], rec):
-        yield Finding(rec.line, rec.column, f"{_what(rec)} before the scene description; "
-                      "it belongs after it, before the user's dialogue")
+        return (Finding(rec.line, rec.column, f"{_what(rec)} before the scene description; "
+                        "it belongs after it, before the user's dialogue"),)
+    return None
 
 
 def _what(rec) -> str:

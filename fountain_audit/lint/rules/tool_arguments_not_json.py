@@ -64,11 +64,12 @@ def check_note(ctx, placed):
     rec = placed.note
     fields = rec.fields
     if not rec.valid or not fields.get("arguments_text"):
-        return
+        return None
     if not fields["arguments_json"]:
-        yield Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' are not valid JSON (kept as "
-                      "raw text)", rec.node.end_line, rec.node.end_column)
+        return (Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' are not valid JSON (kept as "
+                        "raw text)", rec.node.end_line, rec.node.end_column),)
     elif not fields["arguments_strict_json"]:
-        yield Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' hold raw control characters "
-                      "(e.g. a newline) inside a JSON string; read leniently",
-                      rec.node.end_line, rec.node.end_column)
+        return (Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' hold raw control characters "
+                        "(e.g. a newline) inside a JSON string; read leniently",
+                        rec.node.end_line, rec.node.end_column),)
+    return None

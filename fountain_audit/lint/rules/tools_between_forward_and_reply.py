@@ -68,19 +68,20 @@ NOTE_KINDS = ("tool",)
 
 def check_note(ctx, p):
     if not ctx.session.scenes:
-        return  # notes without scenes (a design-doc excerpt): no placement to judge
+        return None  # notes without scenes (a design-doc excerpt): no placement to judge
     rec = p.note
     if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
         where = scene_phrase(p)
-        yield Finding(rec.line, rec.column, f"tool note {where}; it belongs in a chat turn, "
-                      "between HARVEY's forwarding line and the reply")
+        return (Finding(rec.line, rec.column, f"tool note {where}; it belongs in a chat turn, "
+                        "between HARVEY's forwarding line and the reply"),)
     elif p.turn is None:
-        yield Finding(rec.line, rec.column, "tool note in a chat scene with no turn")
+        return (Finding(rec.line, rec.column, "tool note in a chat scene with no turn"),)
     elif p.turn.forwarding is None:
-        yield Finding(rec.line, rec.column, "tool note in a turn with no 'Forwarding to NAME.' line from HARVEY")
+        return (Finding(rec.line, rec.column, "tool note in a turn with no 'Forwarding to NAME.' line from HARVEY"),)
     elif p.phase in ("before-user", "after-user"):
-        yield Finding(rec.line, rec.column, "tool note before HARVEY's forwarding line "
-                      f"(line {p.turn.forwarding.line}); it belongs after it, before the reply")
+        return (Finding(rec.line, rec.column, "tool note before HARVEY's forwarding line "
+                        f"(line {p.turn.forwarding.line}); it belongs after it, before the reply"),)
     elif p.phase == "after-reply":
-        yield Finding(rec.line, rec.column, f"tool note after the reply (line {p.turn.reply.line}); "
-                      "it belongs between HARVEY's forwarding line and the reply")
+        return (Finding(rec.line, rec.column, f"tool note after the reply (line {p.turn.reply.line}); "
+                        "it belongs between HARVEY's forwarding line and the reply"),)
+    return None
