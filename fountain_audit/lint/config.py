@@ -35,7 +35,9 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, resolve_rules

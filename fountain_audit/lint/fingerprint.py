@@ -27,7 +27,9 @@ import os
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterable, Sequence
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Sequence
 
 from fountain_audit.lint.diagnostics import Diagnostic
 

@@ -5,11 +5,12 @@ A reporter never parses and never decides exit codes; it only formats.
 
 from __future__ import annotations
 
-from typing import Sequence
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 
 if TYPE_CHECKING:
+    from typing import Sequence
+
     from rich.console import Console
     from rich.text import Text
 
