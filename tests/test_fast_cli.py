@@ -246,3 +246,27 @@ def test_lint_imports_neither_click_nor_the_click_commands(tmp_path):
     for args in (["--no-cache"], ["--cache-dir", "c"], ["--cache-dir", "c"], ["--format", "json", "--no-cache"]):
         assert not [m for m in _modules(tmp_path, "lint", *args, "a.spmd") if m.startswith(("click", "fountain_audit.cli"))]
     assert "click" in _modules(tmp_path, "lint", "--select", "XX", "a.spmd")  # the error goes through click
+
+
+@settings(max_examples=500, deadline=None)
+@given(path=st.lists(st.sampled_from(["/", ".", "a", "..", "b.spmd", " ", "é", "-"]), min_size=1, max_size=12).map("".join))
+def test_display_path_is_what_pathlib_prints(path):
+    from pathlib import PurePath
+
+    from fountain_audit.commands.common import display_path
+    assert display_path(path) == (path if path == "-" else str(PurePath(path)))
+
+
+def test_project_dir_and_config_root_are_what_pathlib_resolves(tmp_path, monkeypatch):
+    from fountain_audit.lint.config import Config, load_config
+    from fountain_audit.lint.fingerprint import project_dir, project_root
+    (tmp_path / "real" / "sub").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / ".git").mkdir()
+    monkeypatch.chdir(tmp_path / "link" / "sub")
+    assert project_dir() == str(project_root()) == str(tmp_path.resolve() / "real")
+    assert project_dir(Path("x.toml")) == str(Path("x.toml").resolve().parent)
+    cfg = load_config()
+    assert cfg.source is None and cfg.root == Path.cwd().resolve() and isinstance(cfg.root, Path)
+    assert Config().root == Path.cwd() and Config(root=Path("/x")).root == Path("/x")
+    assert Config() == Config() and "root=PosixPath(" in repr(Config())

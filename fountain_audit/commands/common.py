@@ -119,8 +119,13 @@ def display_path(path: str) -> str:
     ``./``-paths; ``..`` and absolute paths are kept; ``-`` stays ``-``."""
     if path == "-" or not path:
         return path
-    from pathlib import PurePath
-    return str(PurePath(path))
+    if os.sep != "/":
+        from pathlib import PurePath
+        return str(PurePath(path))
+    # str(PurePosixPath(path)) without importing pathlib (start-up): exactly two leading slashes
+    # are kept, empty and "." components dropped
+    root = "//" if path[:2] == "//" and path[2:3] != "/" else "/" if path[:1] == "/" else ""
+    return root + "/".join(p for p in path.split("/") if p and p != ".") or "."
 
 
 def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[str], list[str]]:

@@ -59,7 +59,7 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
         raise UsageError(nothing_selected(cfg))
     from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
     from fountain_audit.lint.runner import Job, lint_all
-    from fountain_audit.lint.fingerprint import project_root, relative_path
+    from fountain_audit.lint.fingerprint import project_dir, relative_path
 
     # the baseline, redaction, progress bar and atomic writes are imported by the runs that use them
     baseline_file = baseline_file or (os.fspath(cfg.baseline) if cfg.baseline else None)
@@ -91,7 +91,7 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
             _fail(f"{output_file}: refusing to write the report over the baseline ({baseline_file})")
     if not files and not named and not errors and not allow_empty:
         _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)} (--allow-empty accepts that)")
-    root = project_root(cfg.source)
+    root = project_dir(cfg.source)
     work: list[Job] = []
     for f in files:
         text = None
