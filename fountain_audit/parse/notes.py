@@ -19,10 +19,11 @@ import json
 import re
 from typing import Any
 
-from lark import Lark, Transformer
-from lark.exceptions import LarkError, UnexpectedInput
+from fountain_audit.parse.fountain import Note, read_grammar
 
-from fountain_audit.parse.fountain import Note, grammar_path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lark import Lark
 
 #: Note kinds, as written in the head, mapped to the grammar's start rule.
 KINDS: dict[str, str] = {
@@ -115,8 +116,10 @@ class NoteRecord:
         return self.node.column
 
 
-class _NoteFields(Transformer):
-    """Turns a notes.lark parse into a ``fields`` dict; one method per rule."""
+class NoteFields:
+    """Turns a notes.lark parse into a ``fields`` dict; one method per rule (the parser's
+    transformer is :class:`fountain_audit.parse.lark_parsers.NoteTransformer`; the fast readers
+    call the methods directly)."""
 
     def status(self, items):
         s = str(items[0])[3:]  # after " — "
@@ -236,10 +239,10 @@ def go_duration_seconds(text: str) -> float:
 
 @functools.cache
 def _parser() -> Lark:
-    from fountain_audit.parse.cache import cached_lark  # tables from the user cache: no rebuild on a cold start
-    return cached_lark("notes", grammar_path("notes.lark").read_text(encoding="utf-8"), parser="lalr",
-                       start=sorted(set(v for v in KINDS.values() if v)) + ["pipeline_stop"],
-                       transformer=_NoteFields(), maybe_placeholders=True)
+    """The LALR parser of ``grammar/notes.lark`` (see
+    :func:`fountain_audit.parse.lark_parsers.notes_parser`); imports Lark."""
+    from fountain_audit.parse.lark_parsers import notes_parser
+    return notes_parser()
 
 
 #: Strict and lenient (raw control characters allowed in strings) JSON decoders.
@@ -421,7 +424,8 @@ def parse_note(note: Note) -> NoteRecord:
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(payload: str, start: str) -> tuple[dict[str, Any] | None, int]:
     """``(fields, -1)`` or ``(None, error position)``; identical notes (a file read
-    twice, a recurring RAG source) are parsed once."""
+    twice, a recurring RAG source) are parsed once. Imports Lark."""
+    from lark.exceptions import LarkError, UnexpectedInput
     try:
         fast = _sequences().get(start)
         if fast is not None:
@@ -446,7 +450,7 @@ def _sequences() -> dict[str, Any]:
     LALR parser's contextual lexer does when each state accepts one terminal (it matches
     that terminal's pattern where it stands, first match, no backtracking into it), and
     then it reduces with the parser's own callbacks (child filtering, placeholders and
-    :class:`_NoteFields`, given the terminals' text as ``str``). So the result is the
+    :class:`NoteFields`, given the terminals' text as ``str``). So the result is the
     parser's, without its per-call set-up
     (about 45 µs a note). ``None`` means "did not match": the caller then runs the LALR
     parser, which gives the error position. Rules with alternatives other than one
@@ -508,24 +512,28 @@ def _sequences() -> dict[str, Any]:
     return out
 
 
+#: The start rules with a fast reader (the recorder's most frequent note kinds).
+_FAST_KINDS = ("tool", "rag", "recall", "rag_source")
+
+
 @functools.cache
 def _fast_readers() -> dict[str, Any]:
     """Readers for the recorder's most frequent note kinds (``tool``, ``rag``, ``rag_source``,
     ``recall``): ``payload -> fields | None``, each a fresh dict.
 
     Each matches the regular expression :func:`_sequences` derives from the grammar's own
-    terminals for that start rule and hands the terminals' text straight to the
-    :class:`_NoteFields` method of the rule (and of ``status``), as the parser's callbacks
-    would: the same fields, without the generic reduction, the cache and its copy
+    terminals for that start rule (:func:`_reader_patterns`) and hands the terminals' text
+    straight to the :class:`NoteFields` method of the rule (and of ``status``), as the parser's
+    callbacks would: the same fields, without the generic reduction, the cache and its copy
     (``tests/test_note_sequences.py`` checks field-for-field equality with the LALR parser on
     generated payloads and every note of samples/ and ../shared). ``None``: not well formed;
     the caller then runs :func:`_parse_payload`, which says why.
     """
-    seq = _sequences()
-    t = _NoteFields()
+    rx = {start: re.compile(p) for start, p in _reader_patterns().items()}
+    t = NoteFields()
     out: dict[str, Any] = {}
-    if "tool" in seq:
-        def tool(payload: str, match=seq["tool"].rx.match, tool=t.tool, status=t.status):
+    if "tool" in rx:
+        def tool(payload: str, match=rx["tool"].match, tool=t.tool, status=t.status):
             m = match(payload)
             if m is None:
                 return None
@@ -533,17 +541,41 @@ def _fast_readers() -> dict[str, Any]:
             return tool([name, args, status([st])])
         out["tool"] = tool
     for start in ("rag", "recall"):
-        if start in seq:
-            def three(payload: str, match=seq[start].rx.match, build=getattr(t, start)):
+        if start in rx:
+            def three(payload: str, match=rx[start].match, build=getattr(t, start)):
                 m = match(payload)
                 return None if m is None else build(list(m.group("g0", "g1", "g2")))
             out[start] = three
-    if "rag_source" in seq:
-        def rag_source(payload: str, match=seq["rag_source"].rx.match, build=t.rag_source):
+    if "rag_source" in rx:
+        def rag_source(payload: str, match=rx["rag_source"].match, build=t.rag_source):
             if not payload:
                 return build([None])
             return build([payload]) if match(payload) else None
         out["rag_source"] = rag_source
+    return out
+
+
+def _reader_patterns() -> dict[str, str]:
+    """The regular expressions of the fast readers (start rule -> pattern), as
+    :func:`_sequences` derives them from notes.lark; recorded in the grammar memo
+    (:class:`~fountain_audit.parse.memo.GrammarMemo`, table ``readers``), so a process whose
+    notes are all of these kinds never imports Lark. A recorded pattern that does not compile
+    is not trusted: all are derived again."""
+    from fountain_audit.parse.memo import GrammarMemo
+    memo = GrammarMemo("notes", read_grammar("notes.lark"))
+    found = {start: memo.get("readers", start) for start in _FAST_KINDS}
+    if all(isinstance(p, str) for p in found.values()):
+        try:
+            for p in found.values():
+                re.compile(p)
+            return found
+        except re.error:
+            pass
+    seq = _sequences()
+    out = {start: seq[start].rx.pattern for start in _FAST_KINDS if start in seq}
+    for start, p in out.items():
+        memo.put("readers", start, p)
+    memo.save()
     return out
 
 
