@@ -3,6 +3,7 @@ expression, reduced with the parser's callbacks) gives exactly what the LALR par
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 from lark.exceptions import LarkError
 
@@ -154,3 +155,33 @@ def test_tool_arguments_are_decoded_when_read():
     assert type(_tool_fields('x("s") — ok')) is dict  # a scalar is kept as it is
     assert type(_tool_fields("x(" + "[" * 300 + "]" * 300 + ") — ok")) is dict  # deep: decoded once, kept
     assert _tool_fields("x(" + "[" * 300 + "]" * 300 + ") — ok")["arguments_json"] is True
+
+
+# --- the JSON decoding of tool arguments (notes._decode_json) -----------------------------------
+
+JSON_PIECES = [" ", "\t", "\n", "{", "}", "[", "]", '"', ":", ",", "1", "-", ".5", "e3", "true", "null", "NaN",
+               "\\", "\\n", "\x01", "a", '"k"', '{"a":1}', "[1,2]"]
+
+
+def _outcome(decode, text):
+    try:
+        return "ok", repr(decode(text))
+    except RecursionError:
+        return ("recursion",)
+    except ValueError:
+        return ("error",)
+
+
+@given(st.lists(st.sampled_from(JSON_PIECES), max_size=14).map("".join), st.booleans())
+def test_decode_json_is_the_decoders_decode(text, strict):
+    from fountain_audit.parse.notes import _DECODERS, _decode_json
+    assert _outcome(lambda t: _decode_json(t, strict), text) == _outcome(_DECODERS[strict].decode, text)
+
+
+def test_decode_json_edges():
+    from fountain_audit.parse.notes import _decode_json
+    assert _decode_json(' {"a": [1]}\n', True) == {"a": [1]}
+    assert _decode_json('"a\nb"', False) == "a\nb"
+    for bad in ("", " ", '{"a":1} x', "{}{}", '"a\nb"'):
+        with pytest.raises(ValueError):
+            _decode_json(bad, True)

@@ -247,6 +247,20 @@ def _parser() -> Lark:
 
 #: Strict and lenient (raw control characters allowed in strings) JSON decoders.
 _DECODERS = {True: json.JSONDecoder(), False: json.JSONDecoder(strict=False)}
+_SCANNERS = {strict: decoder.scan_once for strict, decoder in _DECODERS.items()}
+
+
+def _decode_json(text: str, strict: bool):
+    """``json.JSONDecoder(strict=strict).decode(text)``: the value, else ``ValueError`` (or
+    ``RecursionError`` for absurd nesting). Calls the decoder's scanner directly when the value
+    starts at the first character (a tool's arguments almost always do): a third of the cost."""
+    try:
+        value, end = _SCANNERS[strict](text, 0)
+    except StopIteration:  # leading whitespace, or no value at all: the decoder's own path says which
+        return _DECODERS[strict].decode(text)
+    if end != len(text) and text[end:].strip(" \t\n\r"):
+        raise ValueError("extra data after the JSON value")
+    return value
 
 
 #: The value of ``"arguments"`` in a :class:`ToolFields` until it is first read.
@@ -267,8 +281,8 @@ class ToolFields(dict):
     def _decoded(self) -> Any:
         value = dict.__getitem__(self, "arguments")
         if value is _UNDECODED:
-            value = _DECODERS[dict.__getitem__(self, "arguments_strict_json")].decode(
-                dict.__getitem__(self, "arguments_text"))
+            value = _decode_json(dict.__getitem__(self, "arguments_text"),
+                                 dict.__getitem__(self, "arguments_strict_json"))
             dict.__setitem__(self, "arguments", value)
         return value
 
@@ -341,7 +355,7 @@ def _split_tool_arguments(fields: dict[str, Any]) -> dict[str, Any]:
         return fields
     for strict in (True, False):
         try:
-            value = _DECODERS[strict].decode(text)
+            value = _decode_json(text, strict)
         except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
             continue
         if isinstance(value, (dict, list)) and text.count("[") + text.count("{") < 200:
