@@ -17,8 +17,8 @@ from fountain_audit.parse.memo import GrammarMemo
 from tests.conftest import SAMPLES, shared_files
 from tests.test_formats import cli_env
 
-#: A recorder-shaped session whose notes are all of the kinds with a fast reader (tool, rag,
-#: rag-source, recall), with a title page, a byte-order mark and a leading note in its head.
+#: A recorder-shaped session whose notes are all of kinds with a fast reader (tool, rag,
+#: rag-source, recall, write, shell, confidence), with a title page, a byte-order mark and a leading note in its head.
 SESSION = ("\ufeff[[recall: profile_1 (workspace_profile) — score 1.00]]\n\n"
            "Title: Harvey Session\nAuthor: ALICE\nDate: 2026-06-24 10:00:00\n  continued\n\nFADE IN:\n\n"
            "INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
@@ -26,6 +26,7 @@ SESSION = ("\ufeff[[recall: profile_1 (workspace_profile) — score 1.00]]\n\n"
            "[[rag: 3 chunks from store.db, top score 0.87]]\n\n[[rag-source: docs/a.md (Design, doi:10.1/x)]]\n\n"
            "ALICE\nFix the test.\n\nHARVEY\nForwarding to LLAMA3.\n\n"
            "[[tool: read_file({\"path\":\"a.go\"}) — ok]]\n\n[[tool: run_tests({}) — error: 1 failed]]\n\n"
+           "[[write: a.go — ok]]\n\n[[shell: go test ./... — exit 1]]\n\n[[confidence: 0.91 — threshold met]]\n\n"
            "LLAMA3\n(thinking)\nDone: the test passes [[inline note]] now.\n\n")
 
 #: Run in a fresh interpreter: the parse (node classes and spans), the lint findings, and
@@ -78,7 +79,8 @@ def test_without_a_cache_nothing_is_kept_and_lark_runs(tmp_path, session):
     assert not (tmp_path / "cache").exists()
 
 
-@pytest.mark.parametrize("damage", ["group-writable", "not-json", "not-a-rule", "bad-indices", "bad-regex"])
+@pytest.mark.parametrize("damage", ["group-writable", "not-json", "not-a-rule", "bad-indices", "bad-regex",
+                                    "bad-plan"])
 def test_a_memo_others_could_write_or_that_is_damaged_is_not_trusted(tmp_path, session, damage):
     env = {"FOUNTAIN_AUDIT_CACHE_DIR": str(tmp_path / "cache"), "FOUNTAIN_AUDIT_NO_CACHE": ""}
     expected = probe(session, env)
@@ -97,8 +99,11 @@ def test_a_memo_others_could_write_or_that_is_damaged_is_not_trusted(tmp_path, s
     elif damage == "bad-indices":
         tables["head"] = {k: [["title_page", [[0], [0]]]] for k in tables["head"]}
         fountain_memo.write_text(json.dumps(tables))
-    else:
+    elif damage == "bad-regex":
         readers["readers"]["tool"] = "(unclosed"
+        notes_memo.write_text(json.dumps(readers))
+    else:  # a plan naming something that is not a NoteFields method
+        readers["plans"]["write"][1] = ["__init__", ["g0"]]
         notes_memo.write_text(json.dumps(readers))
     again = probe(session, env)
     assert (again["nodes"], again["found"]) == (expected["nodes"], expected["found"])

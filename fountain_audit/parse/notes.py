@@ -407,7 +407,7 @@ def parse_note(note: Note) -> NoteRecord:
     if body == _PIPELINE_HIDDEN:
         return NoteRecord("pipeline-hidden", note)
     if body.startswith(_PIPELINE_STOP):
-        return _parse_payload(NoteRecord("pipeline-stop", note), body, 0, "pipeline_stop")
+        return _read_payload(NoteRecord("pipeline-stop", note), body, 0, "pipeline_stop")
     m = _HEAD_RE.match(body)
     if not m:
         return NoteRecord("unknown", note)
@@ -418,18 +418,7 @@ def parse_note(note: Note) -> NoteRecord:
     start = KINDS[kind]
     if not start:
         return rec
-    payload = body[m.end():]
-    read = _fast_readers().get(start)
-    fields = None
-    if read is not None:
-        try:
-            fields = read(payload)
-        except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
-            fields = None
-    if fields is not None:
-        rec.fields = fields
-    else:
-        rec = _parse_payload(rec, payload, m.end(), start)
+    rec = _read_payload(rec, body[m.end():], m.end(), start)
     if rec.valid and kind == "tool":
         rec.fields = _split_tool_arguments(rec.fields)
     return rec
@@ -526,26 +515,30 @@ def _sequences() -> dict[str, Any]:
     return out
 
 
-#: The start rules with a fast reader (the recorder's most frequent note kinds).
+#: The start rules with a hand-made fast reader (the recorder's most frequent note kinds).
 _FAST_KINDS = ("tool", "rag", "recall", "rag_source")
 
 
 @functools.cache
 def _fast_readers() -> dict[str, Any]:
-    """Readers for the recorder's most frequent note kinds (``tool``, ``rag``, ``rag_source``,
-    ``recall``): ``payload -> fields | None``, each a fresh dict.
+    """Readers for the note kinds whose start rule is a plain sequence: ``payload -> fields |
+    None``, each a fresh dict. ``None``: not well formed; the caller then runs
+    :func:`_parse_payload`, which says why.
 
     Each matches the regular expression :func:`_sequences` derives from the grammar's own
-    terminals for that start rule (:func:`_reader_patterns`) and hands the terminals' text
-    straight to the :class:`NoteFields` method of the rule (and of ``status``), as the parser's
-    callbacks would: the same fields, without the generic reduction, the cache and its copy
-    (``tests/test_note_sequences.py`` checks field-for-field equality with the LALR parser on
-    generated payloads and every note of samples/ and ../shared). ``None``: not well formed;
-    the caller then runs :func:`_parse_payload`, which says why.
+    terminals for that start rule and hands the terminals' text to :class:`NoteFields`, as the
+    parser's callbacks would: the same fields, without the generic reduction, the cache and its
+    copy (``tests/test_note_sequences.py`` checks field-for-field equality with the LALR parser
+    on generated payloads and every note of samples/ and ../shared). The recorder's most
+    frequent kinds (``tool``, ``rag``, ``rag_source``, ``recall``) have hand-made readers;
+    the other plain sequences (``write``, ``shell``, ``memory`` ...) follow a *plan*
+    (:func:`_plans`). Patterns and plans come from the grammar memo
+    (:func:`_reader_tables`), so reading notes of these kinds never imports Lark once known.
     """
-    rx = {start: re.compile(p) for start, p in _reader_patterns().items()}
+    patterns, plans = _reader_tables()
+    rx = {start: re.compile(p) for start, p in patterns.items()}
     t = NoteFields()
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {start: _plan_reader(re.compile(p), plan, t) for start, (p, plan) in plans.items()}
     if "tool" in rx:
         def tool(payload: str, match=rx["tool"].match, tool=t.tool, status=t.status):
             m = match(payload)
@@ -569,28 +562,129 @@ def _fast_readers() -> dict[str, Any]:
     return out
 
 
-def _reader_patterns() -> dict[str, str]:
-    """The regular expressions of the fast readers (start rule -> pattern), as
-    :func:`_sequences` derives them from notes.lark; recorded in the grammar memo
-    (:class:`~fountain_audit.parse.memo.GrammarMemo`, table ``readers``), so a process whose
-    notes are all of these kinds never imports Lark. A recorded pattern that does not compile
-    is not trusted: all are derived again."""
+def _plan_reader(rx: re.Pattern, plan: list, fields: NoteFields):
+    """A reader (see :func:`_fast_readers`) that matches ``rx`` and reduces by ``plan``:
+    ``[method, steps]``, each step a group name of ``rx`` (a kept terminal's text) or a
+    nested plan (a sub-rule's value), the method a :class:`NoteFields` method's name."""
+    def reduce(m, node):
+        method, steps = node
+        return getattr(fields, method)([m.group(x) if isinstance(x, str) else reduce(m, x) for x in steps])
+
+    def read(payload: str):
+        m = rx.match(payload)
+        return None if m is None else reduce(m, plan)
+    return read
+
+
+def _is_plan(plan, groups: dict) -> bool:
+    """Whether ``plan`` (from the memo) is well formed: ``[method, steps]`` naming a public
+    :class:`NoteFields` method, each step a group of the pattern or a nested plan."""
+    if not (isinstance(plan, list) and len(plan) == 2 and isinstance(plan[0], str) and isinstance(plan[1], list)):
+        return False
+    method, steps = plan
+    if method.startswith("_") or not callable(getattr(NoteFields, method, None)):
+        return False
+    return all(x in groups if isinstance(x, str) else _is_plan(x, groups) for x in steps)
+
+
+def _reader_tables() -> tuple[dict[str, str], dict[str, tuple[str, list]]]:
+    """``(patterns, plans)`` of the fast readers: the hand-made readers' regular expressions
+    (start rule -> pattern) and the other readers' ``(pattern, plan)``, as :func:`_sequences`
+    and :func:`_plans` derive them from notes.lark; recorded in the grammar memo
+    (:class:`~fountain_audit.parse.memo.GrammarMemo`, tables ``readers`` and ``plans``), so a
+    process whose notes are all of these kinds never imports Lark. A recorded entry that does
+    not compile or is not well formed is not trusted: all are derived again."""
     from fountain_audit.parse.memo import GrammarMemo
     memo = GrammarMemo("notes", read_grammar("notes.lark"))
     found = {start: memo.get("readers", start) for start in _FAST_KINDS}
-    if all(isinstance(p, str) for p in found.values()):
+    recorded = memo.tables.get("plans")
+    if all(isinstance(p, str) for p in found.values()) and isinstance(recorded, dict) and recorded:
         try:
+            plans = {}
             for p in found.values():
                 re.compile(p)
-            return found
-        except re.error:
+            for start, entry in recorded.items():
+                pattern, plan = entry
+                if not _is_plan(plan, re.compile(pattern).groupindex):
+                    raise ValueError(start)
+                plans[start] = (pattern, plan)
+            return found, plans
+        except (re.error, ValueError, TypeError):
             pass
     seq = _sequences()
-    out = {start: seq[start].rx.pattern for start in _FAST_KINDS if start in seq}
-    for start, p in out.items():
+    patterns = {start: seq[start].rx.pattern for start in _FAST_KINDS if start in seq}
+    plans = {start: entry for start, entry in _plans().items() if start not in patterns}
+    for start, p in patterns.items():
         memo.put("readers", start, p)
+    for start, (p, plan) in plans.items():
+        memo.put("plans", start, [p, plan])
     memo.save()
+    return patterns, plans
+
+
+def _plans() -> dict[str, tuple[str, list]]:
+    """Start rules of notes.lark whose parse is one sequence of terminals and named sub-rules,
+    with no optional part, no inlined (``_rule``) or single-child (``?rule``) sub-rule and no
+    kept punctuation: start rule -> ``(pattern, plan)`` (see :func:`_plan_reader`). The
+    pattern is :func:`_sequences`'; the plan passes each sub-rule's value and the text of each
+    terminal the parser keeps (named terminals not starting with ``_``; anonymous strings and
+    ``_NAME`` terminals are filtered out, as Lark's tree builder does) to the rule's
+    :class:`NoteFields` method. Imports Lark."""
+    lark = _parser()
+    patterns = {t.name: t.pattern.to_regexp() for t in lark.terminals}
+    rules: dict[str, list] = {}
+    for r in lark.rules:
+        rules.setdefault(r.origin.name, []).append(r)
+
+    def plan(rule, parts: list[str]):
+        o = rule.options
+        if o.keep_all_tokens or o.expand1 or o.empty_indices or getattr(o, "template_source", None):
+            return None
+        steps: list = []
+        for sym in rule.expansion:
+            if sym.is_term:
+                if sym.name not in patterns:
+                    return None
+                group = f"g{len(parts)}"
+                parts.append(f"(?>(?P<{group}>{patterns[sym.name]}))")
+                if not sym.filter_out:
+                    steps.append(group)
+            else:
+                sub = rules.get(sym.name, [])
+                if sym.name.startswith("_") or len(sub) != 1:
+                    return None
+                inner = plan(sub[0], parts)
+                if inner is None:
+                    return None
+                steps.append(inner)
+        method = str(rule.alias or rule.origin.name)
+        return [method, steps] if callable(getattr(NoteFields, method, None)) else None
+
+    out: dict[str, tuple[str, list]] = {}
+    for start in lark.options.start:
+        exps = rules.get(start, [])
+        if len(exps) != 1:
+            continue
+        parts: list[str] = []
+        node = plan(exps[0], parts)
+        if node is not None:
+            out[start] = ("".join(parts) + r"\Z", node)
     return out
+
+
+def _read_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
+    """``rec`` with the fields of ``payload`` (start rule ``start``), read by its fast reader
+    when it has one and the payload is well formed, else by :func:`_parse_payload`."""
+    read = _fast_readers().get(start)
+    if read is not None:
+        try:
+            fields = read(payload)
+        except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
+            fields = None
+        if fields is not None:
+            rec.fields = fields
+            return rec
+    return _parse_payload(rec, payload, skip, start)
 
 
 def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
