@@ -270,3 +270,34 @@ def test_project_dir_and_config_root_are_what_pathlib_resolves(tmp_path, monkeyp
     assert cfg.source is None and cfg.root == Path.cwd().resolve() and isinstance(cfg.root, Path)
     assert Config().root == Path.cwd() and Config(root=Path("/x")).root == Path("/x")
     assert Config() == Config() and "root=PosixPath(" in repr(Config())
+
+
+def test_every_dataclass_has_a_docstring():
+    # dataclasses reads inspect (ast, dis, tokenize: milliseconds of start-up) only to make a
+    # docstring for a class without one; lint defers that import (commands.fast)
+    import dataclasses
+    import importlib
+    import pkgutil
+
+    import fountain_audit
+    bare = []
+    for info in pkgutil.walk_packages(fountain_audit.__path__, "fountain_audit."):
+        if info.name.startswith(("fountain_audit.export.send", "fountain_audit.report")):
+            continue  # optional dependencies (network, templates): not on the lint path
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == module.__name__ \
+                    and (obj.__dict__.get("__doc__") or "").startswith(f"{obj.__name__}("):
+                bare.append(f"{info.name}.{name}")
+    assert bare == []
+
+
+def test_a_cold_lint_imports_neither_inspect_nor_click(tmp_path):
+    # a plain screenplay: parsed without Lark once the grammar memo knows its shapes (first run)
+    (tmp_path / "a.fountain").write_text("INT. HOUSE - DAY\n\nJohn walks in.\n\nJOHN\nHello.\n\n> THE END <\n",
+                                         encoding="utf-8")
+    probe = PROBE.replace('("click", "rich", "pathlib", "typing")', '("click", "inspect", "ast", "dis", "lark")')
+    for _ in range(2):
+        p = subprocess.run([sys.executable, "-c", probe, "lint", "--no-cache", "a.fountain"], capture_output=True,
+                           text=True, cwd=tmp_path, env=ENV)
+    assert [m for m in json.loads(p.stderr.strip().splitlines()[-1]) if not m.startswith("fountain_audit")] == []
