@@ -224,27 +224,40 @@ def test_report_file_is_the_same(tmp_path):
 
 
 PROBE = """
-import json, sys
+import sys
 sys.argv = ["fountain-audit", *sys.argv[1:]]
 from fountain_audit.__main__ import run
 try:
     run()
 except SystemExit:
     pass
-print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in ("click", "rich", "pathlib", "typing")
-                        or m == "fountain_audit.cli" or m.startswith("fountain_audit.cli."))), file=sys.stderr)
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("click", "rich", "pathlib", "typing", "json", "inspect",
+                                                            "tomllib", "lark")
+                or m == "fountain_audit.cli" or m.startswith("fountain_audit.cli."))
+import json
+print(json.dumps(loaded), file=sys.stderr)
 """
 
 
-def _modules(tmp_path: Path, *args: str) -> list[str]:
-    p = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=tmp_path, env=ENV)
+def _modules(tmp_path: Path, *args: str, probe: str = PROBE) -> list[str]:
+    """The watched modules a process running ``fountain-audit ARGS`` imported. Without ``site``
+    (``-S``, the packages' folder on ``PYTHONPATH`` instead), so that the editable install's path
+    hook (it imports pathlib and typing) does not count."""
+    import sysconfig
+    env = {**ENV, "PYTHONPATH": os.pathsep.join((ENV["PYTHONPATH"], sysconfig.get_paths()["purelib"]))}
+    p = subprocess.run([sys.executable, "-S", "-c", probe, *args], capture_output=True, text=True, cwd=tmp_path,
+                       env=env)
     return json.loads(p.stderr.strip().splitlines()[-1])
 
 
 def test_lint_imports_neither_click_nor_the_click_commands(tmp_path):
     (tmp_path / "a.spmd").write_bytes((SAMPLES / "clean-session.spmd").read_bytes())
-    for args in (["--no-cache"], ["--cache-dir", "c"], ["--cache-dir", "c"], ["--format", "json", "--no-cache"]):
+    for args in (["--no-cache"], ["--cache-dir", "c"], ["--format", "json", "--no-cache"]):
         assert not [m for m in _modules(tmp_path, "lint", *args, "a.spmd") if m.startswith(("click", "fountain_audit.cli"))]
+    # a warm result cache: the standard library's heavier modules stay unloaded too (start-up)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["fountain-audit"]\n')
+    _modules(tmp_path, "lint", "--cache-dir", "c", "a.spmd")
+    assert _modules(tmp_path, "lint", "--cache-dir", "c", "a.spmd") == []
     assert "click" in _modules(tmp_path, "lint", "--select", "XX", "a.spmd")  # the error goes through click
 
 
@@ -296,8 +309,7 @@ def test_a_cold_lint_imports_neither_inspect_nor_click(tmp_path):
     # a plain screenplay: parsed without Lark once the grammar memo knows its shapes (first run)
     (tmp_path / "a.fountain").write_text("INT. HOUSE - DAY\n\nJohn walks in.\n\nJOHN\nHello.\n\n> THE END <\n",
                                          encoding="utf-8")
-    probe = PROBE.replace('("click", "rich", "pathlib", "typing")', '("click", "inspect", "ast", "dis", "lark")')
+    probe = PROBE.replace('("click", "rich", "pathlib", "typing", "json", "inspect",', '("click", "inspect", "ast", "dis",')
     for _ in range(2):
-        p = subprocess.run([sys.executable, "-c", probe, "lint", "--no-cache", "a.fountain"], capture_output=True,
-                           text=True, cwd=tmp_path, env=ENV)
-    assert [m for m in json.loads(p.stderr.strip().splitlines()[-1]) if not m.startswith("fountain_audit")] == []
+        loaded = _modules(tmp_path, "lint", "--no-cache", "a.fountain", probe=probe)
+    assert [m for m in loaded if not m.startswith("fountain_audit")] == []

@@ -19,12 +19,13 @@ an empty memo; a directory that cannot be written means nothing is kept. Writes 
 (:func:`fountain_audit.atomic.write_atomic`, mode 0600) and merge what another process wrote
 meanwhile. ``FOUNTAIN_AUDIT_NO_CACHE=1`` turns the memo off (every process runs Lark), as it does
 the tables. Nothing here raises. Imports only the standard library's ``os``, ``sys`` and
-``json`` (and the built-in BLAKE2), so a memo hit loads neither Lark, ``hashlib`` nor ``pathlib``.
+``json`` (and the built-in BLAKE2), so a memo hit loads neither Lark, ``hashlib`` nor ``pathlib``;
+``json`` only when a memo is read or written (a lint whose results are all cached imports this
+module for :func:`library_stamp` alone).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -126,6 +127,7 @@ class GrammarMemo:
                         t[k] = v
             from fountain_audit.atomic import write_atomic
             os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+            import json
             write_atomic(self.path, json.dumps(merged, sort_keys=True).encode("utf-8"), follow=False, mode=0o600)
         except Exception:  # noqa: BLE001 - read-only or full disk: run without a memo
             pass
@@ -134,6 +136,8 @@ class GrammarMemo:
 def _read(path: str) -> dict[str, dict[str, object]]:
     """The tables in ``path``: a JSON object of objects; anything else is an empty memo."""
     try:
+        import json
+
         from fountain_audit.owned import read_own_file
         data = json.loads(read_own_file(path))
     except Exception:  # noqa: BLE001 - missing, foreign, truncated or not JSON
