@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
 
 from fountain_audit.cli import main
-from fountain_audit.lint.config import _may_hold_table, load_config
 from fountain_audit.lint.linter import lint_text
 
 HEAD = "Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\n\n"
@@ -116,53 +113,3 @@ def test_unused_and_invalid_suppressions_are_reported():
     assert lint_codes(text) == [("A101", 11), ("P102", 16), ("S104", 22)]
     text = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable-nxt=P102 */\n\nALICE\nWhat")
     assert lint_codes(text) == [("A102", 11), ("P102", 16), ("S104", 22)]
-
-
-# --- which pyproject.toml files are parsed (start-up: tomllib only when the table may be there) ---
-
-_HEADERS = ["[tool]", "[tool.fountain-audit]", "[ tool . fountain-audit ]", '[tool."fountain-audit"]',
-            "[tool.fountain-audit.severity]", "[tool.setuptools]", "[tool.setuptools.package-dir]", "[project]",
-            "[project.scripts]", "[[tool.x]]", "[tool] # fountain", "[project] # fountain", "[fountain]",
-            "\t[tool]", "[true]"]
-_KEYS = ["fountain-audit", "fountain-audit.select", '"fountain-audit"', "'fountain-audit'", "tool.fountain-audit.select",
-         "tool.x", "name", "fountain_audit", "a.fountain-audit", "tool"]
-_VALUES = ['"fountain-audit"', '["P"]', "1", "{fountain-audit = 1}", '{select = ["P"]}', "[\n  [true],\n  [1, 2]\n]",
-           '[\n  "fountain_audit",\n]', "[\n[inf]\n]", "'''\nfountain\n'''", '"""\n[tool]\n"""', "true", "# fountain"]
-_LINE = st.one_of(st.sampled_from(_HEADERS),
-                  st.tuples(st.sampled_from(_KEYS), st.sampled_from(_VALUES)).map(lambda kv: f"{kv[0]} = {kv[1]}"),
-                  st.sampled_from(["", "# fountain-audit", "# [tool]"]))
-
-
-def _configures(text: str) -> bool:
-    import tomllib
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return False
-    return isinstance(data.get("tool"), dict) and "fountain-audit" in data["tool"]
-
-
-@settings(max_examples=3000, deadline=None)
-@given(lines=st.lists(_LINE, max_size=8), crlf=st.booleans())
-def test_a_pyproject_that_configures_us_is_always_parsed(lines, crlf):
-    text = ("\r\n" if crlf else "\n").join(lines)
-    if _configures(text):
-        assert _may_hold_table(text.encode("utf-8")), text
-
-
-def test_a_pyproject_that_only_mentions_us_elsewhere_is_not_parsed():
-    own = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_bytes()
-    assert b"fountain-audit" in own and not _may_hold_table(own)  # this project's: [project], [tool.setuptools]
-    assert not _may_hold_table(b'[project]\nname = "fountain-audit"\n[tool.ruff]\nx = 1\n')
-    assert not _may_hold_table(b'[project.optional-dependencies]\ndev = [\n  "fountain-audit>=0.1",\n]\n')
-    for text in (b'[tool]\nfountain-audit.select = ["P"]', b'tool.fountain-audit.select = ["P"]',
-                 b'[tool."fountain-audit"]', b'name = "x" # fountain\n[tool.fountain-audit]',
-                 b'[project]\nd = """\n[x]\n"""\n[tool.fountain-audit]', b'[tool.x]\nm = [\n  [true]\n]\nfountain = 1',
-                 b'[project]\r[tool]\rfountain-audit = {}', b'[tool.fountain\\u002daudit]', b'\xef\xbb\xbf[tool]\nfountain-audit={}'):
-        assert _may_hold_table(text), text
-
-
-def test_a_broken_pyproject_mentioning_us_outside_tool_is_not_read(tmp_path, monkeypatch):
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "fountain-audit"\nbroken = [\n', encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    assert load_config().source is None

@@ -190,55 +190,16 @@ def _find_config(start: str) -> str | None:
 
 
 def _may_configure(path: str | os.PathLike) -> bool:
-    """False when ``path`` (a ``pyproject.toml``) cannot hold a ``[tool.fountain-audit]`` table,
-    as :func:`_may_hold_table` reads its bytes. Then the file is not parsed (``tomllib`` is not
-    even imported: start-up time). Unreadable: True (reading it again reports why)."""
+    """False when ``path`` (a ``pyproject.toml``) cannot hold a ``[tool.fountain-audit]`` table:
+    the word ``fountain`` is not in it and no escape (``\\u``, ``\\U``) could spell it. Then
+    the file is not parsed (``tomllib`` is not even imported: start-up time). Unreadable: True
+    (reading it again reports why)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError:
         return True
-    return _may_hold_table(data)
-
-
-#: A table header of bare keys (``[tool.setuptools]``, ``[[ a . b ]]``), a comment after it.
-_HEADER = re.compile(rb"\[\[?[ \t]*([A-Za-z_][A-Za-z0-9_-]*(?:[ \t]*\.[ \t]*[A-Za-z_][A-Za-z0-9_-]*)*)[ \t]*\]\]?"
-                     rb"[ \t]*(?:#.*)?")
-
-
-def _may_hold_table(data: bytes) -> bool:
-    """Whether TOML ``data`` might define the key ``fountain-audit`` in the table ``tool``;
-    False only when that is certain from its lines, without parsing it:
-
-    * the word ``fountain`` does not occur, nor an escape (``\\u``, ``\\U``) that could
-      spell it; or
-    * no multi-line string or lone CR can disguise a line, every line that starts with ``[``
-      is a header of bare keys (so not a nested array: ``[true]``, ``[inf]`` ... excepted),
-      and each line holding ``fountain`` is a header outside ``tool`` or a line inside a
-      table other than the root and ``tool`` itself (``[project]``, ``[tool.setuptools]``:
-      its keys cannot name ``tool.fountain-audit``).
-
-    A file that is not valid TOML is judged by the same lines (it is then not read at all)."""
-    if b"fountain" not in data:
-        return b"\\u" in data or b"\\U" in data
-    if any(s in data for s in (b"\\u", b"\\U", b'"""', b"\'\'\'")) or b"\r" in data.replace(b"\r\n", b"\n"):
-        return True
-    table = None  # the root table
-    for line in data.split(b"\n"):
-        line = line.strip(b" \t\r")
-        if line[:1] == b"[":
-            m = _HEADER.fullmatch(line)
-            if m is None:
-                return True
-            keys = [k.strip(b" \t") for k in m.group(1).split(b".")]
-            if len(keys) == 1 and keys[0] in (b"true", b"false", b"inf", b"nan"):
-                return True  # may be a nested array's line: [true]
-            table = keys
-            if b"fountain" in line and keys[0] == b"tool":
-                return True
-        elif b"fountain" in line and (table is None or table == [b"tool"]):
-            return True
-    return False
+    return b"fountain" in data or b"\\u" in data or b"\\U" in data
 
 
 def _is_rule(selector: str) -> bool:
