@@ -254,10 +254,14 @@ def test_lint_imports_neither_click_nor_the_click_commands(tmp_path):
     (tmp_path / "a.spmd").write_bytes((SAMPLES / "clean-session.spmd").read_bytes())
     for args in (["--no-cache"], ["--cache-dir", "c"], ["--format", "json", "--no-cache"]):
         assert not [m for m in _modules(tmp_path, "lint", *args, "a.spmd") if m.startswith(("click", "fountain_audit.cli"))]
-    # a warm result cache: the standard library's heavier modules stay unloaded too (start-up)
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["fountain-audit"]\n')
+    # a warm result cache: the standard library's heavier modules stay unloaded too (start-up), in a
+    # project whose pyproject.toml does not mention fountain-audit (one that does is read with tomllib)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["rich"]\n')
     _modules(tmp_path, "lint", "--cache-dir", "c", "a.spmd")
     assert _modules(tmp_path, "lint", "--cache-dir", "c", "a.spmd") == []
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["fountain-audit"]\n')
+    loaded = {m.split(".")[0] for m in _modules(tmp_path, "lint", "--cache-dir", "c", "a.spmd")}
+    assert "tomllib" in loaded and loaded <= {"tomllib", "typing"}
     assert "click" in _modules(tmp_path, "lint", "--select", "XX", "a.spmd")  # the error goes through click
 
 
