@@ -14,7 +14,8 @@ One table, every figure from this run (issue 9):
   screenplain's speed.
 * **whole process**: ``python -c pass``, ``fountain-audit --version``, ``fountain-audit lint``
   of a 6 KB session and of the screenplay, against screenplain's whole process
-  (``python -c`` import + parse) on the same screenplay; interleaved, after a warm-up run,
+  (``python -c`` import + parse) on the same screenplay, each run in an empty temporary
+  directory (a user's folder of sessions: no configuration file); interleaved, after a warm-up run,
   with bytecode caching on as in an installed package (``PYTHONDONTWRITEBYTECODE`` removed).
   Each ``lint`` is timed twice: cold, ``--no-cache`` (parsed and linted: what a changed file
   costs), and with a warm result cache (``--cache-dir`` in the temporary directory, filled by the
@@ -239,11 +240,16 @@ def _cli() -> list[str]:
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
+#: Where the timed processes run: a neutral temporary directory, as a user's folder of sessions
+#: (no configuration file; set by :func:`main` when fountain-audit is installed), else this checkout.
+WORKDIR = ROOT
+
+
 def wall(cmd: list[str], rounds: int) -> float:
     runs = []
     for _ in range(rounds):
         t0 = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, cwd=ROOT, env=ENV)
+        subprocess.run(cmd, capture_output=True, cwd=WORKDIR, env=ENV)
         runs.append(time.perf_counter() - t0)
     return statistics.median(runs)
 
@@ -264,13 +270,13 @@ def peak_rss(cmd: list[str]) -> int | None:
     """Peak resident set size of ``cmd`` in bytes (``/usr/bin/time -f %M``, else the
     children's ``ru_maxrss`` of a fresh interpreter that runs it)."""
     if os.path.exists("/usr/bin/time"):
-        p = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], cwd=ROOT, stdout=subprocess.DEVNULL,
+        p = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], cwd=WORKDIR, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True, env=ENV)
         m = re.search(r"(\d+)\s*$", p.stderr)
         return int(m.group(1)) * 1024 if m else None
     code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    p = subprocess.run([sys.executable, "-c", code, *cmd], cwd=ROOT, capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-c", code, *cmd], cwd=WORKDIR, capture_output=True, text=True)
     return int(p.stdout.strip()) * 1024 if p.stdout.strip().isdigit() else None
 
 
@@ -284,6 +290,7 @@ def load() -> str:
 # --- the run ----------------------------------------------------------------------------------
 
 def main() -> None:
+    global WORKDIR
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5, help="rounds per input (medians; default 5)")
     ap.add_argument("--quick", action="store_true", help="small inputs, 3 rounds: check that it runs")
@@ -301,6 +308,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        if len(_cli()) == 1:  # the console script: installed, so it runs from any directory
+            WORKDIR = tmp / "work"
+            WORKDIR.mkdir()
         inputs = []
         if CHARADE.exists():
             inputs.append(("screenplay, 230 KB (charade)", CHARADE.read_text(encoding="utf-8"), 1))

@@ -748,3 +748,10 @@ def test_junit_escapes_c1_and_bidi_controls():
         "E102 [control-character] CSI \\x9b31m \\u202aover\\u202c\\u2069"
     assert root.find("testsuite/testcase/failure").text == \
         "a\\x9b2J\\u202e\\u2066b.spmd:1:1: E102 [control-character] CSI \\x9b31m \\u202aover\\u202c\\u2069"
+
+
+def test_a_run_that_reads_no_file_does_not_say_no_problems(tmp_path):
+    r = run_cli("lint", "gone.spmd", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stdout == "Nothing checked: 1 path could not be read.\n"
+    assert r.stderr.startswith("fountain-audit: error: gone.spmd")

@@ -3,6 +3,7 @@ expression, reduced with the parser's callbacks) gives exactly what the LALR par
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 from lark.exceptions import LarkError
 
@@ -73,8 +74,19 @@ def _same_fast(payload: str, start: str) -> None:
     assert fast == _lark(payload, start), (start, payload)
 
 
-def test_fast_readers_cover_the_recorders_common_kinds():
-    assert sorted(_fast_readers()) == ["rag", "rag_source", "recall", "tool"]
+def test_fast_readers_cover_every_plain_sequence_kind():
+    assert sorted(_fast_readers()) == sorted(_sequences()) == \
+        ["chunk_result", "confidence", "memory", "pipeline_stop", "rag", "rag_source", "recall", "run", "shell",
+         "synthesis", "tool", "write"]
+
+
+def test_plans_pass_what_the_parser_keeps():
+    from fountain_audit.parse.notes import _plans
+    plans = {start: plan for start, (_, plan) in _plans().items()}
+    assert plans["shell"] == ["shell", ["g0", "g3"]]  # SHELL_CMD _SEP "exit " INT: separators filtered
+    assert plans["chunk_result"] == ["chunk_result", ["g0", "g2", ["status", ["g3"]]]]
+    assert plans["pipeline_stop"] == ["pipeline_stop", ["g1", "g3", "g5", "g7"]]
+    assert "chunk" not in plans and "model_switch" not in plans and "stats" not in plans  # left to the parser
 
 
 def test_fast_readers_match_the_parser_on_recorder_payloads():
@@ -86,13 +98,18 @@ def test_fast_readers_match_the_parser_on_recorder_payloads():
         ("rag", "3 chunks from , top score 1"), ("rag", "9" * 5000 + " chunks from s, top score 1"),
         ("rag_source", ""), ("rag_source", "docs/a.md (T, doi:10.1/x)"), ("rag_source", "a (b, https://c.d/e, f)"),
         ("rag_source", "a\n(b)"), ("recall", "profile_1 (workspace_profile) — score 1.00"),
-        ("recall", "p (s) — score"), ("recall", " (s) — score 1"),
+        ("recall", "p (s) — score"), ("recall", " (s) — score 1"), ("write", "a.go — ok"),
+        ("write", "a.go — skipped: no"), ("shell", "ls -la — exit 0"), ("shell", "a — exit 1 — exit 2"),
+        ("shell", "ls — exit " + "9" * 5000), ("chunk_result", "2/3 — ok"), ("synthesis", "model=LLAMA — error: x"),
+        ("memory", "m1 — fact — ok"), ("confidence", "0.91 — threshold met"), ("run", "ls — ok"),
+        ("confidence", "0.5 — threshold not met (0.8)"),
+        ("pipeline_stop", "pipeline stopped at step 1/3: confidence 0.42 below threshold 0.80"),
     ]:
         _same_fast(payload, start)
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.sampled_from(["rag", "rag_source", "recall", "tool"]),
+@given(st.sampled_from(sorted(_sequences())),
        st.lists(st.sampled_from(FAST_PIECES), max_size=14).map("".join))
 def test_fast_readers_match_the_parser_on_any_payload(start, payload):
     _same_fast(payload, start)
@@ -101,7 +118,7 @@ def test_fast_readers_match_the_parser_on_any_payload(start, payload):
 @settings(max_examples=500, deadline=None)
 @given(st.text(max_size=40))
 def test_fast_readers_match_the_parser_on_any_text(payload):
-    for start in ("rag", "rag_source", "recall", "tool"):
+    for start in sorted(_sequences()):
         _same_fast(payload, start)
 
 
@@ -154,3 +171,33 @@ def test_tool_arguments_are_decoded_when_read():
     assert type(_tool_fields('x("s") — ok')) is dict  # a scalar is kept as it is
     assert type(_tool_fields("x(" + "[" * 300 + "]" * 300 + ") — ok")) is dict  # deep: decoded once, kept
     assert _tool_fields("x(" + "[" * 300 + "]" * 300 + ") — ok")["arguments_json"] is True
+
+
+# --- the JSON decoding of tool arguments (notes._decode_json) -----------------------------------
+
+JSON_PIECES = [" ", "\t", "\n", "{", "}", "[", "]", '"', ":", ",", "1", "-", ".5", "e3", "true", "null", "NaN",
+               "\\", "\\n", "\x01", "a", '"k"', '{"a":1}', "[1,2]"]
+
+
+def _outcome(decode, text):
+    try:
+        return "ok", repr(decode(text))
+    except RecursionError:
+        return ("recursion",)
+    except ValueError:
+        return ("error",)
+
+
+@given(st.lists(st.sampled_from(JSON_PIECES), max_size=14).map("".join), st.booleans())
+def test_decode_json_is_the_decoders_decode(text, strict):
+    from fountain_audit.parse.notes import _DECODERS, _decode_json
+    assert _outcome(lambda t: _decode_json(t, strict), text) == _outcome(_DECODERS[strict].decode, text)
+
+
+def test_decode_json_edges():
+    from fountain_audit.parse.notes import _decode_json
+    assert _decode_json(' {"a": [1]}\n', True) == {"a": [1]}
+    assert _decode_json('"a\nb"', False) == "a\nb"
+    for bad in ("", " ", '{"a":1} x', "{}{}", '"a\nb"'):
+        with pytest.raises(ValueError):
+            _decode_json(bad, True)

@@ -1,275 +1,62 @@
 """``fountain-audit lint``, ``rules`` and ``rule``: lint session files, list the rules, explain one.
 
-Exit codes (``lint``): 0 no errors, 1 errors found, 2 usage error or an
-unreadable path (the other paths are still linted).
+``lint``'s options are declared in :mod:`fountain_audit.commands.lint_options` and its body is
+:func:`fountain_audit.commands.lint.run_lint`; the click command here is built from them (and
+serves ``--help``, click's error messages and ``CliRunner``); ``fountain-audit lint`` normally
+runs without click (:mod:`fountain_audit.commands.fast`).
 """
 
 from __future__ import annotations
 
-import io
-import os
 import sys
 from pathlib import Path
 
 import click
 
-from fountain_audit.cli.main import (Console, Table, _fail, _force_excluded, _option_rules, discover, env_color,
-                                     escape, nothing_selected, read_stdin, refuse_output_over_inputs)
-from fountain_audit.lint.config import TARGET_VERSIONS, Config, ConfigError, load_config
-from fountain_audit.lint.diagnostics import Severity
+from fountain_audit.cli.main import Console, Table, env_color, escape
+from fountain_audit.commands.common import UsageError
+from fountain_audit.commands.lint import run_lint
+from fountain_audit.commands.lint_options import CHOICE, COUNT, FLAG, HELP, MULTIPLE, OPTIONS, PATH, SWITCH, Option
 from fountain_audit.lint.rules import all_rules
-from fountain_audit.lint.selection import RuleSelectionError, Selection
-from fountain_audit.parse.source import parse_size
-from fountain_audit.reporters.text import stale_lines
-from fountain_audit.untrusted import one_line, terminal_safe
+from fountain_audit.untrusted import one_line
 
 
-@click.command("lint")
-@click.argument("paths", nargs=-1)
-@click.option("--select", multiple=True, metavar="RULES",
-              help="Only these rules: codes, code prefixes or names, comma-separated (replaces the config's).")
-@click.option("--extend-select", multiple=True, metavar="RULES", help="Add these rules to the selection.")
-@click.option("--ignore", multiple=True, metavar="RULES", help="Skip these rules (codes, prefixes or names).")
-@click.option("--target-version", type=click.Choice(TARGET_VERSIONS), help="Harvey format version; newer rules are off.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Read this fountain-audit.toml or pyproject.toml instead of discovering one.")
-@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
-@click.option("--output-format", "--format", "output_format",
-              type=click.Choice(["full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab",
-                                 "auto", "text"]),
-              help="Output format (default: full on a terminal, else concise; auto also picks github under "
-                   "GitHub Actions; text = concise).")
-@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
-              help="Write the report to this file (atomically) instead of standard output.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Lint in N processes (1 = serial; 0 or not given: all CPUs, from 32 files and 1 MB on).")
-@click.option("--statistics", "show_statistics", is_flag=True, help="Also print the number of diagnostics per rule.")
-@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
-@click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
-@click.option("--strict", is_flag=True, help="Warnings fail the run too (exit 1).")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when errors are found.")
-@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (text format).")
-@click.option("--redact", is_flag=True, help="Make the report shareable: in messages, paths and code frames, "
-                                              "secrets become <redacted:KIND>, the workspace <workspace>, home "
-                                              "directories <home> (positions still count in the original file).")
-@click.option("--redact-paths", is_flag=True, help="Only the path part of --redact.")
-@click.option("--force-exclude", is_flag=True,
-              help="Apply the config's exclude globs to files named on the command line too (as pre-commit "
-                   "passes them).")
-@click.option("--allow-empty", is_flag=True,
-              help="Exit 0 when the paths hold no session file (default: exit 2, a mistyped path must not pass).")
-@click.option("--max-file-size", metavar="SIZE",
-              help="Refuse files larger than SIZE (bytes, or 512MB, 2GB ...) before reading them (default: the "
-                   "config's max-file-size, else 512MB).")
-@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Report only diagnostics whose fingerprint is not in this baseline file (default: the "
-                   "config's baseline).")
-@click.option("--update-baseline", is_flag=True,
-              help="Write the current findings to the baseline (created the first time; entries that match "
-                   "nothing are dropped), then report against it.")
-@click.option("--no-cache", is_flag=True,
-              help="Neither read nor write the lint result cache (also: FOUNTAIN_AUDIT_NO_CACHE=1).")
-@click.option("--cache-dir", type=click.Path(file_okay=False), metavar="DIR",
-              help="Keep the lint result cache in DIR (default: $FOUNTAIN_AUDIT_CACHE_DIR, else "
-                   ".fountain_audit_cache in the project root).")
-def lint(paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
-         output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, redact, redact_paths,
-         baseline_file, update_baseline, force_exclude, allow_empty, max_file_size, no_cache, cache_dir):
-    """Check session files against the rules.
+def _click_option(opt: Option) -> click.Option:
+    """The click option declared by ``opt`` (one row of the lint option table)."""
+    kw: dict = {"help": opt.help, "metavar": opt.metavar}
+    if opt.kind == FLAG:
+        kw["is_flag"] = True
+    elif opt.kind == SWITCH:
+        kw["default"] = None
+    elif opt.kind == MULTIPLE:
+        kw["multiple"] = True
+    elif opt.kind == CHOICE:
+        kw["type"] = click.Choice(opt.choices)
+    elif opt.kind == COUNT:
+        kw["type"] = click.IntRange(min=0)
+    elif opt.kind == PATH:
+        kw["type"] = click.Path(**{**opt.path, **({"path_type": Path} if opt.path.get("path_type") else {})})
+    return click.Option([*opt.decls, opt.dest], **kw)
 
-    PATHS are files, directories (searched for *.spmd and *.fountain) or '-' for
-    standard input; none means '.'. Output lines read 'path:line:col: CODE [rule-name]
-    message' (concise); --output-format picks full, json, json-lines, github, sarif,
-    junit or gitlab instead.
 
-    Settings come from the nearest fountain-audit.toml or pyproject.toml
-    [tool.fountain-audit] (see README); options given here override them.
+#: A usage error the fast path met in :func:`run_lint`: the command reports it instead of running
+#: again (set by :func:`fountain_audit.commands.fast.report_usage_error`).
+replay_usage_error: str | None = None
 
-    With --baseline FILE (or baseline = "..." in the configuration) findings recorded
-    in FILE are not reported; --update-baseline records the current ones (see README,
-    "Adopting fountain-audit on an archive").
 
-    Results are cached per file in .fountain_audit_cache/ in the project root (keyed by
-    the file's bytes, the settings and fountain-audit's code), so an unchanged file is not
-    parsed again; --no-cache turns that off, --cache-dir moves it (see README, "Cache").
-
-    Exit status: 0 no errors (warnings and infos do not fail unless --strict),
-    1 errors found, 2 usage or configuration error, an unreadable path, no session
-    file in PATHS (unless --allow-empty), no rule selected, or a baseline that cannot
-    be used (corrupt, unknown version, too many entries).
-    """
-    paths = paths or (".",)
-    select = _option_rules("--select", select)
-    extend_select = _option_rules("--extend-select", extend_select)
-    ignore = _option_rules("--ignore", ignore)
+def _lint(**params) -> None:
+    if replay_usage_error is not None:
+        raise click.UsageError(replay_usage_error)
     try:
-        cfg = Config() if isolated else load_config(config_path)
-        if select:
-            cfg.select = select
-        cfg.extend_select += extend_select
-        cfg.ignore += ignore
-        if target_version:
-            cfg.target_version = target_version
-        if max_file_size is not None:
-            cfg.max_file_size = parse_size(max_file_size)
-        selection = Selection(tuple(cfg.rules()), tuple(cfg.privacy_allow))
-    except (ConfigError, RuleSelectionError) as e:
-        raise click.UsageError(one_line(str(e))) from None
-    except ValueError as e:
-        raise click.UsageError(f"--max-file-size: {e}") from None
-    if not selection.rules:
-        raise click.UsageError(nothing_selected(cfg))
-    from fountain_audit.reporters.formats import RENDERERS, TEXT_FORMATS, LintRun, report_full, resolve_format, statistics_lines
-    from fountain_audit.lint.runner import Job, lint_all
-    from fountain_audit.lint.fingerprint import project_root, relative_path
+        run_lint(**params)
+    except UsageError as e:
+        raise click.UsageError(e.message) from None
 
-    # the baseline, redaction, progress bar and atomic writes are imported by the runs that use them
-    baseline_file = baseline_file or (os.fspath(cfg.baseline) if cfg.baseline else None)
-    if update_baseline and not baseline_file:
-        raise click.UsageError("--update-baseline needs --baseline FILE (or baseline = \"...\" in the configuration)")
-    ledger = None
-    if baseline_file:  # checked before linting; an update reads it again under its lock
-        from fountain_audit.lint import baseline as bl
-        try:
-            ledger = bl.load(baseline_file, cfg.baseline_max_entries, missing_ok=update_baseline)
-        except bl.BaselineError as e:
-            _fail(str(e))
-    fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
-    files, errors = discover(paths, cfg)
-    if force_exclude:  # pre-commit names files explicitly; the project's exclude globs still apply
-        # standard input is excluded by the name it is linted as (editors pipe files in)
-        named = [f for f in files if f != "-" and _force_excluded(cfg, f)] + \
-            [f for f in files if f == "-" and stdin_filename and _force_excluded(cfg, stdin_filename)]
-        files = [f for f in files if f not in named]
-    else:
-        named = []
-    if output_file:
-        refuse_output_over_inputs(output_file, files)
-    if update_baseline:
-        refuse_output_over_inputs(baseline_file, files, "the baseline")
-    if output_file and baseline_file:
-        from fountain_audit.cli.outputs import is_same_file
-        if is_same_file(output_file, baseline_file):
-            _fail(f"{output_file}: refusing to write the report over the baseline ({baseline_file})")
-    if not files and not named and not errors and not allow_empty:
-        _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)} (--allow-empty accepts that)")
-    root = project_root(cfg.source)
-    work: list[Job] = []
-    for f in files:
-        text = None
-        name = f
-        if f == "-":
-            name = stdin_filename or "-"
-            try:
-                text = read_stdin(cfg.max_file_size)
-            except OSError as e:
-                errors.append(f"-: cannot read: {e.strerror or e}")
-                continue
-        try:
-            ignored = frozenset(cfg.ignored_for(name))
-        except ConfigError as e:
-            raise click.UsageError(one_line(str(e))) from None
-        work.append(Job(f, name, ignored, text, relative_path(name, root), max_size=cfg.max_file_size))
-    cache = None
-    if not no_cache:
-        from fountain_audit.lint import cache as result_cache
-        if not result_cache.disabled_by_environment():
-            cache = result_cache.ResultCache(result_cache.cache_root(cache_dir, root),
-                                             result_cache.settings_key(selection.rules, selection.privacy_allow,
-                                                                       cfg.source))
-    progress = None
-    if fmt in TEXT_FORMATS and sys.stderr.isatty():
-        from fountain_audit.cli.outputs import LazyProgress
-        progress = LazyProgress()
-    try:
-        results = lint_all(work, selection, workers=jobs or None, cache=cache,
-                           keep_text=(fmt == "full" and not quiet) or redact or redact_paths, progress=progress)
-    finally:
-        if progress:
-            progress.close()
-    diagnostics = []
-    checked: list[str] = []
-    sources: dict[str, str] = {}
-    texts: dict[str, str] = {}
-    for r in results:
-        if r.error:
-            errors.append(r.error)
-            continue
-        checked.append(r.name)
-        diagnostics.extend(r.diagnostics)
-        if r.text is not None:
-            texts[r.name] = r.text
-            if fmt == "full" and not quiet:  # for code frames: secrets masked, lines and columns kept
-                from fountain_audit.privacy.redact import mask
-                sources[r.name] = mask(r.text)
-    for msg in errors:
-        click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
-    outcome = None
-    if baseline_file:
-        keys = {job.name: bl.stored_path(job.key) for job in work}
-        scope = bl.Scope(frozenset(keys[name] for name in checked), frozenset(r.code for r in selection.rules))
-        if update_baseline:
-            try:
-                change = bl.update(baseline_file, bl.entries_for(diagnostics, keys, bl.today()), scope,
-                                   cfg.baseline_max_entries)
-            except bl.BaselineError as e:
-                _fail(str(e))
-            ledger = change.entries
-            n = len(ledger)
-            click.echo(f"fountain-audit: baseline {terminal_safe(baseline_file)}: {n} entr{'y' if n == 1 else 'ies'} "
-                       f"({len(change.added)} added, {len(change.removed)} removed)", err=True)
-        outcome = bl.apply(ledger, diagnostics, scope, baseline_file)
-        diagnostics = outcome.new
-    frames: dict = {}
-    if redact or redact_paths:
-        diagnostics, checked, errors, sources, frames = _redact_report(diagnostics, checked, errors, texts, sources,
-                                                                       secrets=redact)
-    run = LintRun(diagnostics, checked, errors, selection.rules, sources, outcome, strict=strict,
-                  frame_columns=frames)
-    stats = statistics_lines(diagnostics) if show_statistics else []
-    from fountain_audit.reporters.text import plain_text_lines, report_json, report_text
-    plain = None
-    if fmt == "concise" and color is not True and not os.environ.get("FORCE_COLOR") \
-            and not os.environ.get("TTY_COMPATIBLE") and (output_file or not sys.stdout.isatty()):
-        plain = plain_text_lines(diagnostics, len(checked), quiet=quiet, unreadable=len(errors), statistics=stats,
-                                 baseline=outcome)
-    if plain is not None:  # the same text rich would print without colour, without importing rich
-        out = plain if output_file else None
-        if not output_file:
-            sys.stdout.write(plain)
-            sys.stdout.flush()
-    elif fmt in TEXT_FORMATS:
-        buffer = io.StringIO() if output_file else None
-        if color is None:
-            color = env_color()  # NO_COLOR: no ANSI styles at all (not even bold); FORCE_COLOR: styles when piped
-        plain_console = color is False or (buffer is not None and not color)
-        console = Console(file=buffer, force_terminal=color if color is not None else None,
-                          no_color=plain_console, highlight=False,
-                          **({"color_system": None} if plain_console else {}))
-        if fmt == "full":
-            report_full(run, console, quiet=quiet, show_statistics=show_statistics)
-        else:
-            report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats,
-                        baseline=outcome)
-        out = buffer.getvalue() if buffer is not None else None
-    else:
-        out = report_json(diagnostics, checked, errors, outcome) + "\n" if fmt == "json" else RENDERERS[fmt](run)
-        for line in stats + stale_lines(outcome):  # machine formats keep standard output to themselves
-            click.echo(line, err=True)
-        if not output_file:
-            click.echo(out, nl=False)
-    if output_file and out is not None:
-        from fountain_audit.cli.outputs import write_atomic
-        try:
-            write_atomic(output_file, out)
-        except OSError as e:
-            click.secho(f"fountain-audit: error: {terminal_safe(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
-            sys.exit(2)
-    if errors:
-        sys.exit(2)
-    failing = (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
-    if not exit_zero and any(d.severity in failing for d in diagnostics):
-        sys.exit(1)
+
+#: ``fountain-audit lint`` as a click command, built from the option table of
+#: :mod:`fountain_audit.commands.lint_options` (the fast path reads the same table).
+lint = click.Command("lint", callback=_lint, help=HELP,
+                     params=[click.Argument(["paths"], nargs=-1), *map(_click_option, OPTIONS)])
 
 
 @click.command("rules")
@@ -321,21 +108,3 @@ def rule_cmd(rule):
     guess = closest_rule(rule, all_rules())
     hint = f"; did you mean {guess.code} / {guess.name}?" if guess else ""
     raise click.UsageError(one_line(f"unknown rule {rule!r}{hint} (see 'fountain-audit rules')"))
-
-
-def _redact_report(diagnostics, checked, errors, texts, sources, *, secrets: bool):
-    """``lint --redact``: messages, paths and code-frame sources redacted by each file's own
-    redactor (its workspace, secrets and home users); positions unchanged (they count in the
-    original file); code frames get a column map so their carets land on the redacted text."""
-    from dataclasses import replace
-
-    from fountain_audit.privacy.redact import Redactor, frame_text, session_redactor
-
-    plain = Redactor(secrets=secrets)
-    per_file = {name: session_redactor(text, secrets=secrets) for name, text in texts.items()}
-    frames, shown = {}, {}
-    for name in sources:
-        shown[plain.text(name)], fm = frame_text(texts[name], per_file[name])
-        frames[plain.text(name)] = fm.column
-    out = [replace(d, path=plain.text(d.path), message=per_file.get(d.path, plain).text(d.message)) for d in diagnostics]
-    return out, [plain.text(c) for c in checked], [plain.text(e) for e in errors], shown, frames

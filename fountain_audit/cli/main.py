@@ -1,26 +1,21 @@
-"""The ``fountain-audit`` command group (click) and what its commands share: finding the
+"""The ``fountain-audit`` command group (click). What its commands share (finding the
 session files under the given paths, reading standard input, refusing to write over an
-input, colour from the environment. Each command lives in its own module of this package
+input, colour from the environment) lives in :mod:`fountain_audit.commands.common`, which
+does not import click, and is re-exported here. Each command lives in its own module of this package
 (``lint``, ``dump``, ``diff``, ``show``, ``provenance``, ``export``, ``report``, ``redact``)
 and is imported only when it runs; the commands only wire options to the layers.
 """
 
 from __future__ import annotations
 
-import os
-import stat
-import sys
-
 import click
 
 from fountain_audit import __version__
-from fountain_audit.untrusted import terminal_safe
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from fountain_audit.lint.config import Config
-
-SUFFIXES = (".spmd", ".fountain")
+# the helpers the command modules import from here (they live in fountain_audit.commands.common,
+# which does not import click: `lint` runs without it)
+from fountain_audit.commands.common import (SUFFIXES, Console, Table, escape, _dir_excluded, _fail, _force_excluded, _not_a_file,  # noqa: F401
+                                            _option_rules, _split, discover, display_path, env_color,
+                                            nothing_selected, read_stdin, refuse_output_over_inputs)
 
 #: Names other command modules import from here, loaded on first use (PEP 562): the
 #: configuration and rule selection import the rule catalogue, which ``--help`` does not need.
@@ -35,24 +30,6 @@ def __getattr__(name: str):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
     return getattr(importlib.import_module(module), name)
-
-
-# rich, the parser, dump and diff are imported where they are used, so that `--version`,
-# `lint` with a plain (concise) or machine format and the other commands start fast.
-def Console(*args, **kwargs):  # noqa: N802 - stands for rich.console.Console, imported on first use
-    from rich.console import Console as RichConsole
-    return RichConsole(*args, **kwargs)
-
-
-def escape(text: str) -> str:
-    """:func:`rich.markup.escape`, imported on first use."""
-    from rich.markup import escape as rich_escape
-    return rich_escape(text)
-
-
-def Table(*args, **kwargs):  # noqa: N802 - stands for rich.table.Table, imported on first use
-    from rich.table import Table as RichTable
-    return RichTable(*args, **kwargs)
 
 
 class LazyGroup(click.Group):
@@ -76,179 +53,6 @@ class LazyGroup(click.Group):
             module, _, attribute = target.partition(":")
             self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
         return super().get_command(ctx, cmd_name)
-
-
-def _split(values: tuple[str, ...]) -> list[str]:
-    return [v for raw in values for v in raw.split(",") if v.strip()]
-
-
-def _option_rules(option: str, values: tuple[str, ...]) -> list[str]:
-    """The selectors of a rule option, checked: an unknown one is a usage error naming
-    ``option`` (not the configuration file), with the closest rule as a suggestion."""
-    from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
-
-    selectors = _split(values)
-    try:
-        resolve_rules(selectors)
-    except RuleSelectionError as e:
-        raise click.UsageError(f"{option}: {e}") from None
-    return selectors
-
-
-def display_path(path: str) -> str:
-    """``path`` as reports show it: ``.`` components and repeated slashes dropped
-    (``./a//b.spmd`` → ``a/b.spmd``), since GitHub does not attach annotations to
-    ``./``-paths; ``..`` and absolute paths are kept; ``-`` stays ``-``."""
-    if path == "-" or not path:
-        return path
-    from pathlib import PurePath
-    return str(PurePath(path))
-
-
-def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[str], list[str]]:
-    """Expand ``paths``: directories are searched recursively (sorted) for ``*.spmd``
-    and ``*.fountain``, skipping ``exclude`` globs of ``cfg``; files are taken as
-    given; ``-`` is standard input.
-
-    Returns ``(files, errors)`` where ``errors`` are messages for missing paths.
-    """
-    files: list[str] = []
-    errors: list[str] = []
-    for p in paths:
-        if p == "-":
-            files.append(p)
-            continue
-        p = display_path(p)
-        if os.path.isdir(p):
-            found = []
-            for root, dirs, names in os.walk(p, onerror=lambda e: errors.append(
-                    f"{e.filename}: cannot read directory: {e.strerror}")):
-                # os.walk does not follow symlinked directories, so symlink loops cannot trap it;
-                # hidden directories (.git, .venv ...) and excluded ones (gitignore-style: "archive",
-                # "archive/", "**/tmp") are not entered.
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
-                                 and not (cfg and _dir_excluded(cfg, os.path.join(root, d))))
-                for n in sorted(names):
-                    full = display_path(os.path.join(root, n))
-                    if not n.lower().endswith(SUFFIXES) or n.startswith(".") or (cfg and cfg.excluded(full)):
-                        continue
-                    try:
-                        regular = stat.S_ISREG(os.stat(full).st_mode)
-                    except OSError:
-                        regular = True  # a dangling or looping symlink: reading it reports why
-                    if regular:
-                        found.append(full)
-                    else:  # a FIFO or device would block or never end: report it, do not open it
-                        errors.append(f"{full}: not a regular file")
-            if not found:
-                click.secho(f"fountain-audit: warning: no *.spmd or *.fountain files under {terminal_safe(p)}", err=True,
-                            fg="yellow")
-            files.extend(found)
-        else:
-            problem = _not_a_file(p)
-            if problem:
-                errors.append(f"{p}: {problem}")
-            else:
-                files.append(p)
-    seen: set[str] = set()
-    unique = []
-    for f in files:  # a file named twice (or reached twice) is linted once
-        key = f if f == "-" else os.path.realpath(f)
-        if key not in seen:
-            seen.add(key)
-            unique.append(f)
-    return unique, errors
-
-
-def nothing_selected(cfg: Config) -> str:
-    """The message for a configuration that selects no rule, saying why."""
-    from fountain_audit.lint.selection import resolve_rules
-
-    chosen = resolve_rules(cfg.select + cfg.extend_select)
-    target = tuple(int(p) for p in cfg.target_version.split("."))
-    newer = [r for r in chosen if tuple(int(p) for p in r.since.split(".")) > target]
-    if newer:
-        since = max(r.since for r in newer)
-        verb = "needs" if len(newer) == 1 else "need"
-        rest = "; the other selected rules are ignored" if len(newer) < len(chosen) else ""
-        return (f"no rule selected: {', '.join(r.code for r in newer)} {verb} target-version {since} or later "
-                f"(target-version is {cfg.target_version}){rest}")
-    return "no rule selected: every selected rule is ignored"
-
-
-def read_stdin(max_size: int | None) -> str:
-    """Standard input, decoded losslessly; raises ``FileTooLarge`` past ``max_size`` bytes."""
-    from fountain_audit.parse.source import FileTooLarge, decode_bytes, format_size
-
-    data = sys.stdin.buffer.read() if max_size is None else sys.stdin.buffer.read(max_size + 1)
-    if max_size is not None and len(data) > max_size:
-        raise FileTooLarge(27, f"over the size limit (max-file-size {format_size(max_size)})")
-    return decode_bytes(data)
-
-
-def refuse_output_over_inputs(output: str, inputs: list[str], what: str = "the report") -> None:
-    """Exit 2 when ``output`` is (or links to) one of ``inputs``: nothing we write may
-    overwrite a file we read."""
-    from fountain_audit.cli.outputs import is_same_file
-
-    for f in inputs:
-        if f != "-" and is_same_file(output, f):
-            _fail(f"{output}: refusing to write {what} over an input file ({f})")
-
-
-def _not_a_file(path: str) -> str | None:
-    """Why ``path`` (named on the command line, not a directory) cannot be read, or ``None``:
-    ``no such file or directory``, ``permission denied`` (e.g. inside an unreadable
-    directory), ``not a regular file`` (a FIFO would block forever, a device never ends).
-    A dangling or looping symlink is left for the reader to report."""
-    import errno
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as e:
-        if e.errno == errno.ENOENT and not os.path.islink(path):
-            return "no such file or directory"
-        if e.errno in (errno.EACCES, errno.EPERM):
-            return "permission denied"
-        return None if os.path.islink(path) else f"cannot read: {e.strerror or e}"
-    return None if stat.S_ISREG(mode) else "not a regular file"
-def _fail(message: str) -> None:
-    """Print ``fountain-audit: error: MESSAGE`` on standard error and exit 2."""
-    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
-    sys.exit(2)
-
-
-def _force_excluded(cfg: Config, path: str) -> bool:
-    """``--force-exclude``: ``path`` matches an ``exclude`` glob, or lies in a directory
-    that the walk would not enter (``archive/`` excludes ``archive/old.spmd``)."""
-    from fountain_audit.lint.config import _match
-    if cfg.excluded(path):
-        return True
-    parts = cfg.relative(path).split("/")[:-1]
-    for i in range(1, len(parts) + 1):
-        folder = "/".join(parts[:i])
-        if any(_match(folder, pat.rstrip("/")) or _match(folder + "/", pat) for pat in cfg.exclude):
-            return True
-    return False
-
-
-def _dir_excluded(cfg: Config, path: str) -> bool:
-    """A directory matched by an ``exclude`` glob, gitignore-style: ``name`` or
-    ``name/`` (any depth), ``a/b``, ``a/**``."""
-    from fountain_audit.lint.config import _match
-    rel = cfg.relative(path)
-    return any(_match(rel, pat.rstrip("/")) or _match(rel + "/", pat) for pat in cfg.exclude)
-
-
-def env_color(environ=None) -> bool | None:
-    """Colour asked for by the environment: ``NO_COLOR`` (any non-empty value) → ``False``,
-    else ``FORCE_COLOR`` (non-empty, not ``0``) → ``True``, else ``None`` (colour when a
-    terminal). See https://no-color.org and https://force-color.org."""
-    environ = os.environ if environ is None else environ
-    if environ.get("NO_COLOR"):
-        return False
-    if environ.get("FORCE_COLOR") and environ.get("FORCE_COLOR") != "0":
-        return True
-    return None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

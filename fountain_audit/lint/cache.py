@@ -115,15 +115,11 @@ def code_stamp() -> tuple:
         except OSError:
             continue
         out.append((os.path.join("..", "grammar", name), st.st_size, st.st_mtime_ns))
+    from fountain_audit.parse.memo import library_stamp
     for library in ("lark", "detect_secrets"):  # their versions without importing them (the
-        for entry in sys.path:                  # privacy rules run detect-secrets' plugins)
-            init = os.path.join(entry or ".", library, "__init__.py")
-            try:
-                st = os.stat(init)
-            except OSError:
-                continue
-            out.append((init, st.st_size, st.st_mtime_ns))
-            break
+        stamp = library_stamp(library)          # privacy rules run detect-secrets' plugins)
+        if stamp is not None:
+            out.append(stamp)
     return tuple(out)
 
 

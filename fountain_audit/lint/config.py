@@ -34,8 +34,10 @@ import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
-from typing import Any
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
@@ -57,9 +59,10 @@ class ConfigError(ValueError):
 
 @dataclass
 class Config:
-    """Resolved settings. ``root`` is the directory globs are relative to."""
+    """Resolved settings. ``root`` is the directory globs are relative to (a :class:`pathlib.Path`;
+    by default the current directory when the ``Config`` is made)."""
 
-    root: Path = field(default_factory=Path.cwd)
+    root: Path = None  # type: ignore[assignment]  # a property (below): pathlib is imported when it is read
     source: Path | None = None
     select: list[str] = field(default_factory=lambda: ["ALL"])
     extend_select: list[str] = field(default_factory=list)
@@ -97,6 +100,8 @@ class Config:
 
     def ignored_for(self, path: str) -> set[str]:
         """Rule codes switched off for ``path`` by ``per-file-ignores``."""
+        if not self.per_file_ignores:
+            return set()
         rel = self.relative(path)
         codes: set[str] = set()
         for pattern, selectors in self.per_file_ignores.items():
@@ -109,11 +114,14 @@ class Config:
 
     def excluded(self, path: str) -> bool:
         """True when ``path`` matches an ``exclude`` glob."""
+        if not self.exclude:
+            return False
         rel = self.relative(path)
         return any(_match(rel, p) for p in self.exclude)
 
     def relative(self, path: str) -> str:
         """``path`` relative to the project root, with ``/`` separators (as given if outside)."""
+        from pathlib import Path, PurePosixPath
         try:
             return Path(os.path.abspath(path)).relative_to(self.root.resolve()).as_posix()
         except ValueError:
@@ -123,30 +131,65 @@ class Config:
         return f"{self.source}: " if self.source else ""
 
 
+class _Directory(str):
+    """A directory's path kept as a string until :attr:`Config.root` is read (then made a
+    :class:`pathlib.Path`): a lint run without configuration file does not import pathlib."""
+
+
+def _get_root(self: Config) -> Path:
+    root = self._root
+    if type(root) is _Directory:
+        from pathlib import Path
+        root = self._root = Path(root)
+    return root
+
+
+def _set_root(self: Config, value) -> None:
+    self._root = _Directory(os.getcwd()) if value is None else value
+
+
+Config.root = property(_get_root, _set_root, doc="The directory globs are relative to (a pathlib.Path).")
+
+
 def _match(rel: str, pattern: str) -> bool:
     """Glob match on a relative POSIX path; ``**/`` may match no directory, ``*`` crosses ``/``."""
+    from pathlib import PurePosixPath
     return fnmatch.fnmatchcase(rel, pattern) or (pattern.startswith("**/") and fnmatch.fnmatchcase(rel, pattern[3:])) \
         or fnmatch.fnmatchcase(PurePosixPath(rel).name, pattern)
 
 
 def find_config(start: Path) -> Path | None:
     """The configuration file that applies to ``start`` (a directory), or ``None``."""
-    for d in [start, *start.parents]:
-        own = d / "fountain-audit.toml"
-        if own.is_file():
+    found = _find_config(os.fspath(start))
+    if found is None:
+        return None
+    from pathlib import Path
+    return Path(found)
+
+
+def _find_config(start: str) -> str | None:
+    """:func:`find_config` on strings (``start``: an absolute directory): pathlib is imported
+    only once a configuration file is found (start-up time)."""
+    d = start
+    while True:
+        own = os.path.join(d, "fountain-audit.toml")
+        if os.path.isfile(own):
             return own
-        py = d / "pyproject.toml"
+        py = os.path.join(d, "pyproject.toml")
         for f in (own, py):  # a FIFO or directory by that name would be read (and hang) or skipped
-            if f.exists() and not f.is_file():
+            if os.path.exists(f) and not os.path.isfile(f):
                 raise ConfigError(f"{f}: not a regular file")
-        if py.is_file() and _may_configure(py):
+        if os.path.isfile(py) and _may_configure(py):
             data = _read_toml(py)  # a broken pyproject.toml is an error, not "no configuration"
             if "fountain-audit" in data.get("tool", {}):
                 return py
-    return None
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
 
 
-def _may_configure(path: Path) -> bool:
+def _may_configure(path: str | os.PathLike) -> bool:
     """False when ``path`` (a ``pyproject.toml``) cannot hold a ``[tool.fountain-audit]`` table:
     the word ``fountain`` is not in it and no escape (``\\u``, ``\\U``) could spell it. Then
     the file is not parsed (``tomllib`` is not even imported: start-up time). Unreadable: True
@@ -166,11 +209,13 @@ def _is_rule(selector: str) -> bool:
         return False
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: str | os.PathLike) -> dict[str, Any]:
     """Parse a TOML file. Raises :class:`ConfigError` naming the file and the TOML error."""
     import tomllib  # only when there is a file to read (start-up)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        return tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     except tomllib.TOMLDecodeError as e:
@@ -180,9 +225,13 @@ def _read_toml(path: Path) -> dict[str, Any]:
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     """Read ``path`` (or the discovered file; defaults when none). Raises :class:`ConfigError`."""
     if path is None:
-        path = find_config((start or Path.cwd()).resolve())
-    if path is None:
-        return Config(root=(start or Path.cwd()).resolve())
+        here = os.path.realpath(start if start is not None else os.getcwd())  # Path.resolve()
+        found = _find_config(here)
+        if found is None:
+            return Config(root=_Directory(here))
+        path = found
+    from pathlib import Path
+    path = Path(path)
     data = _read_toml(path)
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("fountain-audit", {})

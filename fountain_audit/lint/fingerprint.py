@@ -26,8 +26,10 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path, PurePosixPath
-from typing import Any, Iterable, Sequence
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Iterable, Sequence
 
 from fountain_audit.lint.diagnostics import Diagnostic
 
@@ -45,13 +47,22 @@ def project_root(config_source: Path | None = None, cwd: Path | None = None) -> 
     directory of ``config_source`` (the configuration file in use), else the nearest git work
     tree above ``cwd`` (a directory holding ``.git``), else ``cwd`` (default: the current
     directory)."""
+    from pathlib import Path
+    return Path(project_dir(config_source, cwd))
+
+
+def project_dir(config_source: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None) -> str:
+    """:func:`project_root` as a string (``lint`` uses it: no pathlib at start-up)."""
     if config_source is not None:
-        return Path(config_source).resolve().parent
-    here = (cwd or Path.cwd()).resolve()
-    for d in (here, *here.parents):
-        if (d / ".git").exists():
+        return os.path.dirname(os.path.realpath(config_source))
+    d = here = os.path.realpath(cwd if cwd is not None else os.getcwd())
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
             return d
-    return here
+        parent = os.path.dirname(d)
+        if parent == d:
+            return here
+        d = parent
 
 
 def relative_path(path: str, root: Path) -> str:
@@ -64,6 +75,7 @@ def relative_path(path: str, root: Path) -> str:
     try:
         rel = os.path.relpath(absolute, root)
     except ValueError:  # another drive (Windows)
+        from pathlib import Path
         return Path(absolute).as_posix()
     if rel.startswith(".."):
         real = os.path.realpath(path)  # the root is resolved: try the file's resolved path too
@@ -73,6 +85,9 @@ def relative_path(path: str, root: Path) -> str:
             resolved = rel
         if not resolved.startswith(".."):
             rel = resolved
+    if os.sep == "/":  # relpath's result is already normal: what the pathlib round trip below gives
+        return rel
+    from pathlib import Path, PurePosixPath
     return PurePosixPath(Path(rel).as_posix()).as_posix()
 
 

@@ -24,13 +24,14 @@ import math
 import os
 import sys
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
 
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, format_size, read_bytes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the linter (and with it the parser) is imported only when a file is linted
+    from typing import Callable, Iterator, Sequence
+
     from fountain_audit.lint.cache import ResultCache
     from fountain_audit.lint.selection import Selection
 

@@ -7,7 +7,9 @@ imports another to learn what a selector means.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
+if TYPE_CHECKING:
+    from typing import Iterable, Sequence
 
 from fountain_audit.lint.rules import Rule, all_rules
 

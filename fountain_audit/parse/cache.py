@@ -23,24 +23,17 @@ import os
 import sys
 from pathlib import Path
 
-from lark import Lark
-from lark import __version__ as LARK_VERSION
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lark import Lark
 
 
 def cache_dir() -> Path | None:
-    """Where parser tables are kept, or ``None`` when caching is off."""
-    if os.environ.get("FOUNTAIN_AUDIT_NO_CACHE", "") not in ("", "0"):
-        return None
-    explicit = os.environ.get("FOUNTAIN_AUDIT_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
-        return Path(base) / "fountain-audit" / "Cache"
-    if sys.platform == "darwin":
-        return Path(os.path.expanduser("~/Library/Caches")) / "fountain-audit"
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return Path(base) / "fountain-audit"
+    """Where parser tables are kept, or ``None`` when caching is off (see
+    :func:`fountain_audit.parse.memo.cache_directory`)."""
+    from fountain_audit.parse.memo import cache_directory
+    folder = cache_directory()
+    return None if folder is None else Path(folder)
 
 
 def cache_file(label: str, grammar: str, options: dict) -> Path | None:
@@ -48,8 +41,9 @@ def cache_file(label: str, grammar: str, options: dict) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
+    from lark import __version__ as lark_version
     key = "\0".join([grammar, repr(sorted((k, _stable(v)) for k, v in options.items())),
-                     LARK_VERSION, "%d.%d" % sys.version_info[:2]])
+                     lark_version, "%d.%d" % sys.version_info[:2]])
     return folder / f"{label}-{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.lark-cache"
 
 
@@ -73,6 +67,7 @@ def cached_lark(label: str, grammar: str, **options) -> Lark:
         path = cache_file(label, grammar, options)
     except Exception:  # noqa: BLE001 - no home directory, odd environment: just build
         path = None
+    from lark import Lark
     if path is not None:
         try:
             import io

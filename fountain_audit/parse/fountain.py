@@ -20,14 +20,16 @@ import contextlib
 import functools
 import re
 import gc
+import os
 from array import array
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from lark import Lark, Token
-from lark.lexer import Lexer
-from lark.exceptions import UnexpectedInput
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from lark import Lark
 
 from fountain_audit.parse.lexer import Problem, lex, split_lines, strip_inline_notes
 
@@ -726,45 +728,55 @@ def grammar_path(name: str) -> Path:
     ``importlib.resources`` (imported only then: it costs start-up time on every command).
     Raises ``FileNotFoundError`` if no location holds it.
     """
-    here = Path(__file__).resolve().parents[1]
-    for p in (here / "grammar" / name, here.parent / "grammar" / name):
-        if p.is_file():
+    from pathlib import Path
+    return Path(_grammar_file(name))
+
+
+def _grammar_file(name: str) -> str:
+    """:func:`grammar_path` as a ``str``, without importing :mod:`pathlib`."""
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    for p in (os.path.join(here, "grammar", name), os.path.join(os.path.dirname(here), "grammar", name)):
+        if os.path.isfile(p):
             return p
     try:
         from importlib import resources
-        p = Path(str(resources.files("fountain_audit.grammar").joinpath(name)))
-        if p.is_file():
+        p = str(resources.files("fountain_audit.grammar").joinpath(name))
+        if os.path.isfile(p):
             return p
     except (ModuleNotFoundError, TypeError):
         pass
     raise FileNotFoundError(f"grammar file {name!r} not found")
 
 
-class _TokenFeed(Lexer):
-    """Lark custom lexer that hands the parser a list of ``lark.Token`` already made from the
-    lexer's tuples (:func:`_lark_tokens`): :func:`parse` feeds it one element at a time."""
-
-    def __init__(self, lexer_conf=None):
-        pass
-
-    def lex(self, tokens):  # type: ignore[override]
-        return iter(tokens)
+class GrammarRejected(ValueError):
+    """The grammar rejects a token sequence (the lexer only emits sequences it accepts)."""
 
 
 @functools.cache
 def _parser() -> Lark:
-    """The LALR parser of ``grammar/fountain.lark`` with two start symbols: ``start`` (a whole
-    file) and ``element`` (one body element). It builds Lark trees whose leaves are
-    :func:`_lark_tokens`; :func:`parse` turns them into AST nodes with :class:`AstBuilder`."""
-    from fountain_audit.parse.cache import cached_lark  # tables from the user cache: no rebuild on a cold start
-    return cached_lark("fountain", grammar_path("fountain.lark").read_text(encoding="utf-8"), parser="lalr",
-                       lexer=_TokenFeed, start=["start", "element"], maybe_placeholders=False)
+    """The LALR parser of ``grammar/fountain.lark`` (see
+    :func:`fountain_audit.parse.lark_parsers.fountain_parser`); imports Lark."""
+    from fountain_audit.parse.lark_parsers import fountain_parser
+    return fountain_parser()
 
 
-def _lark_tokens(parts: list[tuple], first: int = 0) -> list[Token]:
-    """``lark.Token`` objects for the parser, typed as ``parts``; each token's ``start_pos`` is
-    its index in the caller's list (from ``first``), so a tree leaf leads back to its tuple."""
-    return [Token(p[0], "", start_pos=first + i, end_pos=first + i) for i, p in enumerate(parts)]
+@functools.cache
+def _memo():
+    """What the grammar decided in earlier processes (:class:`~fountain_audit.parse.memo.GrammarMemo`):
+    table ``element`` maps a body element's token types (joined by spaces) to its grammar rule,
+    table ``head`` a head's token types to :func:`~fountain_audit.parse.lark_parsers.head_structure`."""
+    from fountain_audit.parse.memo import GrammarMemo
+    return GrammarMemo("fountain", read_grammar("fountain.lark"))
+
+
+def read_grammar(name: str) -> str | None:
+    """The text of grammar file ``name`` (see :func:`grammar_path`), or ``None`` if it cannot
+    be found or read."""
+    try:
+        with open(_grammar_file(name), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return None
 
 
 #: Token types that only occur before the body: a byte-order mark, notes and boneyards before a
@@ -786,13 +798,20 @@ _SINGLES: dict = {}  # token type of a one-token element -> (node class, its _p)
 
 
 def _element_builder(key, parts: list[tuple]):
-    """The :class:`AstBuilder` method for the element made of ``parts``, found by running the
-    LALR parser over them from the grammar's ``element`` start symbol. The result depends only
-    on the sequence of token types (``key``), so it is memoised for sequences up to
+    """The :class:`AstBuilder` method for the element made of ``parts``: the grammar rule the
+    LALR parser reaches from the ``element`` start symbol over their token types, as recorded
+    in :func:`_memo` (else asked of the parser, then recorded). The result depends only on the
+    sequence of token types (``key``), so it is also memoised in-process for sequences up to
     ``_MEMO_MAX`` tokens: a session repeats a few dozen element shapes thousands of times.
-    Raises ``UnexpectedInput`` when the grammar rejects the sequence."""
-    tree = _parser().parse(_lark_tokens(parts), start="element")
-    build = getattr(_BUILDER, tree.children[0].data)
+    Raises :class:`GrammarRejected` when the grammar rejects the sequence."""
+    memo = _memo()
+    text_key = key if isinstance(key, str) else " ".join(key)
+    rule = memo.get("element", text_key)
+    if rule not in _RULE_CLASS:  # not recorded (or not a rule name: a damaged memo is not trusted)
+        from fountain_audit.parse.lark_parsers import element_rule
+        rule = element_rule(parts)
+        memo.put("element", text_key, rule)
+    build = getattr(_BUILDER, rule)
     if len(parts) <= _MEMO_MAX:
         _ELEMENT_RULES[key] = build
     return build
@@ -821,25 +840,55 @@ def parse(text: str) -> Document:
         del starts
         try:
             children = _build(lines, tokens)
-        except UnexpectedInput:  # pragma: no cover - the lexer only emits sequences the grammar accepts
+        except GrammarRejected:  # pragma: no cover - the lexer only emits sequences the grammar accepts
             tokens = lex(text, [])[0]  # (_build consumed the first list)
             children = [Blank(lines, t[1], t[2]) if t[0] == "BLANK" else Action(lines, t[1], t[2]) for t in tokens]
+        _memo().save()  # (writes only when a shape was learned)
     return Document(text, children, problems, line_index=lines)
 
 
 def _head(lines: Lines, parts: list[tuple]) -> list[Node]:
-    """The nodes of the head (no blank runs among ``parts``), parsed from ``start``."""
-    tree = _parser().parse(_lark_tokens(parts), start="start")
+    """The nodes of the head (no blank runs among ``parts``), parsed from ``start`` (the
+    structure recorded in :func:`_memo`, else asked of the parser, then recorded)."""
+    memo = _memo()
+    key = " ".join([p[0] for p in parts])
+    structure = memo.get("head", key)
+    if not _is_head_structure(structure, len(parts)):  # not recorded, or damaged: not trusted
+        from fountain_audit.parse.lark_parsers import head_structure
+        structure = head_structure(parts)
+        memo.put("head", key, structure)
     out: list[Node] = []
-    for child in tree.children:
-        if isinstance(child, Token):  # BOM
-            out.append(_node(ByteOrderMark, lines, [parts[child.start_pos]]))
-        elif child.data == "title_page":
-            entries = [_BUILDER.title_entry(lines, [parts[t.start_pos] for t in e.children]) for e in child.children]
+    for kind, at in structure:
+        if kind == "BOM":
+            out.append(_node(ByteOrderMark, lines, [parts[at]]))
+        elif kind == "title_page":
+            entries = [_BUILDER.title_entry(lines, [parts[i] for i in entry]) for entry in at]
             out.append(_BUILDER.title_page(lines, entries))
         else:
-            out.append(getattr(_BUILDER, child.data)(lines, [parts[t.start_pos] for t in child.children]))
+            out.append(getattr(_BUILDER, kind)(lines, [parts[i] for i in at]))
     return out
+
+
+def _is_head_structure(value, n: int) -> bool:
+    """Whether ``value`` is a head structure (see :func:`_head`) that uses the indices
+    ``0 .. n - 1`` once each, in order: the shape a memo entry must have to be used."""
+    if not isinstance(value, list):
+        return False
+    seen: list = []
+    for item in value:
+        if not (isinstance(item, list) and len(item) == 2):
+            return False
+        kind, at = item
+        if kind == "BOM":
+            seen.append(at)
+        elif kind in ("note", "boneyard") and isinstance(at, list):
+            seen.extend(at)
+        elif kind == "title_page" and isinstance(at, list) and at and all(isinstance(e, list) and e for e in at):
+            for entry in at:
+                seen.extend(entry)
+        else:
+            return False
+    return seen == list(range(n))
 
 
 def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:

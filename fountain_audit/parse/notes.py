@@ -19,10 +19,11 @@ import json
 import re
 from typing import Any
 
-from lark import Lark, Transformer
-from lark.exceptions import LarkError, UnexpectedInput
+from fountain_audit.parse.fountain import Note, read_grammar
 
-from fountain_audit.parse.fountain import Note, grammar_path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lark import Lark
 
 #: Note kinds, as written in the head, mapped to the grammar's start rule.
 KINDS: dict[str, str] = {
@@ -115,8 +116,10 @@ class NoteRecord:
         return self.node.column
 
 
-class _NoteFields(Transformer):
-    """Turns a notes.lark parse into a ``fields`` dict; one method per rule."""
+class NoteFields:
+    """Turns a notes.lark parse into a ``fields`` dict; one method per rule (the parser's
+    transformer is :class:`fountain_audit.parse.lark_parsers.NoteTransformer`; the fast readers
+    call the methods directly)."""
 
     def status(self, items):
         s = str(items[0])[3:]  # after " — "
@@ -236,14 +239,28 @@ def go_duration_seconds(text: str) -> float:
 
 @functools.cache
 def _parser() -> Lark:
-    from fountain_audit.parse.cache import cached_lark  # tables from the user cache: no rebuild on a cold start
-    return cached_lark("notes", grammar_path("notes.lark").read_text(encoding="utf-8"), parser="lalr",
-                       start=sorted(set(v for v in KINDS.values() if v)) + ["pipeline_stop"],
-                       transformer=_NoteFields(), maybe_placeholders=True)
+    """The LALR parser of ``grammar/notes.lark`` (see
+    :func:`fountain_audit.parse.lark_parsers.notes_parser`); imports Lark."""
+    from fountain_audit.parse.lark_parsers import notes_parser
+    return notes_parser()
 
 
 #: Strict and lenient (raw control characters allowed in strings) JSON decoders.
 _DECODERS = {True: json.JSONDecoder(), False: json.JSONDecoder(strict=False)}
+_SCANNERS = {strict: decoder.scan_once for strict, decoder in _DECODERS.items()}
+
+
+def _decode_json(text: str, strict: bool):
+    """``json.JSONDecoder(strict=strict).decode(text)``: the value, else ``ValueError`` (or
+    ``RecursionError`` for absurd nesting). Calls the decoder's scanner directly when the value
+    starts at the first character (a tool's arguments almost always do): a third of the cost."""
+    try:
+        value, end = _SCANNERS[strict](text, 0)
+    except StopIteration:  # leading whitespace, or no value at all: the decoder's own path says which
+        return _DECODERS[strict].decode(text)
+    if end != len(text) and text[end:].strip(" \t\n\r"):
+        raise ValueError("extra data after the JSON value")
+    return value
 
 
 #: The value of ``"arguments"`` in a :class:`ToolFields` until it is first read.
@@ -264,8 +281,8 @@ class ToolFields(dict):
     def _decoded(self) -> Any:
         value = dict.__getitem__(self, "arguments")
         if value is _UNDECODED:
-            value = _DECODERS[dict.__getitem__(self, "arguments_strict_json")].decode(
-                dict.__getitem__(self, "arguments_text"))
+            value = _decode_json(dict.__getitem__(self, "arguments_text"),
+                                 dict.__getitem__(self, "arguments_strict_json"))
             dict.__setitem__(self, "arguments", value)
         return value
 
@@ -338,7 +355,7 @@ def _split_tool_arguments(fields: dict[str, Any]) -> dict[str, Any]:
         return fields
     for strict in (True, False):
         try:
-            value = _DECODERS[strict].decode(text)
+            value = _decode_json(text, strict)
         except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
             continue
         if isinstance(value, (dict, list)) and text.count("[") + text.count("{") < 200:
@@ -390,7 +407,7 @@ def parse_note(note: Note) -> NoteRecord:
     if body == _PIPELINE_HIDDEN:
         return NoteRecord("pipeline-hidden", note)
     if body.startswith(_PIPELINE_STOP):
-        return _parse_payload(NoteRecord("pipeline-stop", note), body, 0, "pipeline_stop")
+        return _read_payload(NoteRecord("pipeline-stop", note), body, 0, "pipeline_stop")
     m = _HEAD_RE.match(body)
     if not m:
         return NoteRecord("unknown", note)
@@ -401,18 +418,7 @@ def parse_note(note: Note) -> NoteRecord:
     start = KINDS[kind]
     if not start:
         return rec
-    payload = body[m.end():]
-    read = _fast_readers().get(start)
-    fields = None
-    if read is not None:
-        try:
-            fields = read(payload)
-        except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
-            fields = None
-    if fields is not None:
-        rec.fields = fields
-    else:
-        rec = _parse_payload(rec, payload, m.end(), start)
+    rec = _read_payload(rec, body[m.end():], m.end(), start)
     if rec.valid and kind == "tool":
         rec.fields = _split_tool_arguments(rec.fields)
     return rec
@@ -421,7 +427,8 @@ def parse_note(note: Note) -> NoteRecord:
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(payload: str, start: str) -> tuple[dict[str, Any] | None, int]:
     """``(fields, -1)`` or ``(None, error position)``; identical notes (a file read
-    twice, a recurring RAG source) are parsed once."""
+    twice, a recurring RAG source) are parsed once. Imports Lark."""
+    from lark.exceptions import LarkError, UnexpectedInput
     try:
         fast = _sequences().get(start)
         if fast is not None:
@@ -446,7 +453,7 @@ def _sequences() -> dict[str, Any]:
     LALR parser's contextual lexer does when each state accepts one terminal (it matches
     that terminal's pattern where it stands, first match, no backtracking into it), and
     then it reduces with the parser's own callbacks (child filtering, placeholders and
-    :class:`_NoteFields`, given the terminals' text as ``str``). So the result is the
+    :class:`NoteFields`, given the terminals' text as ``str``). So the result is the
     parser's, without its per-call set-up
     (about 45 µs a note). ``None`` means "did not match": the caller then runs the LALR
     parser, which gives the error position. Rules with alternatives other than one
@@ -508,24 +515,32 @@ def _sequences() -> dict[str, Any]:
     return out
 
 
+#: The start rules with a hand-made fast reader (the recorder's most frequent note kinds).
+_FAST_KINDS = ("tool", "rag", "recall", "rag_source")
+
+
 @functools.cache
 def _fast_readers() -> dict[str, Any]:
-    """Readers for the recorder's most frequent note kinds (``tool``, ``rag``, ``rag_source``,
-    ``recall``): ``payload -> fields | None``, each a fresh dict.
+    """Readers for the note kinds whose start rule is a plain sequence: ``payload -> fields |
+    None``, each a fresh dict. ``None``: not well formed; the caller then runs
+    :func:`_parse_payload`, which says why.
 
     Each matches the regular expression :func:`_sequences` derives from the grammar's own
-    terminals for that start rule and hands the terminals' text straight to the
-    :class:`_NoteFields` method of the rule (and of ``status``), as the parser's callbacks
-    would: the same fields, without the generic reduction, the cache and its copy
-    (``tests/test_note_sequences.py`` checks field-for-field equality with the LALR parser on
-    generated payloads and every note of samples/ and ../shared). ``None``: not well formed;
-    the caller then runs :func:`_parse_payload`, which says why.
+    terminals for that start rule and hands the terminals' text to :class:`NoteFields`, as the
+    parser's callbacks would: the same fields, without the generic reduction, the cache and its
+    copy (``tests/test_note_sequences.py`` checks field-for-field equality with the LALR parser
+    on generated payloads and every note of samples/ and ../shared). The recorder's most
+    frequent kinds (``tool``, ``rag``, ``rag_source``, ``recall``) have hand-made readers;
+    the other plain sequences (``write``, ``shell``, ``memory`` ...) follow a *plan*
+    (:func:`_plans`). Patterns and plans come from the grammar memo
+    (:func:`_reader_tables`), so reading notes of these kinds never imports Lark once known.
     """
-    seq = _sequences()
-    t = _NoteFields()
-    out: dict[str, Any] = {}
-    if "tool" in seq:
-        def tool(payload: str, match=seq["tool"].rx.match, tool=t.tool, status=t.status):
+    patterns, plans = _reader_tables()
+    rx = {start: re.compile(p) for start, p in patterns.items()}
+    t = NoteFields()
+    out: dict[str, Any] = {start: _plan_reader(re.compile(p), plan, t) for start, (p, plan) in plans.items()}
+    if "tool" in rx:
+        def tool(payload: str, match=rx["tool"].match, tool=t.tool, status=t.status):
             m = match(payload)
             if m is None:
                 return None
@@ -533,18 +548,143 @@ def _fast_readers() -> dict[str, Any]:
             return tool([name, args, status([st])])
         out["tool"] = tool
     for start in ("rag", "recall"):
-        if start in seq:
-            def three(payload: str, match=seq[start].rx.match, build=getattr(t, start)):
+        if start in rx:
+            def three(payload: str, match=rx[start].match, build=getattr(t, start)):
                 m = match(payload)
                 return None if m is None else build(list(m.group("g0", "g1", "g2")))
             out[start] = three
-    if "rag_source" in seq:
-        def rag_source(payload: str, match=seq["rag_source"].rx.match, build=t.rag_source):
+    if "rag_source" in rx:
+        def rag_source(payload: str, match=rx["rag_source"].match, build=t.rag_source):
             if not payload:
                 return build([None])
             return build([payload]) if match(payload) else None
         out["rag_source"] = rag_source
     return out
+
+
+def _plan_reader(rx: re.Pattern, plan: list, fields: NoteFields):
+    """A reader (see :func:`_fast_readers`) that matches ``rx`` and reduces by ``plan``:
+    ``[method, steps]``, each step a group name of ``rx`` (a kept terminal's text) or a
+    nested plan (a sub-rule's value), the method a :class:`NoteFields` method's name."""
+    def reduce(m, node):
+        method, steps = node
+        return getattr(fields, method)([m.group(x) if isinstance(x, str) else reduce(m, x) for x in steps])
+
+    def read(payload: str):
+        m = rx.match(payload)
+        return None if m is None else reduce(m, plan)
+    return read
+
+
+def _is_plan(plan, groups: dict) -> bool:
+    """Whether ``plan`` (from the memo) is well formed: ``[method, steps]`` naming a public
+    :class:`NoteFields` method, each step a group of the pattern or a nested plan."""
+    if not (isinstance(plan, list) and len(plan) == 2 and isinstance(plan[0], str) and isinstance(plan[1], list)):
+        return False
+    method, steps = plan
+    if method.startswith("_") or not callable(getattr(NoteFields, method, None)):
+        return False
+    return all(x in groups if isinstance(x, str) else _is_plan(x, groups) for x in steps)
+
+
+def _reader_tables() -> tuple[dict[str, str], dict[str, tuple[str, list]]]:
+    """``(patterns, plans)`` of the fast readers: the hand-made readers' regular expressions
+    (start rule -> pattern) and the other readers' ``(pattern, plan)``, as :func:`_sequences`
+    and :func:`_plans` derive them from notes.lark; recorded in the grammar memo
+    (:class:`~fountain_audit.parse.memo.GrammarMemo`, tables ``readers`` and ``plans``), so a
+    process whose notes are all of these kinds never imports Lark. A recorded entry that does
+    not compile or is not well formed is not trusted: all are derived again."""
+    from fountain_audit.parse.memo import GrammarMemo
+    memo = GrammarMemo("notes", read_grammar("notes.lark"))
+    found = {start: memo.get("readers", start) for start in _FAST_KINDS}
+    recorded = memo.tables.get("plans")
+    if all(isinstance(p, str) for p in found.values()) and isinstance(recorded, dict) and recorded:
+        try:
+            plans = {}
+            for p in found.values():
+                re.compile(p)
+            for start, entry in recorded.items():
+                pattern, plan = entry
+                if not _is_plan(plan, re.compile(pattern).groupindex):
+                    raise ValueError(start)
+                plans[start] = (pattern, plan)
+            return found, plans
+        except (re.error, ValueError, TypeError):
+            pass
+    seq = _sequences()
+    patterns = {start: seq[start].rx.pattern for start in _FAST_KINDS if start in seq}
+    plans = {start: entry for start, entry in _plans().items() if start not in patterns}
+    for start, p in patterns.items():
+        memo.put("readers", start, p)
+    for start, (p, plan) in plans.items():
+        memo.put("plans", start, [p, plan])
+    memo.save()
+    return patterns, plans
+
+
+def _plans() -> dict[str, tuple[str, list]]:
+    """Start rules of notes.lark whose parse is one sequence of terminals and named sub-rules,
+    with no optional part, no inlined (``_rule``) or single-child (``?rule``) sub-rule and no
+    kept punctuation: start rule -> ``(pattern, plan)`` (see :func:`_plan_reader`). The
+    pattern is :func:`_sequences`'; the plan passes each sub-rule's value and the text of each
+    terminal the parser keeps (named terminals not starting with ``_``; anonymous strings and
+    ``_NAME`` terminals are filtered out, as Lark's tree builder does) to the rule's
+    :class:`NoteFields` method. Imports Lark."""
+    lark = _parser()
+    patterns = {t.name: t.pattern.to_regexp() for t in lark.terminals}
+    rules: dict[str, list] = {}
+    for r in lark.rules:
+        rules.setdefault(r.origin.name, []).append(r)
+
+    def plan(rule, parts: list[str]):
+        o = rule.options
+        if o.keep_all_tokens or o.expand1 or o.empty_indices or getattr(o, "template_source", None):
+            return None
+        steps: list = []
+        for sym in rule.expansion:
+            if sym.is_term:
+                if sym.name not in patterns:
+                    return None
+                group = f"g{len(parts)}"
+                parts.append(f"(?>(?P<{group}>{patterns[sym.name]}))")
+                if not sym.filter_out:
+                    steps.append(group)
+            else:
+                sub = rules.get(sym.name, [])
+                if sym.name.startswith("_") or len(sub) != 1:
+                    return None
+                inner = plan(sub[0], parts)
+                if inner is None:
+                    return None
+                steps.append(inner)
+        method = str(rule.alias or rule.origin.name)
+        return [method, steps] if callable(getattr(NoteFields, method, None)) else None
+
+    out: dict[str, tuple[str, list]] = {}
+    for start in lark.options.start:
+        exps = rules.get(start, [])
+        if len(exps) != 1:
+            continue
+        parts: list[str] = []
+        node = plan(exps[0], parts)
+        if node is not None:
+            out[start] = ("".join(parts) + r"\Z", node)
+    return out
+
+
+def _read_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
+    """``rec`` with the fields of ``payload`` (start rule ``start``), read by its fast reader
+    when it has one and the payload is well formed, else by :func:`_parse_payload`."""
+    read = _fast_readers().get(start)
+    if read is not None:
+        try:
+            fields = read(payload)
+        except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
+            fields = None
+        if fields is not None:
+            rec.fields = fields
+            return rec
+    return _parse_payload(rec, payload, skip, start)
 
 
 def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:

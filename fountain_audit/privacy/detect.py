@@ -67,6 +67,10 @@ class HomePath:
 
 @dataclass(frozen=True)
 class _Plugin:
+    """One secret detector: its ``kind`` and ``label``, the detect-secrets plugin it runs, the
+    cheap pre-checks (``needles``, ``anchor``) that find candidate lines, how much of a value is
+    shown (a docstring also spares dataclasses an ``inspect.signature`` call: start-up)."""
+
     kind: str
     label: str
     detector: str                   # "module.Class" in detect_secrets.plugins, imported when needed

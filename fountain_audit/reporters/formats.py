@@ -19,11 +19,12 @@ import functools
 import os
 import re
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 
 if TYPE_CHECKING:  # rich is imported by the text formats only (the machine formats start without it)
+    from typing import Callable, Sequence
+
     from rich.console import Console
     from rich.text import Text
 

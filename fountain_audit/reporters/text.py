@@ -5,11 +5,12 @@ A reporter never parses and never decides exit codes; it only formats.
 
 from __future__ import annotations
 
-from typing import Sequence
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 
 if TYPE_CHECKING:
+    from typing import Sequence
+
     from rich.console import Console
     from rich.text import Text
 
@@ -46,7 +47,10 @@ def counts(diagnostics: Sequence[Diagnostic]) -> dict[str, int]:
 def summary_line(diagnostics: Sequence[Diagnostic], files: int, unreadable: int = 0,
                  baseline: Outcome | None = None) -> str:
     """E.g. ``"Found 2 errors, 1 warning, 0 infos in 3 files checked."``; with a baseline
-    also ``"; 4 baselined"`` and ``", 1 stale baseline entry"``."""
+    also ``"; 4 baselined"`` and ``", 1 stale baseline entry"``; when no file could be read,
+    ``"Nothing checked: 1 path could not be read."``."""
+    if not files and unreadable and not diagnostics:
+        return f"Nothing checked: {_n(unreadable, 'path')} could not be read."
     c = counts(diagnostics)
     tail = f"; {_n(unreadable, 'path')} could not be read" if unreadable else ""
     if baseline is not None:

@@ -28,7 +28,9 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from operator import attrgetter
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable, Iterator
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
+if TYPE_CHECKING:
+    from typing import Callable, Iterator
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 
