@@ -182,6 +182,7 @@ CASES = [
     (["--no-cache", "--select", "P", "--exit-zero", str(SAMPLES)], {"FORCE_COLOR": "1"}),
     (["--no-cache", "--select", "XX", str(SAMPLES)], {}),  # a usage error met by the body
     (["--no-cache", "--select", "XX", str(SAMPLES)], {"FORCE_COLOR": "1"}),
+    (["--no-cache", "--select=", str(SAMPLES)], {}),
     (["--no-cache", "--update-baseline", str(SAMPLES)], {}),
     (["--no-cache", "--max-file-size", "lots", str(SAMPLES)], {}),
     (["--no-cache", "--config", "missing.toml", str(SAMPLES)], {}),

@@ -74,6 +74,16 @@ def test_option_typo_names_the_option_and_suggests(project):
         "Error: --extend-select: unknown rule or rule prefix 'zzzz' (see 'fountain-audit rules')")
 
 
+@pytest.mark.parametrize("value", ["", " , "])
+def test_an_empty_select_is_a_usage_error_not_every_rule(project, value):
+    """`--select=` (an unset shell variable, say) selects no rule: exit 2, not a run of all 42."""
+    r = cli("lint", f"--select={value}", ".")
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == ("Error: --select: no rule given; name rule codes, prefixes or names "
+                                         "(leave --select out to run every rule)")
+    assert cli("lint", "--ignore=", "--isolated", ".").exit_code in (0, 1)  # ignoring nothing is harmless
+
+
 def test_config_typo_names_file_and_key_and_suggests(project):
     (project / "fountain-audit.toml").write_text('[severity]\nmissing-the-edn = "info"\n')
     r = cli("lint", ".")

@@ -126,13 +126,30 @@ def _record(rec):
     return (rec.kind, rec.actor, rec.body, rec.fields, rec.valid, rec.error, rec.error_line, rec.error_column)
 
 
+def _generated_session() -> str:
+    """120 turns' worth of the notes the recorder writes, varied by index: the same test has more
+    than 100 notes to compare in a clone without ../shared."""
+    parts = ["INT. CONTEXT RECALL 2026-06-24 10:00:01\n\n"
+             "[[recall: workspace_profile_1 (workspace_profile) — score 1.00]]\n\n"]
+    for i in range(120):
+        status = ("ok", "error: exit status 1", "skipped: denied")[i % 3]
+        parts.append(f"INT. HARVEY AND BENCH TALKING 2026-06-24 10:{i // 60:02d}:{i % 60:02d}\n\n"
+                     f"[[rag: {i % 9 + 1} chunks from store.db, top score 0.{i % 90 + 10}]]\n\n"
+                     f"[[rag-source: docs/d{i}.md (Design, doi:10.1/{i})]]\n\n"
+                     f"[[tool: read_file({{\"path\":\"f{i}.go\",\"n\":\"a — b ]] c\"}}) — {status}]]\n\n"
+                     f"[[write: pkg/f{i}.go — {status}]]\n\n[[shell: go test ./{i} — exit {i % 3}]]\n\n"
+                     f"[[confidence: 0.{i % 90 + 10} — threshold {'met' if i % 2 else 'not met (0.80)'}]]\n\n")
+    return "".join(parts)
+
+
 def test_parse_note_is_the_same_without_the_fast_readers(monkeypatch):
     """Every note of samples/ and ../shared (corpus and cases), and a generated session's:
     field-for-field the same record with and without the fast readers."""
     texts = [p.read_bytes() for p in sorted(SAMPLES.rglob("*")) if p.is_file()]
     texts += [p.read_bytes() for p in shared_files()]
+    texts.append(_generated_session().encode())
     notes_ = [n for t in texts for n in parse(decode_bytes(t)).children if isinstance(n, Note)]
-    assert len(notes_) > 100
+    assert len(notes_) > 100 + (100 if shared_files() else 0)
     fast = [_record(parse_note(n)) for n in notes_]
     _parse_cached.cache_clear()
     monkeypatch.setattr(notes_module, "_fast_readers", lambda: {})

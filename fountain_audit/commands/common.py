@@ -106,6 +106,9 @@ def _option_rules(option: str, values: tuple[str, ...]) -> list[str]:
     from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
 
     selectors = _split(values)
+    if values and not selectors and option == "--select":  # `--select=` or `--select "$EMPTY"`
+        raise UsageError(f"{option}: no rule given; name rule codes, prefixes or names "
+                         f"(leave {option} out to run every rule)")
     try:
         resolve_rules(selectors)
     except RuleSelectionError as e:

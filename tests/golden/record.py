@@ -25,7 +25,7 @@ from tests.conftest import ROOT, SHARED
 
 DIGESTS = Path(__file__).with_name("digests.json")
 COMMANDS: dict[str, list[str]] = {
-    "lint": ["lint", "--isolated", "--output-format", "json", "--exit-zero"],
+    "lint": ["lint", "--isolated", "--no-cache", "--output-format", "json", "--exit-zero"],
     "records": ["dump", "--records", "all"],
     "turns": ["dump", "--turns"],
     "ast": ["dump", "--ast"],
