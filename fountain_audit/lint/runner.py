@@ -145,13 +145,16 @@ def lint_job(job: Job, selection: Selection, keep_text: bool = False,
     from fountain_audit.lint import fingerprint
     from fountain_audit.lint.linter import lint_text
 
-    data = None
+    digest = None  # the cache key of a file read from disk (computed only with a cache)
     try:
         if job.text is not None:
             text = job.text
         else:
             data = read_bytes(job.path, job.max_size)
+            if cache is not None:
+                digest = _digest(data)
             text = decode_file(data, job.path)
+            del data  # (the bytes are not held while the file is linted: as large as the file)
     except OSError as e:
         return _unreadable(job, e)
     try:
@@ -168,8 +171,8 @@ def lint_job(job: Job, selection: Selection, keep_text: bool = False,
         return FileResult(job.name, error=f"{job.path}: out of memory linting {what} "
                                           "(max-file-size can refuse such files)")
     diagnostics = tuple(diagnostics)
-    if cache is not None and data is not None and not any(d.code == "X001" for d in diagnostics):
-        cache.put(job.name, job.key, job.ignored, _digest(data), diagnostics)
+    if digest is not None and not any(d.code == "X001" for d in diagnostics):
+        cache.put(job.name, job.key, job.ignored, digest, diagnostics)
     return FileResult(job.name, diagnostics, text=text if keep_text and diagnostics else None)
 
 

@@ -43,12 +43,28 @@ SINCE = "1.0"
 SCOPE = ALL_KINDS
 
 
-def check(ctx):
+#: Code points encoded at a time by :func:`_encodable` (its transient memory: at most 3 bytes each).
+_CHUNK = 1 << 20
+
+
+def _encodable(text: str) -> bool:
+    """Whether ``text`` encodes as UTF-8, i.e. holds no surrogate code point (undecodable bytes,
+    see :mod:`fountain_audit.parse.source`). Encodes ``_CHUNK`` code points at a time (C speed,
+    never a copy of the whole text: the encoder reserves 3 bytes a code point of a UCS-2 text);
+    a cut between two code points cannot make or hide a surrogate."""
+    if text.isascii():
+        return True
     try:
-        ctx.text.encode("utf-8")  # C speed: fails only if undecodable bytes (lone surrogates) are present
-        return
+        for i in range(0, len(text), _CHUNK):
+            text[i:i + _CHUNK].encode("utf-8")
     except UnicodeEncodeError:
-        pass
+        return False
+    return True
+
+
+def check(ctx):
+    if _encodable(ctx.text):
+        return
     runs = undecodable_runs(ctx.text)
     if not runs:
         return
