@@ -218,3 +218,31 @@ def test_decode_json_edges():
     for bad in ("", " ", '{"a":1} x', "{}{}", '"a\nb"'):
         with pytest.raises(ValueError):
             _decode_json(bad, True)
+
+
+def test_tool_fields_kept_small_and_read_from_the_note():
+    import json
+
+    from fountain_audit.parse.notes import _UNSLICED, _TOOL_KEYS
+    doc = parse('[[LLAMA.tool: read_file({"path":"a — b.go"}) — error: exit 1]]\n\n'
+                '[[LLAMA.tool: read_file({"path":"c.go"}) — error: exit 1]]\n\n'
+                '[[tool: w({"t":"a\tb"}) — ok]]\n\n[[tool: x("s") — ok]]\n')
+    a, b, c, d = (parse_note(n) for n in doc.children if n.type == "note")
+    assert type(a._fields) is tuple and type(c._fields) is tuple and type(d._fields) is dict
+    plain = {"name": "read_file", "arguments_text": '{"path":"a — b.go"}', "status": "error", "error": "exit 1",
+             "arguments": {"path": "a — b.go"}, "arguments_json": True, "arguments_strict_json": True}
+    f = a.fields
+    assert isinstance(f, ToolFields) and list(f) == list(plain) == list(_TOOL_KEYS)
+    assert dict.__getitem__(f, "arguments_text") is _UNSLICED  # not held
+    assert f["arguments_text"] == '{"path":"a — b.go"}' == f.get("arguments_text")
+    assert dict.__getitem__(f, "arguments_text") is _UNSLICED  # still not held after a read
+    assert f == plain and a.fields == plain and json.loads(json.dumps(a.fields)) == plain
+    assert dict.__getitem__(f, "arguments_text") == '{"path":"a — b.go"}'  # kept once every value is read
+    for rec in (a, b, c, d):
+        for key in [*_TOOL_KEYS, "nope"]:
+            assert rec.field(key, "dflt") == rec.fields.get(key, "dflt"), (rec, key)
+    assert c.fields == {"name": "w", "arguments_text": '{"t":"a\tb"}', "status": "ok", "error": None,
+                        "arguments": {"t": "a\tb"}, "arguments_json": True, "arguments_strict_json": False}
+    # repeated strings are held once: kind, actor, tool name, error message
+    assert a.kind is b.kind and a.actor is b.actor
+    assert a.fields["name"] is b.fields["name"] and a.fields["error"] is b.fields["error"] == "exit 1"

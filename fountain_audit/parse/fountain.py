@@ -23,6 +23,7 @@ import gc
 import os
 from array import array
 from bisect import bisect_right
+from sys import intern
 from dataclasses import dataclass, field
 
 TYPE_CHECKING = False
@@ -420,7 +421,7 @@ class Dialogue(_WithInline):
     def character(self) -> str:
         """The character name: no ``@``, extensions or ``^`` (e.g. ``"HARVEY"``)."""
         if self._character is None:
-            self._character = self._read_character()
+            self._character = intern(self._read_character())  # (a session has a few names, each held once)
         return self._character
 
     def _cue_text(self) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from sys import intern  # repeated names (tools, actors, stores, errors) are held once
 from typing import Any
 
 from fountain_audit.parse.fountain import Note, read_grammar
@@ -77,9 +78,14 @@ class NoteRecord:
     ``body``: the note's text between ``[[`` and ``]]``, stripped; when the record is made
     with ``body=None`` (as :func:`parse_note` does) it is not kept but sliced from the
     node's text on each access (``node.body``), so a record holds no copy of its note.
+
+    A well-formed tool call whose arguments are a JSON object or array (most of a session's
+    notes) keeps its fields as a small tuple (see :func:`_tool_call`): ``fields`` then gives a
+    new :class:`ToolFields` on each access (equal each time) and :meth:`field` reads one value
+    without building it.
     """
 
-    __slots__ = ("kind", "node", "_body", "actor", "fields", "valid", "error", "error_line", "error_column")
+    __slots__ = ("kind", "node", "_body", "actor", "_fields", "valid", "error", "error_line", "error_column")
 
     def __init__(self, kind: str, node: Note, body: str | None = None, actor: str | None = None,
                  fields: dict[str, Any] | None = None, valid: bool = True, error: str | None = None,
@@ -88,11 +94,37 @@ class NoteRecord:
         self.node = node
         self._body = body
         self.actor = actor
-        self.fields = {} if fields is None else fields
+        self._fields = {} if fields is None else fields
         self.valid = valid
         self.error = error
         self.error_line = error_line
         self.error_column = error_column
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The kind-specific values (see :func:`parse_note`), a ``dict``."""
+        f = self._fields
+        return _tool_fields(f, self.node) if f.__class__ is tuple else f
+
+    @fields.setter
+    def fields(self, value: dict[str, Any]) -> None:
+        self._fields = value
+
+    def field(self, key: str, default: Any = None) -> Any:
+        """``fields.get(key, default)``, without building the fields of a tool call that keeps
+        them as a tuple."""
+        f = self._fields
+        if f.__class__ is not tuple:
+            return f.get(key, default)
+        k = _TOOL_KEYS.get(key)
+        if k is None or k == 4:  # (not a key; the arguments, decoded)
+            return default if k is None else _tool_fields(f, self.node)["arguments"]
+        if k == 1:
+            body = self.node.body
+            return body[f[3]:len(body) - f[4]]
+        if k == 2:
+            return "ok" if f[1] is None else "error"
+        return f[_TOOL_SLOT[k]]
 
     @property
     def body(self) -> str:
@@ -125,17 +157,17 @@ class NoteFields:
         s = str(items[0])[3:]  # after " — "
         if s == "ok":
             return {"status": "ok", "error": None}
-        return {"status": "error", "error": s[6:].strip() if s.startswith("error:") else ""}
+        return {"status": "error", "error": intern(s[6:].strip()) if s.startswith("error:") else ""}
 
     def tool(self, items):
         name, args, status = items
-        out = {"name": str(name), "arguments_text": str(args)[1:-1]}
+        out = {"name": intern(str(name)), "arguments_text": str(args)[1:-1]}
         out.update(status)
         return out
 
     def rag(self, items):
         count, store, score = items
-        return {"chunks": int(count.split()[0]), "store": str(store),
+        return {"chunks": int(count.split()[0]), "store": intern(str(store)),
                 "top_score": float(score.rsplit(" ", 1)[1])}
 
     def rag_source(self, items):
@@ -263,8 +295,16 @@ def _decode_json(text: str, strict: bool):
     return value
 
 
+class _Pending:
+    """The type of the placeholders a :class:`ToolFields` holds for values it computes when read."""
+
+    __slots__ = ()
+
+
 #: The value of ``"arguments"`` in a :class:`ToolFields` until it is first read.
-_UNDECODED = object()
+_UNDECODED = _Pending()
+#: The value of ``"arguments_text"`` in a :class:`ToolFields` that slices it from its note when read.
+_UNSLICED = _Pending()
 
 
 class ToolFields(dict):
@@ -272,32 +312,47 @@ class ToolFields(dict):
     whose ``"arguments"`` value is decoded again from ``arguments_text`` when first read (the
     decoder has already said the text is JSON, strict or not: ``arguments_json``,
     ``arguments_strict_json``), so a session's records do not hold every tool call's
-    arguments as Python objects (lint never reads them). Every way of reading it (indexing,
-    ``get``, ``items``, ``values``, ``dict(x)``, ``{**x}``, ``==``, ``copy``, ``repr``,
-    pickling, the ``json`` encoders) gives the decoded value, as a plain ``dict`` would."""
+    arguments as Python objects (lint never reads them). Made by :func:`_tool_fields`, it does
+    not hold ``arguments_text`` either: the text is sliced from the note's body each time it
+    is read (``_note``; ``_at``: where it starts in the body, ``_tail``: how many code points
+    of the body follow it), until a reading of every value (``items()``, ``==`` ...) keeps it.
+    Every way of reading it (indexing, ``get``, ``items``, ``values``, ``dict(x)``, ``{**x}``,
+    ``==``, ``copy``, ``repr``, pickling, the ``json`` encoders) gives the values a plain
+    ``dict`` would hold."""
 
-    __slots__ = ()
+    __slots__ = ("_note", "_at", "_tail")
+
+    def _text(self) -> str:
+        value = dict.__getitem__(self, "arguments_text")
+        if value is _UNSLICED:
+            body = self._note.body
+            value = body[self._at:len(body) - self._tail]
+        return value
 
     def _decoded(self) -> Any:
         value = dict.__getitem__(self, "arguments")
         if value is _UNDECODED:
-            value = _decode_json(dict.__getitem__(self, "arguments_text"),
-                                 dict.__getitem__(self, "arguments_strict_json"))
+            value = _decode_json(self._text(), dict.__getitem__(self, "arguments_strict_json"))
             dict.__setitem__(self, "arguments", value)
         return value
+
+    def _value(self, key, value):
+        return self._decoded() if value is _UNDECODED else self._text()
 
     def _resolved(self) -> "ToolFields":
         if dict.get(self, "arguments") is _UNDECODED:
             self._decoded()
+        if dict.get(self, "arguments_text") is _UNSLICED:
+            dict.__setitem__(self, "arguments_text", self._text())
         return self
 
     def __getitem__(self, key):
         value = dict.__getitem__(self, key)
-        return self._decoded() if value is _UNDECODED else value
+        return self._value(key, value) if value.__class__ is _Pending else value
 
     def get(self, key, default=None):
         value = dict.get(self, key, default)
-        return self._decoded() if value is _UNDECODED else value
+        return self._value(key, value) if value.__class__ is _Pending else value
 
     def __iter__(self):  # defined in Python, so dict(x) and {**x} read the values through __getitem__
         return dict.__iter__(self)
@@ -338,10 +393,44 @@ class ToolFields(dict):
         return dict, (dict(self._resolved()),)
 
 
-def _split_tool_arguments(fields: dict[str, Any]) -> dict[str, Any]:
+#: The keys of a tool call's fields, in order (a :class:`ToolFields` made by :func:`_tool_fields`).
+_TOOL_KEYS = {k: i for i, k in enumerate(("name", "arguments_text", "status", "error", "arguments", "arguments_json",
+                                          "arguments_strict_json"))}
+#: Where the tuple of :func:`_tool_call` holds the value of a key (by its index in ``_TOOL_KEYS``).
+_TOOL_SLOT = {0: 0, 3: 1, 5: 5, 6: 2}
+
+
+def _tool_call(fields: dict[str, Any], strict: bool, body: str, at: int) -> tuple | None:
+    """The fields of a tool call whose arguments (``fields["arguments_text"]``) are a JSON
+    object or array (``strict``: for the strict decoder), as a tuple ``(name, error, strict,
+    at, tail, True)``: ``error`` is ``None`` for status ``ok``, the arguments start at code
+    point ``at`` of ``body`` (the note's body) and ``tail`` code points follow them there.
+    ``None`` when ``body`` does not hold the arguments at ``at`` (then the fields are kept)."""
+    text = fields["arguments_text"]
+    if not body.startswith(text, at):
+        return None
+    error = None if fields["status"] == "ok" else fields["error"]
+    if error is None and fields["status"] != "ok":
+        return None
+    return (fields["name"], error, strict, at, len(body) - at - len(text), True)
+
+
+def _tool_fields(call: tuple, note: Note) -> "ToolFields":
+    """The :class:`ToolFields` of a tool call kept as :func:`_tool_call`'s tuple (a new one)."""
+    name, error, strict, at, tail, _ = call
+    out = ToolFields(name=name, arguments_text=_UNSLICED, status="ok" if error is None else "error", error=error,
+                     arguments=_UNDECODED, arguments_json=True, arguments_strict_json=strict)
+    out._note, out._at, out._tail = note, at, tail
+    return out
+
+
+def _split_tool_arguments(fields: dict[str, Any], note: Note | None = None, body: str = "",
+                          at: int = 0) -> dict[str, Any]:
     """``fields`` (tool fields from the grammar) with ``arguments`` (the JSON value),
     ``arguments_json`` and ``arguments_strict_json`` (bools) added: a :class:`ToolFields`
-    when the value is an object or array, else ``fields`` itself.
+    when the value is an object or array, else ``fields`` itself. With ``note`` (whose body
+    is ``body``, the payload starting at code point ``at`` of it), an object or array gives the
+    tuple of :func:`_tool_call` instead (a :class:`NoteRecord` keeps it as its fields).
 
     If the grammar's split leaves invalid JSON but the text starts with a JSON
     value followed by ``) — status``, that split wins (a status message that
@@ -360,6 +449,10 @@ def _split_tool_arguments(fields: dict[str, Any]) -> dict[str, Any]:
             continue
         if isinstance(value, (dict, list)) and text.count("[") + text.count("{") < 200:
             # (decoded again when read, at any stack depth: fewer than 200 brackets nest < 200 deep)
+            if note is not None:  # NAME(ARGS) — status: the arguments start after "NAME("
+                call = _tool_call(fields, strict, body, at + len(fields["name"]) + 1)
+                if call is not None:
+                    return call
             out = ToolFields(fields)
             dict.__setitem__(out, "arguments", _UNDECODED)
         else:
@@ -411,17 +504,23 @@ def parse_note(note: Note) -> NoteRecord:
     m = _HEAD_RE.match(body)
     if not m:
         return NoteRecord("unknown", note)
-    kind, actor = m.group("kind"), m.group("actor")
-    if actor is not None and kind != "tool":
-        return NoteRecord("unknown", note)
+    kind, actor = _KIND_NAMES[m.group("kind")], m.group("actor")
+    if actor is not None:
+        if kind != "tool":
+            return NoteRecord("unknown", note)
+        actor = intern(actor)  # (a session's notes name a few actors, each held once)
     rec = NoteRecord(kind, note, actor=actor)
     start = KINDS[kind]
     if not start:
         return rec
     rec = _read_payload(rec, body[m.end():], m.end(), start)
     if rec.valid and kind == "tool":
-        rec.fields = _split_tool_arguments(rec.fields)
+        rec.fields = _split_tool_arguments(rec.fields, note, body, m.end())
     return rec
+
+
+#: Each note kind's name, held once (a record's ``kind`` is one of these, not a new string).
+_KIND_NAMES = {k: k for k in KINDS}
 
 
 @functools.lru_cache(maxsize=4096)

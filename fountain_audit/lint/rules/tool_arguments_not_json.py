@@ -62,9 +62,9 @@ NOTE_KINDS = ("tool",)
 
 def check_note(ctx, placed):
     rec = placed.note
+    if not rec.valid or rec.field("arguments_strict_json") or not rec.field("arguments_text"):
+        return None  # (strict JSON: the usual case, decided without building the fields)
     fields = rec.fields
-    if not rec.valid or not fields.get("arguments_text"):
-        return None
     if not fields["arguments_json"]:
         return (Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' are not valid JSON (kept as "
                         "raw text)", rec.node.end_line, rec.node.end_column),)
