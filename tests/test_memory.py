@@ -21,3 +21,64 @@ def test_invalid_utf8_found_in_any_chunk(monkeypatch, at):
     assert [(d.line, d.column, d.message) for d in lint(text, select=["E101"])] == whole
     assert invalid_utf8._encodable("é" * 20) and invalid_utf8._encodable("ascii only")
     assert not invalid_utf8._encodable(text)
+
+
+# --- placements made as the linter walks the notes (model.session.iter_placements) ----------------
+
+from pathlib import Path  # noqa: E402
+
+from fountain_audit.lint.linter import lint_session, lint_text  # noqa: E402
+from fountain_audit.model.session import Placement, build_session, iter_placements, placements  # noqa: E402
+from fountain_audit.parse.fountain import parse  # noqa: E402
+from fountain_audit.parse.source import read_path  # noqa: E402
+
+SAMPLES = sorted(Path(__file__).resolve().parent.parent.joinpath("samples").rglob("*.spmd"))
+
+
+def _placed(session):
+    """Where each note is, by the builder's own structures (turn notes with their phases)."""
+    where = {id(r): (s, t, ph) for s in session.scenes for t in s.turns for ph, r in t.notes}
+    scene_of = {id(r): s for s in session.scenes for r in s.notes}
+    return [Placement(r, *where.get(id(r), (scene_of.get(id(r)), None, None))) for r in session.notes]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_placements_made_on_demand(path):
+    session = build_session(parse(read_path(path)))
+    assert session._placements is None  # the builder keeps none
+    walked = list(iter_placements(session))
+    assert session._placements is None  # nor does a walk
+    assert walked == placements(session) == _placed(session)
+    assert [p.note for p in walked] == session.notes
+    assert list(iter_placements(session)) == walked  # (now from the kept list)
+
+
+def test_placements_of_a_hand_made_session():
+    session = build_session(parse(read_path(SAMPLES[0])))
+    assert session.notes
+    session.notes = list(reversed(session.notes))  # not in scene order: placed note by note
+    assert [p.note for p in iter_placements(session)] == session.notes
+
+
+# --- rules' text-only work done before the model is built (Rule.prepare) -----------------------------
+
+def test_prepared_rules_find_what_their_checks_find():
+    from tests.privacy_session import build
+    text, _ = build()
+    text += "\nALICE\nsee /home/alice/x and /Users/bob/y\x07 in /home/bench/project\n"
+    doc = parse(text)
+    prepared = lint_text(text, "p.spmd")
+    assert {"V101", "V102", "E102"} <= {d.code for d in prepared}
+    assert prepared == lint_session(text, doc, build_session(doc), "p.spmd")  # (no prepare step there)
+
+
+def test_home_paths_skipped_after_the_scan():
+    import re
+
+    from fountain_audit.privacy.detect import find_home_paths, skip_home_paths
+    text = "a /home/alice/w b C:\\Users\\bob c /home/alice/other \\/home\\/carol"
+    skip = re.compile(r"(?:/home/alice/w)", re.I)
+    found = find_home_paths(text)
+    assert [h.user for h in found] == ["alice", "bob", "alice", "carol"]
+    assert skip_home_paths(text, found, skip) == find_home_paths(text, skip) == found[1:]
+    assert skip_home_paths(text, found, None) == found

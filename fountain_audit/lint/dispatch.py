@@ -51,9 +51,9 @@ def walk(ctx, visits: list[tuple[Any, str, Callable, frozenset[str] | None]],
     scenes = [(k, fn, kinds) for k, what, fn, kinds in visits if what == "scene"]
     turns = [(k, fn) for k, what, fn, _ in visits if what == "turn"]
     if notes and session.notes:
-        from fountain_audit.model.session import placements
+        from fountain_audit.model.session import iter_placements
         by_kind: dict[str, list] = {}  # note kind -> its visitors (those that have not failed)
-        for placed in placements(session):
+        for placed in iter_placements(session):  # (made as they are visited, not kept)
             kind = placed.note.kind
             chosen = by_kind.get(kind)
             if chosen is None:

@@ -49,15 +49,30 @@ def lint_session(text: str, document, session, path: str = "<string>", selection
 
 
 def _lint(text: str, path: str, selection: Selection, ignored, document=None, session=None) -> list[Diagnostic]:
-    if document is None:
-        document = parse(text)
-        session = build_session(document)
-    ctx = RuleContext(text, document, session, _compiled(selection.privacy_allow))
-    out: list[Diagnostic] = []
-    unused_rule = None
     rules = selection.rules
     if looks_binary(text):  # one finding (E104), not hundreds of meaningless ones
         rules = tuple(r for r in rules if r.code == "E104")
+    allow = _compiled(selection.privacy_allow)
+    if document is None:
+        # The rules' work on the text alone first (the privacy scans read byte forms of the
+        # text, one byte a code point each): dropped before the model is built, they do not
+        # add to its peak.
+        early = RuleContext(text, None, None, allow)
+        for rule in rules:
+            if rule.code not in ignored and rule.prepare is not None:
+                try:
+                    rule.prepare(early)
+                except Exception:  # noqa: BLE001 - its check fails again, and is reported (X001)
+                    pass
+        early.release()
+        document = parse(text)
+        session = build_session(document)
+        ctx = early.with_model(document, session)
+        del early
+    else:
+        ctx = RuleContext(text, document, session, allow)
+    out: list[Diagnostic] = []
+    unused_rule = None
     visits = []  # (rule code, what, visitor, kinds) of the rules that declare visitors
     by_code = {}
     failed: dict[str, Exception] = {}  # rule code -> the exception it raised (X001)

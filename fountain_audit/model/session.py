@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
                                           SceneHeading, Transition, gc_paused)
@@ -546,7 +546,6 @@ class _Builder:
         self.scenes: list[Scene] = []
         self.prologue: list[Node] = []
         self.turn_count = 0
-        self.placed: list[Placement | None] = []  # one per note of ``notes``, in order
         self._participants: dict[str | None, frozenset[str]] = {}
 
     def participants(self, scene: Scene | None) -> frozenset[str]:
@@ -623,9 +622,7 @@ class _Builder:
                 if fade_in is None and code in (_TRANSITION, _ACTION) and node.text.strip() == "FADE IN:":
                     fade_in = node
                 if code == _NOTE:
-                    rec = parse_note(node)
-                    notes.append(rec)
-                    self.placed.append(Placement(rec, None, None, None))
+                    notes.append(parse_note(node))
                 self.prologue.append(node)
                 continue
             scene_nodes.append(node)
@@ -684,12 +681,10 @@ class _Builder:
             self.shape(scene, content)
         for n in epilogue:
             if isinstance(n, Note):
-                rec = parse_note(n)
-                notes.append(rec)
-                self.placed.append(Placement(rec, None, None, None))
+                notes.append(parse_note(n))
         kind = self.session_kind(fade_in)
         return Session(self.doc, self.title, self.prologue, self.scenes, epilogue, notes,
-                       fade_in, epilogue[0] if epilogue else None, kind, self.placed)
+                       fade_in, epilogue[0] if epilogue else None, kind)
 
     def shape(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
         """Split a scene's content into description, stats and (for chat kinds) turns."""
@@ -700,28 +695,22 @@ class _Builder:
         scene.stats = [n for n, tag in content if tag is _STATS]
         if scene.kind in TURN_KINDS:
             self.turns(scene, content)
-        else:
-            self.placed.extend([Placement(rec, scene, None, None) for rec in scene.notes])
 
     def turns(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
         """Group a chat scene's speeches and notes into turns (recorder order, §7)."""
         users = self.participants(scene) - {"HARVEY", "SHELL"}
         turn: Turn | None = None
         pending: list[NoteRecord] = []  # notes seen before the next turn's user input
-        slots: list[int] = []  # where the pending notes' placements go in ``placed``
-        placed = self.placed
         prompted = False  # HARVEY asked the user something after the reply (Write P?)
 
         def new_turn() -> Turn:
-            nonlocal turn, pending, slots
+            nonlocal turn, pending
             turn = Turn(self.turn_count, scene.index, scene.line)
             self.turn_count += 1
             scene.turns.append(turn)
             if pending:
                 turn.notes.extend([("before-user", r) for r in pending])
-                for r, at in zip(pending, slots):
-                    placed[at] = Placement(r, scene, turn, "before-user")
-                pending, slots = [], []
+                pending = []
             return turn
 
         for n, tag in content:
@@ -770,8 +759,6 @@ class _Builder:
             rec = tag
             if turn is None or (turn.reply and rec.kind in ("rag", "rag-source")):
                 pending.append(rec)
-                slots.append(len(placed))
-                placed.append(None)
                 continue
             if turn.reply is not None:
                 phase = "after-reply"
@@ -780,12 +767,9 @@ class _Builder:
             else:
                 phase = "after-user" if turn.user else "before-user"
             turn.notes.append((phase, rec))
-            placed.append(Placement(rec, scene, turn, phase))
         if pending:
             if turn is not None:  # notes after the last reply (memory tools of the next turn)
                 turn.notes.extend([("after-reply", r) for r in pending])
-            for r, at in zip(pending, slots):
-                placed[at] = Placement(r, scene, turn, None if turn is None else "after-reply")
         for t in scene.turns:  # a turn's line: its first speech, else its first note
             first = t.user or t.forwarding or t.reply
             t.line = first.line if first is not None else t.notes[0][1].line if t.notes else scene.line
@@ -824,25 +808,57 @@ class Placement(NamedTuple):
 
 
 def placements(session: Session) -> list[Placement]:
-    """Every note of ``session`` with its placement, in source order (computed once)."""
+    """Every note of ``session`` with its placement, in source order (computed once, then kept;
+    :func:`iter_placements` gives them without keeping them)."""
+    if session._placements is None:
+        session._placements = list(_by_scene(session)) if _in_scene_order(session) else \
+            _placements_by_note(session)
+    return session._placements
+
+
+def iter_placements(session: Session) -> Iterator[Placement]:
+    """:func:`placements`, made scene by scene as they are read and not kept (one
+    :class:`Placement` a note: the linter walks every note once), unless already kept."""
     if session._placements is not None:
-        return session._placements
+        return iter(session._placements)
+    if _in_scene_order(session):
+        return _by_scene(session)
+    return iter(placements(session))
+
+
+def _in_scene_order(session: Session) -> bool:
+    """Whether ``session.notes`` is the prologue's notes, each scene's ``notes`` in turn, then
+    the epilogue's, as :func:`build_session` makes it (then :func:`_by_scene` places them)."""
     notes = session.notes
-    # session.notes is the prologue's notes, then each scene's notes, then the epilogue's.
-    out = [Placement(r, None, None, None) for r in notes[:sum(1 for n in session.prologue if isinstance(n, Note))]]
+    k = sum(1 for n in session.prologue if isinstance(n, Note))
+    n = len(notes)
     for scene in session.scenes:
+        for rec in scene.notes:
+            if k >= n or notes[k] is not rec:
+                return False
+            k += 1
+    return k <= n
+
+
+def _by_scene(session: Session) -> Iterator[Placement]:
+    """The placements of a session whose notes are in scene order (see :func:`_in_scene_order`):
+    a scene's note is in the turn whose ``notes`` hold it, with that phase, else in no turn."""
+    notes = session.notes
+    k = sum(1 for n in session.prologue if isinstance(n, Note))
+    for r in notes[:k]:
+        yield Placement(r, None, None, None)
+    for scene in session.scenes:
+        k += len(scene.notes)
         if scene.turns:
             where = {id(rec): (turn, phase) for turn in scene.turns for phase, rec in turn.notes}
             for rec in scene.notes:
                 tp = where.get(id(rec))
-                out.append(Placement(rec, scene, None, None) if tp is None else Placement(rec, scene, *tp))
+                yield Placement(rec, scene, None, None) if tp is None else Placement(rec, scene, *tp)
         else:
-            out.extend([Placement(rec, scene, None, None) for rec in scene.notes])
-    out.extend([Placement(r, None, None, None) for r in notes[len(out):]])
-    if len(out) != len(notes) or any(p.note is not r for p, r in zip(out, notes)):
-        out = _placements_by_note(session)  # a session not made by build_session
-    session._placements = out
-    return out
+            for rec in scene.notes:
+                yield Placement(rec, scene, None, None)
+    for r in notes[k:]:
+        yield Placement(r, None, None, None)
 
 
 def _placements_by_note(session: Session) -> list[Placement]:

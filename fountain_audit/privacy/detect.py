@@ -456,15 +456,27 @@ _ABSOLUTE_RE = re.compile(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
 
 def find_home_paths(text: str, skip: re.Pattern[str] | None = None, *,
                     folded: str | bytes | None = None) -> list[HomePath]:
-    """Home-directory prefixes (``/home/alice``) in ``text``. A match where ``skip`` (e.g.
-    the workspace regex) also matches is left out. ``folded``: :func:`folded` of ``text``,
-    if the caller has it."""
+    """Home-directory prefixes (``/home/alice``) in ``text``, sorted by position. A match where
+    ``skip`` (e.g. the workspace regex) also matches is left out (see :func:`skip_home_paths`).
+    ``folded``: :func:`folded` of ``text``, if the caller has it."""
+    return skip_home_paths(text, _home_paths(text, folded), skip)
+
+
+def skip_home_paths(text: str, found: list[HomePath], skip: re.Pattern[str] | None) -> list[HomePath]:
+    """``found`` (:func:`find_home_paths` of ``text`` without ``skip``) without the paths where
+    ``skip`` matches, at their start or one or two code points before (a new list)."""
+    if skip is None:
+        return list(found)
+    match = skip.match
+    return [h for h in found if not _skipped(match, text, h.start)]
+
+
+def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
     low = _folded(text) if folded is None else folded
     if len(low) != len(text):  # lower() changed the length (rare letters): no offsets from it
-        return _home_paths_slow(text, skip)
+        return _home_paths_slow(text)
     out = []
     search = HOME_RE.search
-    skipped = skip.match if skip is not None else None
     for word in ("home", "users"):
         word = _word(low, word)
         find = low.find
@@ -473,17 +485,16 @@ def find_home_paths(text: str, skip: re.Pattern[str] | None = None, *,
             m = search(text, i - 4 if i > 4 else 0, i + 300)
             if m is not None:
                 start = m.start()
-                if start <= i and m.group("user").lower() not in _NOT_USERS \
-                        and (skipped is None or not _skipped(skipped, text, start)):
+                if start <= i and m.group("user").lower() not in _NOT_USERS:
                     out.append(HomePath(start, m.end(), m.group("user"), m.group()))
             i = find(word, i + 1)
     out.sort(key=lambda h: h.start)
     return out
 
 
-def _home_paths_slow(text: str, skip: re.Pattern[str] | None) -> list[HomePath]:
+def _home_paths_slow(text: str) -> list[HomePath]:
     return [HomePath(m.start(), m.end(), m.group("user"), m.group()) for m in HOME_RE.finditer(text)
-            if m.group("user").lower() not in _NOT_USERS and (skip is None or not _skipped(skip.match, text, m.start()))]
+            if m.group("user").lower() not in _NOT_USERS]
 
 
 def _skipped(match: Callable, text: str, start: int) -> bool:

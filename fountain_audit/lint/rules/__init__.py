@@ -23,6 +23,7 @@ personal paths).
 from __future__ import annotations
 
 import importlib
+import sys
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from operator import attrgetter
 from types import ModuleType
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 if TYPE_CHECKING:
-    from typing import Callable, Iterator
+    from typing import Any, Callable, Iterator
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 
@@ -139,6 +140,16 @@ class Rule:
         return self._load()[1]
 
     @property
+    def prepare(self) -> Callable[..., None] | None:
+        """``prepare(ctx)`` of the rule's module, or ``None``: work on the text alone that the
+        linter runs before it parses the file, so that the byte forms of the text it reads are
+        dropped before the model is built (see :meth:`RuleContext.memo`)."""
+        if self.module is None:
+            return None
+        self._load()
+        return getattr(sys.modules[f"{__name__}.{self.module}"], "prepare", None)
+
+    @property
     def visits(self) -> tuple:
         """``((what, visitor, kinds or None), ...)``: what the rule visits in the linter's one
         walk (see :mod:`fountain_audit.lint.dispatch`); empty for a whole-file rule."""
@@ -243,7 +254,12 @@ ALL_KINDS = ("session", "fragment", "memory", "hand-off", "screenplay")
 @dataclass(frozen=True)
 class RuleContext:
     """What a rule's ``check`` receives: the text, its Fountain AST and session model, and
-    ``privacy_allow``: the ``[privacy] allow`` regexes of the configuration (compiled)."""
+    ``privacy_allow``: the ``[privacy] allow`` regexes of the configuration (compiled).
+
+    A rule's ``prepare(ctx)`` receives one without the model (``document`` and ``session``
+    ``None``): the linter runs it before parsing, and the values it computes through
+    :meth:`secrets` and :meth:`memo` are carried into the context the checks receive
+    (:meth:`with_model`)."""
 
     text: str
     document: "Document"
@@ -282,6 +298,26 @@ class RuleContext:
             cached = folded(self.text, self.ascii_bytes())
             object.__setattr__(self, "_folded", cached)
         return cached
+
+    def memo(self, key: str, compute: Callable[["RuleContext"], Any]) -> Any:
+        """``compute(self)``, computed once per file for ``key`` (a rule's ``prepare`` computes
+        what needs only the text; its ``check`` reads it back)."""
+        memos = self.__dict__.get("_memos")
+        if memos is None:
+            memos = {}
+            object.__setattr__(self, "_memos", memos)
+        if key not in memos:
+            memos[key] = compute(self)
+        return memos[key]
+
+    def with_model(self, document: "Document", session: "Session") -> "RuleContext":
+        """A context for the same text with its model, holding what this one computed (its
+        :meth:`secrets` and :meth:`memo` values; not the byte forms, see :meth:`release`)."""
+        out = RuleContext(self.text, document, session, self.privacy_allow)
+        for key in ("_secrets", "_memos"):
+            if key in self.__dict__:
+                object.__setattr__(out, key, self.__dict__[key])
+        return out
 
     def release(self) -> None:
         """Drop the byte forms of the text (:meth:`ascii_bytes`, :meth:`folded`: twice the

@@ -42,7 +42,7 @@ of these regexes matches is not reported.
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import ALL_KINDS
 from fountain_audit.parse.source import LineIndex
-from fountain_audit.privacy.detect import find_home_paths, workspace_paths, workspace_regex
+from fountain_audit.privacy.detect import find_home_paths, skip_home_paths, workspace_paths, workspace_regex
 
 CODE = "V102"
 NAME = "home-path-in-session"
@@ -51,9 +51,18 @@ SINCE = "1.0"
 SCOPE = ALL_KINDS
 
 
+def _found(ctx):
+    return find_home_paths(ctx.text, folded=ctx.folded())
+
+
+def prepare(ctx):
+    """Find the home paths before the model is built (the scan reads the folded text)."""
+    ctx.memo(CODE, _found)
+
+
 def check(ctx):
     text = ctx.text
-    found = find_home_paths(text, workspace_regex(workspace_paths(ctx.session)), folded=ctx.folded())
+    found = skip_home_paths(text, ctx.memo(CODE, _found), workspace_regex(workspace_paths(ctx.session)))
     if ctx.privacy_allow:
         found = [h for h in found if not any(p.search(h.text) for p in ctx.privacy_allow)]
     if not found:

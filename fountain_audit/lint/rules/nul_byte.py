@@ -48,9 +48,18 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
 _CONTROL_BYTES = tuple(bytes([c]) for c in (*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f))
 
 
-def check(ctx):
+def _present(ctx) -> bool:
     raw = ctx.ascii_bytes()  # (a control character is ASCII: one byte there, found by memchr)
-    if not any(c in raw for c in _CONTROL_BYTES):
+    return any(c in raw for c in _CONTROL_BYTES)
+
+
+def prepare(ctx):
+    """Test for control characters before the model is built (in the text's ASCII bytes)."""
+    ctx.memo(CODE, _present)
+
+
+def check(ctx):
+    if not ctx.memo(CODE, _present):
         return
     index_of = None
     for m in _CONTROL_RE.finditer(ctx.text):

@@ -57,6 +57,11 @@ SINCE = "1.0"
 SCOPE = ALL_KINDS
 
 
+def prepare(ctx):
+    """Find the secrets before the model is built (the scan reads the text's byte forms)."""
+    ctx.secrets()
+
+
 def check(ctx):
     secrets = ctx.secrets()
     if not secrets:
