@@ -24,6 +24,7 @@ Output versioning: :data:`FORMAT_VERSION` is ``MAJOR.MINOR``; a minor change onl
 from __future__ import annotations
 
 import bisect
+import heapq
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from fountain_audit.privacy.detect import workspace_paths
 from fountain_audit.privacy.redact import Redactor
 from fountain_audit.model.ids import SessionIds, ids_of, node_id, scene_id, turn_id
 from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session,
-                                          inline_placements, placements)
+                                          inline_placements, iter_placements, placements)
 
 #: Version of the dump output formats (``MAJOR.MINOR``; a minor change only adds fields).
 #: 1.1: every record (and scene, speech) gained "id" (fountain_audit.model.ids);
@@ -350,9 +351,9 @@ def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset(
                 prose.append((node.offset, _tool_from_prose(file, node, refs(turn.scene_index), turn.index,
                                                             _prose_phase(turn, node), ids)))
     k = 0
-    notes = placements(session)
+    notes = iter_placements(session)  # (made as they are written, not kept)
     if "inline" in kinds and inline_placements(session):  # inline notes, in source order among the others
-        notes = sorted([*notes, *inline_placements(session)], key=lambda p: p.note.node.offset)
+        notes = heapq.merge(notes, inline_placements(session), key=lambda p: p.note.node.offset)
     for p in notes:
         rec = p.note
         if rec.kind not in kinds or (p.turn is not None and not in_turns):

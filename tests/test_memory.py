@@ -82,3 +82,55 @@ def test_home_paths_skipped_after_the_scan():
     assert [h.user for h in found] == ["alice", "bob", "alice", "carol"]
     assert skip_home_paths(text, found, skip) == find_home_paths(text, skip) == found[1:]
     assert skip_home_paths(text, found, None) == found
+
+
+# --- ids named scene by scene (model.ids.SessionIds) ---------------------------------------------------
+
+def _objects(session):
+    from fountain_audit.model.session import inline_placements
+    out = [*session.scenes, *session.turns, *session.notes, *(p.note for p in inline_placements(session))]
+    for t in session.turns:
+        out += [sp for sp in (t.user, t.forwarding, t.reply, t.stats, *t.actions, *t.prose_tool_calls) if sp is not None]
+    for s in session.scenes:
+        out += [*s.speeches, *s.nodes, s.heading]
+    return out + list(session.prologue) + list(session.epilogue)
+
+
+def _session_texts():
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench
+    yield "generated", bench.generate_session(200_000)
+    for p in SAMPLES:
+        yield p.name, read_path(p)
+    shared = Path(__file__).resolve().parent.parent.parent / "shared"
+    if shared.is_dir():
+        for p in sorted([*shared.rglob("*.spmd"), *shared.rglob("*.fountain")]):
+            yield p.name, read_path(p)
+
+
+def test_ids_named_scene_by_scene_are_the_ids_named_at_once():
+    from fountain_audit.model.ids import SessionIds, _all_ids
+    seen = 0
+    for name, text in _session_texts():
+        session = build_session(parse(text))
+        ids = SessionIds(session)
+        assert ids._by_scene, name
+        every, recalls = _all_ids(session)
+        objects = _objects(session)
+        for obj in objects + list(reversed(objects)):  # (in any order: scenes named again when asked)
+            assert ids.of(obj) == every.get(id(obj)), (name, obj)
+        assert ids.recall_notes == recalls
+        assert len(ids._tables) <= SessionIds.KEPT_SCENES
+        other = build_session(parse(text))  # the same text, another model: none of its objects
+        assert ids.of(object()) is None and all(ids.of(o) is None for o in _objects(other))
+        seen += len(every)
+    assert seen > 3000
+
+
+def test_ids_of_a_session_not_in_scene_order():
+    from fountain_audit.model.ids import SessionIds, _all_ids
+    session = build_session(parse(read_path(SAMPLES[0])))
+    session.notes = list(reversed(session.notes))
+    ids = SessionIds(session)
+    assert not ids._by_scene and ids._ids == _all_ids(session)[0]

@@ -72,6 +72,9 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
     else:
         ctx = RuleContext(text, document, session, allow)
     out: list[Diagnostic] = []
+    # Each message text is held once however many diagnostics give it (a rule often repeats
+    # one message over a large file: each of the findings made its own copy).
+    share = {}.setdefault
     unused_rule = None
     visits = []  # (rule code, what, visitor, kinds) of the rules that declare visitors
     by_code = {}
@@ -89,7 +92,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
         try:
             for f in rule.check(ctx):
                 out.append(Diagnostic(path, f.line, f.column, rule.code, rule.name, rule.severity,
-                                      f.message, f.end_line, f.end_column))
+                                      share(f.message, f.message), f.end_line, f.end_column))
         except Exception as e:  # noqa: BLE001 - a rule bug must not hide the other rules' findings
             failed[rule.code] = e
     ctx.release()  # (the byte forms of the text some whole-file rules read)
@@ -97,7 +100,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
         for code, f in walk(ctx, visits, failed.__setitem__):
             rule = by_code[code]
             out.append(Diagnostic(path, f.line, f.column, code, rule.name, rule.severity,
-                                  f.message, f.end_line, f.end_column))
+                                  share(f.message, f.message), f.end_line, f.end_column))
     out.extend(_internal_error(path, r, failed[r.code]) for r in rules if r.code in failed)  # in rule order
     found = directives(document) if "fountain-audit:" in text else []
     if found:

@@ -40,10 +40,12 @@ with any line added or removed above it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from typing import Any
 
-from fountain_audit.model.session import Scene, Session, Speech, Turn, inline_placements
+from fountain_audit.model.session import Scene, Session, Speech, Turn, _in_scene_order, inline_placements
+from fountain_audit.parse.fountain import Note
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
 
 #: The id grammar (see the module docstring).
@@ -68,78 +70,177 @@ def note_group(kind: str) -> str:
 
 
 class SessionIds:
-    """The ids of one session's scenes, turns, speeches and notes (computed once, see
-    :func:`ids_of`). Lookups take the model objects themselves and return ``None`` for an
-    object that is not part of this session."""
+    """The ids of one session's scenes, turns, speeches and notes (see :func:`ids_of`). Lookups
+    take the model objects themselves and return ``None`` for an object that is not part of
+    this session.
+
+    A session as :func:`~fountain_audit.model.session.build_session` makes it (notes in scene
+    order) is named one scene at a time, when an object of that scene is first looked up (the
+    scene is found from the object's offset; the last :data:`KEPT_SCENES` scenes' names are
+    kept), so that a dump does not hold a name for every object of the file; recall and inline
+    notes, named across scenes, are named at once. Any other session is named all at once."""
+
+    #: How many scenes' names are kept (a dump asks scene after scene).
+    KEPT_SCENES = 8
 
     def __init__(self, session: Session):
-        self._ids: dict[int, str] = {}
-        self.recall_notes: list[NoteRecord] = []
-        for scene in session.scenes:
-            self._ids[id(scene)] = f"s{scene.index + 1}"
-        in_turns: set[int] = set()
-        for turn in session.turns:
-            tid = f"t{turn.index + 1}"
-            self._ids[id(turn)] = tid
-            for part in ("user", "forwarding", "reply"):
-                sp = getattr(turn, part)
-                if sp is not None:
-                    self._ids[id(sp)] = f"{tid}.{part}"
-            for k, sp in enumerate(turn.actions, 1):
-                self._ids[id(sp)] = f"{tid}.action{k}"
-            if turn.stats is not None:
-                self._ids[id(turn.stats)] = f"{tid}.stats"
-            items: list[tuple[int, str, Any]] = [(r.node.offset, note_group(r.kind), r) for _, r in turn.notes]
-            items += [(n.offset, "tool", n) for n in turn.prose_tool_calls]
-            items.sort(key=lambda t: t[0])
-            count: Counter[str] = Counter()
-            for _, group, obj in items:
-                count[group] += 1
-                self._ids[id(obj)] = f"{tid}.{group}{count[group]}"
-                in_turns.add(id(obj))
-        prologue = {id(n) for n in session.prologue}
-        epilogue = {id(n) for n in session.epilogue}
-        scene_notes = {id(r): s for s in session.scenes for r in s.notes}
-        loose: dict[str, list[NoteRecord]] = {}
-        for rec in session.notes:
-            if id(rec) in in_turns:
-                continue
-            if id(rec.node) in prologue:
-                owner = "s0"
-            elif id(rec.node) in epilogue:
-                owner = "end"
-            else:
-                scene = scene_notes.get(id(rec))
-                owner = self._ids[id(scene)] if scene is not None else "s0"
-            loose.setdefault(owner, []).append(rec)
-        for owner, recs in loose.items():
-            count = Counter()
-            for rec in recs:
-                group = note_group(rec.kind)
-                count[group] += 1
-                self._ids[id(rec)] = f"{owner}.{group}{count[group]}"
-        inline: Counter[str] = Counter()
-        for p in inline_placements(session):  # notes inside lines: by turn, else scene, else s0 / end
-            if p.turn is not None:
-                owner = self._ids[id(p.turn)]
-            elif p.scene is not None:
-                owner = self._ids[id(p.scene)]
-            else:
-                owner = "end" if session.epilogue and p.note.node.offset >= session.epilogue[0].offset else "s0"
-            inline[owner] += 1
-            self._ids[id(p.note)] = f"{owner}.inline{inline[owner]}"
-        seen: Counter[str] = Counter()
-        for rec in session.notes:  # recall notes are named by their recorded id
-            if rec.kind == "recall" and rec.valid and rec.fields.get("id"):
-                rid = rec.fields["id"]
-                seen[rid] += 1
-                self._ids[id(rec)] = f"recall:{rid}" + (f"#{seen[rid]}" if seen[rid] > 1 else "")
-                self.recall_notes.append(rec)
+        self._session = session
+        self._tables: dict[int, dict[int, str]] = {}  # scene position (-1: before, len: end) -> names
+        self._by_scene = _in_scene_order(session) and all(
+            a.heading.offset < b.heading.offset for a, b in zip(session.scenes, session.scenes[1:]))
+        if not self._by_scene:
+            self._ids, self.recall_notes = _all_ids(session)
+            return
+        self._starts = [s.heading.offset for s in session.scenes]
+        self._end = session.epilogue[0].offset if session.epilogue else None
+        self._ids = {}
+        self.recall_notes = []
+        _name_across_scenes(session, self._ids, self.recall_notes,
+                            lambda turn: turn_id(turn.index), lambda scene: scene_id(scene.index))
 
     def of(self, obj: Scene | Turn | Speech | NoteRecord | Any) -> str | None:
         """The id of a scene, turn, speech, note record, stats line or prose tool-call
         node of this session, or ``None``."""
-        return self._ids.get(id(obj))
+        found = self._ids.get(id(obj))
+        if found is not None or not self._by_scene:
+            return found
+        scenes = self._session.scenes
+        if isinstance(obj, Scene):
+            return scene_id(obj.index) if 0 <= obj.index < len(scenes) and scenes[obj.index] is obj else None
+        if isinstance(obj, Turn):
+            k = obj.scene_index
+            if not (isinstance(k, int) and 0 <= k < len(scenes)):
+                return None
+        else:
+            if isinstance(obj, Speech):
+                at = obj.dialogue.offset
+            elif isinstance(obj, NoteRecord):
+                at = obj.node.offset
+            else:
+                at = getattr(obj, "offset", None)
+                if not isinstance(at, int):
+                    return None
+            k = len(scenes) if self._end is not None and at >= self._end else bisect_right(self._starts, at) - 1
+        return self._table(k).get(id(obj))
+
+    def _table(self, k: int) -> dict[int, str]:
+        """The names of scene position ``k``'s objects (``-1``: before the first scene;
+        ``len(scenes)``: the end marker and after)."""
+        table = self._tables.get(k)
+        if table is None:
+            if len(self._tables) >= self.KEPT_SCENES:
+                del self._tables[next(iter(self._tables))]
+            table = self._tables[k] = _scene_ids(self._session, k)
+        return table
+
+
+def _scene_ids(session: Session, k: int) -> dict[int, str]:
+    """``{id(obj): name}`` for the objects of scene position ``k`` of a session in scene order:
+    its turns, their speeches, stats lines, notes and prose tool calls, and its notes outside
+    turns (``-1``: the notes before the first scene, ``s0``; ``len(scenes)``: those of the end)."""
+    scenes = session.scenes
+    out: dict[int, str] = {}
+    if 0 <= k < len(scenes):
+        scene = scenes[k]
+        owner = scene_id(scene.index)
+        in_turns: set[int] = set()
+        for turn in scene.turns:
+            _name_turn(turn, out, in_turns)
+        loose = [r for r in scene.notes if id(r) not in in_turns]
+    else:
+        before = sum(1 for n in session.prologue if isinstance(n, Note))
+        if k < 0:
+            owner, loose = "s0", session.notes[:before]
+        else:
+            owner = "end"
+            loose = session.notes[before + sum(len(s.notes) for s in scenes):]
+    count: Counter[str] = Counter()
+    for rec in loose:
+        group = note_group(rec.kind)
+        count[group] += 1
+        out[id(rec)] = f"{owner}.{group}{count[group]}"
+    return out
+
+
+def _name_turn(turn: Turn, out: dict[int, str], in_turns: set[int]) -> None:
+    """Name ``turn``, its speeches, stats line, notes and prose tool calls into ``out``; the
+    ids of its notes and prose tool calls go into ``in_turns``."""
+    tid = turn_id(turn.index)
+    out[id(turn)] = tid
+    for part in ("user", "forwarding", "reply"):
+        sp = getattr(turn, part)
+        if sp is not None:
+            out[id(sp)] = f"{tid}.{part}"
+    for k, sp in enumerate(turn.actions, 1):
+        out[id(sp)] = f"{tid}.action{k}"
+    if turn.stats is not None:
+        out[id(turn.stats)] = f"{tid}.stats"
+    items: list[tuple[int, str, Any]] = [(r.node.offset, note_group(r.kind), r) for _, r in turn.notes]
+    items += [(n.offset, "tool", n) for n in turn.prose_tool_calls]
+    items.sort(key=lambda t: t[0])
+    count: Counter[str] = Counter()
+    for _, group, obj in items:
+        count[group] += 1
+        out[id(obj)] = f"{tid}.{group}{count[group]}"
+        in_turns.add(id(obj))
+
+
+def _name_across_scenes(session: Session, ids: dict[int, str], recall_notes: list[NoteRecord],
+                        turn_name, scene_name) -> None:
+    """Name the inline notes (counted per turn, else scene, else ``s0`` / ``end``) and the recall
+    notes (by their recorded id, counted over the session) into ``ids``; the recall notes go
+    into ``recall_notes``. ``turn_name(turn)`` and ``scene_name(scene)`` give those ids."""
+    inline: Counter[str] = Counter()
+    for p in inline_placements(session):  # notes inside lines: by turn, else scene, else s0 / end
+        if p.turn is not None:
+            owner = turn_name(p.turn)
+        elif p.scene is not None:
+            owner = scene_name(p.scene)
+        else:
+            owner = "end" if session.epilogue and p.note.node.offset >= session.epilogue[0].offset else "s0"
+        inline[owner] += 1
+        ids[id(p.note)] = f"{owner}.inline{inline[owner]}"
+    seen: Counter[str] = Counter()
+    for rec in session.notes:  # recall notes are named by their recorded id
+        if rec.kind == "recall" and rec.valid and rec.fields.get("id"):
+            rid = rec.fields["id"]
+            seen[rid] += 1
+            ids[id(rec)] = f"recall:{rid}" + (f"#{seen[rid]}" if seen[rid] > 1 else "")
+            recall_notes.append(rec)
+
+
+def _all_ids(session: Session) -> tuple[dict[int, str], list[NoteRecord]]:
+    """``({id(obj): name}, recall notes)`` for every object of ``session`` at once (any session)."""
+    ids: dict[int, str] = {}
+    recall_notes: list[NoteRecord] = []
+    for scene in session.scenes:
+        ids[id(scene)] = f"s{scene.index + 1}"
+    in_turns: set[int] = set()
+    for turn in session.turns:
+        _name_turn(turn, ids, in_turns)
+    prologue = {id(n) for n in session.prologue}
+    epilogue = {id(n) for n in session.epilogue}
+    scene_notes = {id(r): s for s in session.scenes for r in s.notes}
+    loose: dict[str, list[NoteRecord]] = {}
+    for rec in session.notes:
+        if id(rec) in in_turns:
+            continue
+        if id(rec.node) in prologue:
+            owner = "s0"
+        elif id(rec.node) in epilogue:
+            owner = "end"
+        else:
+            scene = scene_notes.get(id(rec))
+            owner = ids[id(scene)] if scene is not None else "s0"
+        loose.setdefault(owner, []).append(rec)
+    for owner, recs in loose.items():
+        count: Counter[str] = Counter()
+        for rec in recs:
+            group = note_group(rec.kind)
+            count[group] += 1
+            ids[id(rec)] = f"{owner}.{group}{count[group]}"
+    _name_across_scenes(session, ids, recall_notes, lambda turn: ids[id(turn)], lambda scene: ids[id(scene)])
+    return ids, recall_notes
 
 
 def ids_of(session: Session) -> SessionIds:
