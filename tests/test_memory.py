@@ -134,3 +134,57 @@ def test_ids_of_a_session_not_in_scene_order():
     session.notes = list(reversed(session.notes))
     ids = SessionIds(session)
     assert not ids._by_scene and ids._ids == _all_ids(session)[0]
+
+
+# --- what the model and the diagnostics hold ----------------------------------------------------------
+
+def _generated(size: int) -> str:
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench
+    return bench.generate_session(size)
+
+
+def test_model_of_a_recorder_session_holds_under_10x_its_text():
+    import tracemalloc
+    text = _generated(1_000_000)
+    build_session(parse(text[:20_000]))  # (the parsers and memo tables are loaded before measuring)
+    tracemalloc.start()
+    try:
+        session = build_session(parse(text))
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(session.notes) > 6000
+    # 11.9x before issue 9's work (a Placement and 7-key fields dict per note, copies of tool
+    # arguments, names and kinds), 8.7x after it: objects per line and per note remain.
+    assert held < 10 * len(text), held / len(text)
+
+
+def test_repeated_strings_held_once():
+    text = _generated(200_000)
+    found = [d for d in lint_text(text, "g.spmd") if d.code == "R101"]
+    assert len(found) > 100 and len({id(d.message) for d in found}) == len({d.message for d in found})
+    session = build_session(parse(text))
+    speakers = [sp.character for s in session.scenes for sp in s.speeches]
+    assert len({id(c) for c in speakers}) == len(set(speakers))
+
+
+def test_note_record_keeps_rare_values_apart():
+    import copy
+    import pickle
+
+    from fountain_audit.parse.notes import NoteRecord, parse_note
+    doc = parse("[[rag: nothing like a rag note]]\n\n[[rag: 2 chunks from s.db, top score 0.5]]\n")
+    bad, good = (parse_note(n) for n in doc.children if n.type == "note")
+    assert (bad.valid, bad.error_line, bad.error_column) == (False, 1, 8) and bad.error.startswith("malformed [[rag:]]")
+    assert good._rare is None and (good.error, good.error_line, good.error_column) == (None, None, None)
+    assert good.body == "rag: 2 chunks from s.db, top score 0.5"
+    inline = NoteRecord("inline", good.node, "given body", fields={"element": "action"})
+    assert inline.body == "given body" and inline.error is None
+    twin = copy.copy(bad)
+    twin.error = "changed"
+    assert bad.error.startswith("malformed") and twin.error_line == 1
+    again = pickle.loads(pickle.dumps(bad))
+    assert (again.error, again.error_line, again.error_column, again.body) == \
+        (bad.error, 1, 8, "rag: nothing like a rag note")

@@ -85,20 +85,58 @@ class NoteRecord:
     without building it.
     """
 
-    __slots__ = ("kind", "node", "_body", "actor", "_fields", "valid", "error", "error_line", "error_column")
+    # _rare: None, or (body, error, error_line, error_column) once one of these is given (most
+    # records have none: a note's body is sliced from its node, a well-formed note has no error).
+    __slots__ = ("kind", "node", "actor", "_fields", "valid", "_rare")
 
     def __init__(self, kind: str, node: Note, body: str | None = None, actor: str | None = None,
                  fields: dict[str, Any] | None = None, valid: bool = True, error: str | None = None,
                  error_line: int | None = None, error_column: int | None = None):
         self.kind = kind
         self.node = node
-        self._body = body
         self.actor = actor
         self._fields = {} if fields is None else fields
         self.valid = valid
-        self.error = error
-        self.error_line = error_line
-        self.error_column = error_column
+        self._rare = None if body is None and error is None and error_line is None and error_column is None \
+            else (body, error, error_line, error_column)
+
+    def _set(self, k: int, value) -> None:
+        rare = self._rare
+        if rare is None and value is None:
+            return
+        rare = list(rare or (None, None, None, None))
+        rare[k] = value
+        self._rare = tuple(rare)  # (a tuple: a copy of the record never shares a change)
+
+    @property
+    def error(self) -> str | None:
+        """Why the payload does not match the kind's syntax, or ``None``."""
+        rare = self._rare
+        return None if rare is None else rare[1]
+
+    @error.setter
+    def error(self, value: str | None) -> None:
+        self._set(1, value)
+
+    @property
+    def error_line(self) -> int | None:
+        """1-based file line of the error, or ``None``."""
+        rare = self._rare
+        return None if rare is None else rare[2]
+
+    @error_line.setter
+    def error_line(self, value: int | None) -> None:
+        self._set(2, value)
+
+    @property
+    def error_column(self) -> int | None:
+        """1-based file column (code points) of the error, or ``None``."""
+        rare = self._rare
+        return None if rare is None else rare[3]
+
+    @error_column.setter
+    def error_column(self, value: int | None) -> None:
+        self._set(3, value)
 
     @property
     def fields(self) -> dict[str, Any]:
@@ -129,7 +167,8 @@ class NoteRecord:
     @property
     def body(self) -> str:
         """The note's text between ``[[`` and ``]]`` (sliced from the node unless given)."""
-        b = self._body
+        rare = self._rare
+        b = None if rare is None else rare[0]
         return self.node.body if b is None else b
 
     def __repr__(self) -> str:
