@@ -730,11 +730,17 @@ def dump_session(session: Session, file: str, shape: str = "dump",
     """Records of one session: ``shape="dump"``: note records of ``kinds`` (tool calls by
     default); ``"turns"``: :class:`TurnRecord`; ``"ast"``: the AST of ``session.document``.
     (The ``dump`` command writes an :class:`UndecodableBytesRecord` before them when the file
-    has bytes that are not UTF-8.)"""
+    has bytes that are not UTF-8.) For note records, the session's ids keep only the last
+    scenes' names from then on (:meth:`~fountain_audit.model.ids.SessionIds.keep_last`)."""
     if shape == "ast":
         yield from ast_records(session.document, file)
         return
-    recs: Iterator[Any] = turn_records(session, file) if shape == "turns" else note_records(session, file, kinds)
+    if shape == "turns":
+        recs: Iterator[Any] = turn_records(session, file)  # (reads the session's provenance, which names
+    else:                                                   # objects of every scene first: all names kept)
+        # Note records come scene after scene: the ids of the scenes already written are not kept.
+        ids_of(session).keep_last(8)
+        recs = note_records(session, file, kinds)
     for r in recs:
         if not filters or filters.keep(r):
             yield r

@@ -121,7 +121,12 @@ def test_ids_named_scene_by_scene_are_the_ids_named_at_once():
         for obj in objects + list(reversed(objects)):  # (in any order: scenes named again when asked)
             assert ids.of(obj) == every.get(id(obj)), (name, obj)
         assert ids.recall_notes == recalls
-        assert len(ids._tables) <= SessionIds.KEPT_SCENES
+        assert len(ids._tables) >= len(session.scenes)  # all kept (each scene's heading was asked)
+        ids.keep_last(3)
+        assert len(ids._tables) <= 3
+        for obj in objects:
+            assert ids.of(obj) == every.get(id(obj)), (name, obj)
+        assert len(ids._tables) <= 3
         other = build_session(parse(text))  # the same text, another model: none of its objects
         assert ids.of(object()) is None and all(ids.of(o) is None for o in _objects(other))
         seen += len(every)

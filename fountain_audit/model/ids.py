@@ -76,16 +76,16 @@ class SessionIds:
 
     A session as :func:`~fountain_audit.model.session.build_session` makes it (notes in scene
     order) is named one scene at a time, when an object of that scene is first looked up (the
-    scene is found from the object's offset; the last :data:`KEPT_SCENES` scenes' names are
-    kept), so that a dump does not hold a name for every object of the file; recall and inline
+    scene is found from the object's offset), and the names are kept; after
+    :meth:`keep_last`, only the last few scenes' names are kept, so that a dump, which asks
+    scene after scene, does not hold a name for every object of the file. Recall and inline
     notes, named across scenes, are named at once. Any other session is named all at once."""
-
-    #: How many scenes' names are kept (a dump asks scene after scene).
-    KEPT_SCENES = 8
 
     def __init__(self, session: Session):
         self._session = session
+        self._kept: int | None = None  # how many scenes' names are kept (None: all)
         self._tables: dict[int, dict[int, str]] = {}  # scene position (-1: before, len: end) -> names
+        self._last: dict[int, str] = {}  # the names of the scene last looked up in
         self._by_scene = _in_scene_order(session) and all(
             a.heading.offset < b.heading.offset for a, b in zip(session.scenes, session.scenes[1:]))
         if not self._by_scene:
@@ -104,6 +104,9 @@ class SessionIds:
         found = self._ids.get(id(obj))
         if found is not None or not self._by_scene:
             return found
+        found = self._last.get(id(obj))  # (callers ask for the objects of one scene after another)
+        if found is not None:
+            return found
         scenes = self._session.scenes
         if isinstance(obj, Scene):
             return scene_id(obj.index) if 0 <= obj.index < len(scenes) and scenes[obj.index] is obj else None
@@ -121,16 +124,28 @@ class SessionIds:
                 if not isinstance(at, int):
                     return None
             k = len(scenes) if self._end is not None and at >= self._end else bisect_right(self._starts, at) - 1
-        return self._table(k).get(id(obj))
+        table = self._last = self._table(k)
+        return table.get(id(obj))
+
+    def keep_last(self, scenes: int) -> None:
+        """From now on keep the names of the ``scenes`` scenes last used (at least 1), not all:
+        for a caller that looks objects up scene after scene, once (a scene asked again after
+        others is named again: same names, more time)."""
+        self._kept = max(1, scenes)
+        while len(self._tables) > self._kept:
+            del self._tables[next(iter(self._tables))]
 
     def _table(self, k: int) -> dict[int, str]:
         """The names of scene position ``k``'s objects (``-1``: before the first scene;
         ``len(scenes)``: the end marker and after)."""
-        table = self._tables.get(k)
+        tables = self._tables
+        table = tables.get(k)
         if table is None:
-            if len(self._tables) >= self.KEPT_SCENES:
-                del self._tables[next(iter(self._tables))]
-            table = self._tables[k] = _scene_ids(self._session, k)
+            if self._kept is not None and len(tables) >= self._kept:
+                del tables[next(iter(tables))]  # the least recently used
+            table = tables[k] = _scene_ids(self._session, k)
+        elif self._kept is not None:
+            tables[k] = tables.pop(k)  # (now the most recently used)
         return table
 
 
