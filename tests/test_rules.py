@@ -53,3 +53,35 @@ def test_readme_rule_table_matches_the_registry():
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     rows = [f"| {r.code} | {r.name} | {r.severity} | {r.since} | {r.summary} |" for r in RULES]
     assert "\n".join(rows) in readme
+
+
+_NO_DESCRIPTION = """Title: T
+Author: ALICE
+
+FADE IN:
+
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+[[rag: 1 chunks from notes.db, top score 0.5]]
+
+ALICE
+Summarise the design doc.
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It proposes three services.
+
+THE END.
+"""
+
+
+def test_rag_note_in_a_scene_without_description_is_in_place():
+    """P101 judges a RAG note against the scene description only when there is one: with none,
+    before the user's dialogue is the right place (it said "before the scene description")."""
+    assert [(d.code, d.line) for d in lint_text(_NO_DESCRIPTION, "s.spmd", Selection.build(["P101"]))] == []
+    moved = _NO_DESCRIPTION.replace("[[rag: 1 chunks from notes.db, top score 0.5]]\n\n", "").replace(
+        "Summarise the design doc.\n", "Summarise the design doc.\n\n[[rag: 1 chunks from notes.db, top score 0.5]]\n")
+    assert [(d.code, d.line, d.message) for d in lint_text(moved, "s.spmd", Selection.build(["P101"]))] == [
+        ("P101", 11, "[[rag:]] note after the user's dialogue (line 8); it belongs before the user's dialogue")]
