@@ -166,8 +166,18 @@ def test_redact_paths():
 def test_endpoint_errors_exit_1():
     r = run("--endpoint", "http://127.0.0.1:9/v1/traces", "--timeout", "2", str(CLEAN))
     assert r.exit_code == 1 and "http://127.0.0.1:9/v1/traces: cannot send" in r.stderr
-    r = run("--endpoint", "ftp://x/v1/traces", str(CLEAN))
-    assert r.exit_code == 1 and "must be an http:// or https:// URL" in r.stderr
+
+
+@pytest.mark.parametrize("url", ["127.0.0.1:18765", "ftp://x/v1/traces", "http://", "http://[::1", "/v1/traces"])
+def test_an_endpoint_that_is_not_an_http_url_is_a_usage_error(url, tmp_path):
+    """Nothing is sent or written: exit 2 with click's usage message, as for the other usage errors."""
+    out = tmp_path / "traces.json"
+    r = run("--endpoint", url, "-o", str(out), str(CLEAN))
+    assert r.exit_code == 2 and not out.exists()
+    usage, _, error = r.stderr.partition("\n\n")
+    assert usage.startswith("Usage: ") and usage.endswith(" export --help' for help.")
+    assert error == (f"Error: Invalid value for --endpoint: {url!r}: the endpoint must be an http:// or https:// URL, "
+                     "e.g. http://127.0.0.1:4318/v1/traces\n")
 
 
 def test_legacy_stats_note_gives_usage_and_duration():

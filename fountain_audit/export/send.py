@@ -59,6 +59,20 @@ def to_protobuf(request: dict[str, Any]):
     return json_format.ParseDict(doc, ExportTraceServiceRequest())
 
 
+def endpoint_problem(url: str) -> str | None:
+    """Why ``url`` cannot be an OTLP/HTTP endpoint (``None`` when it can): it must be an
+    ``http://`` or ``https://`` URL with a host."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. an unbalanced [ in the host
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return "the endpoint must be an http:// or https:// URL, e.g. http://127.0.0.1:4318/v1/traces"
+    return None
+
+
 def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult:
     """POST ``request`` (OTLP/JSON dict) to ``url`` as OTLP/HTTP protobuf.
 
@@ -67,8 +81,9 @@ def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult
     """
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
-    if not url.startswith(("http://", "https://")):
-        raise SendError("the endpoint must be an http:// or https:// URL")
+    problem = endpoint_problem(url)
+    if problem is not None:
+        raise SendError(problem)
     message = to_protobuf(request)
     spans = sum(len(ss.spans) for rs in message.resource_spans for ss in rs.scope_spans)
     traces = len({sp.trace_id for rs in message.resource_spans for ss in rs.scope_spans for sp in ss.spans})
