@@ -676,6 +676,13 @@ def undecodable_record(text: str, file: str) -> UndecodableBytesRecord | None:
 # --------------------------------------------------------------------------- filters, redaction
 
 
+#: The statuses the recorder writes: tool calls, chunk results and syntheses ``ok``/``error``;
+#: writes also ``skipped``/``aborted``; memory-tool notes ``ok``, ``archived`` (delete_memory).
+#: Open-ended: a memory-tool or legacy ``[[run:]]`` note's status is the free text after its last
+#: `` — ``, so ``--status`` accepts any value and only warns about one outside this list.
+KNOWN_STATUSES = ("ok", "error", "skipped", "aborted", "archived")
+
+
 @dataclass(frozen=True, slots=True)
 class Filters:
     """Record filters (empty = no filter). ``tools``, ``statuses`` and ``actors`` concern tool
