@@ -91,7 +91,8 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
         raise click.UsageError(one_line(str(e))) from None
     bad = [k for k in _split(scene_kinds) if k not in SCENE_KINDS]
     if bad:
-        raise click.UsageError(f"unknown scene kind {bad[0]!r} (choose from {', '.join(SCENE_KINDS)})")
+        raise click.UsageError(f"unknown scene kind {bad[0]!r}{did_you_mean(bad[0], SCENE_KINDS)} "
+                               f"(choose from {', '.join(SCENE_KINDS)})")
     for status in dict.fromkeys(_split(statuses)):  # open-ended (memory-tool notes): warn, do not refuse
         if status not in dm.KNOWN_STATUSES:
             click.secho(f"fountain-audit: warning: --status {status!r} is not a status the recorder writes "
