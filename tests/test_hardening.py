@@ -133,11 +133,35 @@ def test_no_session_file_exits_2_unless_allow_empty(project):
     (project / "empty").mkdir()
     r = cli("lint", "empty")
     assert r.exit_code == 2
-    assert r.stderr.splitlines() == [
-        "fountain-audit: warning: no *.spmd or *.fountain files under empty",
+    assert r.stderr.splitlines() == [  # once: no warning repeating the error
         "fountain-audit: error: no session file (*.spmd, *.fountain) in empty (--allow-empty accepts that)"]
     r = cli("lint", "--allow-empty", "empty")
     assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 0 files checked.\n")
+    r = cli("lint", "empty", "s.spmd")  # beside files that were found, the empty folder is a warning
+    assert r.exit_code == 1
+    assert r.stderr.splitlines() == ["fountain-audit: warning: no *.spmd or *.fountain files under empty"]
+
+
+@pytest.mark.parametrize("command", [("dump",), ("export", "--to", "toolpath"), ("export", "--to", "otlp-json")])
+def test_dump_and_export_of_no_session_file_exit_2(project, command):
+    """As lint and report: a mistyped or empty path in CI must not pass with an empty document."""
+    (project / "empty").mkdir()
+    r = cli(*command, "empty")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        2, "", "fountain-audit: error: no session file (*.spmd, *.fountain) in empty\n")
+
+
+def test_a_folder_whose_sessions_are_all_excluded_says_so(project):
+    (project / "pyproject.toml").write_text('[tool.fountain-audit]\nexclude = ["**/archive/**"]\n')
+    (project / "archive" / "old").mkdir(parents=True)
+    (project / "archive" / "a.spmd").write_text(Path("s.spmd").read_text())
+    (project / "archive" / "old" / "b.spmd").write_text(Path("s.spmd").read_text())
+    r = cli("lint", "archive")
+    assert r.exit_code == 2
+    assert r.stderr.splitlines() == [
+        "fountain-audit: warning: no *.spmd or *.fountain files under archive (2 file(s) or folder(s) excluded "
+        "by the configuration)",
+        "fountain-audit: error: no session file (*.spmd, *.fountain) in archive (--allow-empty accepts that)"]
 
 
 def test_dump_says_what_a_file_without_records_is(project):
@@ -723,7 +747,9 @@ EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
     (("redact", "f" + EVIL), f"fountain-audit redact: error: f{EVIL_SHOWN}: not a regular file"),
     (("report", "f" + EVIL, "-o", "out/"), f"fountain-audit report: error: f{EVIL_SHOWN}: not a regular file"),
     (("diff", "f" + EVIL, "s.spmd"), f"fountain-audit diff: error: f{EVIL_SHOWN}: not a regular file"),
-    (("lint", "d" + EVIL), f"fountain-audit: warning: no *.spmd or *.fountain files under d{EVIL_SHOWN}"),
+    (("lint", "d" + EVIL), f"fountain-audit: error: no session file (*.spmd, *.fountain) in d{EVIL_SHOWN} "
+                           "(--allow-empty accepts that)"),
+    (("lint", "d" + EVIL, "s.spmd"), f"fountain-audit: warning: no *.spmd or *.fountain files under d{EVIL_SHOWN}"),
     (("lint", "s.spmd", "-o", "gone/" + EVIL),
      f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
     (("export", "--to", "toolpath", "s.spmd", "-o", "gone/" + EVIL),

@@ -274,3 +274,19 @@ def test_a_secret_split_across_ast_tokens_is_not_dumped_in_pieces(tmp_path):
     assert [t["type"] for t in node["tokens"]] == ["CHARACTER", "DIALOGUE"]
     assert "".join(t["text"] for t in node["tokens"]) == node["text"]
     assert node["tokens"][0]["text"] == "<redacted:private-key>\n"
+
+
+def test_redact_into_a_closed_pipe_stops_quietly(tmp_path):
+    """`fountain-audit redact big.spmd | true`: the reader goes away; no "None: cannot
+    write: Broken pipe" message, status 0 (as dump)."""
+    import subprocess
+    import sys
+
+    from tests.test_dump import _big_session
+
+    big = tmp_path / "big.spmd"
+    big.write_text(_big_session(2000))  # far more than a pipe's buffer
+    p = subprocess.Popen([sys.executable, "-m", "fountain_audit", "redact", str(big)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()  # gone before the first write, as `| true`
+    assert (p.stderr.read(), p.wait()) == (b"", 0)

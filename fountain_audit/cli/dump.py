@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from fountain_audit.cli.main import _split, discover, read_stdin
+from fountain_audit.cli.main import _fail, _split, discover, no_session_file, read_stdin
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, describe_content, format_size, read_path
 from fountain_audit.suggest import did_you_mean
@@ -103,6 +103,8 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     if ast_ and filters:
         raise click.UsageError("--tool, --status, --actor and --scene-kind do not apply to --ast")
     files, errors = discover(paths)
+    if not files and not errors:
+        _fail(no_session_file(paths))
     for msg in errors:
         click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
     out = utf8_stdout("strict")

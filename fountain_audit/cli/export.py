@@ -57,7 +57,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     unreadable path or a file with no timestamp (the other files are still exported).
     """
     from fountain_audit import dump as dm
-    from fountain_audit.cli.main import discover, refuse_output_over_inputs
+    from fountain_audit.cli.main import _fail, discover, no_session_file, refuse_output_over_inputs
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.export import render
     from fountain_audit.export.common import SessionExport
@@ -91,6 +91,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     clock = Clock(zone, fallback)
 
     files, errors = discover(paths)
+    if not files and not errors:
+        _fail(no_session_file(paths))
     # files named on the command line are exported whatever they hold, however they are spelt
     # (./x, d/../x, a symlink) and even when a folder named before them holds them too
     named = {p if p == "-" else os.path.realpath(p) for p in paths if p == "-" or not os.path.isdir(p)}

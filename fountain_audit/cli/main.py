@@ -15,7 +15,7 @@ from fountain_audit import __version__
 # which does not import click: `lint` runs without it)
 from fountain_audit.commands.common import (SUFFIXES, Console, Table, escape, _dir_excluded, _fail, _force_excluded, _not_a_file,  # noqa: F401
                                             _option_rules, _split, discover, display_path, env_color,
-                                            nothing_selected, read_stdin, refuse_output_over_inputs)
+                                            no_session_file, nothing_selected, read_stdin, refuse_output_over_inputs)
 
 #: Names other command modules import from here, loaded on first use (PEP 562): the
 #: configuration and rule selection import the rule catalogue, which ``--help`` does not need.

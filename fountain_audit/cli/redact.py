@@ -10,6 +10,7 @@ written.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -97,8 +98,12 @@ def redact(files, output_file, in_place, paths_only):
                     write_atomic(target, result.text)
                 else:
                     write_atomic(target, encode_text(result.text))
+        except BrokenPipeError:  # the reader (head, less ...) went away: stop quietly, as dump does
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(status)
         except OSError as e:
-            _error(f"{target}: cannot write: {e.strerror or e}")
+            _error(f"{target if target is not None else 'standard output'}: cannot write: {e.strerror or e}")
             status = 2
             continue
         if target is not None:

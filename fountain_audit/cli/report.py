@@ -55,7 +55,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
 
     Exit status: 0 written, 2 usage error, unreadable path or no session file.
     """
-    from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, \
+    from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, no_session_file, \
         refuse_output_over_inputs
     from fountain_audit.cli.outputs import write_atomic
     from fountain_audit.lint.linter import lint_session
@@ -88,7 +88,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     if not single:  # the index, and each page before it is written, must not be an input either
         inputs.refuse(os.path.join(output, "index.html"), "the index")
     if not files and not errors:
-        _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)}")
+        _fail(no_session_file(paths))
     rules = {r.code: {"name": r.name, "severity": str(r.severity), "doc": r.doc} for r in all_rules()}
     if not single:
         try:

@@ -13,8 +13,8 @@ import os
 import sys
 
 from fountain_audit.commands.common import (Console, UsageError, _fail, _force_excluded, _option_rules, discover, echo,
-                                            env_color, nothing_selected, read_stdin, refuse_output_over_inputs,
-                                            secho)
+                                            env_color, no_session_file, nothing_selected, read_stdin,
+                                            refuse_output_over_inputs, secho)
 from fountain_audit.lint.config import Config, ConfigError, load_config
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, Selection
@@ -90,7 +90,7 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
         if is_same_file(output_file, baseline_file):
             _fail(f"{output_file}: refusing to write the report over the baseline ({baseline_file})")
     if not files and not named and not errors and not allow_empty:
-        _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)} (--allow-empty accepts that)")
+        _fail(no_session_file(paths) + " (--allow-empty accepts that)")
     root = project_dir(cfg.source)
     work: list[Job] = []
     for f in files:
