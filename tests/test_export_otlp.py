@@ -166,8 +166,82 @@ def test_redact_paths():
 def test_endpoint_errors_exit_1():
     r = run("--endpoint", "http://127.0.0.1:9/v1/traces", "--timeout", "2", str(CLEAN))
     assert r.exit_code == 1 and "http://127.0.0.1:9/v1/traces: cannot send" in r.stderr
-    r = run("--endpoint", "ftp://x/v1/traces", str(CLEAN))
-    assert r.exit_code == 1 and "must be an http:// or https:// URL" in r.stderr
+
+
+@pytest.fixture
+def refusing_server():
+    """A local HTTP server that refuses every POST: ``/405`` with http.server's own HTML error
+    page, ``/500`` with an HTML page holding a terminal escape, ``/502`` with a protobuf body,
+    ``/partial`` with 200 and an OTLP partial success (2 spans rejected)."""
+    import http.server
+    import threading
+
+    class Refuse(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            if self.path == "/partial":  # 200, but some spans rejected, with a two-line reason
+                from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
+                answer = ExportTraceServiceResponse()
+                answer.partial_success.rejected_spans = 2
+                answer.partial_success.error_message = "span too old\n\x1b[31mdropped"
+                data = answer.SerializeToString()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-protobuf")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
+            if self.path == "/405":
+                self.send_error(405)
+                return
+            if self.path == "/500":
+                ctype, body = "text/html; charset=utf-8", (
+                    "<!DOCTYPE HTML>\n<html><head><title>Oops</title><style>p {}</style></head>\n<body>\n"
+                    "<h1>Internal\n  error</h1>\r\n<p>\x1b[2Jspans &amp; \x07more " + "x" * 200 + "</p></body></html>")
+            else:
+                ctype, body = "application/x-protobuf", "\x08\x03\x12\x04oops"
+            data = body.encode()
+            self.send_response(int(self.path[1:]))
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Refuse)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_refusing_endpoint_gives_status_reason_and_a_short_one_line_excerpt(refusing_server):
+    """Not the raw HTML page: the HTTP status and reason, then at most 120 characters of the
+    page's text on the same line, with no control character; nothing of a binary body."""
+    for path, expected in (
+            ("/405", "HTTP 405 Method Not Allowed: Error response Error code: 405 Message: Method Not Allowed. "
+                     "Error code explanation: 405 - Specified method is invalid f…"),
+            ("/500", "HTTP 500 Internal Server Error: Internal error [2Jspans & more " + "x" * 88 + "…"),
+            ("/502", "HTTP 502 Bad Gateway"),
+            ("/partial", "2 of 21 spans rejected: span too old [31mdropped")):
+        url = refusing_server + path
+        r = run("--endpoint", url, "--timeout", "5", str(CLEAN))
+        assert r.exit_code == 1
+        assert r.stderr == f"fountain-audit: error: {url}: {expected}\n"
+
+
+@pytest.mark.parametrize("url", ["127.0.0.1:18765", "ftp://x/v1/traces", "http://", "http://[::1", "/v1/traces"])
+def test_an_endpoint_that_is_not_an_http_url_is_a_usage_error(url, tmp_path):
+    """Nothing is sent or written: exit 2 with click's usage message, as for the other usage errors."""
+    out = tmp_path / "traces.json"
+    r = run("--endpoint", url, "-o", str(out), str(CLEAN))
+    assert r.exit_code == 2 and not out.exists()
+    usage, _, error = r.stderr.partition("\n\n")
+    assert usage.startswith("Usage: ") and usage.endswith(" export --help' for help.")
+    assert error == (f"Error: Invalid value for --endpoint: {url!r}: the endpoint must be an http:// or https:// URL, "
+                     "e.g. http://127.0.0.1:4318/v1/traces\n")
 
 
 def test_legacy_stats_note_gives_usage_and_duration():

@@ -83,6 +83,16 @@ def test_markdown_has_no_html_links_or_images():
                     '<code class="md-href">https://e.com/a</code></p>\n')
 
 
+def test_markdown_keeps_angle_bracket_text_literal_no_autolinks():
+    """``<redacted:github-token>`` has the shape of a CommonMark autolink (scheme ``redacted``):
+    it stays text, as do real autolinks, e-mail autolinks and ``<home>``."""
+    html = render_markdown("Token <redacted:github-token> in <home>/x, see <https://e.com/a> or <a@b.co>.")
+    assert html == ("<p>Token &lt;redacted:github-token&gt; in &lt;home&gt;/x, see &lt;https://e.com/a&gt; "
+                    "or &lt;a@b.co&gt;.</p>\n")
+    assert render_markdown("- **<redacted:aws-access-key>**") == (
+        "<ul>\n<li><strong>&lt;redacted:aws-access-key&gt;</strong></li>\n</ul>\n")
+
+
 def test_plain_paragraphs_skip_the_parser_with_the_same_html():
     from fountain_audit.report.markdown import _plain_paragraphs, _renderer
 
@@ -158,6 +168,25 @@ def test_redact_replaces_secrets_and_paths(tmp_path):
     html = out.read_text()
     assert token not in html and "/home/mallory" not in html
     assert "&lt;redacted:" in html and "&lt;home&gt;" in html
+
+
+def test_redact_placeholders_are_literal_text_in_replies_dialogue_and_rule_docs(tmp_path):
+    token = "ghp_" + "Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt"
+    text = (SAMPLES / "clean-session.spmd").read_text()
+    text = text.replace("Noted: release notes go in docs/CHANGES.md.", f"Noted: token {token} in /home/margot/x.")
+    text = text.replace("Remember that", f"Remember {token} that")
+    f = tmp_path / "s.spmd"
+    f.write_text(text)
+    out = tmp_path / "s.html"
+    assert run("report", "--redact", str(f), "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert token not in html and 'class="md-link"' not in html and 'class="md-href"' not in html
+    assert "<p>Noted: token &lt;redacted:github-token&gt; in &lt;home&gt;/x.</p>" in html  # the reply
+    assert "<pre>Remember &lt;redacted:github-token&gt; that release notes" in html  # the dialogue
+    out = tmp_path / "v101.html"  # the rule docs quote a user:password URL
+    assert run("report", "--redact", str(SAMPLES / "violations" / "V101-secret-in-session.spmd"), "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert "&lt;redacted:basic-auth&gt;" in html and 'class="md-link"' not in html
 
 
 def test_redact_also_covers_the_rule_docs_on_the_page(tmp_path):
@@ -269,6 +298,7 @@ def test_hostile_session_executes_nothing(browser, tmp_path):
     reply = page.locator('[id="t1.reply"] .md').inner_text()
     assert "<script>document.title='pwned'</script>" in reply
     assert "javascript:document.title='pwned-link'" in reply
+    assert "and <http://127.0.0.1:9/auto>." in reply  # an autolink stays the text it was
     assert "<script>document.title='pwned-err'</script>" in page.locator('[id="t1.tool1"] .error-text').inner_text()
     assert "Hostile <b>Session</b>" in page.locator("h1").inner_text()
     assert requests == [out.as_uri()]

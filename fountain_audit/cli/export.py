@@ -72,6 +72,11 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         target = "otlp-json"
     if endpoint is not None and target != "otlp-json":
         raise click.UsageError("--endpoint sends traces: use it with --to otlp-json")
+    if endpoint is not None:
+        from fountain_audit.export.send import endpoint_problem
+        problem = endpoint_problem(endpoint)
+        if problem is not None:
+            raise click.BadParameter(f"{endpoint!r}: {problem}", param_hint="--endpoint")
     try:
         zone = parse_offset(utc_offset)
     except ValueError as e:
