@@ -64,7 +64,10 @@ def test_config_typo_exits_2_naming_it(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "'rag-befor-dialogue'" in r.output and "fountain-audit.toml" in r.output
     (tmp_path / "fountain-audit.toml").write_text('ignores = ["P102"]\n')
     r = CliRunner().invoke(main, ["lint", "a.spmd"])
-    assert r.exit_code == 2 and "unknown key(s) 'ignores'" in r.output
+    assert r.exit_code == 2 and "unknown key(s) 'ignores' (did you mean 'ignore'?) (known: " in r.output
+    (tmp_path / "fountain-audit.toml").write_text('selekt = ["P102"]\nzzzz = 1\n')
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and "unknown key(s) 'selekt' (did you mean 'select'?), 'zzzz' (known: " in r.output
     (tmp_path / "fountain-audit.toml").write_text('target-version = "2.0"\n')
     assert CliRunner().invoke(main, ["lint", "a.spmd"]).exit_code == 2
 

@@ -250,8 +250,12 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
     where = cfg._where()
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise ConfigError(f"{where}unknown key(s) {', '.join(map(repr, unknown))} "
-                          f"(known: {', '.join(sorted(_KEYS))})")
+        from fountain_audit.suggest import closest
+        named = []
+        for key in unknown:
+            guess = closest(key, _KEYS)
+            named.append(repr(key) + (f" (did you mean {guess!r}?)" if guess else ""))
+        raise ConfigError(f"{where}unknown key(s) {', '.join(named)} (known: {', '.join(sorted(_KEYS))})")
 
     def str_list(key: str) -> list[str]:
         v = data[key]
