@@ -116,3 +116,14 @@ def test_unused_and_invalid_suppressions_are_reported():
     assert lint_codes(text) == [("A101", 11), ("P102", 16), ("S104", 22)]
     text = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable-nxt=P102 */\n\nALICE\nWhat")
     assert lint_codes(text) == [("A102", 11), ("P102", 16), ("S104", 22)]
+
+
+def test_config_naming_a_pyproject_without_our_table_is_an_error(tmp_path, monkeypatch):
+    """`--config pyproject.toml` that has no [tool.fountain-audit] configures nothing: exit 2, not
+    the defaults; a discovered pyproject.toml without the table is still passed over."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["fountain-audit"]\n')
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "--config", "pyproject.toml", "a.spmd"])
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == "Error: pyproject.toml: no [tool.fountain-audit] table"
+    assert CliRunner().invoke(main, ["lint", "a.spmd"]).exit_code == 1  # defaults: BAD's error

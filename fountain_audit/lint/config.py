@@ -223,7 +223,10 @@ def _read_toml(path: str | os.PathLike) -> dict[str, Any]:
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
-    """Read ``path`` (or the discovered file; defaults when none). Raises :class:`ConfigError`."""
+    """Read ``path`` (or the discovered file; defaults when none). Raises :class:`ConfigError`,
+    also for a ``pyproject.toml`` given as ``path`` that has no ``[tool.fountain-audit]`` table
+    (``--config`` naming a file that configures nothing is a mistake, not the defaults)."""
+    explicit = path is not None
     if path is None:
         here = os.path.realpath(start if start is not None else os.getcwd())  # Path.resolve()
         found = _find_config(here)
@@ -234,6 +237,9 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     path = Path(path)
     data = _read_toml(path)
     if path.name == "pyproject.toml":
+        tool = data.get("tool")
+        if explicit and not (isinstance(tool, dict) and "fountain-audit" in tool):
+            raise ConfigError(f"{path}: no [tool.fountain-audit] table")
         data = data.get("tool", {}).get("fountain-audit", {})
     elif set(data) == {"tool"} and isinstance(data["tool"], dict) and set(data["tool"]) == {"fountain-audit"}:
         data = data["tool"]["fountain-audit"]  # the pyproject shape pasted into fountain-audit.toml
