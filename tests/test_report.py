@@ -399,4 +399,6 @@ def test_report_usage_errors(tmp_path):
 def test_binary_and_plain_files_say_what_they_are(tmp_path):
     out = tmp_path / "bin.html"
     assert run("report", str(SAMPLES / "violations" / "E104-binary-file.spmd"), "-o", str(out)).exit_code == 0
-    assert "a binary file (not a session)" in out.read_text()
+    assert "a PNG image, not a session transcript" in out.read_text()  # as dump and export say it
+    assert run("report", str(SAMPLES / "violations" / "E105-empty-file.spmd"), "-o", str(out)).exit_code == 0
+    assert 'E105-empty-file.spmd</code> · empty</p>' in out.read_text()  # not "a plain screenplay"

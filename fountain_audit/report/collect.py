@@ -20,7 +20,7 @@ from fountain_audit.dump import note_records, record_kinds, turn_records
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.model.ids import ids_of, scene_id
 from fountain_audit.model.session import Session
-from fountain_audit.parse.source import looks_binary
+from fountain_audit.parse.source import describe_content
 
 #: Scene kinds (``Scene.kind``) → label shown on the page and in the timeline legend.
 SCENE_KIND_LABELS = {
@@ -283,9 +283,8 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
     if "HARVEY" not in people["tool"] and session.scenes:
         people["tool"].insert(0, "HARVEY")
     title = [(red(k), red(v)) for k, v in session.title.items()]
-    kind = KIND_LABELS.get(session.kind, session.kind)
-    if looks_binary(text):
-        kind = "a binary file (not a session)"
+    # what dump, diff and export call a file that holds no session (empty, a PNG image ...)
+    kind = describe_content(text, session.kind) or KIND_LABELS.get(session.kind, session.kind)
     return SessionPage(file=red(file), kind=kind, title=title, participants=people, date_range=date_range,
                        counts=counts, scenes=scenes, timeline=timeline, file_diagnostics=file_diags,
                        rules={c: red(r) for c, r in (rules or {}).items()  # docs quote example secrets
