@@ -402,3 +402,19 @@ def test_binary_and_plain_files_say_what_they_are(tmp_path):
     assert "a PNG image, not a session transcript" in out.read_text()  # as dump and export say it
     assert run("report", str(SAMPLES / "violations" / "E105-empty-file.spmd"), "-o", str(out)).exit_code == 0
     assert 'E105-empty-file.spmd</code> · empty</p>' in out.read_text()  # not "a plain screenplay"
+
+
+def test_a_scene_that_goes_back_in_time_is_a_tick_not_a_bar():
+    """S107: the second scene's heading (10:05) is earlier than the first's (11:00); its duration is
+    unknown, so its row is a tick (width 0) at its time, not a bar over the scenes it went back over
+    (it was drawn from 10:05 to 12:00, across s1's time)."""
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+    from fountain_audit.report.collect import collect
+
+    heads = ["11:00:00", "10:05:00", "12:00:00"]
+    text = "".join(f"INT. HARVEY AND ALICE TALKING 2026-06-24 {h}\n\nALICE\nHi.\n\nHARVEY\nForwarding to LLAMA.\n\n"
+                   "LLAMA\nHello.\n\n" for h in heads)
+    page = collect(build_session(parse(text)), "s.spmd", text, [])
+    assert [(r["id"], round(r["x"], 4), round(r["width"], 4)) for r in page.timeline] == [
+        ("s1", 0.4783, 0.0), ("s2", 0.0, 0.0), ("s3", 1.0, 0.0)]  # s1: the next heading is earlier

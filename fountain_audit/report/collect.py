@@ -256,6 +256,7 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
             following[i] = nxt
             if times[i][1] is not None:
                 nxt = times[i][1]
+        latest = None  # the latest heading time so far
         for i, (s, t) in enumerate(times):
             if t is None or total <= 0:
                 x = None if t is None else 0.0
@@ -263,7 +264,11 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
             else:
                 x = (t - t0).total_seconds() / total
                 end = following[i] or t1
-                width = max((end - t).total_seconds() / total, 0.0)
+                # a scene whose heading goes back in time (S107) has no duration the file can
+                # tell: a tick at its time, not a bar across the scenes it went back over
+                width = 0.0 if latest is not None and t < latest else max((end - t).total_seconds() / total, 0.0)
+            if t is not None and (latest is None or t > latest):
+                latest = t
             timeline.append({"id": s["id"], "kind": s["kind"], "label": s["heading"], "x": x, "width": width,
                              "failed_tools": s["failed_tools"], "errors": s["errors"], "timestamp": s["timestamp"]})
     else:
