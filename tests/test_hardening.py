@@ -5,6 +5,7 @@ non-regular files, file sizes, permissions and interrupted reports."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from click.testing import CliRunner
 from fountain_audit.cli import main
 from fountain_audit.lint.config import ConfigError, load_config
 
-from .conftest import ROOT, cpu_best_of_3
+from .conftest import ROOT, SAMPLES, cpu_best_of_3
 from .test_cli import A03
 
 P102_MESSAGE = "tool note before HARVEY's forwarding line (line 16); it belongs after it, before the reply"
@@ -791,3 +792,29 @@ def test_a_run_that_reads_no_file_does_not_say_no_problems(tmp_path):
     assert r.returncode == 2
     assert r.stdout == "Nothing checked: 1 path could not be read.\n"
     assert r.stderr.startswith("fountain-audit: error: gone.spmd")
+
+
+def _into_closed_pipe(*args, env=None):
+    """Run ``fountain-audit ARGS | true``: standard output's reader is gone before the first write."""
+    import subprocess
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", "fountain_audit", *args], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+    p.stdout.close()
+    return p.wait(), p.stderr.read().decode()
+
+
+@pytest.mark.parametrize("args, status", [
+    (("rules",), 0), (("rule", "P101"), 0), (("schema", "lint"), 0),
+    (("show", str(SAMPLES / "clean-session.spmd"), "t1"), 0),
+    (("provenance", str(SAMPLES / "clean-session.spmd")), 0),
+    (("export", "--to", "toolpath", str(SAMPLES / "clean-session.spmd")), 0),
+    (("lint", "--no-cache", str(SAMPLES)), 1),  # errors found: still 1
+    (("lint", "--no-cache", "--output-format", "json", str(SAMPLES)), 1),
+    (("lint", "--no-cache", str(SAMPLES / "violations" / "T103-several-exchanges-in-scene.spmd")), 0),  # info only
+])
+@pytest.mark.parametrize("click_path", [False, True])
+def test_a_closed_pipe_is_not_an_error(args, status, click_path):
+    """`fountain-audit rules | head` under `set -o pipefail`: quiet, and the command's own status
+    (click's default was 1 for every command, which lint uses for errors found)."""
+    assert _into_closed_pipe(*args, env={"FOUNTAIN_AUDIT_CLICK": "1"} if click_path else None) == (status, "")

@@ -57,7 +57,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     unreadable path or a file with no timestamp (the other files are still exported).
     """
     from fountain_audit import dump as dm
-    from fountain_audit.cli.main import _fail, discover, no_session_file, refuse_output_over_inputs
+    from fountain_audit.cli.main import _fail, discover, no_session_file, reader_gone, refuse_output_over_inputs
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.export import render
     from fountain_audit.export.common import SessionExport
@@ -147,9 +147,12 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             click.secho(f"fountain-audit: error: cannot write {terminal_safe(output_file)}: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)
     elif endpoint is None:
-        out = utf8_stdout("strict")
-        out.write(text)
-        out.flush()
+        try:
+            out = utf8_stdout("strict")
+            out.write(text)
+            out.flush()
+        except BrokenPipeError:  # the reader went away: exit with the status below
+            reader_gone()
     status = 2 if errors else 0
     if endpoint is not None:
         from fountain_audit.export.send import SendError, send

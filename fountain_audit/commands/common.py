@@ -230,6 +230,18 @@ def read_stdin(max_size: int | None) -> str:
     return decode_bytes(data)
 
 
+def reader_gone() -> None:
+    """Standard output's reader went away (``| head``, ``| true``, a closed pager): send what is
+    still to be written to ``os.devnull``, so that neither the rest of the command nor the
+    interpreter's last flush fails on it. The caller then exits with the status it has so far
+    (a closed pipe is not an error of the command: ``lint`` still exits 1 for errors found)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
 def refuse_output_over_inputs(output: str, inputs: list[str], what: str = "the report") -> None:
     """Exit 2 when ``output`` is (or links to) one of ``inputs``: nothing we write may
     overwrite a file we read."""

@@ -14,7 +14,7 @@ import sys
 
 from fountain_audit.commands.common import (Console, UsageError, _fail, _force_excluded, _option_rules, discover, echo,
                                             env_color, no_session_file, nothing_selected, read_stdin,
-                                            refuse_output_over_inputs, secho)
+                                            reader_gone, refuse_output_over_inputs, secho)
 from fountain_audit.lint.config import Config, ConfigError, load_config
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, Selection
@@ -171,31 +171,35 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
             and not os.environ.get("TTY_COMPATIBLE") and (output_file or not sys.stdout.isatty()):
         plain = plain_text_lines(diagnostics, len(checked), quiet=quiet, unreadable=len(errors), statistics=stats,
                                  baseline=outcome)
-    if plain is not None:  # the same text rich would print without colour, without importing rich
-        out = plain if output_file else None
-        if not output_file:
-            sys.stdout.write(plain)
-            sys.stdout.flush()
-    elif fmt in TEXT_FORMATS:
-        buffer = io.StringIO() if output_file else None
-        if color is None:
-            color = env_color()  # NO_COLOR: no ANSI styles at all (not even bold); FORCE_COLOR: styles when piped
-        plain_console = color is False or (buffer is not None and not color)
-        console = Console(file=buffer, force_terminal=color if color is not None else None,
-                          no_color=plain_console, highlight=False,
-                          **({"color_system": None} if plain_console else {}))
-        if fmt == "full":
-            report_full(run, console, quiet=quiet, show_statistics=show_statistics)
+    out = None
+    try:
+        if plain is not None:  # the same text rich would print without colour, without importing rich
+            out = plain if output_file else None
+            if not output_file:
+                sys.stdout.write(plain)
+                sys.stdout.flush()
+        elif fmt in TEXT_FORMATS:
+            buffer = io.StringIO() if output_file else None
+            if color is None:
+                color = env_color()  # NO_COLOR: no ANSI styles at all (not even bold); FORCE_COLOR: styles when piped
+            plain_console = color is False or (buffer is not None and not color)
+            console = Console(file=buffer, force_terminal=color if color is not None else None,
+                              no_color=plain_console, highlight=False,
+                              **({"color_system": None} if plain_console else {}))
+            if fmt == "full":
+                report_full(run, console, quiet=quiet, show_statistics=show_statistics)
+            else:
+                report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats,
+                            baseline=outcome)
+            out = buffer.getvalue() if buffer is not None else None
         else:
-            report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats,
-                        baseline=outcome)
-        out = buffer.getvalue() if buffer is not None else None
-    else:
-        out = report_json(diagnostics, checked, errors, outcome) + "\n" if fmt == "json" else RENDERERS[fmt](run)
-        for line in stats + stale_lines(outcome):  # machine formats keep standard output to themselves
-            echo(line, err=True)
-        if not output_file:
-            echo(out, nl=False)
+            out = report_json(diagnostics, checked, errors, outcome) + "\n" if fmt == "json" else RENDERERS[fmt](run)
+            for line in stats + stale_lines(outcome):  # machine formats keep standard output to themselves
+                echo(line, err=True)
+            if not output_file:
+                echo(out, nl=False)
+    except BrokenPipeError:  # the reader went away: the status below still says what was found
+        reader_gone()
     if output_file and out is not None:
         from fountain_audit.cli.outputs import write_atomic
         try:
