@@ -663,6 +663,11 @@ def test_output_through_a_proc_link_writes_to_standard_output(project):
     assert r.returncode == 1 and codes(Path("captured.txt").read_text()) == ["P102"]
     assert os.readlink("stdout") == "so"
     assert sorted(set(os.listdir(".")) - {".fountain_audit_cache"}) == ["captured.txt", "s.spmd", "so", "stdout"]
+    # ... through the shell's own descriptor: what the shell writes before and after stays in place
+    # (a new open of /proc/self/fd/1 truncated the log and wrote from offset 0)
+    r = _lint_to("stdout", project, prefix=["sh", "-c", '{ echo before; "$0" "$@"; echo "rc=$?"; echo after; } > log.txt'])
+    lines = Path("log.txt").read_text().splitlines()
+    assert lines[0] == "before" and lines[-2:] == ["rc=1", "after"] and codes("\n".join(lines[1:-2])) == ["P102"]
 
 
 @pytest.mark.parametrize("command", [("export", "--to", "toolpath"), ("redact",)])
