@@ -36,7 +36,10 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
     for exit status 0. Raises :class:`fountain_audit.commands.common.UsageError` for a usage or
     configuration error (the caller prints it as click does, exit status 2).
     """
-    paths = paths or (".",)
+    if stdin_filename and paths and "-" not in paths:
+        secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the paths; "
+              "it is not used", err=True, fg="yellow")
+    paths = paths or (("-",) if stdin_filename else (".",))  # as ruff: --stdin-filename alone reads standard input
     select = _option_rules("--select", select)
     extend_select = _option_rules("--extend-select", extend_select)
     ignore = _option_rules("--ignore", ignore)
