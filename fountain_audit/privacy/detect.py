@@ -101,7 +101,8 @@ PLUGINS: tuple[_Plugin, ...] = (
        r"xox[abposr]-|hooks\.slack\.com", lower=True, shown=5, flags=re.I),
     _p("stripe-key", "Stripe key", "stripe.StripeDetector", ("k_live_",), r"[rs]k_live_", shown=8,
        scans=(r"k_live_(?<=[rs]k_live_)",)),
-    _p("openai-key", "OpenAI API key", "openai.OpenAIDetector", ("T3BlbkFJ",), r"T3BlbkFJ", shown=3),
+    _p("openai-key", "OpenAI API key", "openai.OpenAIDetector", ("T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"),
+       r"T3BlbkFJ|sk-(?:proj|svcacct|admin)-", shown=3),
     _p("jwt", "JSON Web Token", "jwt.JwtTokenDetector", ("eyJ",), r"eyJ", shown=3),
     _p("private-key", "private key", "private_key.PrivateKeyDetector", ("PRIVATE KEY", "PuTTY-User-Key"),
        r"PRIVATE KEY|PuTTY-User-Key", shown=0),
@@ -145,6 +146,7 @@ _GATES = (
     (rb"gl", ("gl",), False),
     (rb"_(?:live_|authToken)", ("k_live_", "_authToken"), False),
     (rb"J(?:(?<=T3BlbkFJ)|(?<=eyJ))", ("T3BlbkFJ", "eyJ"), False),
+    (rb"sk-(?:proj|svcacct|admin)-", ("sk-proj-", "sk-svcacct-", "sk-admin-"), False),
     (rb"P(?:RIVATE KEY|uTTY-User-Key)", ("PRIVATE KEY", "PuTTY-User-Key"), False),
     (rb"://", ("://",), False),
     (rb"-(?:us|(?<=pypi-)Ag|(?<=sq0csp-))", ("-us", "pypi-Ag", "sq0csp-"), False),
@@ -187,6 +189,13 @@ def _presence(raw: bytes, low: str | bytes) -> Callable[[str, bool], bool]:
 _AWS_ID_RE = re.compile(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
 _JWT_TAIL_RE = re.compile(r"[A-Za-z0-9_\-.+/=]*")
 _TOKEN_END_RE = re.compile(r"[\s\"'`\\]")
+#: The rest of an OpenAI key after the detector's match (which stops 20 characters after the
+#: ``T3BlbkFJ`` marker; a project key runs on for 100 more).
+_OPENAI_TAIL_RE = re.compile(r"[A-Za-z0-9_-]*")
+#: Project, service-account and admin keys, which need not hold the ``T3BlbkFJ`` marker the
+#: detect-secrets plugin (1.5) requires; the part after the prefix must look random (see
+#: :func:`_random_enough`), so ``sk-proj-xxxxxxxxxxxxxxxxxxxx`` or ``sk-proj-your-key-here`` is none.
+_OPENAI_PREFIXED_RE = re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{20,})")
 _KEY_HEADER_RE = re.compile(r"-----BEGIN ([A-Z0-9 ]*?)PRIVATE KEY( BLOCK)?-----")
 _KEY_BODY_RE = re.compile(r"[A-Za-z0-9+/=]")
 _PUTTY_END_RE = re.compile(r"Private-MAC: *[0-9a-fA-F]+")
@@ -265,6 +274,9 @@ def _detector(plugin: _Plugin):
 def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
     """(position in ``line``, value) of each candidate the plugin's regexes find."""
     det = _detector(plugin)
+    if plugin.kind == "openai-key":
+        yield from _openai_keys(det, line)
+        return
     if plugin.kind == "keyword-secret":
         from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP
 
@@ -288,6 +300,23 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
                     if not det.is_formally_valid(value):
                         continue
             yield m.start(g), value
+
+
+def _openai_keys(det, line: str) -> Iterator[tuple[int, str]]:
+    """The detect-secrets plugin's matches, extended to the end of the key, then prefixed keys
+    without its marker (the same key found twice is one secret: see :func:`_no_overlaps`)."""
+    for regex in det.denylist:
+        for m in regex.finditer(line):
+            yield m.start(), line[m.start():_OPENAI_TAIL_RE.match(line, m.end()).end()]
+    for m in _OPENAI_PREFIXED_RE.finditer(line):
+        if _random_enough(m.group(1)):
+            yield m.start(), m.group()
+
+
+def _random_enough(body: str) -> bool:
+    """Two character classes or more and at least :data:`MIN_KEYWORD_ENTROPY` bits per character."""
+    classes = sum((any(c.islower() for c in body), any(c.isupper() for c in body), any(c.isdigit() for c in body)))
+    return classes >= 2 and _entropy(body) >= MIN_KEYWORD_ENTROPY
 
 
 def _trim(plugin: _Plugin, pos: int, value: str) -> tuple[int, str]:
