@@ -248,3 +248,23 @@ def test_openai_project_key_is_redacted_whole():
     assert out.problem is None
     assert '"limit":5,"k":"<redacted:openai-key>"}) — ok]]' in out.text
     assert "T3BlbkFJ" not in out.text and "QwErTyU" not in out.text
+
+
+@pytest.mark.parametrize("url, password", [
+    ("https://user:Tr0ub4dor&3xQz@example.com/x", "Tr0ub4dor&3xQz"),  # RFC 3986 sub-delimiters
+    ("https://deploy:b!c*d+e=f9@git.example.com", "b!c*d+e=f9"),
+    ("https://user:Tr0ub4dor3xQz@example.com/x", "Tr0ub4dor3xQz"),    # (the detector's own case)
+])
+def test_basic_auth_password_with_sub_delimiters(url, password):
+    start = url.index(password)
+    assert [(s.start, s.end, s.kind, s.value) for s in find_secrets(url)] == \
+        [(start, start + len(password), "basic-auth", password)]
+
+
+@pytest.mark.parametrize("text", [
+    'url = "https://"+user+":"+pw+"@"+host',
+    "url=`https://${user}:${pw}@host`",
+    "git clone https://user:$TOKEN@host/repo",
+])
+def test_basic_auth_code_and_references_are_no_password(text):
+    assert find_secrets(text) == []

@@ -191,6 +191,12 @@ _JWT_TAIL_RE = re.compile(r"[A-Za-z0-9_\-.+/=]*")
 _TOKEN_END_RE = re.compile(r"[\s\"'`\\]")
 #: The rest of an OpenAI key after the detector's match (which stops 20 characters after the
 #: ``T3BlbkFJ`` marker; a project key runs on for 100 more).
+#: A password in a URL that holds ``&``, ``!``, ``*``, ``+`` or ``=``: RFC 3986 allows these
+#: sub-delimiters in the userinfo, the detect-secrets plugin excludes every sub-delimiter. The
+#: others (``$'(),;``) stay excluded, as there: they end a token in code and prose, and ``$``
+#: starts a shell reference (``https://u:$TOKEN@host``); so do ``"`` and a backtick, which
+#: no URL holds (``"https://"+user+":"+pw+"@"+host`` is code, not a password).
+_BASIC_AUTH_RE = re.compile(r"://[^:/?#\[\]@$'(),;\s\"`]+:([^:/?#\[\]@$'(),;\s\"`]+)@")
 _OPENAI_TAIL_RE = re.compile(r"[A-Za-z0-9_-]*")
 #: Project, service-account and admin keys, which need not hold the ``T3BlbkFJ`` marker the
 #: detect-secrets plugin (1.5) requires; the part after the prefix must look random (see
@@ -286,7 +292,7 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
                 yield pos, value
                 pos = line.find(value, pos + len(value))
         return
-    for regex in det.denylist:
+    for regex in det.denylist + [_BASIC_AUTH_RE] if plugin.kind == "basic-auth" else det.denylist:
         for m in regex.finditer(line):
             g = 0
             if plugin.kind in _GROUPED and regex.groups:
