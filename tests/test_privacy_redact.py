@@ -290,3 +290,96 @@ def test_redact_into_a_closed_pipe_stops_quietly(tmp_path):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     p.stdout.close()  # gone before the first write, as `| true`
     assert (p.stderr.read(), p.wait()) == (b"", 0)
+
+
+# A tool argument that spells a GitHub token and a home path with JSON \u escapes.
+ESC_TOKEN = "ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+ESC_ARGS = r'{"t":"ghp\u005fZ9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2","p":"\u002fhome\u002fbob\u002fx"}'
+
+
+@pytest.fixture
+def escaped_file(tmp_path):
+    text = open("samples/clean-session.spmd", encoding="utf-8").read()
+    assert '{"query":"retro — action items","limit":5}' in text
+    path = tmp_path / "esc.spmd"
+    path.write_text(text.replace('{"query":"retro — action items","limit":5}', ESC_ARGS), encoding="utf-8")
+    return path
+
+
+def escaped_leaks(out: str) -> list[str]:
+    return [s for s in ("Z9y8X7w6", "u005fZ9", "bob") if s in out]
+
+
+def test_lint_finds_u_escaped_secret_and_home_path(escaped_file):
+    r = cli("lint", "--no-cache", "--select", "V", "--output-format", "concise", str(escaped_file))
+    assert r.stdout.splitlines()[:2] == [
+        f"{escaped_file}:37:28: V101 [secret-in-session] GitHub token (github-token) in the session: "
+        "ghp…(45 chars); revoke it and share only a redacted copy",
+        f"{escaped_file}:37:80: V102 [home-path-in-session] home directory path /home/bob names a user account"]
+
+
+def test_redact_copy_of_u_escaped_secret_and_home_path(escaped_file):
+    r = cli("redact", str(escaped_file))
+    assert r.returncode == 0, r.stderr
+    assert '[[tool: search_notes({"t":"<redacted:github-token>","p":"<home>\\u002fx"}) — ok]]' in r.stdout
+    assert escaped_leaks(r.stdout) == []
+
+
+@pytest.mark.parametrize("args", [
+    ["dump", "--redact"], ["dump", "--redact", "--format", "json"], ["show", "--redact", "--format", "json"],
+    ["show", "--redact"], ["export", "--redact", "--to", "toolpath"], ["export", "--redact", "--to", "otlp-json"],
+    ["lint", "--no-cache", "--redact", "--output-format", "full"], ["lint", "--no-cache", "--redact", "--output-format", "json"],
+])
+def test_redacted_outputs_hold_no_spelling_of_a_u_escaped_secret(escaped_file, args):
+    extra = ["t1.tool1", "t1", "L37"] if args[0] == "show" else []
+    if args[:3] == ["dump", "--redact", "--format"]:
+        args = ["dump", "--redact"]  # (dump's default is JSON lines)
+    unredacted = cli(*[a for a in args if a != "--redact"], str(escaped_file), *extra)
+    assert escaped_leaks(unredacted.stdout) != [] or args[0] == "lint"  # the input holds them
+    r = cli(*args, str(escaped_file), *extra)
+    assert r.stdout and escaped_leaks(r.stdout) == [], (r.stdout, r.stderr)
+    assert ESC_TOKEN not in r.stdout and "\\\\u005f" not in r.stdout
+
+
+def test_u_escaped_keyword_secret_and_its_repeat():
+    from fountain_audit.privacy.detect import find_secrets
+
+    text = 'set {"password":"Tr0ub\\u0034dor&3xQz"}\nlater Tr0ub4dor&3xQz again'
+    assert [(s.start, s.end, s.kind, s.value) for s in find_secrets(text)] == [
+        (17, 36, "keyword-secret", "Tr0ub\\u0034dor&3xQz"), (45, 59, "keyword-secret", "Tr0ub4dor&3xQz")]
+    assert redact_text(text) == 'set {"password":"<redacted:keyword-secret>"}\nlater <redacted:keyword-secret> again'
+
+
+@pytest.mark.parametrize("text", [
+    '"\\ud83d\\ude00 ghp\\u005fZ9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"',  # a surrogate pair first
+    '"\\u12" "\\uZZZZ" "\\ud83d" "ghp\\u005fZ9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"',  # malformed escapes
+])
+def test_u_escape_decoding_maps_back_to_the_file(text):
+    from fountain_audit.privacy.detect import find_secrets
+
+    found = find_secrets(text)
+    assert [(text[s.start:s.end], s.kind) for s in found] == [
+        ("ghp\\u005fZ9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2", "github-token")]
+
+
+@pytest.mark.parametrize("text", ['"\\u', '"\\u"', '"a\\', '"\\\\u005f"', '\\u002fhome\\u002fbob', '"' + "\\u0041" * 5000])
+def test_u_escape_decoding_never_raises(text):
+    from fountain_audit.privacy.detect import find_home_paths, find_secrets
+
+    assert find_secrets(text) == []
+    assert find_home_paths(text) == []
+
+
+def test_u_escaped_home_path_spans_its_spelling():
+    from fountain_audit.privacy.detect import find_home_paths
+
+    text = '{"p":"C:\\u005cUsers\\u005cbob\\\\x","q":"\\u002fhome\\u002fcarol"}'
+    assert [(text[h.start:h.end], h.user, h.text) for h in find_home_paths(text)] == [
+        ("C:\\u005cUsers\\u005cbob", "bob", "C:\\Users\\bob"), ("\\u002fhome\\u002fcarol", "carol", "/home/carol")]
+
+
+def test_a_path_found_as_written_is_not_found_again_decoded():
+    from fountain_audit.privacy.detect import find_home_paths
+
+    text = '{"a":"\\u00e9 C:\\\\Users\\\\bob"}'
+    assert [(h.start, h.end, h.text) for h in find_home_paths(text)] == [(13, 27, "C:\\\\Users\\\\bob")]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -45,6 +46,9 @@ class Secret:
     label: str
     value: str
     shown: int = 0
+
+    def _replace_value(self, value: str) -> "Secret":
+        return Secret(self.start, self.end, self.kind, self.label, value, self.shown)
 
     def masked(self) -> str:
         """The value with all but a short public prefix hidden: ``"ghp_…(40 chars)"``."""
@@ -390,6 +394,19 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
     the longer one wins). A secret whose value matches one of ``allow`` (``re.search``) is
     left out. ``ascii_bytes`` (``text.encode("ascii", "replace")``) and ``folded``
     (:func:`folded` of ``text``): if the caller has them. Never raises on input."""
+    found = _plain_secrets(text, ascii_bytes, folded)
+    decoded: list[tuple[str, Secret]] = []
+    if "\\u" in text:  # JSON strings that spell characters as \uXXXX: read them decoded too
+        decoded = [(v, s) for v, s in _escaped_secrets(text)
+                   if not (allow and any(p.search(v) for p in allow))]
+        found.extend(s for _, s in decoded)
+    if allow:
+        found = [s for s in found if not any(p.search(s.value) for p in allow)]
+    return _no_overlaps(found + list(_repeats(text, found + [s._replace_value(v) for v, s in decoded])))
+
+
+def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | bytes | None = None) -> list[Secret]:
+    """The secrets the detectors find in ``text`` as it is written (no repeats, no allow list)."""
     raw = text.encode("ascii", "replace") if ascii_bytes is None else ascii_bytes
     low = _folded(text, raw) if folded is None else folded
     present = _presence(raw, low)
@@ -408,9 +425,166 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
                 found.extend(_line_secrets(plugin, line, base))
             except Exception:  # noqa: BLE001 - a detector bug must not crash a lint run
                 continue
-    if allow:
-        found = [s for s in found if not any(p.search(s.value) for p in allow)]
-    return _no_overlaps(found + list(_repeats(text, found)))
+    return found
+
+
+# --------------------------------------------------------------------------- \u escapes
+
+#: A JSON string on one line; group 1 is its body.
+_JSON_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_HEX4_RE = re.compile(r"[0-9A-Fa-f]{4}")
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+class _Decoded:
+    """A line whose JSON strings holding ``\\u`` escapes are decoded (``text``), and the way
+    back: :meth:`raw` is the offset in the line of an offset in ``text``."""
+
+    __slots__ = ("text", "_at", "_raw")
+
+    def __init__(self, text: str, at: list[int], raw: list[int]):
+        self.text, self._at, self._raw = text, at, raw
+
+    def raw(self, offset: int) -> int:
+        k = bisect.bisect_right(self._at, offset) - 1
+        return self._raw[k] + offset - self._at[k]
+
+
+def _decode_line(line: str) -> _Decoded | None:
+    """``line`` with each JSON string that holds a ``\\uXXXX`` escape decoded (every escape of
+    it: ``\\u005f`` → ``_``, surrogate pairs joined, ``\\/`` → ``/``; a malformed escape is
+    kept as written), or ``None`` when no such escape is there."""
+    out: list[str] = []
+    at, raw = [0], [0]  # breakpoints: decoded offset at[k] is raw offset raw[k], 1:1 after it
+    n = 0       # decoded length so far
+    pos = 0     # raw offset copied up to
+    changed = False
+    for m in _JSON_STRING_RE.finditer(line):
+        b, e = m.span(1)
+        if line.find("\\u", b, e) < 0:
+            continue
+        i = line.find("\\", b, e)
+        while i >= 0:
+            out.append(line[pos:i])
+            n += i - pos
+            c = line[i + 1]
+            if c == "u" and _HEX4_RE.fullmatch(line, i + 2, i + 6):
+                code, j = int(line[i + 2:i + 6], 16), i + 6
+                if 0xD800 <= code < 0xDC00 and line.startswith("\\u", j) and _HEX4_RE.fullmatch(line, j + 2, j + 6):
+                    low = int(line[j + 2:j + 6], 16)
+                    if 0xDC00 <= low < 0xE000:
+                        code, j = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00), j + 6
+                char = chr(code)
+                changed = True
+            elif c in _SIMPLE_ESCAPES:
+                char, j = _SIMPLE_ESCAPES[c], i + 2
+            else:
+                char, j = "\\", i + 1
+            out.append(char)
+            if j - i != 1:
+                at.append(n)
+                raw.append(i)
+                at.append(n + 1)
+                raw.append(j)
+            n += 1
+            pos = j
+            i = line.find("\\", j, e)
+    if not changed:
+        return None
+    out.append(line[pos:])
+    return _Decoded("".join(out), at, raw)
+
+
+def _decode_fast(line: str) -> str | None:
+    """The text of :func:`_decode_line` (without its map back), decoded by ``json`` (in C)
+    where the strings are well-formed JSON; ``None`` when no string holds ``\\u``."""
+    out: list[str] = []
+    pos = 0
+    for m in _JSON_STRING_RE.finditer(line):
+        b, e = m.span(1)
+        if line.find("\\u", b, e) < 0:
+            continue
+        try:
+            body = json.loads(m.group(), strict=False)
+        except ValueError:  # a malformed escape: the slow way, which keeps it as written
+            d = _decode_line(line)
+            return None if d is None else d.text
+        out.append(line[pos:b])
+        out.append(body)
+        pos = e
+    if not out:
+        return None
+    out.append(line[pos:])
+    return "".join(out)
+
+
+class _EscapedLines:
+    """The lines of a text that hold a ``\\u`` escape in a JSON string, decoded and joined by
+    line ends into ``text`` (one detector run for all of them), and the way back: :meth:`span`
+    maps a span of ``text`` to the span of the original text it was decoded from (the map of
+    a line is made only when something is found on it)."""
+
+    def __init__(self, text: str):
+        self.lines: list[tuple[int, int, str, str]] = []  # (offset in .text, in the original, line, decoded)
+        parts = []
+        at = 0
+        i = text.find("\\u")
+        while i >= 0:
+            b = text.rfind("\n", 0, i) + 1
+            e = text.find("\n", i)
+            e = len(text) if e < 0 else e
+            line = text[b:e]
+            d = _decode_fast(line)
+            if d is not None and d != line:
+                self.lines.append((at, b, line, d))
+                parts.append(d)
+                at += len(d) + 1
+            i = text.find("\\u", e)
+        self.text = "\n".join(parts)
+        self._at = [x[0] for x in self.lines]
+
+    def span(self, start: int, end: int) -> tuple[int, int, str] | None:
+        """(start, end, text as written) in the original of a span of :attr:`text` that some
+        escape changed, or ``None`` (a span written as decoded, or across lines)."""
+        k = bisect.bisect_right(self._at, start) - 1
+        at, base, line, dec = self.lines[k]
+        if end > at + len(dec):
+            return None
+        d = _decode_line(line)
+        if d is None or d.text != dec:  # (cannot happen: both decode the same escapes)
+            return None
+        a, b = d.raw(start - at), d.raw(end - at)
+        spelt = line[a:b]
+        return None if spelt == self.text[start:end] else (base + a, base + b, spelt)
+
+
+_LAST_ESCAPED: tuple[str, _EscapedLines] | None = None
+
+
+def _escaped_lines(text: str) -> _EscapedLines:
+    """:class:`_EscapedLines` of ``text``; the last one is kept (secrets and home paths are
+    looked for in the same text one after the other)."""
+    global _LAST_ESCAPED
+    last = _LAST_ESCAPED
+    if last is not None and last[0] is text:
+        return last[1]
+    lines = _EscapedLines(text)
+    _LAST_ESCAPED = (text, lines)
+    return lines
+
+
+def _escaped_secrets(text: str) -> Iterator[tuple[str, Secret]]:
+    """(decoded value, secret at its escaped spelling in ``text``) of each secret that only the
+    decoded JSON strings of a line show (``"ghp\\u005f…"``)."""
+    lines = _escaped_lines(text)
+    if not lines.lines:
+        return
+    for s in _plain_secrets(lines.text):
+        span = lines.span(s.start, s.end)
+        if span is not None:  # (shown: the public prefix up to the first escape)
+            start, end, spelt = span
+            shown = min(s.shown, spelt.find("\\") if "\\" in spelt else s.shown)
+            yield s.value, Secret(start, end, s.kind, s.label, spelt, shown)
 
 
 def _repeats(text: str, found: list[Secret]) -> Iterator[Secret]:
@@ -496,7 +670,25 @@ def find_home_paths(text: str, skip: re.Pattern[str] | None = None, *,
     if the caller has it."""
     low = _folded(text) if folded is None else folded
     if len(low) != len(text):  # lower() changed the length (rare letters): no offsets from it
-        return _home_paths_slow(text, skip)
+        out = _home_paths_slow(text, skip)
+    else:
+        out = _home_paths(text, low, skip)
+    if "\\u" in text:  # JSON strings that spell characters as \uXXXX: read them decoded too
+        lines = _escaped_lines(text)
+        if lines.lines:
+            dec = lines.text
+            dlow = _folded(dec)
+            plain = out
+            out = list(plain)
+            for h in _home_paths(dec, dlow, skip) if len(dlow) == len(dec) else _home_paths_slow(dec, skip):
+                span = lines.span(h.start, h.end)  # (a path found as written too is not found twice)
+                if span is not None and not any(p.start < span[1] and span[0] < p.end for p in plain):
+                    out.append(HomePath(span[0], span[1], h.user, h.text))
+            out.sort(key=lambda h: h.start)
+    return out
+
+
+def _home_paths(text: str, low: str | bytes, skip: re.Pattern[str] | None) -> list[HomePath]:
     out = []
     search = HOME_RE.search
     skipped = skip.match if skip is not None else None
