@@ -148,6 +148,10 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
     outcome = None
     if baseline_file:
         keys = {job.name: bl.stored_path(job.key) for job in work}
+        if redact or redact_paths:  # the path as the report shows it (the fingerprint hashes the real one)
+            from fountain_audit.privacy.redact import Redactor
+            plain = Redactor(secrets=redact)
+            keys = {name: plain.text(key) for name, key in keys.items()}
         scope = bl.Scope(frozenset(keys[name] for name in checked), frozenset(r.code for r in selection.rules))
         if update_baseline:
             try:

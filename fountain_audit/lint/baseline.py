@@ -344,15 +344,16 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
     with locked(target):
         old = load(path, max_entries, missing_ok=True)
         entries = {fp: e for fp, e in old.items() if e not in scope}
-        for fp, e in current.items():
-            entries[fp] = old.get(fp, e)
+        for fp, e in current.items():  # a kept entry keeps its date; its path and excerpt are the
+            entries[fp] = e._replace(added=old[fp].added) if fp in old else e  # current ones (masked)
         if len(entries) > max_entries:
             raise BaselineError(f"{path}: {len(entries)} entries would exceed baseline-max-entries "
                                 f"({max_entries}); the baseline was not written")
         added = sorted((e for fp, e in entries.items() if fp not in old), key=Entry.sort_key)
         removed = sorted((e for fp, e in old.items() if fp not in entries), key=Entry.sort_key)
         _remove_leftovers(target)
-        if added or removed or not os.path.exists(target):
+        if added or removed or any(entries[fp] != old[fp] for fp in current if fp in old) \
+                or not os.path.exists(target):
             try:
                 write_durable(target, render(entries.values()))
             except OSError as e:
