@@ -16,8 +16,9 @@ import re
 # (U+200E, U+200F, U+061C), invisible characters (soft hyphen U+00AD, zero width space U+200B,
 # zero width no-break space / BOM U+FEFF, tag characters U+E0000-U+E007F), and lone surrogates
 # (undecodable input bytes kept by ``surrogateescape``).
-_UNSAFE_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u200b\u200e\u200f\u2028\u2029"
-                        "\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f]|\r(?!\n)")
+_UNSAFE_CHARS = ("\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u200b\u200e\u200f\u2028\u2029"
+                 "\u202a-\u202e\u2066-\u2069\ufeff\U000e0000-\U000e007f")
+_UNSAFE_RE = re.compile(f"[{_UNSAFE_CHARS}\ud800-\udfff]|\r(?!\n)")
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -43,6 +44,21 @@ def terminal_safe(text: str) -> str:
     raises.
     """
     return _UNSAFE_RE.sub(_escape, text)
+
+
+#: :data:`_UNSAFE_RE` without the lone surrogates (a page writes them as U+FFFD, see
+#: :func:`fountain_audit.parse.source.well_formed`).
+_UNSAFE_PAGE_RE = re.compile(f"[{_UNSAFE_CHARS}]|\r(?!\n)")
+
+
+def page_safe(text: str) -> str:
+    """:func:`terminal_safe` for an HTML page: the same characters shown as the same escapes
+    (``\\x1b``, ``\\u202e``), so that neither a browser (bidi overrides reorder what is shown)
+    nor a terminal that prints the page's source (``cat report.html``) acts on them. Lone
+    surrogates are left for the page's own replacement by U+FFFD. The escapes hold no
+    character that HTML gives a meaning to, so escaping before or after HTML-escaping gives
+    the same page. Never raises."""
+    return _UNSAFE_PAGE_RE.sub(_escape, text)
 
 
 def one_line(text: str) -> str:

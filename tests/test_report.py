@@ -418,3 +418,39 @@ def test_a_scene_that_goes_back_in_time_is_a_tick_not_a_bar():
     page = collect(build_session(parse(text)), "s.spmd", text, [])
     assert [(r["id"], round(r["x"], 4), round(r["width"], 4)) for r in page.timeline] == [
         ("s1", 0.4783, 0.0), ("s2", 0.0, 0.0), ("s3", 1.0, 0.0)]  # s1: the next heading is earlier
+
+
+CONTROLS_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _controls_session(tmp_path):
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    text = text.replace("What did we agree at the July retro",
+                        "What did \x1b]8;;http://evil\x07we\x1b]8;;\x07 agree\x07 at \u202eorter\x1b[2J the July retro", 1)
+    text = text.replace("Forwarding to QWEN2.5-CODER.", "Forwarding to QWEN2.5-CODER.\x9b31m\u200f", 1)
+    f = tmp_path / "ctl\x1b[31m\u202e.spmd"
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def test_control_and_bidi_characters_are_visible_escapes_in_the_page(tmp_path):
+    f = _controls_session(tmp_path)
+    out = tmp_path / "ctl.html"
+    r = run("report", str(f), "-o", str(out))
+    assert r.exit_code == 0, r.output
+    html = out.read_text(encoding="utf-8")
+    assert CONTROLS_RE.findall(html) == []
+    assert f"<title>{tmp_path}/ctl\\x1b[31m\\u202e.spmd — fountain-audit report</title>" in html
+    assert ("What did \\x1b]8;;http://evil\\x07we\\x1b]8;;\\x07 agree\\x07 at \\u202eorter\\x1b[2J the July retro"
+            in html)
+    assert "Forwarding to QWEN2.5-CODER.\\x9b31m\\u200f" in html
+
+
+def test_control_characters_in_the_browser(browser, tmp_path):
+    f = _controls_session(tmp_path)
+    out = tmp_path / "ctl.html"
+    assert run("report", str(f), "-o", str(out)).exit_code == 0
+    page, requests = open_page(browser, out, tmp_path, "ctl.png")
+    assert page.title() == f"{tmp_path}/ctl\\x1b[31m\\u202e.spmd — fountain-audit report"
+    assert "agree\\x07 at \\u202eorter\\x1b[2J the July" in page.locator("body").inner_text()
+    assert requests == [out.as_uri()]
