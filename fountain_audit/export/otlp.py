@@ -179,7 +179,7 @@ class _TraceBuilder:
     def scene(self, index: int, when: When, notes: list) -> None:
         sc = self.sx.session.scenes[index]
         time = when.unix_nano()
-        humans = actors.humans_of(self.sx.session)
+        humans = self.sx.humans
         events: list[tuple[int, dict[str, Any]]] = []
         for sp in sc.speeches:
             out = SpeechOut.of(sp, None, humans, sc.kind)

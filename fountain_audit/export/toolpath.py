@@ -153,7 +153,7 @@ class _PathBuilder:
 
     def scene_event(self, index: int, when: When, notes: list) -> None:
         scene = self.sx.session.scenes[index]
-        humans = actors.humans_of(self.sx.session)
+        humans = self.sx.humans
         speeches = []
         for sp in scene.speeches:
             out = SpeechOut.of(sp, None, humans, scene.kind)
