@@ -54,7 +54,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
       fountain-audit export --to otlp-json --redact session.spmd > shareable.json
 
     Exit status: 0 done; 1 the --endpoint did not accept the traces; 2 usage error, an
-    unreadable path or a file with no timestamp (the other files are still exported).
+    unreadable path, a file with no timestamp or (otlp-json) with a time OTLP cannot carry,
+    before 1970 or after 2554 (the other files are still exported).
     """
     from fountain_audit import dump as dm
     from fountain_audit.cli.main import _fail, discover, no_session_file, reader_gone, refuse_output_over_inputs
@@ -137,7 +138,11 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         doc = graph_of(sessions)
     else:
         from fountain_audit.export.otlp import request_of
-        doc = request_of(sessions)
+        skipped: list = []
+        doc = request_of(sessions, skipped)
+        for sx, e in skipped:  # a time OTLP cannot carry: never wrapped or made up
+            errors.append(f"{sx.name}: {e}: not exported")
+            click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
     doc, text = render(doc, redactor)
 
     if output_file is not None:

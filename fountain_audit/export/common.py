@@ -13,7 +13,7 @@ from fountain_audit import __version__
 from fountain_audit.dump import NoteRecordOut, ToolCallRecord, TurnRecord, note_records, record_kinds, turn_records
 from fountain_audit.export.timing import Clock, SessionTimes
 from fountain_audit.model import actors
-from fountain_audit.model.session import Session, StatsLine, parse_duration, parse_stats
+from fountain_audit.model.session import Session, StatsLine, parse_duration, parse_duration_ns, parse_stats
 
 PRODUCER = {"name": "fountain-audit", "version": __version__}
 ALL_NOTE_KINDS = record_kinds(["all"])
@@ -113,7 +113,8 @@ class SessionExport:
             m = _LEGACY_STATS_RE.match(n.body) if n.kind == "stats" else None
             if m:
                 return StatsLine([], int(m.group("reply")), int(m.group("prompt")),
-                                 parse_duration(m.group("duration")), float(m.group("rate")) if m.group("rate") else None)
+                                 parse_duration(m.group("duration")), float(m.group("rate")) if m.group("rate") else None,
+                                 parse_duration_ns(m.group("duration")))
         return None
 
     def client(self, turn: TurnRecord) -> Client:
