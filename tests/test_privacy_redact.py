@@ -6,6 +6,7 @@ the original file."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -290,3 +291,39 @@ def test_redact_into_a_closed_pipe_stops_quietly(tmp_path):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     p.stdout.close()  # gone before the first write, as `| true`
     assert (p.stderr.read(), p.wait()) == (b"", 0)
+
+
+def test_redact_refuses_a_file_over_max_file_size_before_reading_it(tmp_path):
+    """As dump: a 600 MB (sparse) file is refused at once, not read for minutes."""
+    big = tmp_path / "big.spmd"
+    with open(big, "wb") as fh:
+        fh.truncate(600 * 1024 * 1024)
+    for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"]):
+        r = cli("redact", str(big), *args)
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == (f"fountain-audit redact: error: {big}: cannot read: 600.0 MB (629145600 bytes) is over "
+                            "the size limit (max-file-size 512.0 MB (536870912 bytes))\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.spmd"]
+    assert big.stat().st_size == 600 * 1024 * 1024
+
+
+def test_redact_opens_each_file_once(tmp_path, monkeypatch):
+    """It checked the file's type through the path, then opened the path again to read it (a
+    file swapped in between was read unchecked)."""
+    import builtins
+
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import redact as cmd
+    from fountain_audit.cli import main as cli_main
+
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    seen: list[str] = []
+    real_open, real_os_open = builtins.open, os.open
+    monkeypatch.setattr(builtins, "open", lambda p, *a, **k: (seen.append(f"open {p}"), real_open(p, *a, **k))[1])
+    monkeypatch.setattr(os, "open", lambda p, *a, **k: (seen.append(f"os.open {p}"), real_os_open(p, *a, **k))[1])
+    monkeypatch.setattr(cli_main, "_not_a_file", lambda p: (seen.append(f"check {p}"), None)[1], raising=False)
+    r = CliRunner().invoke(cmd.redact, [str(a)])
+    assert r.exit_code == 0
+    assert [s for s in seen if str(a) in s] == [f"os.open {a}"]

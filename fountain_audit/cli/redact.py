@@ -42,9 +42,9 @@ def redact(files, output_file, in_place, paths_only):
     Exit status: 0 written; 1 a copy would not keep the structure; 2 usage error, an
     unreadable file, a file changed while being redacted, or an output that cannot be written.
     """
-    from fountain_audit.cli.main import _not_a_file
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
-    from fountain_audit.parse.source import decode_bytes, encode_text
+    from fountain_audit.commands.common import read_stdin
+    from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, encode_text, read_bytes
     from fountain_audit.privacy.redact import redact_session
 
     if output_file and in_place:
@@ -59,23 +59,20 @@ def redact(files, output_file, in_place, paths_only):
             sys.exit(2)
     status = 0
     for f in files:
-        if f != "-" and _not_a_file(f) == "not a regular file":  # a FIFO would block, a device never end
-            _error(f"{f}: not a regular file")
-            status = 2
-            continue
-        try:
+        try:  # opened once, as dump reads: a FIFO or device is never read, a file over max-file-size never
             if f == "-":
                 if in_place:
                     raise click.UsageError("--in-place needs files, not '-'")
-                original = sys.stdin.buffer.read()
+                original, text = None, read_stdin(DEFAULT_MAX_FILE_SIZE)
             else:
-                with open(f, "rb") as fh:
-                    original = fh.read()
+                original = read_bytes(f)
+                text = decode_file(original, f)
         except OSError as e:
-            _error(f"{f}: cannot read: {e.strerror or e}")
+            _error(f"{f}: not a regular file" if e.strerror == "not a regular file"
+                   else f"{f}: cannot read: {e.strerror or e}")
             status = 2
             continue
-        result = redact_session(decode_bytes(original), secrets=not paths_only)
+        result = redact_session(text, secrets=not paths_only)
         if result.problem:
             _error(f"{f}: not written: the redacted copy would not keep the session's structure "
                    f"({result.problem})")
