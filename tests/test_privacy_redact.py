@@ -327,3 +327,19 @@ def test_redact_opens_each_file_once(tmp_path, monkeypatch):
     r = CliRunner().invoke(cmd.redact, [str(a)])
     assert r.exit_code == 0
     assert [s for s in seen if str(a) in s] == [f"os.open {a}"]
+
+
+@pytest.mark.parametrize("encoding, what", [("utf-16", "UTF-16 text (little-endian)"),
+                                            ("utf-16-be", "binary data")])
+def test_redact_refuses_a_file_it_cannot_read_as_text(tmp_path, encoding, what):
+    """A UTF-16 session holds its secrets between NUL bytes, which no detector sees: it gave
+    '0 secret(s) replaced' and an unredacted copy, exit 0."""
+    f = tmp_path / "s16.spmd"
+    f.write_bytes(TEXT.encode(encoding))
+    before = f.read_bytes()
+    for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"], []):
+        r = cli("redact", str(f), *args)
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == (f"fountain-audit redact: error: {f}: {what}, not a session transcript: not redacted "
+                            "(nothing written)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s16.spmd"] and f.read_bytes() == before

@@ -4,8 +4,8 @@
 Writes a copy of each session file with secrets, the workspace and home paths replaced,
 checked to parse to the same structure as the original. Exit status: 0 written; 1 a
 redacted copy would not keep the structure (nothing written for that file); 2 usage error,
-an unreadable file, a file that changed while being redacted, or an output that cannot be
-written.
+an unreadable file, a file that is not text it can read (UTF-16, binary), a file that changed
+while being redacted, or an output that cannot be written.
 """
 
 from __future__ import annotations
@@ -40,11 +40,12 @@ def redact(files, output_file, in_place, paths_only):
       fountain-audit redact --in-place sessions/*.spmd
 
     Exit status: 0 written; 1 a copy would not keep the structure; 2 usage error, an
-    unreadable file, a file changed while being redacted, or an output that cannot be written.
+    unreadable file, a file that is not UTF-8 text (UTF-16, binary: nothing written), a file
+    changed while being redacted, or an output that cannot be written.
     """
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.commands.common import read_stdin
-    from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, encode_text, read_bytes
+    from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, describe_content, encode_text, read_bytes
     from fountain_audit.privacy.redact import redact_session
 
     if output_file and in_place:
@@ -70,6 +71,11 @@ def redact(files, output_file, in_place, paths_only):
         except OSError as e:
             _error(f"{f}: not a regular file" if e.strerror == "not a regular file"
                    else f"{f}: cannot read: {e.strerror or e}")
+            status = 2
+            continue
+        what = describe_content(text)
+        if what is not None and what != "empty" and not what.startswith("blank"):  # UTF-16, binary, an image:
+            _error(f"{f}: {what}: not redacted (nothing written)")  # no secret would be found in it
             status = 2
             continue
         result = redact_session(text, secrets=not paths_only)
