@@ -343,3 +343,21 @@ def test_redact_refuses_a_file_it_cannot_read_as_text(tmp_path, encoding, what):
         assert r.stderr == (f"fountain-audit redact: error: {f}: {what}, not a session transcript: not redacted "
                             "(nothing written)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s16.spmd"] and f.read_bytes() == before
+
+
+def test_redact_in_place_refuses_a_file_with_other_hard_links(tmp_path):
+    """The rename replaced h1 only: h2, the same file, kept every secret."""
+    h1, h2, c = tmp_path / "h1.spmd", tmp_path / "h2.spmd", tmp_path / "c.spmd"
+    h1.write_text(TEXT, encoding="utf-8")
+    os.link(h1, h2)
+    c.write_text(TEXT, encoding="utf-8")
+    r = cli("redact", "--in-place", str(h1), str(c))
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[0] == (
+        f"fountain-audit redact: error: {h1}: has 2 hard links; replacing it would leave the unredacted text under "
+        "the other 1 name(s): left as it is (redact it with -o)")
+    assert r.stderr.splitlines()[1:] == [f"fountain-audit: {c}: 15 secret(s), 5 workspace path(s), 7 home path(s) "
+                                         "replaced"]
+    assert h1.read_text(encoding="utf-8") == h2.read_text(encoding="utf-8") == TEXT
+    assert os.stat(h1).st_ino == os.stat(h2).st_ino and os.stat(h1).st_nlink == 2
+    assert leaks(c.read_text(encoding="utf-8")) == []

@@ -23,7 +23,8 @@ from fountain_audit.untrusted import terminal_safe
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="OUT",
               help="Write the redacted copy of the one FILE to OUT (atomically).")
 @click.option("--in-place", is_flag=True, help="Replace each FILE by its redacted copy (atomically; a file that "
-                                                "changed since it was read is left alone).")
+                                                "changed since it was read, or that has other hard links, is "
+                                                "left alone).")
 @click.option("--paths-only", is_flag=True, help="Replace only the workspace and home paths, not secrets.")
 def redact(files, output_file, in_place, paths_only):
     """Write a shareable copy of session files: secrets become <redacted:KIND>, the
@@ -93,6 +94,12 @@ def redact(files, output_file, in_place, paths_only):
             else:
                 if in_place:
                     with open(f, "rb") as fh:
+                        links = os.fstat(fh.fileno()).st_nlink
+                        if links > 1:  # a rename replaces this name only: the others would keep the secrets
+                            _error(f"{f}: has {links} hard links; replacing it would leave the unredacted text "
+                                   f"under the other {links - 1} name(s): left as it is (redact it with -o)")
+                            status = 2
+                            continue
                         if fh.read() != original:
                             _error(f"{f}: changed since it was read; left as it is")
                             status = 2
