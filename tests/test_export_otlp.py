@@ -301,3 +301,15 @@ def test_a_turn_end_is_computed_in_integers_and_never_past_what_otlp_carries(tmp
     assert r.stderr == (f"fountain-audit: error: {too_long}: turn t1 ends 99999999999.9s (its stats line) after "
                         f"2026-08-03T14:20:31Z, later than OTLP can carry {RANGE}: not exported\n")
     assert json.loads(r.stdout) == doc
+
+
+def test_output_dash_prints_the_document_also_with_an_endpoint(tmp_path, monkeypatch):
+    """With --endpoint the document is printed only with -o: `-o -` prints it (it wrote a file
+    named '-')."""
+    monkeypatch.chdir(tmp_path)
+    plain = run("--to", "otlp-json", str(CLEAN))
+    assert (run("--to", "otlp-json", "-o", "-", str(CLEAN)).stdout, plain.exit_code) == (plain.stdout, 0)
+    r = run("--endpoint", "http://127.0.0.1:9/v1/traces", "--timeout", "2", "-o", "-", str(CLEAN))
+    assert r.exit_code == 1 and "http://127.0.0.1:9/v1/traces: cannot send" in r.stderr
+    assert r.stdout == plain.stdout
+    assert list(tmp_path.iterdir()) == []

@@ -336,3 +336,13 @@ def test_a_tool_note_in_a_scene_without_turns_is_in_its_event(heading, kind, tmp
                                                           "status": "ok"}}}
     assert steps[2]["step"]["timestamp"] == "2026-01-01T09:00:00Z" if kind in ("memory", "hand-off", "other") \
         else "2026-01-01T10:00:00Z"
+
+
+def test_output_dash_is_standard_output(tmp_path, monkeypatch):
+    """`-o -` wrote the document to a file named '-'."""
+    monkeypatch.chdir(tmp_path)
+    plain = run("--to", "toolpath", str(CLEAN))
+    dash = run("--to", "toolpath", "-o", "-", str(CLEAN))
+    assert (dash.exit_code, dash.stdout, dash.stderr) == (0, plain.stdout, "")
+    assert json.loads(dash.stdout)["paths"][0]["meta"]["harvey"]["file"] == str(CLEAN)
+    assert list(tmp_path.iterdir()) == []

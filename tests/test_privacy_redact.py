@@ -361,3 +361,13 @@ def test_redact_in_place_refuses_a_file_with_other_hard_links(tmp_path):
     assert h1.read_text(encoding="utf-8") == h2.read_text(encoding="utf-8") == TEXT
     assert os.stat(h1).st_ino == os.stat(h2).st_ino and os.stat(h1).st_nlink == 2
     assert leaks(c.read_text(encoding="utf-8")) == []
+
+
+def test_redact_output_dash_is_standard_output(tmp_path):
+    """`-o -` wrote the copy to a file named '-'."""
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    plain = cli("redact", str(a), cwd=tmp_path)
+    assert plain.returncode == 0 and leaks(plain.stdout) == [] and plain.stdout
+    assert (cli("redact", str(a), "-o", "-", cwd=tmp_path).stdout, plain.stderr) == (plain.stdout, "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.spmd"]

@@ -418,3 +418,18 @@ def test_a_scene_that_goes_back_in_time_is_a_tick_not_a_bar():
     page = collect(build_session(parse(text)), "s.spmd", text, [])
     assert [(r["id"], round(r["x"], 4), round(r["width"], 4)) for r in page.timeline] == [
         ("s1", 0.4783, 0.0), ("s2", 0.0, 0.0), ("s3", 1.0, 0.0)]  # s1: the next heading is earlier
+
+
+def test_output_dash_is_the_one_page_on_standard_output(tmp_path, monkeypatch):
+    """`-o -` made a directory named '-' with a page and an index in it."""
+    monkeypatch.chdir(tmp_path)
+    clean = str(SAMPLES / "clean-session.spmd")
+    run("report", clean, "-o", "page.html")
+    r = CliRunner().invoke(main, ["report", clean, "-o", "-"])
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert r.stdout == (tmp_path / "page.html").read_text(encoding="utf-8")
+    (tmp_path / "page.html").unlink()
+    two = CliRunner().invoke(main, ["report", clean, str(SAMPLES / "violations" / "A101-unused-suppression.spmd"), "-o", "-"])
+    assert two.exit_code == 2 and two.stdout == ""
+    assert "Error: -o -: one page takes one session, and 2 were given; name a directory" in two.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -19,7 +19,8 @@ from fountain_audit.export import TARGETS
                    "one OTLP/JSON ExportTraceServiceRequest (OpenTelemetry GenAI spans), one trace per session. "
                    "Default with --endpoint: otlp-json.")
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
-              help="Write the document to FILE (atomically) instead of standard output.")
+              help="Write the document to FILE (atomically) instead of standard output ('-': standard output, "
+                   "also with --endpoint).")
 @click.option("--endpoint", metavar="URL",
               help="Send the traces over OTLP/HTTP (protobuf) to URL, e.g. http://127.0.0.1:6006/v1/traces "
                    "(Phoenix). The document is printed only with -o.")
@@ -67,6 +68,9 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     from fountain_audit.parse.fountain import parse
     from fountain_audit.parse.source import decode_bytes, describe_content, read_path
 
+    print_document = endpoint is None or output_file == "-"  # -o -: standard output, even with --endpoint
+    if output_file == "-":
+        output_file = None
     if target is None:
         if endpoint is None:
             raise click.UsageError("choose a target: --to toolpath or --to otlp-json")
@@ -151,7 +155,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         except OSError as e:
             click.secho(f"fountain-audit: error: cannot write {terminal_safe(output_file)}: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)
-    elif endpoint is None:
+    elif print_document:
         try:
             out = utf8_stdout("strict")
             out.write(text)

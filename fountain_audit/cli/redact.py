@@ -21,7 +21,7 @@ from fountain_audit.untrusted import terminal_safe
 @click.command("redact", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="OUT",
-              help="Write the redacted copy of the one FILE to OUT (atomically).")
+              help="Write the redacted copy of the one FILE to OUT (atomically; '-': standard output).")
 @click.option("--in-place", is_flag=True, help="Replace each FILE by its redacted copy (atomically; a file that "
                                                 "changed since it was read, or that has other hard links, is "
                                                 "left alone).")
@@ -49,6 +49,8 @@ def redact(files, output_file, in_place, paths_only):
     from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, describe_content, encode_text, read_bytes
     from fountain_audit.privacy.redact import redact_session
 
+    if output_file == "-" and not in_place:  # -o -: standard output, as without -o
+        output_file = None
     if output_file and in_place:
         raise click.UsageError("choose one of -o and --in-place")
     if not in_place and len(files) > 1:
