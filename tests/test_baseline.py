@@ -170,6 +170,9 @@ def test_baseline_from_the_configuration(project):
     ('{"version": 1, "tool": "fountain-audit", "entries": [' + entry("P102", TOOL) + ", " + entry("P102", TOOL) + "]}",
      f"entries[1]: fingerprint {recipe('P102', 'sessions/a.spmd', TOOL)} is listed twice"),
     (b"\xff\xfe{}", "not UTF-8 (invalid start byte at byte 0)"),
+    ("1" * 5000, "not a valid baseline: a number too long to read"),  # int() refuses 4,300+ digits
+    ('{"version": 1, "tool": "fountain-audit", "entries": [' + "9" * 5000 + "]}",
+     "not a valid baseline: a number too long to read"),
 ])
 def test_an_unusable_baseline_exits_2_naming_the_file(project, content, problem):
     Path("bad.json").write_bytes(content if isinstance(content, bytes) else content.encode())

@@ -127,3 +127,35 @@ def test_config_naming_a_pyproject_without_our_table_is_an_error(tmp_path, monke
     r = CliRunner().invoke(main, ["lint", "--config", "pyproject.toml", "a.spmd"])
     assert r.exit_code == 2 and r.output.splitlines()[-1] == "Error: pyproject.toml: no [tool.fountain-audit] table"
     assert CliRunner().invoke(main, ["lint", "a.spmd"]).exit_code == 1  # defaults: BAD's error
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("a=" + "[" * 5000 + "]" * 5000 + "\n", "invalid TOML: nested too deeply"),  # tomllib: RecursionError
+    ("max-file-size = " + "9" * 5000 + "\n", "invalid TOML: a number too long to read"),  # int(): ValueError
+])
+def test_a_hostile_config_is_a_configuration_error(tmp_path, monkeypatch, content, problem):
+    (tmp_path / "fountain-audit.toml").write_text(content)
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == f"Error: {tmp_path / 'fountain-audit.toml'}: {problem}"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_config_given_as_a_fifo_a_device_or_a_huge_file_is_refused_unread(tmp_path, monkeypatch):
+    os.mkfifo(tmp_path / "fifo.toml")
+    (tmp_path / "big.toml").write_bytes(b"#" * ((16 << 20) + 1))
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    for path, problem in (("fifo.toml", "not a regular file"), (os.devnull, "not a regular file"),
+                          ("big.toml", "larger than 16 MB: not a configuration file")):
+        r = CliRunner().invoke(main, ["lint", "--config", path, "a.spmd"])
+        assert r.exit_code == 2 and r.output.splitlines()[-1] == f"Error: {path}: {problem}"
+
+
+def test_a_size_of_thousands_of_digits_is_a_usage_error(tmp_path, monkeypatch):
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "--max-file-size", "9" * 5000 + "GB", "a.spmd"])
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == (
+        "Error: --max-file-size: '" + "9" * 40 + "'… is too large a size (at most 4 EB)")

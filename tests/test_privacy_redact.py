@@ -6,6 +6,7 @@ the original file."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -383,3 +384,83 @@ def test_a_path_found_as_written_is_not_found_again_decoded():
 
     text = '{"a":"\\u00e9 C:\\\\Users\\\\bob"}'
     assert [(h.start, h.end, h.text) for h in find_home_paths(text)] == [(13, 27, "C:\\\\Users\\\\bob")]
+
+
+def test_redact_refuses_a_file_over_max_file_size_before_reading_it(tmp_path):
+    """As dump: a 600 MB (sparse) file is refused at once, not read for minutes."""
+    big = tmp_path / "big.spmd"
+    with open(big, "wb") as fh:
+        fh.truncate(600 * 1024 * 1024)
+    for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"]):
+        r = cli("redact", str(big), *args)
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == (f"fountain-audit redact: error: {big}: cannot read: 600.0 MB (629145600 bytes) is over "
+                            "the size limit (max-file-size 512.0 MB (536870912 bytes))\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.spmd"]
+    assert big.stat().st_size == 600 * 1024 * 1024
+
+
+def test_redact_opens_each_file_once(tmp_path, monkeypatch):
+    """It checked the file's type through the path, then opened the path again to read it (a
+    file swapped in between was read unchecked)."""
+    import builtins
+
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import redact as cmd
+    from fountain_audit.cli import main as cli_main
+
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    seen: list[str] = []
+    real_open, real_os_open = builtins.open, os.open
+    monkeypatch.setattr(builtins, "open", lambda p, *a, **k: (seen.append(f"open {p}"), real_open(p, *a, **k))[1])
+    monkeypatch.setattr(os, "open", lambda p, *a, **k: (seen.append(f"os.open {p}"), real_os_open(p, *a, **k))[1])
+    monkeypatch.setattr(cli_main, "_not_a_file", lambda p: (seen.append(f"check {p}"), None)[1], raising=False)
+    r = CliRunner().invoke(cmd.redact, [str(a)])
+    assert r.exit_code == 0
+    assert [s for s in seen if str(a) in s] == [f"os.open {a}"]
+
+
+@pytest.mark.parametrize("encoding, what", [("utf-16", "UTF-16 text (little-endian)"),
+                                            ("utf-16-be", "binary data")])
+def test_redact_refuses_a_file_it_cannot_read_as_text(tmp_path, encoding, what):
+    """A UTF-16 session holds its secrets between NUL bytes, which no detector sees: it gave
+    '0 secret(s) replaced' and an unredacted copy, exit 0."""
+    f = tmp_path / "s16.spmd"
+    f.write_bytes(TEXT.encode(encoding))
+    before = f.read_bytes()
+    for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"], []):
+        r = cli("redact", str(f), *args)
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == (f"fountain-audit redact: error: {f}: {what}, not a session transcript: not redacted "
+                            "(nothing written)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s16.spmd"] and f.read_bytes() == before
+
+
+def test_redact_in_place_refuses_a_file_with_other_hard_links(tmp_path):
+    """The rename replaced h1 only: h2, the same file, kept every secret."""
+    h1, h2, c = tmp_path / "h1.spmd", tmp_path / "h2.spmd", tmp_path / "c.spmd"
+    h1.write_text(TEXT, encoding="utf-8")
+    os.link(h1, h2)
+    c.write_text(TEXT, encoding="utf-8")
+    r = cli("redact", "--in-place", str(h1), str(c))
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[0] == (
+        f"fountain-audit redact: error: {h1}: has 2 hard links; replacing it would leave the unredacted text under "
+        "the other 1 name(s): left as it is (redact it with -o)")
+    assert r.stderr.splitlines()[1:] == [f"fountain-audit: {c}: 15 secret(s), 5 workspace path(s), 7 home path(s) "
+                                         "replaced"]
+    assert h1.read_text(encoding="utf-8") == h2.read_text(encoding="utf-8") == TEXT
+    assert os.stat(h1).st_ino == os.stat(h2).st_ino and os.stat(h1).st_nlink == 2
+    assert leaks(c.read_text(encoding="utf-8")) == []
+
+
+def test_redact_output_dash_is_standard_output(tmp_path):
+    """`-o -` wrote the copy to a file named '-'."""
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    plain = cli("redact", str(a), cwd=tmp_path)
+    assert plain.returncode == 0 and leaks(plain.stdout) == [] and plain.stdout
+    assert (cli("redact", str(a), "-o", "-", cwd=tmp_path).stdout, plain.stderr) == (plain.stdout, "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.spmd"]

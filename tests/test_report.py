@@ -454,3 +454,18 @@ def test_control_characters_in_the_browser(browser, tmp_path):
     assert page.title() == f"{tmp_path}/ctl\\x1b[31m\\u202e.spmd — fountain-audit report"
     assert "agree\\x07 at \\u202eorter\\x1b[2J the July" in page.locator("body").inner_text()
     assert requests == [out.as_uri()]
+
+
+def test_output_dash_is_the_one_page_on_standard_output(tmp_path, monkeypatch):
+    """`-o -` made a directory named '-' with a page and an index in it."""
+    monkeypatch.chdir(tmp_path)
+    clean = str(SAMPLES / "clean-session.spmd")
+    run("report", clean, "-o", "page.html")
+    r = CliRunner().invoke(main, ["report", clean, "-o", "-"])
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert r.stdout == (tmp_path / "page.html").read_text(encoding="utf-8")
+    (tmp_path / "page.html").unlink()
+    two = CliRunner().invoke(main, ["report", clean, str(SAMPLES / "violations" / "A101-unused-suppression.spmd"), "-o", "-"])
+    assert two.exit_code == 2 and two.stdout == ""
+    assert "Error: -o -: one page takes one session, and 2 were given; name a directory" in two.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -36,6 +36,8 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
     for exit status 0. Raises :class:`fountain_audit.commands.common.UsageError` for a usage or
     configuration error (the caller prints it as click does, exit status 2).
     """
+    if output_file == "-":  # -o - : standard output, as without -o (not a file named '-')
+        output_file = None
     if stdin_filename and paths and "-" not in paths:
         secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the paths; "
               "it is not used", err=True, fg="yellow")

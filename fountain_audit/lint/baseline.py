@@ -141,6 +141,10 @@ def parse(path: str, data: bytes, max_entries: int = DEFAULT_MAX_ENTRIES) -> dic
         raise BaselineError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise BaselineError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except ValueError:  # an integer of 4,300+ digits (Python's int conversion limit): no baseline has one
+        raise BaselineError(f"{path}: not a valid baseline: a number too long to read") from None
+    except RecursionError:
+        raise BaselineError(f"{path}: not a valid baseline: JSON nested too deeply") from None
     if isinstance(doc, dict) and "version" in doc and doc["version"] != VERSION:
         raise BaselineError(f"{path}: unknown baseline version {json.dumps(doc['version'])[:40]} "
                             f"(this fountain-audit reads version {VERSION}); upgrade fountain-audit")

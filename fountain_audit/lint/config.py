@@ -33,6 +33,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 if TYPE_CHECKING:
@@ -209,17 +210,31 @@ def _is_rule(selector: str) -> bool:
         return False
 
 
+#: A configuration file larger than this is refused unread (a real one is a few KB).
+_MAX_CONFIG_BYTES = 16 << 20
+
+
 def _read_toml(path: str | os.PathLike) -> dict[str, Any]:
     """Parse a TOML file. Raises :class:`ConfigError` naming the file and the TOML error."""
     import tomllib  # only when there is a file to read (start-up)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        return tomllib.loads(text)
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, /dev/zero never end
+            raise ConfigError(f"{path}: not a regular file")
+        with open(path, "rb") as f:
+            data = f.read(_MAX_CONFIG_BYTES + 1)
+        if len(data) > _MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: larger than {_MAX_CONFIG_BYTES >> 20} MB: not a configuration file")
+        return tomllib.loads(data.decode("utf-8"))
+    except ConfigError:
+        raise
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
+    except ValueError:  # an integer of 4,300+ digits (Python's int conversion limit)
+        raise ConfigError(f"{path}: invalid TOML: a number too long to read") from None
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
