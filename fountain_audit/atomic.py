@@ -8,6 +8,7 @@ import contextlib
 import os
 import signal
 import stat
+import sys
 import tempfile
 import threading
 
@@ -48,6 +49,13 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
     path, direct = resolve_target(path) if follow else (os.path.abspath(path), False)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if direct:
+        own = _own_descriptor(path)
+        if own is not None:  # /dev/stdout: our descriptor's own offset (a shell's `> log`), not a new one
+            if own in (1, 2):
+                (sys.stdout if own == 1 else sys.stderr).flush()
+            with open(own, "wb", closefd=False) as f:
+                f.write(payload)
+            return
         with open(path, "wb") as f:
             f.write(payload)
         return
@@ -99,6 +107,30 @@ def resolve_target(path: str | os.PathLike) -> tuple[str, bool]:
     if _through_proc(path):
         return path, True
     return os.path.realpath(path), False
+
+
+def _own_descriptor(path: str) -> int | None:
+    """The file descriptor N of this process that ``path`` names through ``/proc``
+    (``/dev/stdout`` → ``/proc/self/fd/1``, ``/dev/fd/N``, ``/proc/PID/fd/N``), else ``None``.
+    Opening such a path makes a new open file description, with its own offset at 0 and
+    ``O_TRUNC``: a report written that way over a shell's ``> log`` would overwrite what the
+    shell wrote before it and be overwritten by what it writes after."""
+    own = {"/proc/self/fd", f"/proc/{os.getpid()}/fd"}
+    current = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own limit on links followed
+        folder = os.path.realpath(os.path.dirname(current))
+        name = os.path.basename(current)
+        if folder in own and name.isdigit():
+            return int(name)
+        current = os.path.join(folder, name)
+        if not os.path.islink(current):
+            return None
+        try:
+            link = os.readlink(current)
+        except OSError:
+            return None
+        current = os.path.normpath(os.path.join(folder, link))
+    return None
 
 
 def _through_proc(path: str) -> bool:

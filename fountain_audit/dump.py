@@ -94,7 +94,10 @@ def record_kinds(names: Iterable[str]) -> frozenset[str]:
             continue
         name = _RECORD_ALIASES.get(name, name)
         if name not in RECORD_KINDS:
-            raise ValueError(f"unknown record kind {raw.strip()!r} (choose from {', '.join(RECORD_KINDS)} or all)")
+            from fountain_audit.suggest import closest
+            guess = closest(name, [*RECORD_KINDS, *_RECORD_ALIASES, "all"])
+            hint = f"; did you mean {_RECORD_ALIASES.get(guess, guess)!r}?" if guess else ""
+            raise ValueError(f"unknown record kind {raw.strip()!r}{hint} (choose from {', '.join(RECORD_KINDS)} or all)")
         kinds.update(RECORD_KINDS[name])
     return frozenset(kinds)
 
@@ -675,6 +678,13 @@ def undecodable_record(text: str, file: str) -> UndecodableBytesRecord | None:
 
 
 # --------------------------------------------------------------------------- filters, redaction
+
+
+#: The statuses the recorder writes: tool calls, chunk results and syntheses ``ok``/``error``;
+#: writes also ``skipped``/``aborted``; memory-tool notes ``ok``, ``archived`` (delete_memory).
+#: Open-ended: a memory-tool or legacy ``[[run:]]`` note's status is the free text after its last
+#: `` — ``, so ``--status`` accepts any value and only warns about one outside this list.
+KNOWN_STATUSES = ("ok", "error", "skipped", "aborted", "archived")
 
 
 @dataclass(frozen=True, slots=True)

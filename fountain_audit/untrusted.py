@@ -12,10 +12,13 @@ from __future__ import annotations
 import re
 
 # C0 controls except TAB and LF, CR not followed by LF, DEL, C1 controls, the Unicode line and
-# paragraph separators, bidirectional embedding/override/isolate controls, and lone surrogates
+# paragraph separators, bidirectional embedding/override/isolate controls and direction marks
+# (U+200E, U+200F, U+061C), invisible characters (soft hyphen U+00AD, zero width space U+200B,
+# zero width no-break space / BOM U+FEFF, tag characters U+E0000-U+E007F), and lone surrogates
 # (undecodable input bytes kept by ``surrogateescape``).
-_UNSAFE_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-                        "\ud800-\udfff]|\r(?!\n)")
+_UNSAFE_CHARS = ("\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u200b\u200e\u200f\u2028\u2029"
+                 "\u202a-\u202e\u2066-\u2069\ufeff\U000e0000-\U000e007f")
+_UNSAFE_RE = re.compile(f"[{_UNSAFE_CHARS}\ud800-\udfff]|\r(?!\n)")
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -23,8 +26,10 @@ def _escape(m: re.Match[str]) -> str:
     n = ord(c)
     if 0xDC80 <= n <= 0xDCFF:  # an undecodable byte, as surrogateescape keeps it
         return f"\\x{n - 0xDC00:02x}"
-    if n <= 0xFF:
+    if n <= 0xFF and n != 0xAD:
         return f"\\x{n:02x}"
+    if n > 0xFFFF:
+        return f"\\U{n:08x}"
     return f"\\u{n:04x}"
 
 
@@ -34,10 +39,26 @@ def terminal_safe(text: str) -> str:
     Returns a str holding no character that a terminal interprets (except TAB, LF and CR
     before LF), e.g. ``"a\\x1b[2Jb"`` → ``"a\\\\x1b[2Jb"`` (a backslash, ``x1b``, then ``[2J``).
     Undecodable input bytes (lone surrogates U+DC80–U+DCFF) appear as ``\\xNN`` of the original
-    byte; other C0/C1 controls as ``\\xNN``; separators and bidi controls as ``\\uNNNN``. Never
+    byte; other C0/C1 controls as ``\\xNN``; separators, bidi controls, direction marks and
+    invisible characters as ``\\uNNNN`` (tag characters ``\\UNNNNNNNN``). Never
     raises.
     """
     return _UNSAFE_RE.sub(_escape, text)
+
+
+#: :data:`_UNSAFE_RE` without the lone surrogates (a page writes them as U+FFFD, see
+#: :func:`fountain_audit.parse.source.well_formed`).
+_UNSAFE_PAGE_RE = re.compile(f"[{_UNSAFE_CHARS}]|\r(?!\n)")
+
+
+def page_safe(text: str) -> str:
+    """:func:`terminal_safe` for an HTML page: the same characters shown as the same escapes
+    (``\\x1b``, ``\\u202e``), so that neither a browser (bidi overrides reorder what is shown)
+    nor a terminal that prints the page's source (``cat report.html``) acts on them. Lone
+    surrogates are left for the page's own replacement by U+FFFD. The escapes hold no
+    character that HTML gives a meaning to, so escaping before or after HTML-escaping gives
+    the same page. Never raises."""
+    return _UNSAFE_PAGE_RE.sub(_escape, text)
 
 
 def one_line(text: str) -> str:

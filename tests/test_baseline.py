@@ -170,6 +170,9 @@ def test_baseline_from_the_configuration(project):
     ('{"version": 1, "tool": "fountain-audit", "entries": [' + entry("P102", TOOL) + ", " + entry("P102", TOOL) + "]}",
      f"entries[1]: fingerprint {recipe('P102', 'sessions/a.spmd', TOOL)} is listed twice"),
     (b"\xff\xfe{}", "not UTF-8 (invalid start byte at byte 0)"),
+    ("1" * 5000, "not a valid baseline: a number too long to read"),  # int() refuses 4,300+ digits
+    ('{"version": 1, "tool": "fountain-audit", "entries": [' + "9" * 5000 + "]}",
+     "not a valid baseline: a number too long to read"),
 ])
 def test_an_unusable_baseline_exits_2_naming_the_file(project, content, problem):
     Path("bad.json").write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -358,3 +361,72 @@ def test_baseline_excerpt_never_holds_a_secret(tmp_path):
     b = tmp_path / "b.json"
     CliRunner().invoke(cli_main, ["lint", "--isolated", "--baseline", str(b), "--update-baseline", str(f)])
     assert b.exists() and token[4:] not in b.read_text() and "key ghp_****" in b.read_text()
+
+
+REPEAT_SESSION = ("Title: x\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\n"
+                  "My password: Tr0ub4dor&3xQz\n\nMARGOT\nI typed Tr0ub4dor&3xQz into the box.\n")
+
+
+@pytest.mark.parametrize("redact", [[], ["--redact"]])
+def test_baseline_excerpt_masks_a_secret_found_as_a_repeat(tmp_path, monkeypatch, redact):
+    """The password is found after its keyword on one line and, as a repeat, on another line
+    whose own text the detectors do not call a secret: both excerpts are masked, in the
+    baseline and its journal."""
+    monkeypatch.chdir(tmp_path)
+    Path("s.spmd").write_text(REPEAT_SESSION, encoding="utf-8")
+    r = lint("--isolated", "--no-cache", *redact, "--baseline", "b.json", "--update-baseline", "s.spmd")
+    assert r.exit_code == 0, r.output
+    excerpts = sorted(e["excerpt"] for e in json.loads(Path("b.json").read_text())["entries"])
+    assert "I typed ************** into the box." in excerpts
+    assert "My password: **************" in excerpts
+    assert "Tr0ub4dor" not in Path("b.json").read_text() + Path("b.json.journal.jsonl").read_text()
+
+
+def test_baseline_excerpt_of_a_line_inside_a_private_key_is_masked(tmp_path):
+    from fountain_audit.lint import fingerprint
+    from fountain_audit.lint.diagnostics import Diagnostic, Severity
+
+    body = ["MIIEowIBAAKCAQEAvS3cQ8h1fakefakefakefakefakefakefakefake0123",
+            "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTu"]
+    text = "MARGOT\n-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(body) + "\n-----END RSA PRIVATE KEY-----\n"
+    d = Diagnostic("s.spmd", 4, 1, "R101", "x", Severity.WARNING, "a line", 4, 10)
+    [out] = fingerprint.assign([d], text, "s.spmd")
+    assert out.excerpt == "*" * len(body[1])
+    assert out.fingerprint == fingerprint.digest("R101", "s.spmd", body[1], 0)  # hashed unmasked, as before
+
+
+def test_redact_stores_the_path_as_the_report_shows_it_and_still_matches(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    token = "ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    Path(f"{token}.spmd").write_text(REPEAT_SESSION, encoding="utf-8")
+    Path("clean.spmd").write_text(REPEAT_SESSION, encoding="utf-8")
+    r = lint("--isolated", "--no-cache", "--redact", "--baseline", "b.json", "--update-baseline", ".")
+    assert r.exit_code == 0, r.output
+    stored = Path("b.json").read_text() + Path("b.json.journal.jsonl").read_text()
+    assert token[4:] not in stored
+    paths = sorted({e["path"] for e in json.loads(Path("b.json").read_text())["entries"]})
+    assert paths == ["<redacted:github-token>.spmd", "clean.spmd"]
+    again = lint("--isolated", "--no-cache", "--redact", "--baseline", "b.json", ".")
+    assert (again.exit_code, again.stdout) == (0, "All clear: no problems in 2 files checked; 12 baselined.\n")
+    same = lint("--isolated", "--no-cache", "--redact", "--baseline", "b.json", "--update-baseline", ".")
+    assert same.stderr == "fountain-audit: baseline b.json: 12 entries (0 added, 0 removed)\n"
+    Path(f"{token}.spmd").write_text(REPEAT_SESSION.replace("\nMARGOT\nI typed Tr0ub4dor&3xQz into the box.\n", ""),
+                                     encoding="utf-8")
+    stale = lint("--isolated", "--no-cache", "--redact", "--baseline", "b.json", ".")
+    assert "stale baseline entry" in stale.output and "<redacted:github-token>.spmd" in stale.output
+    assert token[4:] not in stale.output
+
+
+def test_an_update_rewrites_a_kept_entrys_old_unmasked_excerpt(tmp_path, monkeypatch):
+    """A baseline written before excerpts were masked this way is cleaned by the next update;
+    each entry keeps its date."""
+    monkeypatch.chdir(tmp_path)
+    Path("s.spmd").write_text(REPEAT_SESSION, encoding="utf-8")
+    assert lint("--isolated", "--no-cache", "--baseline", "b.json", "--update-baseline", "s.spmd").exit_code == 0
+    masked = Path("b.json").read_text()
+    old = masked.replace("I typed ************** into", "I typed Tr0ub4dor&3xQz into").replace(DAY, "2026-01-02")
+    assert old.count("Tr0ub4dor") == 1
+    Path("b.json").write_text(old, encoding="utf-8")
+    r = lint("--isolated", "--no-cache", "--baseline", "b.json", "--update-baseline", "s.spmd")
+    assert r.stderr == "fountain-audit: baseline b.json: 6 entries (0 added, 0 removed)\n"
+    assert Path("b.json").read_text() == masked.replace(DAY, "2026-01-02")

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from fountain_audit.cli import main
 
-from .conftest import shared_path
+from .conftest import SAMPLES, shared_path
 
 A03 = "Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n" \
       "Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.\n\nALICE\nWhat is in a.go?\n\n" \
@@ -57,6 +57,12 @@ def test_stdin_with_filename():
     assert doc["tool"] == "fountain-audit" and doc["files"] == ["x.spmd"]
     assert [(d["path"], d["line"], d["column"], d["code"], d["name"], d["severity"]) for d in doc["diagnostics"]] == [
         ("x.spmd", 14, 1, "P102", "tools-between-forward-and-reply", "error")]
+    # --stdin-filename alone reads standard input (as ruff); beside paths without '-' it warns that it is unused
+    r = run("lint", "--stdin-filename", "x.spmd", "--format", "json", input=A03.encode())
+    assert r.exit_code == 1 and json.loads(r.stdout)["files"] == ["x.spmd"]
+    r = run("lint", "--stdin-filename", "x.spmd", str(SAMPLES / "clean-session.spmd"), input=A03.encode())
+    assert (r.exit_code, r.stderr) == (0, "fountain-audit: warning: --stdin-filename names standard input ('-'), "
+                                          "which is not among the paths; it is not used\n")
 
 
 def test_missing_path_exits_2_but_lints_the_rest(tmp_path):

@@ -64,7 +64,10 @@ def test_config_typo_exits_2_naming_it(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "'rag-befor-dialogue'" in r.output and "fountain-audit.toml" in r.output
     (tmp_path / "fountain-audit.toml").write_text('ignores = ["P102"]\n')
     r = CliRunner().invoke(main, ["lint", "a.spmd"])
-    assert r.exit_code == 2 and "unknown key(s) 'ignores'" in r.output
+    assert r.exit_code == 2 and "unknown key(s) 'ignores' (did you mean 'ignore'?) (known: " in r.output
+    (tmp_path / "fountain-audit.toml").write_text('selekt = ["P102"]\nzzzz = 1\n')
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and "unknown key(s) 'selekt' (did you mean 'select'?), 'zzzz' (known: " in r.output
     (tmp_path / "fountain-audit.toml").write_text('target-version = "2.0"\n')
     assert CliRunner().invoke(main, ["lint", "a.spmd"]).exit_code == 2
 
@@ -113,3 +116,46 @@ def test_unused_and_invalid_suppressions_are_reported():
     assert lint_codes(text) == [("A101", 11), ("P102", 16), ("S104", 22)]
     text = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable-nxt=P102 */\n\nALICE\nWhat")
     assert lint_codes(text) == [("A102", 11), ("P102", 16), ("S104", 22)]
+
+
+def test_config_naming_a_pyproject_without_our_table_is_an_error(tmp_path, monkeypatch):
+    """`--config pyproject.toml` that has no [tool.fountain-audit] configures nothing: exit 2, not
+    the defaults; a discovered pyproject.toml without the table is still passed over."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["fountain-audit"]\n')
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "--config", "pyproject.toml", "a.spmd"])
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == "Error: pyproject.toml: no [tool.fountain-audit] table"
+    assert CliRunner().invoke(main, ["lint", "a.spmd"]).exit_code == 1  # defaults: BAD's error
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("a=" + "[" * 5000 + "]" * 5000 + "\n", "invalid TOML: nested too deeply"),  # tomllib: RecursionError
+    ("max-file-size = " + "9" * 5000 + "\n", "invalid TOML: a number too long to read"),  # int(): ValueError
+])
+def test_a_hostile_config_is_a_configuration_error(tmp_path, monkeypatch, content, problem):
+    (tmp_path / "fountain-audit.toml").write_text(content)
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == f"Error: {tmp_path / 'fountain-audit.toml'}: {problem}"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_config_given_as_a_fifo_a_device_or_a_huge_file_is_refused_unread(tmp_path, monkeypatch):
+    os.mkfifo(tmp_path / "fifo.toml")
+    (tmp_path / "big.toml").write_bytes(b"#" * ((16 << 20) + 1))
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    for path, problem in (("fifo.toml", "not a regular file"), (os.devnull, "not a regular file"),
+                          ("big.toml", "larger than 16 MB: not a configuration file")):
+        r = CliRunner().invoke(main, ["lint", "--config", path, "a.spmd"])
+        assert r.exit_code == 2 and r.output.splitlines()[-1] == f"Error: {path}: {problem}"
+
+
+def test_a_size_of_thousands_of_digits_is_a_usage_error(tmp_path, monkeypatch):
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "--max-file-size", "9" * 5000 + "GB", "a.spmd"])
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == (
+        "Error: --max-file-size: '" + "9" * 40 + "'… is too large a size (at most 4 EB)")

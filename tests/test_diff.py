@@ -398,6 +398,38 @@ def test_rag_recall_model_and_actor_changes():
     assert jsonpatch.apply_patch(r.a.normalised, r.patch) == r.b.normalised
 
 
+def test_absent_values_read_not_recorded_never_none(tmp_path):
+    """A side without a forwarding target or a model, a prose tool call (no status) and a
+    malformed tool note (no name): the messages say "not recorded", in text and JSON, with
+    and without --redact."""
+    a, _ = replay_pair()
+    ta = render(a)
+    tb = (ta.replace("Model: PHI-MINI. Workspace", "Workspace", 1)
+          .replace("HARVEY\nForwarding to PHI-MINI.\n\n[[tool: read_file", "[[tool: read_file", 1)
+          .replace('[[tool: run_shell({"cmd":"go build ./..."}) — ok]]', 'Harvey calls run_shell: {"cmd":"go build ./..."}')
+          .replace('[[tool: read_file({"path":"/home/user/project/go.mod"}) — ok]]', "[[tool: read go.mod — ok]]"))
+    pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    pa.write_text(ta)
+    pb.write_text(tb)
+    expected = [
+        "~ forwarding target PHI-MINI → not recorded",
+        "~ model PHI-MINI → not recorded",
+        "~ tool run_shell: status ok → not recorded, form changed",
+        "~ tool read_file: status ok → not recorded, name: read_file → not recorded, arguments changed, "
+        "arguments_json changed, arguments_strict_json changed, valid changed, problem changed",
+    ]
+    for args in ((pa, pb), ("--redact", pa, pb)):
+        r = run("--format", "unified", *args)
+        assert r.exit_code == 1 and "None" not in r.output, r.output
+        assert [ln for ln in r.output.splitlines() if ln.startswith("~ ") and "not recorded" in ln] == expected
+    r = run("--format", "unified", pb, pa)
+    assert "None" not in r.output
+    assert "~ forwarding target not recorded → PHI-MINI" in r.output.splitlines()
+    assert "~ tool run_shell: status not recorded → ok, form changed" in r.output.splitlines()
+    messages = [c["message"] for c in json.loads(run("--format", "json", pa, pb).output)["changes"]]
+    assert "None" not in " ".join(messages) and "model PHI-MINI → not recorded" in messages
+
+
 def test_scenes_without_turns_are_compared_as_text():
     a, _ = replay_pair()
     ta = render(a)

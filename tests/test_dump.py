@@ -361,8 +361,45 @@ def test_filters():
     assert [t["index"] for t in turns] == [0, 1, 2]
     assert [t["index"] for t in dump_json("--turns", "--scene-kind", "pipeline", path)["records"]] == [4, 5]
     r = run("dump", "--scene-kind", "kitchen", path)
-    assert r.exit_code == 2 and "unknown scene kind 'kitchen'" in r.output
+    assert r.exit_code == 2 and "Error: unknown scene kind 'kitchen' (choose from chat, ext-chat, " in r.output
     assert not Filters() and Filters(tools=frozenset({"x"}))
+
+
+def test_an_unknown_status_warns_with_a_suggestion_and_still_filters():
+    """--status is open-ended (a memory-tool note's status is free text), so an unknown value is
+    not refused: it warns on stderr, suggests the closest known status, and exits 0."""
+    clean = str(SAMPLES / "clean-session.spmd")
+    known = "(ok, error, skipped, aborted, archived; a memory-tool or run note may hold another)"
+    r = run("dump", "--status", "eror", clean)
+    assert r.exit_code == 0 and json.loads(r.stdout)["records"] == []
+    assert r.stderr == f"fountain-audit: warning: --status 'eror' is not a status the recorder writes {known}; " \
+                       "did you mean 'error'?\n"
+    r = run("dump", "--status", "OK,wibble,eror", clean)  # each unknown value once, in order
+    assert r.exit_code == 0 and r.stderr.splitlines() == [
+        f"fountain-audit: warning: --status 'OK' is not a status the recorder writes {known}; did you mean 'ok'?",
+        f"fountain-audit: warning: --status 'wibble' is not a status the recorder writes {known}",
+        f"fountain-audit: warning: --status 'eror' is not a status the recorder writes {known}; "
+        "did you mean 'error'?"]
+    for status in ("ok", "error", "skipped", "aborted", "archived"):
+        assert run("dump", "--records", "all", "--status", status, clean).stderr == ""
+    memory = "[[add_memory: preference_9e03b1 — preference — ok]]"
+    text = (SAMPLES / "clean-session.spmd").read_text().replace(memory, memory.replace("— ok]]", "— pending]]"))
+    r = run("dump", "--records", "memory-tool", "--status", "pending", "-", input=text)  # free text: still matched
+    assert r.exit_code == 0 and [x["fields"]["status"] for x in json.loads(r.stdout)["records"]] == ["pending"]
+    assert "'pending' is not a status the recorder writes" in r.stderr
+
+
+@pytest.mark.parametrize("args, error", [
+    (("--scene-kind", "chatt"), "unknown scene kind 'chatt'; did you mean 'chat'? (choose from chat, ext-chat, "),
+    (("--scene-kind", "CHAT"), "unknown scene kind 'CHAT'; did you mean 'chat'? (choose from chat, "),
+    (("--records", "rags"), "unknown record kind 'rags'; did you mean 'rag'? (choose from tool, rag, rag-source, "),
+    (("--records", "tool_cal"), "unknown record kind 'tool_cal'; did you mean 'tool'? (choose from tool, "),
+    (("--records", "nope"), "unknown record kind 'nope' (choose from tool, "),
+])
+def test_a_mistyped_scene_kind_or_record_kind_is_refused_with_a_suggestion(args, error):
+    r = run("dump", *args, str(SAMPLES / "clean-session.spmd"))
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.splitlines()[-1].startswith("Error: " + error)
 
 
 # --------------------------------------------------------------------------- redaction, errors, stdin

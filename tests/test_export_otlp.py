@@ -166,8 +166,82 @@ def test_redact_paths():
 def test_endpoint_errors_exit_1():
     r = run("--endpoint", "http://127.0.0.1:9/v1/traces", "--timeout", "2", str(CLEAN))
     assert r.exit_code == 1 and "http://127.0.0.1:9/v1/traces: cannot send" in r.stderr
-    r = run("--endpoint", "ftp://x/v1/traces", str(CLEAN))
-    assert r.exit_code == 1 and "must be an http:// or https:// URL" in r.stderr
+
+
+@pytest.fixture
+def refusing_server():
+    """A local HTTP server that refuses every POST: ``/405`` with http.server's own HTML error
+    page, ``/500`` with an HTML page holding a terminal escape, ``/502`` with a protobuf body,
+    ``/partial`` with 200 and an OTLP partial success (2 spans rejected)."""
+    import http.server
+    import threading
+
+    class Refuse(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            if self.path == "/partial":  # 200, but some spans rejected, with a two-line reason
+                from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
+                answer = ExportTraceServiceResponse()
+                answer.partial_success.rejected_spans = 2
+                answer.partial_success.error_message = "span too old\n\x1b[31mdropped"
+                data = answer.SerializeToString()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-protobuf")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
+            if self.path == "/405":
+                self.send_error(405)
+                return
+            if self.path == "/500":
+                ctype, body = "text/html; charset=utf-8", (
+                    "<!DOCTYPE HTML>\n<html><head><title>Oops</title><style>p {}</style></head>\n<body>\n"
+                    "<h1>Internal\n  error</h1>\r\n<p>\x1b[2Jspans &amp; \x07more " + "x" * 200 + "</p></body></html>")
+            else:
+                ctype, body = "application/x-protobuf", "\x08\x03\x12\x04oops"
+            data = body.encode()
+            self.send_response(int(self.path[1:]))
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Refuse)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_refusing_endpoint_gives_status_reason_and_a_short_one_line_excerpt(refusing_server):
+    """Not the raw HTML page: the HTTP status and reason, then at most 120 characters of the
+    page's text on the same line, with no control character; nothing of a binary body."""
+    for path, expected in (
+            ("/405", "HTTP 405 Method Not Allowed: Error response Error code: 405 Message: Method Not Allowed. "
+                     "Error code explanation: 405 - Specified method is invalid f…"),
+            ("/500", "HTTP 500 Internal Server Error: Internal error [2Jspans & more " + "x" * 88 + "…"),
+            ("/502", "HTTP 502 Bad Gateway"),
+            ("/partial", "2 of 21 spans rejected: span too old [31mdropped")):
+        url = refusing_server + path
+        r = run("--endpoint", url, "--timeout", "5", str(CLEAN))
+        assert r.exit_code == 1
+        assert r.stderr == f"fountain-audit: error: {url}: {expected}\n"
+
+
+@pytest.mark.parametrize("url", ["127.0.0.1:18765", "ftp://x/v1/traces", "http://", "http://[::1", "/v1/traces"])
+def test_an_endpoint_that_is_not_an_http_url_is_a_usage_error(url, tmp_path):
+    """Nothing is sent or written: exit 2 with click's usage message, as for the other usage errors."""
+    out = tmp_path / "traces.json"
+    r = run("--endpoint", url, "-o", str(out), str(CLEAN))
+    assert r.exit_code == 2 and not out.exists()
+    usage, _, error = r.stderr.partition("\n\n")
+    assert usage.startswith("Usage: ") and usage.endswith(" export --help' for help.")
+    assert error == (f"Error: Invalid value for --endpoint: {url!r}: the endpoint must be an http:// or https:// URL, "
+                     "e.g. http://127.0.0.1:4318/v1/traces\n")
 
 
 def test_legacy_stats_note_gives_usage_and_duration():
@@ -175,3 +249,67 @@ def test_legacy_stats_note_gives_usage_and_duration():
     (chat,) = [s for s in spans if s["name"].startswith("chat")]
     assert int(chat["endTimeUnixNano"]) - int(chat["startTimeUnixNano"]) == 1_650_000_000
     assert {"key": "gen_ai.usage.output_tokens", "value": {"intValue": "19"}} in chat["attributes"]
+
+
+RANGE = "(1970-01-01T00:00:00Z to 2554-07-21T23:34:33.709551615Z)"
+
+
+def _session(tmp_path, name: str, heading_time: str, stats: str | None = None):
+    f = tmp_path / name
+    turn = f"MARGOT\nhi\n\nHARVEY\nhello\n\nOllama (q) · {stats}\n\n" if stats else ""
+    f.write_text(f"Title: t\nAuthor: A\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING {heading_time}\n\n{turn}THE END.\n",
+                 encoding="utf-8")
+    return f
+
+
+def test_a_time_otlp_cannot_carry_is_an_error_for_that_file_only(tmp_path):
+    # year 0001 was written as startTimeUnixNano "-62135560800000000000" (and 9999 above 2**64),
+    # which the protobuf conversion of --endpoint then refused with a traceback
+    files = [_session(tmp_path, "y0001.spmd", "0001-01-01 10:00:00"),
+             _session(tmp_path, "y1969.spmd", "1969-12-31 23:59:59"),
+             _session(tmp_path, "ok.spmd", "2554-07-21 23:34:33"),
+             _session(tmp_path, "y9999.spmd", "9999-12-31 23:59:59")]
+    r = run("--to", "otlp-json", *map(str, files))
+    assert r.exit_code == 2
+    assert r.stderr == "".join(
+        f"fountain-audit: error: {tmp_path / name}: the time of scene s1's heading, {t}, is outside what OTLP can "
+        f"carry {RANGE}: not exported\n"
+        for name, t in [("y0001.spmd", "0001-01-01T10:00:00Z"), ("y1969.spmd", "1969-12-31T23:59:59Z"),
+                        ("y9999.spmd", "9999-12-31T23:59:59Z")])
+    doc = json.loads(r.stdout)
+    m = to_protobuf(doc)  # what --endpoint sends
+    assert [rs["resource"]["attributes"][1]["value"]["stringValue"] for rs in doc["resourceSpans"]] == [
+        str(tmp_path / "ok.spmd")]
+    assert [sp.start_time_unix_nano for sp in m.resource_spans[0].scope_spans[0].spans] == [18446744073 * 10**9] * 2
+    late = run("--to", "otlp-json", "--utc-offset", "-00:01", str(files[2]))  # 23:35:33Z: past 2**64 ns
+    assert late.exit_code == 2 and late.stderr == (
+        f"fountain-audit: error: {files[2]}: the time of scene s1's heading, 2554-07-21T23:34:33-00:01, is outside "
+        f"what OTLP can carry {RANGE}: not exported\n")
+    assert json.loads(late.stdout) == {"resourceSpans": []}
+
+
+def test_a_turn_end_is_computed_in_integers_and_never_past_what_otlp_carries(tmp_path):
+    ok = _session(tmp_path, "long.spmd", "2026-08-03 14:20:31", "9999999999.9s")
+    doc = export(ok)
+    chat = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][1]
+    assert chat["name"] == "chat q"
+    assert (chat["startTimeUnixNano"], chat["endTimeUnixNano"]) == (
+        "1785766831000000000", str(1785766831000000000 + 9999999999900000000))  # float: ...900000256
+    too_long = _session(tmp_path, "longer.spmd", "2026-08-03 14:20:31", "99999999999.9s")
+    r = run("--to", "otlp-json", str(too_long), str(ok))
+    assert r.exit_code == 2
+    assert r.stderr == (f"fountain-audit: error: {too_long}: turn t1 ends 99999999999.9s (its stats line) after "
+                        f"2026-08-03T14:20:31Z, later than OTLP can carry {RANGE}: not exported\n")
+    assert json.loads(r.stdout) == doc
+
+
+def test_output_dash_prints_the_document_also_with_an_endpoint(tmp_path, monkeypatch):
+    """With --endpoint the document is printed only with -o: `-o -` prints it (it wrote a file
+    named '-')."""
+    monkeypatch.chdir(tmp_path)
+    plain = run("--to", "otlp-json", str(CLEAN))
+    assert (run("--to", "otlp-json", "-o", "-", str(CLEAN)).stdout, plain.exit_code) == (plain.stdout, 0)
+    r = run("--endpoint", "http://127.0.0.1:9/v1/traces", "--timeout", "2", "-o", "-", str(CLEAN))
+    assert r.exit_code == 1 and "http://127.0.0.1:9/v1/traces: cannot send" in r.stderr
+    assert r.stdout == plain.stdout
+    assert list(tmp_path.iterdir()) == []

@@ -307,3 +307,42 @@ def test_a_plain_screenplay_named_however_spelt_is_exported_not_skipped(tmp_path
     r = run("--to", "toolpath", *spelling.format(d="d").split())
     assert r.exit_code == 2 and "skipped" not in r.stderr
     assert ":1:1: no scene heading has a timestamp, so the session has no time" in r.stderr
+
+
+@pytest.mark.parametrize("heading, kind", [
+    ("INT. SHELL 2026-01-01 10:00:00", "shell"), ("INT. AGENT MODE 2026-01-01 10:00:00", "agent-mode"),
+    ("INT. SKILL review 2026-01-01 10:00:00", "skill"), ("INT. CONTEXT RECALL 2026-01-01 10:00:00", "context-recall"),
+    ("INT. CHUNK ANALYSIS - a.py 2026-01-01 10:00:00", "chunk-analysis"), ("INT. MEMORY", "memory"),
+    ("INT. HAND-OFF", "hand-off"), ("INT. KITCHEN - DAY", "other")])
+def test_a_tool_note_in_a_scene_without_turns_is_in_its_event(heading, kind, tmp_path, validators):
+    # it crashed (AttributeError: 'ToolCallRecord' object has no attribute 'kind')
+    f = tmp_path / "s.spmd"
+    f.write_text("Title: t\nAuthor: A\n\nFADE IN:\n\nINT. SHELL 2026-01-01 09:00:00\n\n"
+                 f"{heading}\n\n[[tool: read_file({{\"path\":\"a\"}}) — ok]]\n\n[[write: b.py — ok]]\n\nTHE END.\n",
+                 encoding="utf-8")
+    r = run("--to", "toolpath", str(f))
+    assert r.exit_code == 0 and r.stderr == ""
+    doc = json.loads(r.stdout)
+    assert_valid(validators, doc)
+    steps = doc["paths"][0]["steps"]
+    assert [s["step"]["id"] for s in steps] == ["s1", "s2", "s2.write1"]
+    (event,) = steps[1]["change"].values()
+    assert event["structural"] == {
+        "type": "conversation.event", "entry_type": kind, "event_source_id": "s2", "heading": heading,
+        "notes": [{"id": "s2.tool1", "kind": "tool", "body": 'tool: read_file({"path":"a"}) — ok'}],
+        "tool_uses": [{"id": "s2.tool1", "name": "read_file", "input": {"path": "a"}, "category": "file_read",
+                       "result": {"content": "ok", "is_error": False}}]}
+    assert steps[2]["change"] == {"b.py": {"structural": {"type": "file.write", "operation": "write",
+                                                          "status": "ok"}}}
+    assert steps[2]["step"]["timestamp"] == "2026-01-01T09:00:00Z" if kind in ("memory", "hand-off", "other") \
+        else "2026-01-01T10:00:00Z"
+
+
+def test_output_dash_is_standard_output(tmp_path, monkeypatch):
+    """`-o -` wrote the document to a file named '-'."""
+    monkeypatch.chdir(tmp_path)
+    plain = run("--to", "toolpath", str(CLEAN))
+    dash = run("--to", "toolpath", "-o", "-", str(CLEAN))
+    assert (dash.exit_code, dash.stdout, dash.stderr) == (0, plain.stdout, "")
+    assert json.loads(dash.stdout)["paths"][0]["meta"]["harvey"]["file"] == str(CLEAN)
+    assert list(tmp_path.iterdir()) == []

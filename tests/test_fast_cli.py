@@ -194,6 +194,8 @@ CASES = [
     (["--no-cache", "--bogus"], {}),  # left to click by the reader
     (["--no-cache", "--stdin-filename", "in.spmd", "-"], {}),
     (["--cache-dir", "cache", str(SAMPLES)], {}),
+    (["--no-cache", "-o", "-", str(SAMPLES)], {}),  # standard output, not a file named '-'
+    (["--no-cache", "--format", "json", "--output=-", str(SAMPLES / "clean-session.spmd")], {}),
 ]
 
 
@@ -318,3 +320,14 @@ def test_a_cold_lint_imports_neither_inspect_nor_click(tmp_path):
     for _ in range(2):
         loaded = _modules(tmp_path, "lint", "--no-cache", "a.fountain", probe=probe)
     assert [m for m in loaded if not m.startswith("fountain_audit")] == []
+
+
+@pytest.mark.parametrize("click_path", [False, True])
+def test_output_dash_is_standard_output(tmp_path, click_path):
+    """`-o -` created a file named '-' and printed nothing."""
+    clean = str(SAMPLES / "clean-session.spmd")
+    plain = _run(["--no-cache", clean], click_path=click_path, cwd=tmp_path)
+    assert plain == (0, "All clear: no problems in 1 file checked.\n", "")
+    for args in (["-o", "-"], ["-o-"], ["--output", "-"]):
+        assert _run(["--no-cache", *args, clean], click_path=click_path, cwd=tmp_path) == plain
+    assert list(tmp_path.iterdir()) == []

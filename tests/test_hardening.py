@@ -5,6 +5,7 @@ non-regular files, file sizes, permissions and interrupted reports."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from click.testing import CliRunner
 from fountain_audit.cli import main
 from fountain_audit.lint.config import ConfigError, load_config
 
-from .conftest import ROOT, cpu_best_of_3
+from .conftest import ROOT, SAMPLES, cpu_best_of_3
 from .test_cli import A03
 
 P102_MESSAGE = "tool note before HARVEY's forwarding line (line 16); it belongs after it, before the reply"
@@ -133,11 +134,35 @@ def test_no_session_file_exits_2_unless_allow_empty(project):
     (project / "empty").mkdir()
     r = cli("lint", "empty")
     assert r.exit_code == 2
-    assert r.stderr.splitlines() == [
-        "fountain-audit: warning: no *.spmd or *.fountain files under empty",
+    assert r.stderr.splitlines() == [  # once: no warning repeating the error
         "fountain-audit: error: no session file (*.spmd, *.fountain) in empty (--allow-empty accepts that)"]
     r = cli("lint", "--allow-empty", "empty")
     assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 0 files checked.\n")
+    r = cli("lint", "empty", "s.spmd")  # beside files that were found, the empty folder is a warning
+    assert r.exit_code == 1
+    assert r.stderr.splitlines() == ["fountain-audit: warning: no *.spmd or *.fountain files under empty"]
+
+
+@pytest.mark.parametrize("command", [("dump",), ("export", "--to", "toolpath"), ("export", "--to", "otlp-json")])
+def test_dump_and_export_of_no_session_file_exit_2(project, command):
+    """As lint and report: a mistyped or empty path in CI must not pass with an empty document."""
+    (project / "empty").mkdir()
+    r = cli(*command, "empty")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        2, "", "fountain-audit: error: no session file (*.spmd, *.fountain) in empty\n")
+
+
+def test_a_folder_whose_sessions_are_all_excluded_says_so(project):
+    (project / "pyproject.toml").write_text('[tool.fountain-audit]\nexclude = ["**/archive/**"]\n')
+    (project / "archive" / "old").mkdir(parents=True)
+    (project / "archive" / "a.spmd").write_text(Path("s.spmd").read_text())
+    (project / "archive" / "old" / "b.spmd").write_text(Path("s.spmd").read_text())
+    r = cli("lint", "archive")
+    assert r.exit_code == 2
+    assert r.stderr.splitlines() == [
+        "fountain-audit: warning: no *.spmd or *.fountain files under archive (2 file(s) or folder(s) excluded "
+        "by the configuration)",
+        "fountain-audit: error: no session file (*.spmd, *.fountain) in archive (--allow-empty accepts that)"]
 
 
 def test_dump_says_what_a_file_without_records_is(project):
@@ -638,6 +663,11 @@ def test_output_through_a_proc_link_writes_to_standard_output(project):
     assert r.returncode == 1 and codes(Path("captured.txt").read_text()) == ["P102"]
     assert os.readlink("stdout") == "so"
     assert sorted(set(os.listdir(".")) - {".fountain_audit_cache"}) == ["captured.txt", "s.spmd", "so", "stdout"]
+    # ... through the shell's own descriptor: what the shell writes before and after stays in place
+    # (a new open of /proc/self/fd/1 truncated the log and wrote from offset 0)
+    r = _lint_to("stdout", project, prefix=["sh", "-c", '{ echo before; "$0" "$@"; echo "rc=$?"; echo after; } > log.txt'])
+    lines = Path("log.txt").read_text().splitlines()
+    assert lines[0] == "before" and lines[-2:] == ["rc=1", "after"] and codes("\n".join(lines[1:-2])) == ["P102"]
 
 
 @pytest.mark.parametrize("command", [("export", "--to", "toolpath"), ("redact",)])
@@ -723,7 +753,9 @@ EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
     (("redact", "f" + EVIL), f"fountain-audit redact: error: f{EVIL_SHOWN}: not a regular file"),
     (("report", "f" + EVIL, "-o", "out/"), f"fountain-audit report: error: f{EVIL_SHOWN}: not a regular file"),
     (("diff", "f" + EVIL, "s.spmd"), f"fountain-audit diff: error: f{EVIL_SHOWN}: not a regular file"),
-    (("lint", "d" + EVIL), f"fountain-audit: warning: no *.spmd or *.fountain files under d{EVIL_SHOWN}"),
+    (("lint", "d" + EVIL), f"fountain-audit: error: no session file (*.spmd, *.fountain) in d{EVIL_SHOWN} "
+                           "(--allow-empty accepts that)"),
+    (("lint", "d" + EVIL, "s.spmd"), f"fountain-audit: warning: no *.spmd or *.fountain files under d{EVIL_SHOWN}"),
     (("lint", "s.spmd", "-o", "gone/" + EVIL),
      f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
     (("export", "--to", "toolpath", "s.spmd", "-o", "gone/" + EVIL),
@@ -765,3 +797,29 @@ def test_a_run_that_reads_no_file_does_not_say_no_problems(tmp_path):
     assert r.returncode == 2
     assert r.stdout == "Nothing checked: 1 path could not be read.\n"
     assert r.stderr.startswith("fountain-audit: error: gone.spmd")
+
+
+def _into_closed_pipe(*args, env=None):
+    """Run ``fountain-audit ARGS | true``: standard output's reader is gone before the first write."""
+    import subprocess
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", "fountain_audit", *args], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+    p.stdout.close()
+    return p.wait(), p.stderr.read().decode()
+
+
+@pytest.mark.parametrize("args, status", [
+    (("rules",), 0), (("rule", "P101"), 0), (("schema", "lint"), 0),
+    (("show", str(SAMPLES / "clean-session.spmd"), "t1"), 0),
+    (("provenance", str(SAMPLES / "clean-session.spmd")), 0),
+    (("export", "--to", "toolpath", str(SAMPLES / "clean-session.spmd")), 0),
+    (("lint", "--no-cache", str(SAMPLES)), 1),  # errors found: still 1
+    (("lint", "--no-cache", "--output-format", "json", str(SAMPLES)), 1),
+    (("lint", "--no-cache", str(SAMPLES / "violations" / "T103-several-exchanges-in-scene.spmd")), 0),  # info only
+])
+@pytest.mark.parametrize("click_path", [False, True])
+def test_a_closed_pipe_is_not_an_error(args, status, click_path):
+    """`fountain-audit rules | head` under `set -o pipefail`: quiet, and the command's own status
+    (click's default was 1 for every command, which lint uses for errors found)."""
+    assert _into_closed_pipe(*args, env={"FOUNTAIN_AUDIT_CLICK": "1"} if click_path else None) == (status, "")

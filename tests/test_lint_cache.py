@@ -157,6 +157,21 @@ def test_a_cache_dir_that_is_a_file_is_ignored(project):
     assert run(".").output == run("--no-cache", ".").output
 
 
+def test_a_cache_dir_that_is_a_symlink_is_not_written_through(project, tmp_path_factory):
+    """A checkout may commit .fountain_audit_cache (or its lint-v1) as a symlink to any folder: no
+    entry, tag or .gitignore is written through it (the adversarial trial wrote into /etc that way)."""
+    victim = tmp_path_factory.mktemp("victim")
+    (project / DIR_NAME).symlink_to(victim)
+    expected = run("--no-cache", ".").output
+    assert run(".").output == expected
+    assert list(victim.iterdir()) == []
+    (project / DIR_NAME).unlink()
+    (project / DIR_NAME).mkdir()
+    (project / DIR_NAME / f"lint-v{FORMAT}").symlink_to(victim)
+    assert run(".").output == expected
+    assert list(victim.iterdir()) == []
+
+
 def test_no_cache_and_where_the_cache_goes(project, tmp_path_factory):
     run("--no-cache", ".")
     assert not (project / DIR_NAME).exists()

@@ -6,6 +6,7 @@ the original file."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -274,3 +275,192 @@ def test_a_secret_split_across_ast_tokens_is_not_dumped_in_pieces(tmp_path):
     assert [t["type"] for t in node["tokens"]] == ["CHARACTER", "DIALOGUE"]
     assert "".join(t["text"] for t in node["tokens"]) == node["text"]
     assert node["tokens"][0]["text"] == "<redacted:private-key>\n"
+
+
+def test_redact_into_a_closed_pipe_stops_quietly(tmp_path):
+    """`fountain-audit redact big.spmd | true`: the reader goes away; no "None: cannot
+    write: Broken pipe" message, status 0 (as dump)."""
+    import subprocess
+    import sys
+
+    from tests.test_dump import _big_session
+
+    big = tmp_path / "big.spmd"
+    big.write_text(_big_session(2000))  # far more than a pipe's buffer
+    p = subprocess.Popen([sys.executable, "-m", "fountain_audit", "redact", str(big)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()  # gone before the first write, as `| true`
+    assert (p.stderr.read(), p.wait()) == (b"", 0)
+
+
+# A tool argument that spells a GitHub token and a home path with JSON \u escapes.
+ESC_TOKEN = "ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+ESC_ARGS = r'{"t":"ghp\u005fZ9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2","p":"\u002fhome\u002fbob\u002fx"}'
+
+
+@pytest.fixture
+def escaped_file(tmp_path):
+    text = open("samples/clean-session.spmd", encoding="utf-8").read()
+    assert '{"query":"retro — action items","limit":5}' in text
+    path = tmp_path / "esc.spmd"
+    path.write_text(text.replace('{"query":"retro — action items","limit":5}', ESC_ARGS), encoding="utf-8")
+    return path
+
+
+def escaped_leaks(out: str) -> list[str]:
+    return [s for s in ("Z9y8X7w6", "u005fZ9", "bob") if s in out]
+
+
+def test_lint_finds_u_escaped_secret_and_home_path(escaped_file):
+    r = cli("lint", "--no-cache", "--select", "V", "--output-format", "concise", str(escaped_file))
+    assert r.stdout.splitlines()[:2] == [
+        f"{escaped_file}:37:28: V101 [secret-in-session] GitHub token (github-token) in the session: "
+        "ghp…(45 chars); revoke it and share only a redacted copy",
+        f"{escaped_file}:37:80: V102 [home-path-in-session] home directory path /home/bob names a user account"]
+
+
+def test_redact_copy_of_u_escaped_secret_and_home_path(escaped_file):
+    r = cli("redact", str(escaped_file))
+    assert r.returncode == 0, r.stderr
+    assert '[[tool: search_notes({"t":"<redacted:github-token>","p":"<home>\\u002fx"}) — ok]]' in r.stdout
+    assert escaped_leaks(r.stdout) == []
+
+
+@pytest.mark.parametrize("args", [
+    ["dump", "--redact"], ["dump", "--redact", "--format", "json"], ["show", "--redact", "--format", "json"],
+    ["show", "--redact"], ["export", "--redact", "--to", "toolpath"], ["export", "--redact", "--to", "otlp-json"],
+    ["lint", "--no-cache", "--redact", "--output-format", "full"], ["lint", "--no-cache", "--redact", "--output-format", "json"],
+])
+def test_redacted_outputs_hold_no_spelling_of_a_u_escaped_secret(escaped_file, args):
+    extra = ["t1.tool1", "t1", "L37"] if args[0] == "show" else []
+    if args[:3] == ["dump", "--redact", "--format"]:
+        args = ["dump", "--redact"]  # (dump's default is JSON lines)
+    unredacted = cli(*[a for a in args if a != "--redact"], str(escaped_file), *extra)
+    assert escaped_leaks(unredacted.stdout) != [] or args[0] == "lint"  # the input holds them
+    r = cli(*args, str(escaped_file), *extra)
+    assert r.stdout and escaped_leaks(r.stdout) == [], (r.stdout, r.stderr)
+    assert ESC_TOKEN not in r.stdout and "\\\\u005f" not in r.stdout
+
+
+def test_u_escaped_keyword_secret_and_its_repeat():
+    from fountain_audit.privacy.detect import find_secrets
+
+    text = 'set {"password":"Tr0ub\\u0034dor&3xQz"}\nlater Tr0ub4dor&3xQz again'
+    assert [(s.start, s.end, s.kind, s.value) for s in find_secrets(text)] == [
+        (17, 36, "keyword-secret", "Tr0ub\\u0034dor&3xQz"), (45, 59, "keyword-secret", "Tr0ub4dor&3xQz")]
+    assert redact_text(text) == 'set {"password":"<redacted:keyword-secret>"}\nlater <redacted:keyword-secret> again'
+
+
+@pytest.mark.parametrize("text", [
+    '"\\ud83d\\ude00 ghp\\u005fZ9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"',  # a surrogate pair first
+    '"\\u12" "\\uZZZZ" "\\ud83d" "ghp\\u005fZ9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"',  # malformed escapes
+])
+def test_u_escape_decoding_maps_back_to_the_file(text):
+    from fountain_audit.privacy.detect import find_secrets
+
+    found = find_secrets(text)
+    assert [(text[s.start:s.end], s.kind) for s in found] == [
+        ("ghp\\u005fZ9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2", "github-token")]
+
+
+@pytest.mark.parametrize("text", ['"\\u', '"\\u"', '"a\\', '"\\\\u005f"', '\\u002fhome\\u002fbob', '"' + "\\u0041" * 5000])
+def test_u_escape_decoding_never_raises(text):
+    from fountain_audit.privacy.detect import find_home_paths, find_secrets
+
+    assert find_secrets(text) == []
+    assert find_home_paths(text) == []
+
+
+def test_u_escaped_home_path_spans_its_spelling():
+    from fountain_audit.privacy.detect import find_home_paths
+
+    text = '{"p":"C:\\u005cUsers\\u005cbob\\\\x","q":"\\u002fhome\\u002fcarol"}'
+    assert [(text[h.start:h.end], h.user, h.text) for h in find_home_paths(text)] == [
+        ("C:\\u005cUsers\\u005cbob", "bob", "C:\\Users\\bob"), ("\\u002fhome\\u002fcarol", "carol", "/home/carol")]
+
+
+def test_a_path_found_as_written_is_not_found_again_decoded():
+    from fountain_audit.privacy.detect import find_home_paths
+
+    text = '{"a":"\\u00e9 C:\\\\Users\\\\bob"}'
+    assert [(h.start, h.end, h.text) for h in find_home_paths(text)] == [(13, 27, "C:\\\\Users\\\\bob")]
+
+
+def test_redact_refuses_a_file_over_max_file_size_before_reading_it(tmp_path):
+    """As dump: a 600 MB (sparse) file is refused at once, not read for minutes."""
+    big = tmp_path / "big.spmd"
+    with open(big, "wb") as fh:
+        fh.truncate(600 * 1024 * 1024)
+    for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"]):
+        r = cli("redact", str(big), *args)
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == (f"fountain-audit redact: error: {big}: cannot read: 600.0 MB (629145600 bytes) is over "
+                            "the size limit (max-file-size 512.0 MB (536870912 bytes))\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.spmd"]
+    assert big.stat().st_size == 600 * 1024 * 1024
+
+
+def test_redact_opens_each_file_once(tmp_path, monkeypatch):
+    """It checked the file's type through the path, then opened the path again to read it (a
+    file swapped in between was read unchecked)."""
+    import builtins
+
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import redact as cmd
+    from fountain_audit.cli import main as cli_main
+
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    seen: list[str] = []
+    real_open, real_os_open = builtins.open, os.open
+    monkeypatch.setattr(builtins, "open", lambda p, *a, **k: (seen.append(f"open {p}"), real_open(p, *a, **k))[1])
+    monkeypatch.setattr(os, "open", lambda p, *a, **k: (seen.append(f"os.open {p}"), real_os_open(p, *a, **k))[1])
+    monkeypatch.setattr(cli_main, "_not_a_file", lambda p: (seen.append(f"check {p}"), None)[1], raising=False)
+    r = CliRunner().invoke(cmd.redact, [str(a)])
+    assert r.exit_code == 0
+    assert [s for s in seen if str(a) in s] == [f"os.open {a}"]
+
+
+@pytest.mark.parametrize("encoding, what", [("utf-16", "UTF-16 text (little-endian)"),
+                                            ("utf-16-be", "binary data")])
+def test_redact_refuses_a_file_it_cannot_read_as_text(tmp_path, encoding, what):
+    """A UTF-16 session holds its secrets between NUL bytes, which no detector sees: it gave
+    '0 secret(s) replaced' and an unredacted copy, exit 0."""
+    f = tmp_path / "s16.spmd"
+    f.write_bytes(TEXT.encode(encoding))
+    before = f.read_bytes()
+    for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"], []):
+        r = cli("redact", str(f), *args)
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == (f"fountain-audit redact: error: {f}: {what}, not a session transcript: not redacted "
+                            "(nothing written)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s16.spmd"] and f.read_bytes() == before
+
+
+def test_redact_in_place_refuses_a_file_with_other_hard_links(tmp_path):
+    """The rename replaced h1 only: h2, the same file, kept every secret."""
+    h1, h2, c = tmp_path / "h1.spmd", tmp_path / "h2.spmd", tmp_path / "c.spmd"
+    h1.write_text(TEXT, encoding="utf-8")
+    os.link(h1, h2)
+    c.write_text(TEXT, encoding="utf-8")
+    r = cli("redact", "--in-place", str(h1), str(c))
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[0] == (
+        f"fountain-audit redact: error: {h1}: has 2 hard links; replacing it would leave the unredacted text under "
+        "the other 1 name(s): left as it is (redact it with -o)")
+    assert r.stderr.splitlines()[1:] == [f"fountain-audit: {c}: 15 secret(s), 5 workspace path(s), 7 home path(s) "
+                                         "replaced"]
+    assert h1.read_text(encoding="utf-8") == h2.read_text(encoding="utf-8") == TEXT
+    assert os.stat(h1).st_ino == os.stat(h2).st_ino and os.stat(h1).st_nlink == 2
+    assert leaks(c.read_text(encoding="utf-8")) == []
+
+
+def test_redact_output_dash_is_standard_output(tmp_path):
+    """`-o -` wrote the copy to a file named '-'."""
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    plain = cli("redact", str(a), cwd=tmp_path)
+    assert plain.returncode == 0 and leaks(plain.stdout) == [] and plain.stdout
+    assert (cli("redact", str(a), "-o", "-", cwd=tmp_path).stdout, plain.stderr) == (plain.stdout, "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.spmd"]

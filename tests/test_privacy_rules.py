@@ -207,3 +207,64 @@ def test_needle_gates_answer_as_substring_tests():
         hay = low if plugin.lower else text
         want = (needle.encode() if type(hay) is bytes else needle) in hay
         assert _presence(raw, low)(needle, plugin.lower) == want, (plugin.kind, needle, text)
+
+
+OPENAI_PROJECT_KEY = ("sk-proj-Qw3rTy7uIoPa5sDfGh1jKlZx9cVbNm2QwErTyUiOp0AsDfGhJkL" "T3BlbkFJ"
+                      "Zx8cVbNm4QwErTyUiOp6AsDfGhJkLzXcVbNm1QwErTyU")
+
+
+def test_openai_key_is_found_to_the_end_of_the_token():
+    """detect-secrets' pattern stops 20 characters after T3BlbkFJ: the rest of the key is part of it."""
+    found = find_secrets(f'{{"k":"{OPENAI_PROJECT_KEY}"}}')
+    assert [(s.start, s.end, s.kind, s.value) for s in found] == [(6, 117, "openai-key", OPENAI_PROJECT_KEY)]
+
+
+@pytest.mark.parametrize("key", [
+    "sk-proj-" + "Qw3rTy7uIoPa5sDfGh1jKlZx9cVbNm2QwErTy_UiOp0-AsDfGhJkL" * 3,
+    "sk-svcacct-Qw3rTy7uIoPa5sDfGh1jKlZx9cVbNm2QwErTyUiOp",
+    "sk-admin-Qw3rTy7uIoPa5sDfGh1jKlZx9cVbNm2QwErTyUiOp",
+])
+def test_openai_prefixed_keys_without_the_marker(key):
+    assert [(s.start, s.end, s.kind) for s in find_secrets(f"OPENAI={key} next")] == \
+        [(7, 7 + len(key), "openai-key")]
+
+
+@pytest.mark.parametrize("text", [
+    "sk-proj-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",      # a placeholder
+    "sk-proj-your-project-key-goes-here",           # prose
+    "sk-proj-Qw3rTy7uIoPa5sDf",                     # too short
+    "ask-proj-Qw3rTy7uIoPa5sDfGh1jKlZx9cVbNm2QwE",  # not a key's start
+])
+def test_openai_prefixed_non_keys(text):
+    assert find_secrets(text) == []
+
+
+def test_openai_project_key_is_redacted_whole():
+    from fountain_audit.privacy.redact import redact_session
+
+    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace(
+        '"limit":5', f'"limit":5,"k":"{OPENAI_PROJECT_KEY}"')
+    out = redact_session(text)
+    assert out.problem is None
+    assert '"limit":5,"k":"<redacted:openai-key>"}) — ok]]' in out.text
+    assert "T3BlbkFJ" not in out.text and "QwErTyU" not in out.text
+
+
+@pytest.mark.parametrize("url, password", [
+    ("https://user:Tr0ub4dor&3xQz@example.com/x", "Tr0ub4dor&3xQz"),  # RFC 3986 sub-delimiters
+    ("https://deploy:b!c*d+e=f9@git.example.com", "b!c*d+e=f9"),
+    ("https://user:Tr0ub4dor3xQz@example.com/x", "Tr0ub4dor3xQz"),    # (the detector's own case)
+])
+def test_basic_auth_password_with_sub_delimiters(url, password):
+    start = url.index(password)
+    assert [(s.start, s.end, s.kind, s.value) for s in find_secrets(url)] == \
+        [(start, start + len(password), "basic-auth", password)]
+
+
+@pytest.mark.parametrize("text", [
+    'url = "https://"+user+":"+pw+"@"+host',
+    "url=`https://${user}:${pw}@host`",
+    "git clone https://user:$TOKEN@host/repo",
+])
+def test_basic_auth_code_and_references_are_no_password(text):
+    assert find_secrets(text) == []

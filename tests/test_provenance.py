@@ -170,6 +170,23 @@ def test_text_tree_exact():
         "└─ model switch in force: none\n")
 
 
+def test_turn_without_a_reply_names_its_scene_without_a_dangling_separator():
+    """A turn whose model never replied: no reply lines to show, so ``(s1)``, not ``(s1, )``;
+    and its evidence is not said to come "before the reply"."""
+    no_reply = SESSION.replace("M\ndone\n", "")
+    r = CliRunner().invoke(main, ["provenance", "-"], input=no_reply)
+    assert r.exit_code == 0
+    assert r.stdout.split("\n\n")[1] == (
+        "t1  no reply  (s1)  basis: recorded\n"
+        "├─ why: the turn records 1 evidence note and has no reply\n"
+        "├─ route: local (INT.) · replied: not recorded · forwarded to: M · scene Model: M\n"
+        "├─ recall: none in force\n"
+        "├─ model switch in force: none\n"
+        '└─ tool t1.tool1: HARVEY read_file(path="a") → ok  L17')
+    t1 = prov("-", input=no_reply)["replies"][0]
+    assert (t1["reply"], t1["span"], t1["basis_reason"]) == (None, None, "the turn records 1 evidence note and has no reply")
+
+
 def test_dump_turns_carries_the_same_provenance():
     r = CliRunner().invoke(main, ["dump", "--turns", CLEAN])
     doc = json.loads(r.stdout)
@@ -199,7 +216,9 @@ def test_each_reply_lists_exactly_the_notes_before_it_and_every_id_reopens(path)
     elements = Elements(session, str(path))
     for reply in doc["replies"]:
         end = reply["span"]["offset"] if reply["span"] else float("inf")
-        expected = [n["id"] for n in notes if n["turn"] == reply["index"] and n["span"]["offset"] < end]
+        # an inline note is part of a speech's text, not evidence (N110 flags an audit-kind one)
+        expected = [n["id"] for n in notes
+                    if n["turn"] == reply["index"] and n["span"]["offset"] < end and n.get("kind") != "inline"]
         assert sorted(evidence_ids(reply)) == sorted(expected), reply["turn"]
         for item in [*reply["rag"], *(s for g in reply["rag"] for s in g["sources"]), *reply["tools"],
                      *reply["other_notes"], *reply["unattached_sources"]]:

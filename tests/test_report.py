@@ -83,6 +83,16 @@ def test_markdown_has_no_html_links_or_images():
                     '<code class="md-href">https://e.com/a</code></p>\n')
 
 
+def test_markdown_keeps_angle_bracket_text_literal_no_autolinks():
+    """``<redacted:github-token>`` has the shape of a CommonMark autolink (scheme ``redacted``):
+    it stays text, as do real autolinks, e-mail autolinks and ``<home>``."""
+    html = render_markdown("Token <redacted:github-token> in <home>/x, see <https://e.com/a> or <a@b.co>.")
+    assert html == ("<p>Token &lt;redacted:github-token&gt; in &lt;home&gt;/x, see &lt;https://e.com/a&gt; "
+                    "or &lt;a@b.co&gt;.</p>\n")
+    assert render_markdown("- **<redacted:aws-access-key>**") == (
+        "<ul>\n<li><strong>&lt;redacted:aws-access-key&gt;</strong></li>\n</ul>\n")
+
+
 def test_plain_paragraphs_skip_the_parser_with_the_same_html():
     from fountain_audit.report.markdown import _plain_paragraphs, _renderer
 
@@ -158,6 +168,25 @@ def test_redact_replaces_secrets_and_paths(tmp_path):
     html = out.read_text()
     assert token not in html and "/home/mallory" not in html
     assert "&lt;redacted:" in html and "&lt;home&gt;" in html
+
+
+def test_redact_placeholders_are_literal_text_in_replies_dialogue_and_rule_docs(tmp_path):
+    token = "ghp_" + "Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt"
+    text = (SAMPLES / "clean-session.spmd").read_text()
+    text = text.replace("Noted: release notes go in docs/CHANGES.md.", f"Noted: token {token} in /home/margot/x.")
+    text = text.replace("Remember that", f"Remember {token} that")
+    f = tmp_path / "s.spmd"
+    f.write_text(text)
+    out = tmp_path / "s.html"
+    assert run("report", "--redact", str(f), "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert token not in html and 'class="md-link"' not in html and 'class="md-href"' not in html
+    assert "<p>Noted: token &lt;redacted:github-token&gt; in &lt;home&gt;/x.</p>" in html  # the reply
+    assert "<pre>Remember &lt;redacted:github-token&gt; that release notes" in html  # the dialogue
+    out = tmp_path / "v101.html"  # the rule docs quote a user:password URL
+    assert run("report", "--redact", str(SAMPLES / "violations" / "V101-secret-in-session.spmd"), "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert "&lt;redacted:basic-auth&gt;" in html and 'class="md-link"' not in html
 
 
 def test_redact_also_covers_the_rule_docs_on_the_page(tmp_path):
@@ -269,6 +298,7 @@ def test_hostile_session_executes_nothing(browser, tmp_path):
     reply = page.locator('[id="t1.reply"] .md').inner_text()
     assert "<script>document.title='pwned'</script>" in reply
     assert "javascript:document.title='pwned-link'" in reply
+    assert "and <http://127.0.0.1:9/auto>." in reply  # an autolink stays the text it was
     assert "<script>document.title='pwned-err'</script>" in page.locator('[id="t1.tool1"] .error-text').inner_text()
     assert "Hostile <b>Session</b>" in page.locator("h1").inner_text()
     assert requests == [out.as_uri()]
@@ -369,4 +399,73 @@ def test_report_usage_errors(tmp_path):
 def test_binary_and_plain_files_say_what_they_are(tmp_path):
     out = tmp_path / "bin.html"
     assert run("report", str(SAMPLES / "violations" / "E104-binary-file.spmd"), "-o", str(out)).exit_code == 0
-    assert "a binary file (not a session)" in out.read_text()
+    assert "a PNG image, not a session transcript" in out.read_text()  # as dump and export say it
+    assert run("report", str(SAMPLES / "violations" / "E105-empty-file.spmd"), "-o", str(out)).exit_code == 0
+    assert 'E105-empty-file.spmd</code> · empty</p>' in out.read_text()  # not "a plain screenplay"
+
+
+def test_a_scene_that_goes_back_in_time_is_a_tick_not_a_bar():
+    """S107: the second scene's heading (10:05) is earlier than the first's (11:00); its duration is
+    unknown, so its row is a tick (width 0) at its time, not a bar over the scenes it went back over
+    (it was drawn from 10:05 to 12:00, across s1's time)."""
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+    from fountain_audit.report.collect import collect
+
+    heads = ["11:00:00", "10:05:00", "12:00:00"]
+    text = "".join(f"INT. HARVEY AND ALICE TALKING 2026-06-24 {h}\n\nALICE\nHi.\n\nHARVEY\nForwarding to LLAMA.\n\n"
+                   "LLAMA\nHello.\n\n" for h in heads)
+    page = collect(build_session(parse(text)), "s.spmd", text, [])
+    assert [(r["id"], round(r["x"], 4), round(r["width"], 4)) for r in page.timeline] == [
+        ("s1", 0.4783, 0.0), ("s2", 0.0, 0.0), ("s3", 1.0, 0.0)]  # s1: the next heading is earlier
+
+
+CONTROLS_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _controls_session(tmp_path):
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    text = text.replace("What did we agree at the July retro",
+                        "What did \x1b]8;;http://evil\x07we\x1b]8;;\x07 agree\x07 at \u202eorter\x1b[2J the July retro", 1)
+    text = text.replace("Forwarding to QWEN2.5-CODER.", "Forwarding to QWEN2.5-CODER.\x9b31m\u200f", 1)
+    f = tmp_path / "ctl\x1b[31m\u202e.spmd"
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def test_control_and_bidi_characters_are_visible_escapes_in_the_page(tmp_path):
+    f = _controls_session(tmp_path)
+    out = tmp_path / "ctl.html"
+    r = run("report", str(f), "-o", str(out))
+    assert r.exit_code == 0, r.output
+    html = out.read_text(encoding="utf-8")
+    assert CONTROLS_RE.findall(html) == []
+    assert f"<title>{tmp_path}/ctl\\x1b[31m\\u202e.spmd — fountain-audit report</title>" in html
+    assert ("What did \\x1b]8;;http://evil\\x07we\\x1b]8;;\\x07 agree\\x07 at \\u202eorter\\x1b[2J the July retro"
+            in html)
+    assert "Forwarding to QWEN2.5-CODER.\\x9b31m\\u200f" in html
+
+
+def test_control_characters_in_the_browser(browser, tmp_path):
+    f = _controls_session(tmp_path)
+    out = tmp_path / "ctl.html"
+    assert run("report", str(f), "-o", str(out)).exit_code == 0
+    page, requests = open_page(browser, out, tmp_path, "ctl.png")
+    assert page.title() == f"{tmp_path}/ctl\\x1b[31m\\u202e.spmd — fountain-audit report"
+    assert "agree\\x07 at \\u202eorter\\x1b[2J the July" in page.locator("body").inner_text()
+    assert requests == [out.as_uri()]
+
+
+def test_output_dash_is_the_one_page_on_standard_output(tmp_path, monkeypatch):
+    """`-o -` made a directory named '-' with a page and an index in it."""
+    monkeypatch.chdir(tmp_path)
+    clean = str(SAMPLES / "clean-session.spmd")
+    run("report", clean, "-o", "page.html")
+    r = CliRunner().invoke(main, ["report", clean, "-o", "-"])
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert r.stdout == (tmp_path / "page.html").read_text(encoding="utf-8")
+    (tmp_path / "page.html").unlink()
+    two = CliRunner().invoke(main, ["report", clean, str(SAMPLES / "violations" / "A101-unused-suppression.spmd"), "-o", "-"])
+    assert two.exit_code == 2 and two.stdout == ""
+    assert "Error: -o -: one page takes one session, and 2 were given; name a directory" in two.stderr
+    assert list(tmp_path.iterdir()) == []

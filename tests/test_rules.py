@@ -53,3 +53,50 @@ def test_readme_rule_table_matches_the_registry():
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     rows = [f"| {r.code} | {r.name} | {r.severity} | {r.since} | {r.summary} |" for r in RULES]
     assert "\n".join(rows) in readme
+
+
+_NO_DESCRIPTION = """Title: T
+Author: ALICE
+
+FADE IN:
+
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+[[rag: 1 chunks from notes.db, top score 0.5]]
+
+ALICE
+Summarise the design doc.
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+It proposes three services.
+
+THE END.
+"""
+
+
+def test_rag_note_in_a_scene_without_description_is_in_place():
+    """P101 judges a RAG note against the scene description only when there is one: with none,
+    before the user's dialogue is the right place (it said "before the scene description")."""
+    assert [(d.code, d.line) for d in lint_text(_NO_DESCRIPTION, "s.spmd", Selection.build(["P101"]))] == []
+    moved = _NO_DESCRIPTION.replace("[[rag: 1 chunks from notes.db, top score 0.5]]\n\n", "").replace(
+        "Summarise the design doc.\n", "Summarise the design doc.\n\n[[rag: 1 chunks from notes.db, top score 0.5]]\n")
+    assert [(d.code, d.line, d.message) for d in lint_text(moved, "s.spmd", Selection.build(["P101"]))] == [
+        ("P101", 11, "[[rag:]] note after the user's dialogue (line 8); it belongs before the user's dialogue")]
+
+
+def test_audit_note_inside_text_flags_audit_kinds_only():
+    """N110: an audit-kind note inside dialogue or action is reported at its own line and column;
+    a writer's inline note ([[draft]], case B34) is not."""
+    text = _NO_DESCRIPTION.replace("Summarise the design doc.\n", "Summarise the design doc. [[draft]]\n").replace(
+        "It proposes three services.\n",
+        "It proposes three services.\n[[recall: p1 (workspace_profile) — score 0.90]]\n"
+        "[[pipeline stopped at step 1/3: confidence 0.42 below threshold 0.80]]\n")
+    found = [(d.code, d.line, d.column, d.end_line, d.end_column, d.message)
+             for d in lint_text(text, "s.spmd", Selection.build(["N110"]))]
+    tail = ("note inside a dialogue block: it is read as that text, not as an audit record (dump, provenance "
+            "and export miss it); write it on a line of its own after a blank line")
+    assert found == [("N110", 18, 1, 18, 48, "[[recall:]] " + tail),
+                     ("N110", 19, 1, 19, 71, "[[pipeline stopped …]] " + tail)]

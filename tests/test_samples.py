@@ -71,6 +71,7 @@ VIOLATIONS = [
     ("N107-synthesis-not-last.spmd", "N107", 36),            # [[chunk-result:]] after [[synthesis:]]
     ("N108-rag-source-without-rag.spmd", "N108", 17),        # [[rag-source:]] with no [[rag:]]
     ("N109-empty-rag-source.spmd", "N109", 21),              # [[rag-source:]]
+    ("N110-audit-note-inside-text.spmd", "N110", 22),        # [[tool:]] glued under the forwarding line
     ("L101-legacy-prose-tool-call.spmd", "L101", 23),        # Harvey calls read_file: {...}
     ("L102-legacy-stats-note.spmd", "L102", 26),             # [[stats: ... tok/s]]
     ("R101-reply-reads-as-structure.spmd", "R101", 26),      # "## Autumn inspection" after a blank line

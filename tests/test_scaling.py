@@ -67,3 +67,34 @@ def test_linear_time(shape):
         if ratios[-1] <= 16:
             return
     pytest.fail(f"{shape}: 8x the input took {ratios} x the time")
+
+
+#: Exports of many scenes (tester's finding): each scene's span/step read the session's people
+#: (``actors.humans_of``, a walk over every scene), so 400 KB of chat headings took 25-35 s.
+#: n scenes at n and 8n; ~50 bytes a heading, so 8n is ~100 KB.
+EXPORT_SHAPES = {"chat headings": "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n",
+                 "shell headings": "INT. SHELL 2026-08-03 14:20:31\n\n"}
+
+
+@pytest.mark.parametrize("target", ["otlp-json", "toolpath"])
+@pytest.mark.parametrize("shape", list(EXPORT_SHAPES))
+def test_export_linear_time(target, shape):
+    from fountain_audit.export.common import SessionExport
+    from fountain_audit.export.otlp import request_of
+    from fountain_audit.export.timing import Clock
+    from fountain_audit.export.toolpath import graph_of
+
+    build = request_of if target == "otlp-json" else graph_of
+
+    def export(text: str) -> None:
+        build([SessionExport("x.spmd", text, build_session(parse(text)), Clock())])
+
+    n = 250
+    small, large = EXPORT_SHAPES[shape] * n, EXPORT_SHAPES[shape] * (8 * n)
+    export(small)  # warm up
+    ratios = []
+    for _ in range(2):  # one retry
+        ratios.append(cpu_best_of_3(export, large) / cpu_best_of_3(export, small))
+        if ratios[-1] <= 16:
+            return
+    pytest.fail(f"{target}, {shape}: 8x the scenes took {ratios} x the time")

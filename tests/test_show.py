@@ -214,3 +214,14 @@ def test_lines_take_ascii_digits_only(spec):
 def test_ids_take_ascii_digits_only():
     r = CliRunner().invoke(main, ["show", "samples/clean-session.spmd", "s\u0661"])
     assert r.exit_code == 2 and "unknown id 's\u0661'" in r.stderr
+
+
+def test_numbers_of_thousands_of_digits_are_out_of_range_not_a_crash():
+    """Python refuses int() of 4,300+ digits (ValueError): a line number that long is past any file."""
+    big = "9" * 5000
+    r = run(CLEAN, "L" + big)
+    assert r.exit_code == 2 and r.stderr.startswith(f"fountain-audit show: error: {CLEAN}: unknown id 'L{big}': ")
+    r = run("--lines", big + ":", CLEAN, "t1")
+    assert r.exit_code == 2 and r.stderr.startswith(f"fountain-audit show: error: {CLEAN}: --lines {big}:")
+    r = run("--lines", "1:" + big, CLEAN, "t1")  # an end past the element is clamped
+    assert (r.exit_code, r.stdout) == (0, run(CLEAN, "t1").stdout)

@@ -11,3 +11,31 @@ def test_c1_bidi_cr_and_undecodable_bytes():
 
 def test_text_layout_is_kept():
     assert terminal_safe("tab\there\r\nnext line — ünïcode") == "tab\there\r\nnext line — ünïcode"
+
+
+def test_direction_marks_and_invisible_characters():
+    # direction marks (LRM, RLM, ALM), zero width space, soft hyphen, zero width no-break space
+    assert terminal_safe("a\u200eb\u200fc\u061cd\u200be\u00adf\ufeffg") == \
+        "a\\u200eb\\u200fc\\u061cd\\u200be\\u00adf\\ufeffg"
+
+
+def test_tag_characters():
+    assert terminal_safe("x\U000e0001\U000e0041\U000e007fy") == "x\\U000e0001\\U000e0041\\U000e007fy"
+    assert terminal_safe("\U000e0080\U000e007e") == "\U000e0080\\U000e007e"  # a variation selector stays
+
+
+def test_show_and_diff_escape_invisible_characters(tmp_path):
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main
+
+    text = open("samples/clean-session.spmd", encoding="utf-8").read()
+    odd = "r\u200ee\u200ft\u061cr\u200bo\u00ad\ufeff\U000e0041"
+    changed = tmp_path / "odd.spmd"
+    changed.write_text(text.replace("docs/retro-2026-07.md", f"docs/{odd}-2026-07.md"), encoding="utf-8")
+    shown = CliRunner().invoke(main, ["show", str(changed), "L27"])
+    assert shown.output == ("27 | [[rag-source: docs/r\\u200ee\\u200ft\\u061cr\\u200bo\\u00ad\\ufeff\\U000e0041"
+                            "-2026-07.md]]\n")
+    diffed = CliRunner().invoke(main, ["diff", "samples/clean-session.spmd", str(changed)])
+    assert "docs/r\\u200ee\\u200ft\\u061cr\\u200bo\\u00ad\\ufeff\\U000e0041-2026-07.md" in diffed.output
+    assert not any(c in diffed.output + shown.output for c in "\u200e\u200f\u061c\u200b\u00ad\ufeff\U000e0041")

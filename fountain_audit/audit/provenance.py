@@ -215,7 +215,8 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
         sum(1 for _, t in tools if t["form"] == "note")
     old = era.old_forms[turn.index] if turn.index in era.old_forms else _old_forms(turn, ids)
     if notes:
-        basis, reason = "recorded", f"the turn records {notes} evidence note{'s' if notes != 1 else ''} before the reply"
+        where = "before the reply" if turn.reply is not None else "and has no reply"
+        basis, reason = "recorded", f"the turn records {notes} evidence note{'s' if notes != 1 else ''} {where}"
     elif old:
         basis, reason = "unknown", f"pre-v1.2 form in this turn ({old[0][0]}): the recorder could not write evidence notes"
     elif scene.kind == "ext-chat":
@@ -364,7 +365,8 @@ def render_text(document: dict[str, Any], style=None) -> str:
         out.append("\n")
         color = {"recorded": "green", "none-recorded": "yellow", "unknown": "magenta"}[r["basis"]]
         who = safe(str(r["model"]["replied"])) if r["reply"] else "no reply"
-        out.append(f"{st(r['reply'] or r['turn'], bold=True)}  {who}  ({r['scene']}, {_lines(r['span'])})  "
+        where = f"{r['scene']}, {_lines(r['span'])}" if r["span"] else r["scene"]  # no reply: no lines of its own
+        out.append(f"{st(r['reply'] or r['turn'], bold=True)}  {who}  ({where})  "
                    f"basis: {st(r['basis'], fg=color)}\n")
         rows: list[tuple[str, list[str]]] = [(f"why: {safe(r['basis_reason'])}", [])]
         route = r["route"]

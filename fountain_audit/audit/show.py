@@ -93,8 +93,8 @@ def select_lines(spec: str | None, total: int, ident: str) -> Selection:
     m = _LINES_RE.fullmatch(spec.strip())
     if not m:
         raise ShowError(f"--lines {spec!r} is not A:B (1-based, inclusive; A: and :B are accepted); {valid}")
-    a = int(m.group("a")) if m.group("a") else 1
-    b = int(m.group("b")) if m.group("b") else max(total, a)
+    a = _number(m.group("a")) if m.group("a") else 1
+    b = _number(m.group("b")) if m.group("b") else max(total, a)
     if a == 0 or b == 0:
         raise ShowError(f"--lines {spec}: lines count from 1; {valid}")
     if a > b:
@@ -176,7 +176,7 @@ class Elements:
         nearest valid ids."""
         m = re.fullmatch(r"L([0-9]+)", ident)
         if m:
-            n = int(m.group(1))
+            n = _number(m.group(1))
             if not 1 <= n <= self.line_count:
                 raise ShowError(f"unknown id {ident!r}: {self._lines_hint()}")
             start = self.starts[n - 1]
@@ -230,6 +230,12 @@ class Elements:
         close = difflib.get_close_matches(ident, list(recs), 3, 0.6)
         hint = "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"
         return ("did you mean " + ", ".join(close) + "? " if close else "") + hint
+
+
+def _number(digits: str) -> int:
+    """A line number typed by the user: ``int(digits)``, or 10**18 (past any file) for more
+    than 18 digits (Python refuses to convert 4,300+ digits; nothing that long is a line)."""
+    return int(digits) if len(digits) <= 18 else 10**18
 
 
 def _compress(ids: list[str]) -> str:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import click
 
-from fountain_audit.cli.main import _split, discover, read_stdin
+from fountain_audit.cli.main import _fail, _split, discover, no_session_file, read_stdin
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, describe_content, format_size, read_path
+from fountain_audit.suggest import did_you_mean
 from fountain_audit.untrusted import one_line, terminal_safe
 
 
@@ -90,12 +91,20 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
         raise click.UsageError(one_line(str(e))) from None
     bad = [k for k in _split(scene_kinds) if k not in SCENE_KINDS]
     if bad:
-        raise click.UsageError(f"unknown scene kind {bad[0]!r} (choose from {', '.join(SCENE_KINDS)})")
+        raise click.UsageError(f"unknown scene kind {bad[0]!r}{did_you_mean(bad[0], SCENE_KINDS)} "
+                               f"(choose from {', '.join(SCENE_KINDS)})")
+    for status in dict.fromkeys(_split(statuses)):  # open-ended (memory-tool notes): warn, do not refuse
+        if status not in dm.KNOWN_STATUSES:
+            click.secho(f"fountain-audit: warning: --status {status!r} is not a status the recorder writes "
+                        f"({', '.join(dm.KNOWN_STATUSES)}; a memory-tool or run note may hold another)"
+                        f"{did_you_mean(status, dm.KNOWN_STATUSES)}", err=True, fg="yellow")
     filters = dm.Filters(frozenset(_split(tools)), frozenset(_split(statuses)), frozenset(_split(actors)),
                          frozenset(_split(scene_kinds)))
     if ast_ and filters:
         raise click.UsageError("--tool, --status, --actor and --scene-kind do not apply to --ast")
     files, errors = discover(paths)
+    if not files and not errors:
+        _fail(no_session_file(paths))
     for msg in errors:
         click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
     out = utf8_stdout("strict")

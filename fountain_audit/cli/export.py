@@ -19,7 +19,8 @@ from fountain_audit.export import TARGETS
                    "one OTLP/JSON ExportTraceServiceRequest (OpenTelemetry GenAI spans), one trace per session. "
                    "Default with --endpoint: otlp-json.")
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False, writable=True),
-              help="Write the document to FILE (atomically) instead of standard output.")
+              help="Write the document to FILE (atomically) instead of standard output ('-': standard output, "
+                   "also with --endpoint).")
 @click.option("--endpoint", metavar="URL",
               help="Send the traces over OTLP/HTTP (protobuf) to URL, e.g. http://127.0.0.1:6006/v1/traces "
                    "(Phoenix). The document is printed only with -o.")
@@ -54,10 +55,11 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
       fountain-audit export --to otlp-json --redact session.spmd > shareable.json
 
     Exit status: 0 done; 1 the --endpoint did not accept the traces; 2 usage error, an
-    unreadable path or a file with no timestamp (the other files are still exported).
+    unreadable path, a file with no timestamp or (otlp-json) with a time OTLP cannot carry,
+    before 1970 or after 2554 (the other files are still exported).
     """
     from fountain_audit import dump as dm
-    from fountain_audit.cli.main import discover, refuse_output_over_inputs
+    from fountain_audit.cli.main import _fail, discover, no_session_file, reader_gone, refuse_output_over_inputs
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.export import render
     from fountain_audit.export.common import SessionExport
@@ -66,12 +68,20 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     from fountain_audit.parse.fountain import parse
     from fountain_audit.parse.source import decode_bytes, describe_content, read_path
 
+    print_document = endpoint is None or output_file == "-"  # -o -: standard output, even with --endpoint
+    if output_file == "-":
+        output_file = None
     if target is None:
         if endpoint is None:
             raise click.UsageError("choose a target: --to toolpath or --to otlp-json")
         target = "otlp-json"
     if endpoint is not None and target != "otlp-json":
         raise click.UsageError("--endpoint sends traces: use it with --to otlp-json")
+    if endpoint is not None:
+        from fountain_audit.export.send import endpoint_problem
+        problem = endpoint_problem(endpoint)
+        if problem is not None:
+            raise click.BadParameter(f"{endpoint!r}: {problem}", param_hint="--endpoint")
     try:
         zone = parse_offset(utc_offset)
     except ValueError as e:
@@ -86,6 +96,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     clock = Clock(zone, fallback)
 
     files, errors = discover(paths)
+    if not files and not errors:
+        _fail(no_session_file(paths))
     # files named on the command line are exported whatever they hold, however they are spelt
     # (./x, d/../x, a symlink) and even when a folder named before them holds them too
     named = {p if p == "-" else os.path.realpath(p) for p in paths if p == "-" or not os.path.isdir(p)}
@@ -130,7 +142,11 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         doc = graph_of(sessions)
     else:
         from fountain_audit.export.otlp import request_of
-        doc = request_of(sessions)
+        skipped: list = []
+        doc = request_of(sessions, skipped)
+        for sx, e in skipped:  # a time OTLP cannot carry: never wrapped or made up
+            errors.append(f"{sx.name}: {e}: not exported")
+            click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
     doc, text = render(doc, redactor)
 
     if output_file is not None:
@@ -139,10 +155,13 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         except OSError as e:
             click.secho(f"fountain-audit: error: cannot write {terminal_safe(output_file)}: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)
-    elif endpoint is None:
-        out = utf8_stdout("strict")
-        out.write(text)
-        out.flush()
+    elif print_document:
+        try:
+            out = utf8_stdout("strict")
+            out.write(text)
+            out.flush()
+        except BrokenPipeError:  # the reader went away: exit with the status below
+            reader_gone()
     status = 2 if errors else 0
     if endpoint is not None:
         from fountain_audit.export.send import SendError, send

@@ -15,7 +15,8 @@ from fountain_audit import __version__
 # which does not import click: `lint` runs without it)
 from fountain_audit.commands.common import (SUFFIXES, Console, Table, escape, _dir_excluded, _fail, _force_excluded, _not_a_file,  # noqa: F401
                                             _option_rules, _split, discover, display_path, env_color,
-                                            nothing_selected, read_stdin, refuse_output_over_inputs)
+                                            no_session_file, nothing_selected, read_stdin, reader_gone,
+                                            refuse_output_over_inputs)
 
 #: Names other command modules import from here, loaded on first use (PEP 562): the
 #: configuration and rule selection import the rule catalogue, which ``--help`` does not need.
@@ -45,6 +46,17 @@ class LazyGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def invoke(self, ctx: click.Context):
+        """Run the command; a reader of standard output that goes away (``fountain-audit rules |
+        head``) stops it quietly with status 0, as ``dump`` does (click's own handling exits 1,
+        which ``lint`` and ``diff`` use for findings and differences; those two, and ``export``,
+        keep the status they have so far)."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            reader_gone()
+            ctx.exit(0)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = self.lazy.get(cmd_name)

@@ -4,12 +4,13 @@
 Writes a copy of each session file with secrets, the workspace and home paths replaced,
 checked to parse to the same structure as the original. Exit status: 0 written; 1 a
 redacted copy would not keep the structure (nothing written for that file); 2 usage error,
-an unreadable file, a file that changed while being redacted, or an output that cannot be
-written.
+an unreadable file, a file that is not text it can read (UTF-16, binary), a file that changed
+while being redacted, or an output that cannot be written.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -20,9 +21,10 @@ from fountain_audit.untrusted import terminal_safe
 @click.command("redact", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="OUT",
-              help="Write the redacted copy of the one FILE to OUT (atomically).")
+              help="Write the redacted copy of the one FILE to OUT (atomically; '-': standard output).")
 @click.option("--in-place", is_flag=True, help="Replace each FILE by its redacted copy (atomically; a file that "
-                                                "changed since it was read is left alone).")
+                                                "changed since it was read, or that has other hard links, is "
+                                                "left alone).")
 @click.option("--paths-only", is_flag=True, help="Replace only the workspace and home paths, not secrets.")
 def redact(files, output_file, in_place, paths_only):
     """Write a shareable copy of session files: secrets become <redacted:KIND>, the
@@ -39,13 +41,16 @@ def redact(files, output_file, in_place, paths_only):
       fountain-audit redact --in-place sessions/*.spmd
 
     Exit status: 0 written; 1 a copy would not keep the structure; 2 usage error, an
-    unreadable file, a file changed while being redacted, or an output that cannot be written.
+    unreadable file, a file that is not UTF-8 text (UTF-16, binary: nothing written), a file
+    changed while being redacted, or an output that cannot be written.
     """
-    from fountain_audit.cli.main import _not_a_file
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
-    from fountain_audit.parse.source import decode_bytes, encode_text
+    from fountain_audit.commands.common import read_stdin
+    from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, describe_content, encode_text, read_bytes
     from fountain_audit.privacy.redact import redact_session
 
+    if output_file == "-" and not in_place:  # -o -: standard output, as without -o
+        output_file = None
     if output_file and in_place:
         raise click.UsageError("choose one of -o and --in-place")
     if not in_place and len(files) > 1:
@@ -58,23 +63,25 @@ def redact(files, output_file, in_place, paths_only):
             sys.exit(2)
     status = 0
     for f in files:
-        if f != "-" and _not_a_file(f) == "not a regular file":  # a FIFO would block, a device never end
-            _error(f"{f}: not a regular file")
-            status = 2
-            continue
-        try:
+        try:  # opened once, as dump reads: a FIFO or device is never read, a file over max-file-size never
             if f == "-":
                 if in_place:
                     raise click.UsageError("--in-place needs files, not '-'")
-                original = sys.stdin.buffer.read()
+                original, text = None, read_stdin(DEFAULT_MAX_FILE_SIZE)
             else:
-                with open(f, "rb") as fh:
-                    original = fh.read()
+                original = read_bytes(f)
+                text = decode_file(original, f)
         except OSError as e:
-            _error(f"{f}: cannot read: {e.strerror or e}")
+            _error(f"{f}: not a regular file" if e.strerror == "not a regular file"
+                   else f"{f}: cannot read: {e.strerror or e}")
             status = 2
             continue
-        result = redact_session(decode_bytes(original), secrets=not paths_only)
+        what = describe_content(text)
+        if what is not None and what != "empty" and not what.startswith("blank"):  # UTF-16, binary, an image:
+            _error(f"{f}: {what}: not redacted (nothing written)")  # no secret would be found in it
+            status = 2
+            continue
+        result = redact_session(text, secrets=not paths_only)
         if result.problem:
             _error(f"{f}: not written: the redacted copy would not keep the session's structure "
                    f"({result.problem})")
@@ -89,6 +96,12 @@ def redact(files, output_file, in_place, paths_only):
             else:
                 if in_place:
                     with open(f, "rb") as fh:
+                        links = os.fstat(fh.fileno()).st_nlink
+                        if links > 1:  # a rename replaces this name only: the others would keep the secrets
+                            _error(f"{f}: has {links} hard links; replacing it would leave the unredacted text "
+                                   f"under the other {links - 1} name(s): left as it is (redact it with -o)")
+                            status = 2
+                            continue
                         if fh.read() != original:
                             _error(f"{f}: changed since it was read; left as it is")
                             status = 2
@@ -97,8 +110,12 @@ def redact(files, output_file, in_place, paths_only):
                     write_atomic(target, result.text)
                 else:
                     write_atomic(target, encode_text(result.text))
+        except BrokenPipeError:  # the reader (head, less ...) went away: stop quietly, as dump does
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(status)
         except OSError as e:
-            _error(f"{target}: cannot write: {e.strerror or e}")
+            _error(f"{target if target is not None else 'standard output'}: cannot write: {e.strerror or e}")
             status = 2
             continue
         if target is not None:

@@ -31,8 +31,8 @@ def _page_name(name: str, taken: set[str]) -> str:
 @click.command("report", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, required=True, metavar="FILE|DIR...")
 @click.option("-o", "--output", "output", required=True, metavar="OUT",
-              help="OUT.html for one session; otherwise a directory (created if missing) that gets one page "
-                   "per session and index.html.")
+              help="OUT.html for one session ('-': its page on standard output); otherwise a directory "
+                   "(created if missing) that gets one page per session and index.html.")
 @click.option("--redact", is_flag=True, help="Replace secrets (<redacted:KIND>), the workspace (<workspace>) and "
                                              "home paths (<home>) in everything the page shows.")
 @click.option("--redact-paths", is_flag=True, help="Replace only the workspace and home paths.")
@@ -55,9 +55,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
 
     Exit status: 0 written, 2 usage error, unreadable path or no session file.
     """
-    from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, \
+    from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, no_session_file, reader_gone, \
         refuse_output_over_inputs
-    from fountain_audit.cli.outputs import write_atomic
+    from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.lint.linter import lint_session
     from fountain_audit.parse.fountain import gc_paused
     from fountain_audit.lint.rules import all_rules
@@ -74,7 +74,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     except (ConfigError, ValueError) as e:
         raise click.UsageError(one_line(str(e))) from None
     files, errors = discover(paths, cfg)
-    single = output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)
+    to_stdout = output == "-"  # the one page on standard output (not a directory named '-')
+    single = to_stdout or output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)
     suffix = os.path.splitext(output.rstrip("/\\"))[1]
     if not single and suffix and not os.path.isdir(output) and not output.endswith(("/", os.sep)):
         # `-o out.txt` asks for a file: a directory named out.txt would surprise
@@ -83,12 +84,13 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     if single and len(files) > 1:
         raise click.UsageError(f"-o {terminal_safe(output)}: one page takes one session, and {len(files)} were given; "
                                "name a directory to get a page per session and an index")
-    refuse_output_over_inputs(output, files)
+    if not to_stdout:
+        refuse_output_over_inputs(output, files)
     inputs = _InputFiles(files)
     if not single:  # the index, and each page before it is written, must not be an input either
         inputs.refuse(os.path.join(output, "index.html"), "the index")
     if not files and not errors:
-        _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)}")
+        _fail(no_session_file(paths))
     rules = {r.code: {"name": r.name, "severity": str(r.severity), "doc": r.doc} for r in all_rules()}
     if not single:
         try:
@@ -131,11 +133,20 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         if not single:
             inputs.refuse(target, "a page")
         try:
-            write_atomic(target, html)
+            if to_stdout:
+                out = utf8_stdout("strict")
+                out.write(html)
+                out.flush()
+            else:
+                write_atomic(target, html)
+        except BrokenPipeError:  # the reader went away: the status below still counts
+            reader_gone()
         except OSError as e:
-            _fail(f"cannot write {target}: {e.strerror or e}")
+            _fail(f"cannot write {'standard output' if to_stdout else target}: {e.strerror or e}")
         index.append((summary(page), href))
-    if single and index:
+    if to_stdout:
+        pass  # the page is the output: nothing to announce
+    elif single and index:
         click.echo(f"fountain-audit report: wrote {terminal_safe(output)}", err=True)
     elif index:
         try:

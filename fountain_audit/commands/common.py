@@ -136,10 +136,14 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
     and ``*.fountain``, skipping ``exclude`` globs of ``cfg``; files are taken as
     given; ``-`` is standard input.
 
-    Returns ``(files, errors)`` where ``errors`` are messages for missing paths.
+    Returns ``(files, errors)`` where ``errors`` are messages for missing paths. A directory
+    that holds no session file is named in a warning on standard error (with how many were
+    excluded by the configuration) when other paths gave files or errors; when nothing at all
+    was found the caller reports that once, with :func:`no_session_file`.
     """
     files: list[str] = []
     errors: list[str] = []
+    warnings: list[str] = []
     for p in paths:
         if p == "-":
             files.append(p)
@@ -147,16 +151,21 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
         p = display_path(p)
         if os.path.isdir(p):
             found = []
+            excluded = 0
             for root, dirs, names in os.walk(p, onerror=lambda e: errors.append(
                     f"{e.filename}: cannot read directory: {e.strerror}")):
                 # os.walk does not follow symlinked directories, so symlink loops cannot trap it;
                 # hidden directories (.git, .venv ...) and excluded ones (gitignore-style: "archive",
                 # "archive/", "**/tmp") are not entered.
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
-                                 and not (cfg and _dir_excluded(cfg, os.path.join(root, d))))
+                visible = [d for d in dirs if not d.startswith(".")]
+                dirs[:] = sorted(d for d in visible if not (cfg and _dir_excluded(cfg, os.path.join(root, d))))
+                excluded += len(visible) - len(dirs)
                 for n in sorted(names):
                     full = display_path(os.path.join(root, n))
-                    if not n.lower().endswith(SUFFIXES) or n.startswith(".") or (cfg and cfg.excluded(full)):
+                    if not n.lower().endswith(SUFFIXES) or n.startswith("."):
+                        continue
+                    if cfg and cfg.excluded(full):
+                        excluded += 1
                         continue
                     try:
                         regular = stat.S_ISREG(os.stat(full).st_mode)
@@ -167,8 +176,8 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
                     else:  # a FIFO or device would block or never end: report it, do not open it
                         errors.append(f"{full}: not a regular file")
             if not found:
-                secho(f"fountain-audit: warning: no *.spmd or *.fountain files under {terminal_safe(p)}", err=True,
-                      fg="yellow")
+                why = f" ({excluded} file(s) or folder(s) excluded by the configuration)" if excluded else ""
+                warnings.append(f"no *.spmd or *.fountain files under {p}{why}")
             files.extend(found)
         else:
             problem = _not_a_file(p)
@@ -183,7 +192,16 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
         if key not in seen:
             seen.add(key)
             unique.append(f)
+    for w in warnings:  # alone, "no files under X" would only repeat the caller's error
+        if unique or errors or "excluded" in w:
+            secho(f"fountain-audit: warning: {terminal_safe(w)}", err=True, fg="yellow")
     return unique, errors
+
+
+def no_session_file(paths: tuple[str, ...]) -> str:
+    """The message for paths that hold no session file at all (the caller exits 2: a mistyped
+    path in CI must not pass)."""
+    return f"no session file (*.spmd, *.fountain) in {' '.join(display_path(p) for p in paths)}"
 
 
 def nothing_selected(cfg: Config) -> str:
@@ -210,6 +228,18 @@ def read_stdin(max_size: int | None) -> str:
     if max_size is not None and len(data) > max_size:
         raise FileTooLarge(27, f"over the size limit (max-file-size {format_size(max_size)})")
     return decode_bytes(data)
+
+
+def reader_gone() -> None:
+    """Standard output's reader went away (``| head``, ``| true``, a closed pager): send what is
+    still to be written to ``os.devnull``, so that neither the rest of the command nor the
+    interpreter's last flush fails on it. The caller then exits with the status it has so far
+    (a closed pipe is not an error of the command: ``lint`` still exits 1 for errors found)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
 
 
 def refuse_output_over_inputs(output: str, inputs: list[str], what: str = "the report") -> None:

@@ -13,8 +13,8 @@ import os
 import sys
 
 from fountain_audit.commands.common import (Console, UsageError, _fail, _force_excluded, _option_rules, discover, echo,
-                                            env_color, nothing_selected, read_stdin, refuse_output_over_inputs,
-                                            secho)
+                                            env_color, no_session_file, nothing_selected, read_stdin,
+                                            reader_gone, refuse_output_over_inputs, secho)
 from fountain_audit.lint.config import Config, ConfigError, load_config
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, Selection
@@ -36,7 +36,12 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
     for exit status 0. Raises :class:`fountain_audit.commands.common.UsageError` for a usage or
     configuration error (the caller prints it as click does, exit status 2).
     """
-    paths = paths or (".",)
+    if output_file == "-":  # -o - : standard output, as without -o (not a file named '-')
+        output_file = None
+    if stdin_filename and paths and "-" not in paths:
+        secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the paths; "
+              "it is not used", err=True, fg="yellow")
+    paths = paths or (("-",) if stdin_filename else (".",))  # as ruff: --stdin-filename alone reads standard input
     select = _option_rules("--select", select)
     extend_select = _option_rules("--extend-select", extend_select)
     ignore = _option_rules("--ignore", ignore)
@@ -90,7 +95,7 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
         if is_same_file(output_file, baseline_file):
             _fail(f"{output_file}: refusing to write the report over the baseline ({baseline_file})")
     if not files and not named and not errors and not allow_empty:
-        _fail(f"no session file (*.spmd, *.fountain) in {' '.join(paths)} (--allow-empty accepts that)")
+        _fail(no_session_file(paths) + " (--allow-empty accepts that)")
     root = project_dir(cfg.source)
     work: list[Job] = []
     for f in files:
@@ -145,6 +150,10 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
     outcome = None
     if baseline_file:
         keys = {job.name: bl.stored_path(job.key) for job in work}
+        if redact or redact_paths:  # the path as the report shows it (the fingerprint hashes the real one)
+            from fountain_audit.privacy.redact import Redactor
+            plain = Redactor(secrets=redact)
+            keys = {name: plain.text(key) for name, key in keys.items()}
         scope = bl.Scope(frozenset(keys[name] for name in checked), frozenset(r.code for r in selection.rules))
         if update_baseline:
             try:
@@ -171,31 +180,35 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
             and not os.environ.get("TTY_COMPATIBLE") and (output_file or not sys.stdout.isatty()):
         plain = plain_text_lines(diagnostics, len(checked), quiet=quiet, unreadable=len(errors), statistics=stats,
                                  baseline=outcome)
-    if plain is not None:  # the same text rich would print without colour, without importing rich
-        out = plain if output_file else None
-        if not output_file:
-            sys.stdout.write(plain)
-            sys.stdout.flush()
-    elif fmt in TEXT_FORMATS:
-        buffer = io.StringIO() if output_file else None
-        if color is None:
-            color = env_color()  # NO_COLOR: no ANSI styles at all (not even bold); FORCE_COLOR: styles when piped
-        plain_console = color is False or (buffer is not None and not color)
-        console = Console(file=buffer, force_terminal=color if color is not None else None,
-                          no_color=plain_console, highlight=False,
-                          **({"color_system": None} if plain_console else {}))
-        if fmt == "full":
-            report_full(run, console, quiet=quiet, show_statistics=show_statistics)
+    out = None
+    try:
+        if plain is not None:  # the same text rich would print without colour, without importing rich
+            out = plain if output_file else None
+            if not output_file:
+                sys.stdout.write(plain)
+                sys.stdout.flush()
+        elif fmt in TEXT_FORMATS:
+            buffer = io.StringIO() if output_file else None
+            if color is None:
+                color = env_color()  # NO_COLOR: no ANSI styles at all (not even bold); FORCE_COLOR: styles when piped
+            plain_console = color is False or (buffer is not None and not color)
+            console = Console(file=buffer, force_terminal=color if color is not None else None,
+                              no_color=plain_console, highlight=False,
+                              **({"color_system": None} if plain_console else {}))
+            if fmt == "full":
+                report_full(run, console, quiet=quiet, show_statistics=show_statistics)
+            else:
+                report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats,
+                            baseline=outcome)
+            out = buffer.getvalue() if buffer is not None else None
         else:
-            report_text(diagnostics, len(checked), console, quiet=quiet, unreadable=len(errors), statistics=stats,
-                        baseline=outcome)
-        out = buffer.getvalue() if buffer is not None else None
-    else:
-        out = report_json(diagnostics, checked, errors, outcome) + "\n" if fmt == "json" else RENDERERS[fmt](run)
-        for line in stats + stale_lines(outcome):  # machine formats keep standard output to themselves
-            echo(line, err=True)
-        if not output_file:
-            echo(out, nl=False)
+            out = report_json(diagnostics, checked, errors, outcome) + "\n" if fmt == "json" else RENDERERS[fmt](run)
+            for line in stats + stale_lines(outcome):  # machine formats keep standard output to themselves
+                echo(line, err=True)
+            if not output_file:
+                echo(out, nl=False)
+    except BrokenPipeError:  # the reader went away: the status below still says what was found
+        reader_gone()
     if output_file and out is not None:
         from fountain_audit.cli.outputs import write_atomic
         try:

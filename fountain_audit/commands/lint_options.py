@@ -55,11 +55,11 @@ OPTIONS: tuple[Option, ...] = (
            help="Output format (default: full on a terminal, else concise; auto also picks github under "
                 "GitHub Actions; text = concise)."),
     Option(("-o", "--output"), "output_file", PATH, path={"dir_okay": False, "writable": True},
-           help="Write the report to this file (atomically) instead of standard output."),
+           help="Write the report to this file (atomically) instead of standard output ('-': standard output)."),
     Option(("-j", "--jobs"), "jobs", COUNT, metavar="N",
            help="Lint in N processes (1 = serial; 0 or not given: all CPUs, from 32 files and 1 MB on)."),
     Option(("--statistics",), "show_statistics", FLAG, help="Also print the number of diagnostics per rule."),
-    Option(("--stdin-filename",), "stdin_filename", VALUE, metavar="PATH", help="Name to report for '-' (standard input)."),
+    Option(("--stdin-filename",), "stdin_filename", VALUE, metavar="PATH", help="Name to report for '-' (standard input); with no PATHS, standard input is read."),
     Option(("--color/--no-color",), "color", SWITCH, help="Colour the text output (default: when a terminal)."),
     Option(("--strict",), "strict", FLAG, help="Warnings fail the run too (exit 1)."),
     Option(("--exit-zero",), "exit_zero", FLAG, help="Exit 0 even when errors are found."),

@@ -149,11 +149,16 @@ def note_label(n: dict[str, Any]) -> str:
     return rest.strip() if sep and head.strip().endswith(str(n.get("kind"))) else body
 
 
+def shown(value: Any) -> str:
+    """A value in a change message: ``not recorded`` for an absent one (``None``), never ``None``."""
+    return "not recorded" if value is None else str(value)
+
+
 def status_text(t: dict[str, Any]) -> str:
     s = t.get("status")
     if s == "error" and t.get("error"):
         return f"error ({t['error']})"
-    return str(s)
+    return shown(s)  # None: a prose `Harvey calls` line does not say
 
 
 def one_line(text: str | None, width: int = 60) -> str:

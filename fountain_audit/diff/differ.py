@@ -7,7 +7,7 @@ from typing import Any
 
 from fountain_audit.diff.alignment import Step, align
 from fountain_audit.diff.changes import (Change, compact, field_details, note_label, note_sim, one_line,
-                                         status_text, tool_label, tool_sim, kind_name)
+                                         shown, status_text, tool_label, tool_sim, kind_name)
 from fountain_audit.diff.jsonvalues import canon, pointer_token, same
 from fountain_audit.diff.options import Options
 from fountain_audit.diff.patch import json_patch, list_patch
@@ -267,7 +267,7 @@ class Differ:
         self._speech("user-changed", "user", "user", x.get("user"), y.get("user"), ctx, pa, pb)
         # forwarding
         if not same(x.get("target"), y.get("target")):
-            self.add("target-changed", "model", f"forwarding target {x.get('target')} → {y.get('target')}", ctx,
+            self.add("target-changed", "model", f"forwarding target {shown(x.get('target'))} → {shown(y.get('target'))}", ctx,
                      pa + "/target", pb + "/target", before=x.get("target"), after=y.get("target"))
         elif not same(x.get("forwarding"), y.get("forwarding")):
             self._speech("forwarding-changed", "model", "forwarding", x.get("forwarding"), y.get("forwarding"),
@@ -280,7 +280,7 @@ class Differ:
         self._speech("reply-changed", "replies", "reply", rx, ry, ctx, pa, pb)
         # model, model switch
         if not same(x.get("model"), y.get("model")):
-            self.add("model-changed", "model", f"model {x.get('model')} → {y.get('model')}", ctx,
+            self.add("model-changed", "model", f"model {shown(x.get('model'))} → {shown(y.get('model'))}", ctx,
                      pa + "/model", pb + "/model", before=x.get("model"), after=y.get("model"))
         mx, my = compact(x.get("model_switch")), compact(y.get("model_switch"))
         if not same(mx, my) and self._dedupe("model-switch", mx, my):
@@ -370,7 +370,7 @@ class Differ:
                     if d["field"] in ("status", "error"):
                         continue
                     if d["field"] in ("name", "actor"):
-                        parts.append(f"{d['field']}: {d['before']} → {d['after']}")
+                        parts.append(f"{d['field']}: {shown(d['before'])} → {shown(d['after'])}")
                     else:
                         parts.append(f"{d['field']} changed")
                 name = nb.get("name") or na.get("name") or "?"

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from fountain_audit import __version__
 from fountain_audit.dump import NoteRecordOut, ToolCallRecord, TurnRecord, note_records, record_kinds, turn_records
 from fountain_audit.export.timing import Clock, SessionTimes
-from fountain_audit.model.session import Session, StatsLine, parse_duration, parse_stats
+from fountain_audit.model import actors
+from fountain_audit.model.session import Session, StatsLine, parse_duration, parse_duration_ns, parse_stats
 
 PRODUCER = {"name": "fountain-audit", "version": __version__}
 ALL_NOTE_KINDS = record_kinds(["all"])
@@ -82,7 +83,8 @@ class SessionExport:
     ``dump --turns``); ``loose_notes``: note records outside every turn, in file order (as in
     ``dump --records all``); ``times``: scene times (raises
     :class:`~fountain_audit.export.timing.NoTimestamp` on construction when the file has none
-    and no fallback is given).
+    and no fallback is given); ``humans``: the session's people
+    (:func:`~fountain_audit.model.actors.humans_of`, read once: it walks every scene).
     """
 
     name: str
@@ -93,10 +95,12 @@ class SessionExport:
     turns: list[TurnRecord] = field(default_factory=list)
     loose_notes: list[NoteRecordOut | ToolCallRecord] = field(default_factory=list)
     times: SessionTimes | None = None
+    humans: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         self.times = SessionTimes(self.session, self.clock)
         self.digest = content_digest(self.text)
+        self.humans = actors.humans_of(self.session)
         self.turns = list(turn_records(self.session, self.name))
         self.loose_notes = [r for r in note_records(self.session, self.name, ALL_NOTE_KINDS) if r.turn is None]
 
@@ -109,7 +113,8 @@ class SessionExport:
             m = _LEGACY_STATS_RE.match(n.body) if n.kind == "stats" else None
             if m:
                 return StatsLine([], int(m.group("reply")), int(m.group("prompt")),
-                                 parse_duration(m.group("duration")), float(m.group("rate")) if m.group("rate") else None)
+                                 parse_duration(m.group("duration")), float(m.group("rate")) if m.group("rate") else None,
+                                 parse_duration_ns(m.group("duration")))
         return None
 
     def client(self, turn: TurnRecord) -> Client:

@@ -57,6 +57,21 @@ KIND_INTERNAL, KIND_CLIENT = 1, 3
 STATUS_ERROR = 2
 
 
+#: OTLP's ``*UnixNano`` fields are fixed64: nanoseconds since 1970-01-01T00:00:00Z, 0 .. 2**64 - 1.
+MAX_UNIX_NANO = 2**64 - 1
+_RANGE = "1970-01-01T00:00:00Z to 2554-07-21T23:34:33.709551615Z"
+
+
+class TimeOutOfRange(ValueError):
+    """A time of the session that OTLP cannot carry (before 1970 or after 2554-07-21): the
+    session is not exported rather than given a time it does not record."""
+
+
+def _seconds_text(ns: int) -> str:
+    whole, frac = divmod(ns, 10**9)
+    return f"{whole}.{frac:09d}".rstrip("0").rstrip(".") + "s"
+
+
 def attr(key: str, value: Any) -> dict[str, Any]:
     """One OTLP/JSON ``KeyValue`` (strings, booleans, integers as decimal strings, floats,
     lists of strings)."""
@@ -102,6 +117,15 @@ class _TraceBuilder:
         self.root_events: list[dict[str, Any]] = []
         self.usage = [0, 0, False]  # input, output, any recorded
 
+    @staticmethod
+    def nano(when: When) -> int:
+        """``when`` in OTLP nanoseconds; raises :class:`TimeOutOfRange` outside them."""
+        ns = when.unix_nano()
+        if not 0 <= ns <= MAX_UNIX_NANO:
+            src = "--fallback-time" if when.source == "fallback" else f"scene {when.source}'s heading"
+            raise TimeOutOfRange(f"the time of {src}, {when.iso()}, is outside what OTLP can carry ({_RANGE})")
+        return ns
+
     def span(self, element: str, parent: str, name: str, kind: int, start: int, end: int,
              attributes: dict[str, Any], events: list[dict[str, Any]] | None = None,
              status: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -140,9 +164,12 @@ class _TraceBuilder:
         self.span(call.id, parent, name, KIND_INTERNAL, time, time, attributes, status=status)
 
     def turn(self, t: TurnRecord, when: When) -> None:
-        start = when.unix_nano()
+        start = self.nano(when)
         stats = self.sx.stats(t)
-        end = when.unix_nano(stats.duration) if stats is not None else start
+        end = start + stats.duration_ns if stats is not None else start
+        if end > MAX_UNIX_NANO:
+            raise TimeOutOfRange(f"turn {t.id} ends {_seconds_text(stats.duration_ns)} (its stats line) after "
+                                 f"{when.iso()}, later than OTLP can carry ({_RANGE})")
         client = self.sx.client(t)
         attributes: dict[str, Any] = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": self.sx.provider(t),
                                       "gen_ai.request.model": client.model,
@@ -178,8 +205,8 @@ class _TraceBuilder:
 
     def scene(self, index: int, when: When, notes: list) -> None:
         sc = self.sx.session.scenes[index]
-        time = when.unix_nano()
-        humans = actors.humans_of(self.sx.session)
+        time = self.nano(when)
+        humans = self.sx.humans
         events: list[tuple[int, dict[str, Any]]] = []
         for sp in sc.speeches:
             out = SpeechOut.of(sp, None, humans, sc.kind)
@@ -214,7 +241,7 @@ class _TraceBuilder:
                 self.scene(scene.index, when, notes)
         for n in loose.get(None, []):
             self.loose(n, sx.times.last if n.id.startswith("end.") else sx.times.first)
-        start = sx.times.first.unix_nano()
+        start = self.nano(sx.times.first)
         end = max([start, *(int(s["endTimeUnixNano"]) for s in self.spans)])
         title = sx.session.title
         attributes: dict[str, Any] = {
@@ -238,9 +265,9 @@ class _TraceBuilder:
 
     def loose(self, n: NoteRecordOut | ToolCallRecord, when: When) -> None:
         if isinstance(n, ToolCallRecord) and n.valid:
-            self.tool(n, self.root_id, when.unix_nano())
+            self.tool(n, self.root_id, self.nano(when))
         else:
-            self.root_events.append(self.note_event(n, when.unix_nano()))
+            self.root_events.append(self.note_event(n, self.nano(when)))
 
 
 def _utf8(value: Any) -> Any:
@@ -255,10 +282,14 @@ def _utf8(value: Any) -> Any:
     return value
 
 
-def request_of(sessions: list[SessionExport]) -> dict[str, Any]:
+def request_of(sessions: list[SessionExport],
+               skipped: list[tuple[SessionExport, TimeOutOfRange]] | None = None) -> dict[str, Any]:
     """One OTLP/JSON ``ExportTraceServiceRequest`` for ``sessions``: one ``resourceSpans`` and
     one trace per session, in the order given (ids as hex strings, times and integers as
-    decimal strings, as OTLP/JSON wants)."""
+    decimal strings, as OTLP/JSON wants).
+
+    A session with a time OTLP cannot carry (:class:`TimeOutOfRange`) is left out and added
+    to ``skipped`` with the error; without ``skipped`` the error is raised."""
     out = []
     seen: dict[str, int] = {}
     for sx in sessions:
@@ -266,7 +297,13 @@ def request_of(sessions: list[SessionExport]) -> dict[str, Any]:
         k = seen[sx.digest]
         trace_id = trace_id_of(sx.digest, k)
         conversation = f"harvey-{sx.digest[:16]}" + (f"-{k}" if k > 1 else "")
-        spans = _TraceBuilder(sx, trace_id, conversation).build()
+        try:
+            spans = _TraceBuilder(sx, trace_id, conversation).build()
+        except TimeOutOfRange as e:
+            if skipped is None:
+                raise
+            skipped.append((sx, e))
+            continue
         out.append({"resource": {"attributes": _attrs({"service.name": SERVICE_NAME,
                                                        "harvey.session.file": sx.name,
                                                        "harvey.session.undecodable_bytes": [

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import base64
 import copy
+import re
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from typing import Any
 
 from fountain_audit import __version__
@@ -59,6 +61,71 @@ def to_protobuf(request: dict[str, Any]):
     return json_format.ParseDict(doc, ExportTraceServiceRequest())
 
 
+#: How much of an error answer's body is read, and how many characters of it are quoted.
+_BODY_READ = 65536
+EXCERPT_CHARS = 120
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+class _PageText(HTMLParser):
+    """The text of an HTML page outside ``<head>``, ``<script>`` and ``<style>``."""
+
+    _HIDDEN = frozenset({"head", "title", "script", "style"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        if tag in self._HIDDEN:
+            self.hidden += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._HIDDEN and self.hidden:
+            self.hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def body_excerpt(body: bytes, content_type: str = "") -> str:
+    """A short one-line excerpt of an error answer's ``body`` for a message: the text of an
+    HTML page (tags, head and scripts left out), or a text/JSON body as it is; runs of
+    whitespace and C0/C1 control characters (line feeds, ESC ...) become one space,
+    and at most :data:`EXCERPT_CHARS` characters are kept (``…`` marks a cut). Empty for an
+    empty body or a binary one (protobuf ...)."""
+    kind = content_type.split(";", 1)[0].strip().lower()
+    text = body.decode("utf-8", "replace")
+    if "html" in kind or (not kind and text.lstrip()[:1] == "<"):
+        page = _PageText()
+        try:
+            page.feed(text)
+            page.close()
+            text = "".join(page.parts)
+        except Exception:  # noqa: BLE001 - the parser is lenient; never fail over an error page
+            text = ""
+    elif kind and not (kind.startswith("text/") or "json" in kind or "xml" in kind):
+        return ""  # binary: its bytes mean nothing on a terminal
+    text = " ".join(_CONTROLS.sub(" ", text).split())
+    return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS - 1].rstrip() + "…"
+
+
+def endpoint_problem(url: str) -> str | None:
+    """Why ``url`` cannot be an OTLP/HTTP endpoint (``None`` when it can): it must be an
+    ``http://`` or ``https://`` URL with a host."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. an unbalanced [ in the host
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return "the endpoint must be an http:// or https:// URL, e.g. http://127.0.0.1:4318/v1/traces"
+    return None
+
+
 def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult:
     """POST ``request`` (OTLP/JSON dict) to ``url`` as OTLP/HTTP protobuf.
 
@@ -67,8 +134,9 @@ def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult
     """
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
-    if not url.startswith(("http://", "https://")):
-        raise SendError("the endpoint must be an http:// or https:// URL")
+    problem = endpoint_problem(url)
+    if problem is not None:
+        raise SendError(problem)
     message = to_protobuf(request)
     spans = sum(len(ss.spans) for rs in message.resource_spans for ss in rs.scope_spans)
     traces = len({sp.trace_id for rs in message.resource_spans for ss in rs.scope_spans for sp in ss.spans})
@@ -78,7 +146,10 @@ def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult
         with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - the user's URL
             status, body = resp.status, resp.read()
     except urllib.error.HTTPError as e:
-        detail = e.read()[:300].decode("utf-8", "replace").strip()
+        try:
+            detail = body_excerpt(e.read(_BODY_READ), e.headers.get("Content-Type", "") if e.headers else "")
+        except OSError:  # the connection broke while the error body was read
+            detail = ""
         raise SendError(f"HTTP {e.code} {e.reason}" + (f": {detail}" if detail else "")) from None
     except (urllib.error.URLError, OSError) as e:
         reason = getattr(e, "reason", e)
@@ -90,6 +161,7 @@ def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult
         except Exception:  # noqa: BLE001 - a receiver that answers JSON or text: the status said OK
             answer = None
         if answer is not None and answer.partial_success.rejected_spans:
-            raise SendError(f"{answer.partial_success.rejected_spans} of {spans} spans rejected: "
-                            f"{answer.partial_success.error_message}")
+            why = body_excerpt(answer.partial_success.error_message.encode("utf-8", "replace"), "text/plain")
+            raise SendError(f"{answer.partial_success.rejected_spans} of {spans} spans rejected"
+                            + (f": {why}" if why else ""))
     return SendResult(status, spans, traces)

@@ -75,11 +75,12 @@ class When:
         s = self.time.isoformat()
         return s[:-6] + "Z" if s.endswith("+00:00") else s
 
-    def unix_nano(self, plus_seconds: float = 0.0) -> int:
-        """Nanoseconds since the Unix epoch (``plus_seconds`` added, rounded to the nanosecond)."""
+    def unix_nano(self, plus_ns: int = 0) -> int:
+        """Nanoseconds since the Unix epoch, ``plus_ns`` added (integers throughout; negative
+        before 1970)."""
         delta = self.time - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
         whole = (delta.days * 86400 + delta.seconds) * 10**9 + delta.microseconds * 1000
-        return whole + round(plus_seconds * 1e9)
+        return whole + plus_ns
 
 
 def _heading_time(text: str | None, zone: dt.timezone) -> dt.datetime | None:

@@ -15,8 +15,8 @@ Steps, in file order, each the child of the one before (``parents``), ``head`` t
 * each ``[[write:]]`` note becomes a ``file.write`` step keyed by the written path
   (``operation`` ``write`` for ``ok``, else the recorded status);
 * each scene without turns (shell, agent mode, skill, chunk analysis, context recall,
-  memory, other) becomes a ``conversation.event`` step with ``entry_type`` = the scene kind,
-  and each note outside every turn in a turn scene (or before the first scene) a
+  memory, other) becomes a ``conversation.event`` step with ``entry_type`` = the scene kind
+  (its notes in ``notes``, its tool notes also as ``tool_uses``), and each note outside every turn in a turn scene (or before the first scene) a
   ``conversation.event`` step with ``entry_type`` = the note group.
 
 Step timestamps are the scene headings' (:mod:`fountain_audit.export.timing`); a step whose
@@ -153,7 +153,7 @@ class _PathBuilder:
 
     def scene_event(self, index: int, when: When, notes: list) -> None:
         scene = self.sx.session.scenes[index]
-        humans = actors.humans_of(self.sx.session)
+        humans = self.sx.humans
         speeches = []
         for sp in scene.speeches:
             out = SpeechOut.of(sp, None, humans, scene.kind)
@@ -164,12 +164,15 @@ class _PathBuilder:
             data["description"] = scene.description_text
         if speeches:
             data["speeches"] = speeches
-        kept = [n for n in notes if n.kind != "write"]
+        kept = [n for n in notes if not _is_write(n)]
         if kept:
             data["notes"] = [_note(n) for n in kept]
+        calls = [tool_use(n) for n in kept if isinstance(n, ToolCallRecord)]
+        if calls:  # a tool note in a scene without turns (a shell, a skill ...): its parsed call too
+            data["tool_uses"] = calls
         self.event(scene_id(index), when, scene.kind, data)
         for n in notes:
-            if n.kind == "write":
+            if _is_write(n):
                 self.write(n, when)
 
     def build(self) -> list[dict[str, Any]]:
@@ -200,12 +203,17 @@ class _PathBuilder:
         return self.steps
 
     def _loose(self, n: NoteRecordOut | ToolCallRecord, when: When) -> None:
-        if isinstance(n, NoteRecordOut) and n.kind == "write":
+        if _is_write(n):
             self.write(n, when)
         elif isinstance(n, ToolCallRecord):
             self.event(n.id, when, "tool", {"tool_use": tool_use(n), "note": n.body})
         else:
             self.event(n.id, when, note_group(n.kind), {"note": _note(n)})
+
+
+def _is_write(n: NoteRecordOut | ToolCallRecord) -> bool:
+    """A ``[[write:]]`` note (a tool note is a :class:`ToolCallRecord`, which has no ``kind``)."""
+    return isinstance(n, NoteRecordOut) and n.kind == "write"
 
 
 def _note(n: NoteRecordOut | ToolCallRecord) -> dict[str, Any]:

@@ -141,6 +141,10 @@ def parse(path: str, data: bytes, max_entries: int = DEFAULT_MAX_ENTRIES) -> dic
         raise BaselineError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise BaselineError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except ValueError:  # an integer of 4,300+ digits (Python's int conversion limit): no baseline has one
+        raise BaselineError(f"{path}: not a valid baseline: a number too long to read") from None
+    except RecursionError:
+        raise BaselineError(f"{path}: not a valid baseline: JSON nested too deeply") from None
     if isinstance(doc, dict) and "version" in doc and doc["version"] != VERSION:
         raise BaselineError(f"{path}: unknown baseline version {json.dumps(doc['version'])[:40]} "
                             f"(this fountain-audit reads version {VERSION}); upgrade fountain-audit")
@@ -344,15 +348,16 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
     with locked(target):
         old = load(path, max_entries, missing_ok=True)
         entries = {fp: e for fp, e in old.items() if e not in scope}
-        for fp, e in current.items():
-            entries[fp] = old.get(fp, e)
+        for fp, e in current.items():  # a kept entry keeps its date; its path and excerpt are the
+            entries[fp] = e._replace(added=old[fp].added) if fp in old else e  # current ones (masked)
         if len(entries) > max_entries:
             raise BaselineError(f"{path}: {len(entries)} entries would exceed baseline-max-entries "
                                 f"({max_entries}); the baseline was not written")
         added = sorted((e for fp, e in entries.items() if fp not in old), key=Entry.sort_key)
         removed = sorted((e for fp, e in old.items() if fp not in entries), key=Entry.sort_key)
         _remove_leftovers(target)
-        if added or removed or not os.path.exists(target):
+        if added or removed or any(entries[fp] != old[fp] for fp in current if fp in old) \
+                or not os.path.exists(target):
             try:
                 write_durable(target, render(entries.values()))
             except OSError as e:

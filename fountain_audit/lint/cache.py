@@ -26,7 +26,10 @@ file changes. ``--no-cache`` or ``FOUNTAIN_AUDIT_NO_CACHE=1`` turn it off.
 Safety: an entry is ``MAGIC``, a 16-byte BLAKE2b checksum of the payload, then the payload
 (:mod:`marshal`: strings, integers, ``None`` and tuples only). Only a regular file owned by this user and
 writable by no one else is read (an entry is written with mode 0600: it holds excerpts of the
-session; a symlink or FIFO planted at an entry's name is replaced, never followed or opened).
+session; a symlink or FIFO planted at an entry's name is replaced, never followed or opened). The
+cache directory and its ``lint-v{FORMAT}`` must be real directories owned by this user: one that
+is a symlink (a checkout can commit ``.fountain_audit_cache`` as a link to any folder) means no
+cache for the run, nothing written through it.
 A truncated, damaged or foreign file fails the checksum or the checks and is a miss; a directory that cannot be created or
 written (read-only project, full disk) just means no cache. Entries are written with
 :func:`fountain_audit.atomic.write_atomic` (no fsync: the checksum catches what a crash
@@ -61,6 +64,16 @@ _TAG = (b"Signature: 8a477f597d28d172789f06886806bc55\n"
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from fountain_audit.lint.diagnostics import Diagnostic
+
+
+def _check_own_directory(path: str) -> None:
+    """Raise ``OSError`` unless ``path`` is a real directory (not a symlink) owned by this user:
+    a checkout can hold ``.fountain_audit_cache`` as a symlink to any folder, and entries, the
+    tag and the ``.gitignore`` must not be written through it."""
+    import stat
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or (hasattr(os, "geteuid") and info.st_uid != os.geteuid()):
+        raise OSError(f"{path}: not a directory of this user's (a symlink is not followed)")
 
 
 def content_digest(data: bytes) -> bytes:
@@ -215,8 +228,12 @@ class ResultCache:
 
     def _prepare(self) -> None:
         """Create the directory with its ``CACHEDIR.TAG`` and ``.gitignore`` (once per run)."""
-        fresh = not os.path.isdir(self.directory)
+        fresh = not os.path.lexists(self.directory)
+        if not fresh:
+            _check_own_directory(self.directory)  # before anything is created through it
         os.makedirs(self.entries, exist_ok=True)
+        for folder in (self.directory, self.entries):
+            _check_own_directory(folder)
         for name, content in (("CACHEDIR.TAG", _TAG), (".gitignore", b"# Created by fountain-audit.\n*\n")):
             path = os.path.join(self.directory, name)
             if fresh or not os.path.exists(path):

@@ -33,6 +33,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 if TYPE_CHECKING:
@@ -209,21 +210,38 @@ def _is_rule(selector: str) -> bool:
         return False
 
 
+#: A configuration file larger than this is refused unread (a real one is a few KB).
+_MAX_CONFIG_BYTES = 16 << 20
+
+
 def _read_toml(path: str | os.PathLike) -> dict[str, Any]:
     """Parse a TOML file. Raises :class:`ConfigError` naming the file and the TOML error."""
     import tomllib  # only when there is a file to read (start-up)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        return tomllib.loads(text)
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, /dev/zero never end
+            raise ConfigError(f"{path}: not a regular file")
+        with open(path, "rb") as f:
+            data = f.read(_MAX_CONFIG_BYTES + 1)
+        if len(data) > _MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: larger than {_MAX_CONFIG_BYTES >> 20} MB: not a configuration file")
+        return tomllib.loads(data.decode("utf-8"))
+    except ConfigError:
+        raise
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
+    except ValueError:  # an integer of 4,300+ digits (Python's int conversion limit)
+        raise ConfigError(f"{path}: invalid TOML: a number too long to read") from None
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
-    """Read ``path`` (or the discovered file; defaults when none). Raises :class:`ConfigError`."""
+    """Read ``path`` (or the discovered file; defaults when none). Raises :class:`ConfigError`,
+    also for a ``pyproject.toml`` given as ``path`` that has no ``[tool.fountain-audit]`` table
+    (``--config`` naming a file that configures nothing is a mistake, not the defaults)."""
+    explicit = path is not None
     if path is None:
         here = os.path.realpath(start if start is not None else os.getcwd())  # Path.resolve()
         found = _find_config(here)
@@ -234,6 +252,9 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     path = Path(path)
     data = _read_toml(path)
     if path.name == "pyproject.toml":
+        tool = data.get("tool")
+        if explicit and not (isinstance(tool, dict) and "fountain-audit" in tool):
+            raise ConfigError(f"{path}: no [tool.fountain-audit] table")
         data = data.get("tool", {}).get("fountain-audit", {})
     elif set(data) == {"tool"} and isinstance(data["tool"], dict) and set(data["tool"]) == {"fountain-audit"}:
         data = data["tool"]["fountain-audit"]  # the pyproject shape pasted into fountain-audit.toml
@@ -250,8 +271,12 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
     where = cfg._where()
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise ConfigError(f"{where}unknown key(s) {', '.join(map(repr, unknown))} "
-                          f"(known: {', '.join(sorted(_KEYS))})")
+        from fountain_audit.suggest import closest
+        named = []
+        for key in unknown:
+            guess = closest(key, _KEYS)
+            named.append(repr(key) + (f" (did you mean {guess!r}?)" if guess else ""))
+        raise ConfigError(f"{where}unknown key(s) {', '.join(named)} (known: {', '.join(sorted(_KEYS))})")
 
     def str_list(key: str) -> list[str]:
         v = data[key]

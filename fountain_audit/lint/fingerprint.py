@@ -144,6 +144,41 @@ def digest(code: str, path: str, content: str, index: int) -> str:
     return _finish(_prefix_hash(code, path, content), index)
 
 
+def _masked_lines(text: str, lines: list[str]) -> list[str]:
+    """``lines`` (of ``text``) with the characters of every secret found in the whole file
+    (:func:`~fountain_audit.privacy.detect.find_secrets`: repeats included) after its public
+    prefix made ``*``; line ends are kept, so the lines stay the same lines."""
+    from fountain_audit.parse.lexer import split_lines
+    from fountain_audit.privacy.detect import find_secrets
+
+    secrets = find_secrets(text)
+    if not secrets:
+        return lines
+    out = []
+    pos = 0
+    for sec in secrets:
+        a = sec.start + sec.shown
+        out.append(text[pos:a])
+        out.append("".join(c if c in "\r\n" else "*" for c in text[a:sec.end]))
+        pos = sec.end
+    out.append(text[pos:])
+    return [content for content, _ in split_lines("".join(out))]
+
+
+def _shown_content(span: tuple[int, int], lines: list[str], shown_lines: list[str], mask) -> str:
+    """The normalised content of the lines ``span`` (1-based first and last) with every secret
+    masked: those :func:`~fountain_audit.privacy.redact.mask` finds in the lines themselves
+    and those ``shown_lines`` (:func:`_masked_lines`) hides. Both keep lengths and line ends,
+    so a character is hidden where either hides it."""
+    first, last = span
+    text = mask("\n".join(lines[first - 1:last]))
+    if shown_lines is not lines:
+        hidden = "\n".join(shown_lines[first - 1:last])
+        if hidden != text:
+            text = "".join(a if a == b else "*" for a, b in zip(text, hidden))
+    return normalise(text)
+
+
 def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diagnostic]:
     """``diagnostics`` of one file (in source order, as the linter returns them) with
     ``fingerprint`` and ``excerpt`` set; ``text`` is the file's decoded text, ``path`` its
@@ -155,12 +190,13 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
     from fountain_audit.privacy.redact import mask
 
     lines = [content for content, _ in split_lines(text)]
+    shown_lines: list[str] | None = None  # the lines with the file's secrets masked (made when needed)
     seen: Counter = Counter()
     # Many findings on one long line (a line of secrets) share its content: normalise, mask and
     # hash it once each, so the work stays linear in the input (the digest of each occurrence
     # is a copy of the hash of the shared prefix, fed the occurrence index: same digest).
     contents: dict[tuple[int, int], str] = {}
-    masked: dict[str, str] = {}
+    masked: dict[tuple[int, int], str] = {}
     prefixes: dict[tuple[str, str], Any] = {}
     out = []
     for d in sorted(diagnostics, key=Diagnostic.sort_key):
@@ -176,9 +212,17 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
         seen[key] += 1
         if key not in prefixes:
             prefixes[key] = _prefix_hash(d.code, path, content)
-        # the excerpt is stored (the baseline is committed) and printed: never a secret in it
-        if content and content not in masked:
-            masked[content] = excerpt(mask(content))
-        out.append((d, _finish(prefixes[key], index), masked[content] if content else excerpt(d.message)))
+        # the excerpt is stored (the baseline is committed) and printed: never a secret in it,
+        # neither one the flagged lines show (mask) nor one the whole file's detection found
+        # there (a repeat of a secret found elsewhere, a line inside a private key block)
+        if content:
+            if span not in masked:
+                if shown_lines is None:
+                    shown_lines = _masked_lines(text, lines)
+                masked[span] = excerpt(_shown_content(span, lines, shown_lines, mask))
+            shown = masked[span]
+        else:
+            shown = excerpt(d.message)
+        out.append((d, _finish(prefixes[key], index), shown))
     found = {id(d): (fp, ex) for d, fp, ex in out}
     return [replace(d, fingerprint=found[id(d)][0], excerpt=found[id(d)][1]) for d in diagnostics]

@@ -52,13 +52,15 @@ def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | N
     (:func:`difflib.get_close_matches`, cutoff 0.6; ``O``/``I``/``L`` read as digits in codes)."""
     import difflib
 
+    from fountain_audit.suggest import closest
+
     rules = list(all_rules() if rules is None else rules)
     by_key = {r.code: r for r in rules} | {r.name: r for r in rules}
     code_like = selector.strip().upper().translate(str.maketrans("OIL", "011"))
     if code_like in by_key:
         return by_key[code_like]
-    best = difflib.get_close_matches(selector.strip().upper(), [r.code for r in rules], n=1) + \
-        difflib.get_close_matches(selector.strip().lower(), [r.name for r in rules], n=1)
+    best = [b for b in (closest(selector, [r.code for r in rules]), closest(selector, [r.name for r in rules]))
+            if b is not None]
     scored = [(difflib.SequenceMatcher(None, selector.strip().lower(), b.lower()).ratio(), b) for b in best]
     return by_key[max(scored)[1]] if scored else None
 

@@ -24,6 +24,7 @@ scene's ``nodes`` (or in ``Session.prologue`` / ``Session.epilogue``).
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
 
@@ -443,14 +444,16 @@ def _is_stats(node: Node) -> bool:
 class StatsLine(NamedTuple):
     """What a stats line records (§4 `a_stats`): ``models`` (``Client.Name()`` values, e.g.
     ``["Ollama (qwen2.5-coder:7b)"]``, empty when not written), ``reply_tokens`` and
-    ``context_tokens`` (``None`` when not written), ``duration`` in seconds and ``rate`` in
-    tokens per second (``None`` when not written)."""
+    ``context_tokens`` (``None`` when not written), ``duration`` in seconds (and exactly, in
+    nanoseconds, ``duration_ns``) and ``rate`` in tokens per second (``None`` when not written)."""
 
     models: list[str]
     reply_tokens: int | None
     context_tokens: int | None
     duration: float
     rate: float | None
+    #: ``duration`` in whole nanoseconds, exactly (from the text, not the float)
+    duration_ns: int = 0
 
 
 _DURATION_PART_RE = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
@@ -461,6 +464,15 @@ _DURATION_UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m"
 def parse_duration(text: str) -> float:
     """A Go ``Duration.String()`` (``18.412s``, ``850ms``, ``1m2.5s``, ``1h0m0s``) in seconds."""
     return sum(float(v) * _DURATION_UNIT[u] for v, u in _DURATION_PART_RE.findall(text))
+
+
+_DURATION_UNIT_NS = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9}
+
+
+def parse_duration_ns(text: str) -> int:
+    """:func:`parse_duration` in whole nanoseconds, in integer arithmetic (``99999999999.9s`` →
+    ``99999999999900000000`` exactly; a fraction of a nanosecond is rounded half to even)."""
+    return round(sum(Fraction(v) * _DURATION_UNIT_NS[u] for v, u in _DURATION_PART_RE.findall(text)))
 
 
 def parse_stats(text: str) -> StatsLine | None:
@@ -476,7 +488,8 @@ def parse_stats(text: str) -> StatsLine | None:
     models = [x.strip() for x in models_text.split(" → ")] if models_text else []
     return StatsLine(models, None if reply is None else int(reply), None if ctx is None else int(ctx),
                      parse_duration(m.group("duration")),
-                     None if m.group("rate") is None else float(m.group("rate")))
+                     None if m.group("rate") is None else float(m.group("rate")),
+                     parse_duration_ns(m.group("duration")))
 
 
 def _is_route_step(node: Node) -> bool:

@@ -141,7 +141,11 @@ def parse_size(text: str | int) -> int:
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?)B?\s*", str(text), re.I)
     if not m or float(m.group(1)) <= 0:
         raise ValueError(f"not a size: {text!r} (e.g. 512MB, 2GB, 100000)")
-    return int(float(m.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2).upper()])
+    size = float(m.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2).upper()]
+    if size >= 1 << 62:  # float('9' * 5000) is inf: no file is that large
+        raise ValueError(f"{str(text).strip()[:40]!r}{'…' if len(str(text).strip()) > 40 else ''} is too large "
+                         "a size (at most 4 EB)")
+    return int(size)
 
 
 def read_path(path: str | os.PathLike, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -45,6 +46,9 @@ class Secret:
     label: str
     value: str
     shown: int = 0
+
+    def _replace_value(self, value: str) -> "Secret":
+        return Secret(self.start, self.end, self.kind, self.label, value, self.shown)
 
     def masked(self) -> str:
         """The value with all but a short public prefix hidden: ``"ghp_…(40 chars)"``."""
@@ -101,7 +105,8 @@ PLUGINS: tuple[_Plugin, ...] = (
        r"xox[abposr]-|hooks\.slack\.com", lower=True, shown=5, flags=re.I),
     _p("stripe-key", "Stripe key", "stripe.StripeDetector", ("k_live_",), r"[rs]k_live_", shown=8,
        scans=(r"k_live_(?<=[rs]k_live_)",)),
-    _p("openai-key", "OpenAI API key", "openai.OpenAIDetector", ("T3BlbkFJ",), r"T3BlbkFJ", shown=3),
+    _p("openai-key", "OpenAI API key", "openai.OpenAIDetector", ("T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"),
+       r"T3BlbkFJ|sk-(?:proj|svcacct|admin)-", shown=3),
     _p("jwt", "JSON Web Token", "jwt.JwtTokenDetector", ("eyJ",), r"eyJ", shown=3),
     _p("private-key", "private key", "private_key.PrivateKeyDetector", ("PRIVATE KEY", "PuTTY-User-Key"),
        r"PRIVATE KEY|PuTTY-User-Key", shown=0),
@@ -145,6 +150,7 @@ _GATES = (
     (rb"gl", ("gl",), False),
     (rb"_(?:live_|authToken)", ("k_live_", "_authToken"), False),
     (rb"J(?:(?<=T3BlbkFJ)|(?<=eyJ))", ("T3BlbkFJ", "eyJ"), False),
+    (rb"sk-(?:proj|svcacct|admin)-", ("sk-proj-", "sk-svcacct-", "sk-admin-"), False),
     (rb"P(?:RIVATE KEY|uTTY-User-Key)", ("PRIVATE KEY", "PuTTY-User-Key"), False),
     (rb"://", ("://",), False),
     (rb"-(?:us|(?<=pypi-)Ag|(?<=sq0csp-))", ("-us", "pypi-Ag", "sq0csp-"), False),
@@ -187,6 +193,19 @@ def _presence(raw: bytes, low: str | bytes) -> Callable[[str, bool], bool]:
 _AWS_ID_RE = re.compile(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
 _JWT_TAIL_RE = re.compile(r"[A-Za-z0-9_\-.+/=]*")
 _TOKEN_END_RE = re.compile(r"[\s\"'`\\]")
+#: The rest of an OpenAI key after the detector's match (which stops 20 characters after the
+#: ``T3BlbkFJ`` marker; a project key runs on for 100 more).
+#: A password in a URL that holds ``&``, ``!``, ``*``, ``+`` or ``=``: RFC 3986 allows these
+#: sub-delimiters in the userinfo, the detect-secrets plugin excludes every sub-delimiter. The
+#: others (``$'(),;``) stay excluded, as there: they end a token in code and prose, and ``$``
+#: starts a shell reference (``https://u:$TOKEN@host``); so do ``"`` and a backtick, which
+#: no URL holds (``"https://"+user+":"+pw+"@"+host`` is code, not a password).
+_BASIC_AUTH_RE = re.compile(r"://[^:/?#\[\]@$'(),;\s\"`]+:([^:/?#\[\]@$'(),;\s\"`]+)@")
+_OPENAI_TAIL_RE = re.compile(r"[A-Za-z0-9_-]*")
+#: Project, service-account and admin keys, which need not hold the ``T3BlbkFJ`` marker the
+#: detect-secrets plugin (1.5) requires; the part after the prefix must look random (see
+#: :func:`_random_enough`), so ``sk-proj-xxxxxxxxxxxxxxxxxxxx`` or ``sk-proj-your-key-here`` is none.
+_OPENAI_PREFIXED_RE = re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{20,})")
 _KEY_HEADER_RE = re.compile(r"-----BEGIN ([A-Z0-9 ]*?)PRIVATE KEY( BLOCK)?-----")
 _KEY_BODY_RE = re.compile(r"[A-Za-z0-9+/=]")
 _PUTTY_END_RE = re.compile(r"Private-MAC: *[0-9a-fA-F]+")
@@ -265,6 +284,9 @@ def _detector(plugin: _Plugin):
 def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
     """(position in ``line``, value) of each candidate the plugin's regexes find."""
     det = _detector(plugin)
+    if plugin.kind == "openai-key":
+        yield from _openai_keys(det, line)
+        return
     if plugin.kind == "keyword-secret":
         from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP
 
@@ -274,7 +296,7 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
                 yield pos, value
                 pos = line.find(value, pos + len(value))
         return
-    for regex in det.denylist:
+    for regex in det.denylist + [_BASIC_AUTH_RE] if plugin.kind == "basic-auth" else det.denylist:
         for m in regex.finditer(line):
             g = 0
             if plugin.kind in _GROUPED and regex.groups:
@@ -288,6 +310,23 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
                     if not det.is_formally_valid(value):
                         continue
             yield m.start(g), value
+
+
+def _openai_keys(det, line: str) -> Iterator[tuple[int, str]]:
+    """The detect-secrets plugin's matches, extended to the end of the key, then prefixed keys
+    without its marker (the same key found twice is one secret: see :func:`_no_overlaps`)."""
+    for regex in det.denylist:
+        for m in regex.finditer(line):
+            yield m.start(), line[m.start():_OPENAI_TAIL_RE.match(line, m.end()).end()]
+    for m in _OPENAI_PREFIXED_RE.finditer(line):
+        if _random_enough(m.group(1)):
+            yield m.start(), m.group()
+
+
+def _random_enough(body: str) -> bool:
+    """Two character classes or more and at least :data:`MIN_KEYWORD_ENTROPY` bits per character."""
+    classes = sum((any(c.islower() for c in body), any(c.isupper() for c in body), any(c.isdigit() for c in body)))
+    return classes >= 2 and _entropy(body) >= MIN_KEYWORD_ENTROPY
 
 
 def _trim(plugin: _Plugin, pos: int, value: str) -> tuple[int, str]:
@@ -355,6 +394,30 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
     the longer one wins). A secret whose value matches one of ``allow`` (``re.search``) is
     left out. ``ascii_bytes`` (``text.encode("ascii", "replace")``) and ``folded``
     (:func:`folded` of ``text``): if the caller has them. Never raises on input."""
+    global _LAST_FOUND
+    last = _LAST_FOUND
+    if not allow and last is not None and last[0] is text:  # (lint's V101, then the excerpts of its findings)
+        return list(last[1])
+    found = _plain_secrets(text, ascii_bytes, folded)
+    decoded: list[tuple[str, Secret]] = []
+    if "\\u" in text:  # JSON strings that spell characters as \uXXXX: read them decoded too
+        decoded = [(v, s) for v, s in _escaped_secrets(text)
+                   if not (allow and any(p.search(v) for p in allow))]
+        found.extend(s for _, s in decoded)
+    if allow:
+        found = [s for s in found if not any(p.search(s.value) for p in allow)]
+    found = _no_overlaps(found + list(_repeats(text, found + [s._replace_value(v) for v, s in decoded])))
+    if not allow:
+        _LAST_FOUND = (text, tuple(found))
+    return found
+
+
+#: The text :func:`find_secrets` last read without an allow list, and what it found there.
+_LAST_FOUND: tuple[str, tuple[Secret, ...]] | None = None
+
+
+def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | bytes | None = None) -> list[Secret]:
+    """The secrets the detectors find in ``text`` as it is written (no repeats, no allow list)."""
     raw = text.encode("ascii", "replace") if ascii_bytes is None else ascii_bytes
     low = _folded(text, raw) if folded is None else folded
     present = _presence(raw, low)
@@ -373,9 +436,166 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
                 found.extend(_line_secrets(plugin, line, base))
             except Exception:  # noqa: BLE001 - a detector bug must not crash a lint run
                 continue
-    if allow:
-        found = [s for s in found if not any(p.search(s.value) for p in allow)]
-    return _no_overlaps(found + list(_repeats(text, found)))
+    return found
+
+
+# --------------------------------------------------------------------------- \u escapes
+
+#: A JSON string on one line; group 1 is its body.
+_JSON_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_HEX4_RE = re.compile(r"[0-9A-Fa-f]{4}")
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+class _Decoded:
+    """A line whose JSON strings holding ``\\u`` escapes are decoded (``text``), and the way
+    back: :meth:`raw` is the offset in the line of an offset in ``text``."""
+
+    __slots__ = ("text", "_at", "_raw")
+
+    def __init__(self, text: str, at: list[int], raw: list[int]):
+        self.text, self._at, self._raw = text, at, raw
+
+    def raw(self, offset: int) -> int:
+        k = bisect.bisect_right(self._at, offset) - 1
+        return self._raw[k] + offset - self._at[k]
+
+
+def _decode_line(line: str) -> _Decoded | None:
+    """``line`` with each JSON string that holds a ``\\uXXXX`` escape decoded (every escape of
+    it: ``\\u005f`` → ``_``, surrogate pairs joined, ``\\/`` → ``/``; a malformed escape is
+    kept as written), or ``None`` when no such escape is there."""
+    out: list[str] = []
+    at, raw = [0], [0]  # breakpoints: decoded offset at[k] is raw offset raw[k], 1:1 after it
+    n = 0       # decoded length so far
+    pos = 0     # raw offset copied up to
+    changed = False
+    for m in _JSON_STRING_RE.finditer(line):
+        b, e = m.span(1)
+        if line.find("\\u", b, e) < 0:
+            continue
+        i = line.find("\\", b, e)
+        while i >= 0:
+            out.append(line[pos:i])
+            n += i - pos
+            c = line[i + 1]
+            if c == "u" and _HEX4_RE.fullmatch(line, i + 2, i + 6):
+                code, j = int(line[i + 2:i + 6], 16), i + 6
+                if 0xD800 <= code < 0xDC00 and line.startswith("\\u", j) and _HEX4_RE.fullmatch(line, j + 2, j + 6):
+                    low = int(line[j + 2:j + 6], 16)
+                    if 0xDC00 <= low < 0xE000:
+                        code, j = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00), j + 6
+                char = chr(code)
+                changed = True
+            elif c in _SIMPLE_ESCAPES:
+                char, j = _SIMPLE_ESCAPES[c], i + 2
+            else:
+                char, j = "\\", i + 1
+            out.append(char)
+            if j - i != 1:
+                at.append(n)
+                raw.append(i)
+                at.append(n + 1)
+                raw.append(j)
+            n += 1
+            pos = j
+            i = line.find("\\", j, e)
+    if not changed:
+        return None
+    out.append(line[pos:])
+    return _Decoded("".join(out), at, raw)
+
+
+def _decode_fast(line: str) -> str | None:
+    """The text of :func:`_decode_line` (without its map back), decoded by ``json`` (in C)
+    where the strings are well-formed JSON; ``None`` when no string holds ``\\u``."""
+    out: list[str] = []
+    pos = 0
+    for m in _JSON_STRING_RE.finditer(line):
+        b, e = m.span(1)
+        if line.find("\\u", b, e) < 0:
+            continue
+        try:
+            body = json.loads(m.group(), strict=False)
+        except ValueError:  # a malformed escape: the slow way, which keeps it as written
+            d = _decode_line(line)
+            return None if d is None else d.text
+        out.append(line[pos:b])
+        out.append(body)
+        pos = e
+    if not out:
+        return None
+    out.append(line[pos:])
+    return "".join(out)
+
+
+class _EscapedLines:
+    """The lines of a text that hold a ``\\u`` escape in a JSON string, decoded and joined by
+    line ends into ``text`` (one detector run for all of them), and the way back: :meth:`span`
+    maps a span of ``text`` to the span of the original text it was decoded from (the map of
+    a line is made only when something is found on it)."""
+
+    def __init__(self, text: str):
+        self.lines: list[tuple[int, int, str, str]] = []  # (offset in .text, in the original, line, decoded)
+        parts = []
+        at = 0
+        i = text.find("\\u")
+        while i >= 0:
+            b = text.rfind("\n", 0, i) + 1
+            e = text.find("\n", i)
+            e = len(text) if e < 0 else e
+            line = text[b:e]
+            d = _decode_fast(line)
+            if d is not None and d != line:
+                self.lines.append((at, b, line, d))
+                parts.append(d)
+                at += len(d) + 1
+            i = text.find("\\u", e)
+        self.text = "\n".join(parts)
+        self._at = [x[0] for x in self.lines]
+
+    def span(self, start: int, end: int) -> tuple[int, int, str] | None:
+        """(start, end, text as written) in the original of a span of :attr:`text` that some
+        escape changed, or ``None`` (a span written as decoded, or across lines)."""
+        k = bisect.bisect_right(self._at, start) - 1
+        at, base, line, dec = self.lines[k]
+        if end > at + len(dec):
+            return None
+        d = _decode_line(line)
+        if d is None or d.text != dec:  # (cannot happen: both decode the same escapes)
+            return None
+        a, b = d.raw(start - at), d.raw(end - at)
+        spelt = line[a:b]
+        return None if spelt == self.text[start:end] else (base + a, base + b, spelt)
+
+
+_LAST_ESCAPED: tuple[str, _EscapedLines] | None = None
+
+
+def _escaped_lines(text: str) -> _EscapedLines:
+    """:class:`_EscapedLines` of ``text``; the last one is kept (secrets and home paths are
+    looked for in the same text one after the other)."""
+    global _LAST_ESCAPED
+    last = _LAST_ESCAPED
+    if last is not None and last[0] is text:
+        return last[1]
+    lines = _EscapedLines(text)
+    _LAST_ESCAPED = (text, lines)
+    return lines
+
+
+def _escaped_secrets(text: str) -> Iterator[tuple[str, Secret]]:
+    """(decoded value, secret at its escaped spelling in ``text``) of each secret that only the
+    decoded JSON strings of a line show (``"ghp\\u005f…"``)."""
+    lines = _escaped_lines(text)
+    if not lines.lines:
+        return
+    for s in _plain_secrets(lines.text):
+        span = lines.span(s.start, s.end)
+        if span is not None:  # (shown: the public prefix up to the first escape)
+            start, end, spelt = span
+            shown = min(s.shown, spelt.find("\\") if "\\" in spelt else s.shown)
+            yield s.value, Secret(start, end, s.kind, s.label, spelt, shown)
 
 
 def _repeats(text: str, found: list[Secret]) -> Iterator[Secret]:
@@ -472,9 +692,28 @@ def skip_home_paths(text: str, found: list[HomePath], skip: re.Pattern[str] | No
 
 
 def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
+    """Every home path of ``text`` (no skip), sorted by position: as written, and in JSON
+    strings that spell characters as ``\\uXXXX`` (read decoded, reported at their escaped span;
+    a path found as written too is not found twice)."""
     low = _folded(text) if folded is None else folded
-    if len(low) != len(text):  # lower() changed the length (rare letters): no offsets from it
-        return _home_paths_slow(text)
+    # lower() can change the length (rare letters): then no offsets from it
+    out = _home_paths_slow(text) if len(low) != len(text) else _home_paths_fast(text, low)
+    if "\\u" in text:
+        lines = _escaped_lines(text)
+        if lines.lines:
+            dec = lines.text
+            dlow = _folded(dec)
+            plain = out
+            out = list(plain)
+            for h in _home_paths_fast(dec, dlow) if len(dlow) == len(dec) else _home_paths_slow(dec):
+                span = lines.span(h.start, h.end)
+                if span is not None and not any(p.start < span[1] and span[0] < p.end for p in plain):
+                    out.append(HomePath(span[0], span[1], h.user, h.text))
+            out.sort(key=lambda h: h.start)
+    return out
+
+
+def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     out = []
     search = HOME_RE.search
     for word in ("home", "users"):

@@ -20,7 +20,7 @@ from fountain_audit.dump import note_records, record_kinds, turn_records
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.model.ids import ids_of, scene_id
 from fountain_audit.model.session import Session
-from fountain_audit.parse.source import looks_binary
+from fountain_audit.parse.source import describe_content
 
 #: Scene kinds (``Scene.kind``) → label shown on the page and in the timeline legend.
 SCENE_KIND_LABELS = {
@@ -256,6 +256,7 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
             following[i] = nxt
             if times[i][1] is not None:
                 nxt = times[i][1]
+        latest = None  # the latest heading time so far
         for i, (s, t) in enumerate(times):
             if t is None or total <= 0:
                 x = None if t is None else 0.0
@@ -263,7 +264,11 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
             else:
                 x = (t - t0).total_seconds() / total
                 end = following[i] or t1
-                width = max((end - t).total_seconds() / total, 0.0)
+                # a scene whose heading goes back in time (S107) has no duration the file can
+                # tell: a tick at its time, not a bar across the scenes it went back over
+                width = 0.0 if latest is not None and t < latest else max((end - t).total_seconds() / total, 0.0)
+            if t is not None and (latest is None or t > latest):
+                latest = t
             timeline.append({"id": s["id"], "kind": s["kind"], "label": s["heading"], "x": x, "width": width,
                              "failed_tools": s["failed_tools"], "errors": s["errors"], "timestamp": s["timestamp"]})
     else:
@@ -283,9 +288,8 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
     if "HARVEY" not in people["tool"] and session.scenes:
         people["tool"].insert(0, "HARVEY")
     title = [(red(k), red(v)) for k, v in session.title.items()]
-    kind = KIND_LABELS.get(session.kind, session.kind)
-    if looks_binary(text):
-        kind = "a binary file (not a session)"
+    # what dump, diff and export call a file that holds no session (empty, a PNG image ...)
+    kind = describe_content(text, session.kind) or KIND_LABELS.get(session.kind, session.kind)
     return SessionPage(file=red(file), kind=kind, title=title, participants=people, date_range=date_range,
                        counts=counts, scenes=scenes, timeline=timeline, file_diagnostics=file_diags,
                        rules={c: red(r) for c, r in (rules or {}).items()  # docs quote example secrets

@@ -2,8 +2,9 @@
 
 markdown-it-py in CommonMark mode with raw HTML off (``<script>`` stays text), and renderer
 rules that turn links and images into plain text: a link shows its text followed by its target
-in a ``<code>`` span, an image shows ``[image: alt — target]``. Autolinks and bare URLs are not
-linkified. The result holds no ``href``/``src`` attribute from session text; the page's
+in a ``<code>`` span, an image shows ``[image: alt — target]``. Autolinks (``<scheme:…>``) and bare
+URLs are not linkified: the autolink rule is off, so ``<https://…>`` and a redaction placeholder
+such as ``<redacted:github-token>`` (``redacted`` reads as a URI scheme) stay literal text. The result holds no ``href``/``src`` attribute from session text; the page's
 Content-Security-Policy is a second guard.
 """
 
@@ -45,6 +46,7 @@ def _image(self, tokens, idx, options, env):
 @functools.lru_cache(maxsize=1)
 def _renderer() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.disable("autolink")  # <redacted:KIND> is an autolink to CommonMark: keep it (and <https://…>) as text
     md.add_render_rule("link_open", _link_open)
     md.add_render_rule("link_close", _link_close)
     md.add_render_rule("image", _image)

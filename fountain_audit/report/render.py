@@ -64,9 +64,19 @@ def _environment_class():
 def _env():
     from jinja2 import FunctionLoader, StrictUndefined
 
-    env = _environment_class()(loader=FunctionLoader(_template_source), autoescape=True,
-                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     from markupsafe import Markup
+
+    from fountain_audit.untrusted import page_safe
+
+    def visible(value: Any) -> Any:
+        """Every ``{{ }}`` output (session text, file names, rendered Markdown) with control
+        characters and bidi controls shown as escapes (:func:`page_safe`)."""
+        if isinstance(value, Markup):
+            return Markup(page_safe(value))
+        return page_safe(value) if isinstance(value, str) else value
+
+    env = _environment_class()(loader=FunctionLoader(_template_source), autoescape=True, finalize=visible,
+                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
     env.filters["markdown"] = lambda text: Markup(render_markdown(text or ""))
     env.filters["pct"] = lambda x: f"{100 * x:.3f}"

@@ -82,6 +82,7 @@ RULE_MODULES = (
     "synthesis_not_last",
     "rag_source_without_rag",
     "empty_rag_source",
+    "audit_note_inside_text",
     "legacy_prose_tool_call",
     "legacy_stats_note",
     "reply_reads_as_structure",

@@ -2,7 +2,8 @@
 
 ## What it does
 Reports a `[[rag:]]` or `[[rag-source:]]` note that is not inside a chat scene, after
-the scene description and before the user's dialogue of the turn it informed.
+the scene description (when the scene has one) and before the user's dialogue of the turn
+it informed.
 
 ## Why is this bad?
 The RAG note records which retrieved chunks were added to the prompt. Harvey writes it
@@ -87,7 +88,9 @@ def check_note(ctx, p):
     elif p.phase != "before-user":
         return (Finding(rec.line, rec.column, f"{_what(rec)} {_WHERE[p.phase]} (line {_anchor(p)}); "
                         "it belongs before the user's dialogue"),)
-    elif not scene.description or _after(scene.description[0], rec):
+    elif scene.description and _after(scene.description[0], rec):
+        # a scene without a description (the spec's minimal excerpts; H106 accepts it) has
+        # nothing for the note to be before: before the user's dialogue is its place
         return (Finding(rec.line, rec.column, f"{_what(rec)} before the scene description; "
                         "it belongs after it, before the user's dialogue"),)
     return None
