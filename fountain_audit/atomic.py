@@ -116,40 +116,38 @@ def _own_descriptor(path: str) -> int | None:
     ``O_TRUNC``: a report written that way over a shell's ``> log`` would overwrite what the
     shell wrote before it and be overwritten by what it writes after."""
     own = {"/proc/self/fd", f"/proc/{os.getpid()}/fd"}
-    current = os.path.abspath(path)
-    for _ in range(40):  # the kernel's own limit on links followed
-        folder = os.path.realpath(os.path.dirname(current))
-        name = os.path.basename(current)
+    for folder, name in _symlink_chain(path):
         if folder in own and name.isdigit():
             return int(name)
-        current = os.path.join(folder, name)
-        if not os.path.islink(current):
-            return None
-        try:
-            link = os.readlink(current)
-        except OSError:
-            return None
-        current = os.path.normpath(os.path.join(folder, link))
     return None
 
 
 def _through_proc(path: str) -> bool:
     """True when following ``path``'s symlinks reaches a symlink inside ``/proc``
     (``/proc/self/fd/1``, ``/proc/PID/cwd``...), a kernel "magic" link."""
+    for folder, name in _symlink_chain(path):
+        if (folder == "/proc" or folder.startswith("/proc/")) and os.path.islink(os.path.join(folder, name)):
+            return True
+    return False
+
+
+def _symlink_chain(path: str):
+    """``(folder, name)`` of ``path`` and of each symlink target after it, one link at a time
+    (``folder`` with its own links resolved), as the kernel follows them (at most 40); ends at
+    the first name that is not a symlink (yielded too) or cannot be read."""
     current = os.path.abspath(path)
     for _ in range(40):  # the kernel's own limit on links followed
         folder = os.path.realpath(os.path.dirname(current))
-        current = os.path.join(folder, os.path.basename(current))
+        name = os.path.basename(current)
+        yield folder, name
+        current = os.path.join(folder, name)
         if not os.path.islink(current):
-            return False
-        if folder == "/proc" or folder.startswith("/proc/"):
-            return True
+            return
         try:
             link = os.readlink(current)
         except OSError:
-            return False
+            return
         current = os.path.normpath(os.path.join(folder, link))
-    return False
 
 
 def fsync_dir(folder: str) -> None:
