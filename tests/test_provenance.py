@@ -228,3 +228,15 @@ def test_each_reply_lists_exactly_the_notes_before_it_and_every_id_reopens(path)
         for item in r["items"]:
             if item["id"]:
                 assert elements.get(item["id"]).offset == item["span"]["offset"]
+
+
+def test_the_first_marker_id_reaches_the_terminal_escaped(tmp_path):
+    """The session line quotes the first marker's id, which for a recall note is session text: an
+    escape sequence is shown escaped, and an undecodable byte as \\xNN (it raised UnicodeEncodeError
+    writing to standard output; found by fuzzing)."""
+    f = tmp_path / "s.spmd"
+    f.write_bytes(b"[[recall: p\x1b[2J\xff1 (workspace_profile) \xe2\x80\x94 score 1.00]]\n")
+    r = CliRunner().invoke(main, ["provenance", str(f)])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == (f"{f}: v1.2+ session (first marker: [[recall:]] note "
+                                        "recall:p\\x1b[2J\\xff1 at line 1)")

@@ -346,7 +346,7 @@ def render_text(document: dict[str, Any], style=None) -> str:
     out: list[str] = []
     s = document["session"]
     first = s["markers"][0] if s["markers"] else None
-    why = f" (first marker: {first['form']} {first['id'] or ''} at line {first['line']})".replace("  ", " ") \
+    why = f" (first marker: {first['form']} {safe(first['id'] or '')} at line {first['line']})".replace("  ", " ") \
         if first else " (no v1.2 marker and no pre-v1.2 form)"
     out.append(st(safe(document["file"]), bold=True) + f": {s['era']} session{why}\n")
     if document["recall"]:
