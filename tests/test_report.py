@@ -392,7 +392,7 @@ def test_report_usage_errors(tmp_path):
     r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"),
                                   str(SAMPLES / "violations" / "P102-tools-between-forward-and-reply.spmd"),
                                   "-o", str(tmp_path / "two.html")])
-    assert r.exit_code == 2 and "one page takes one session, and 2 were given" in r.output
+    assert r.exit_code == 2 and "one page takes one session, and the paths hold 2; give -o a directory (e.g. -o pages/)" in r.output
     assert not (tmp_path / "two.html").exists()
 
 
@@ -467,5 +467,5 @@ def test_output_dash_is_the_one_page_on_standard_output(tmp_path, monkeypatch):
     (tmp_path / "page.html").unlink()
     two = CliRunner().invoke(main, ["report", clean, str(SAMPLES / "violations" / "A101-unused-suppression.spmd"), "-o", "-"])
     assert two.exit_code == 2 and two.stdout == ""
-    assert "Error: -o -: one page takes one session, and 2 were given; name a directory" in two.stderr
+    assert "Error: -o -: one page takes one session, and the paths hold 2; give -o a directory" in two.stderr
     assert list(tmp_path.iterdir()) == []

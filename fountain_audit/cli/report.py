@@ -82,8 +82,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         raise click.UsageError(f"-o {terminal_safe(output)}: a page is written to a name ending in .html; for a directory of "
                                f"pages, give a name without a file suffix, an existing directory, or end it with /")
     if single and len(files) > 1:
-        raise click.UsageError(f"-o {terminal_safe(output)}: one page takes one session, and {len(files)} were given; "
-                               "name a directory to get a page per session and an index")
+        raise click.UsageError(f"-o {terminal_safe(output)}: one page takes one session, and the paths hold "
+                               f"{len(files)}; give -o a directory (e.g. -o pages/) for a page per session and an index")
     if not to_stdout:
         refuse_output_over_inputs(output, files)
     inputs = _InputFiles(files)
