@@ -240,3 +240,16 @@ def test_the_first_marker_id_reaches_the_terminal_escaped(tmp_path):
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[0] == (f"{f}: v1.2+ session (first marker: [[recall:]] note "
                                         "recall:p\\x1b[2J\\xff1 at line 1)")
+
+
+def test_every_id_in_the_text_tree_reaches_the_terminal_escaped(tmp_path):
+    """A recall note in a turn is listed under the reply by its id, recall:ID, which is session
+    text (a fuzzed file with byte 0xff in it crashed the text output)."""
+    f = tmp_path / "s.spmd"
+    f.write_bytes(b"INT. HARVEY AND IVO TALKING 2026-09-14 08:00:12\n\nIVO\nWhich variety?\n\n"
+                  b"[[recall: q\x1b[2J\xff2 (preference) \xe2\x80\x94 score 0.92]]\n\n"
+                  b"HARVEY\nForwarding to GEMMA3.\n\nGEMMA3\nThe early one.\n")
+    r = CliRunner().invoke(main, ["provenance", str(f)])
+    assert r.exit_code == 0, r.output
+    assert "\x1b" not in r.stdout and "\udcff" not in r.stdout
+    assert "note recall:q\\x1b[2J\\xff2: [[recall]]  L6" in r.stdout

@@ -352,14 +352,14 @@ def render_text(document: dict[str, Any], style=None) -> str:
     if document["recall"]:
         out.append("recall in force (session-wide, reported once):\n")
         for r in document["recall"]:
-            out.append(f"  {r['id']} {_lines(r['span'])} → {_scope(r['scope']['turns'])}\n")
+            out.append(f"  {safe(r['id'])} {_lines(r['span'])} → {_scope(r['scope']['turns'])}\n")
             for it in r["items"]:
                 out.append(f"    {st(safe(it['id'] or '?'), fg='cyan')}  ({safe(str(it['source']))}) "
                            f"score {_score(it['score'])}  {_lines(it['span'])}\n")
     if document["model_switches"]:
         out.append("model switches:\n")
         for m in document["model_switches"]:
-            out.append(f"  {m['id']}  {safe(str(m['model']))} ({safe(str(m['backend']))}) at {safe(str(m['at']))}  "
+            out.append(f"  {safe(m['id'])}  {safe(str(m['model']))} ({safe(str(m['backend']))}) at {safe(str(m['at']))}  "
                        f"{_lines(m['span'])} → {_scope(m['scope']['turns'])}\n")
     for r in document["replies"]:
         out.append("\n")
@@ -379,25 +379,25 @@ def render_text(document: dict[str, Any], style=None) -> str:
         rows.append((f"model switch in force: {r['model_switch']}" if r["model_switch"] else
                      "model switch in force: none", []))
         for g in r["rag"]:
-            head = (f"rag {st(g['id'], fg='cyan')}: {g['chunks']} chunks from {safe(str(g['store']))}, top score "
+            head = (f"rag {st(safe(g['id']), fg='cyan')}: {g['chunks']} chunks from {safe(str(g['store']))}, top score "
                     f"{_score(g['top_score'])}  {_lines(g['span'])}") if g["valid"] else \
-                f"rag {st(g['id'], fg='cyan')}: (malformed)  {_lines(g['span'])}"
-            rows.append((head, [f"{st(x['id'], fg='cyan')}: {safe(str(x['source']))}"
+                f"rag {st(safe(g['id']), fg='cyan')}: (malformed)  {_lines(g['span'])}"
+            rows.append((head, [f"{st(safe(x['id']), fg='cyan')}: {safe(str(x['source']))}"
                                 + (f" ({safe(x['title'])})" if x["title"] else "")
                                 + (f" doi:{safe(x['doi'])}" if x["doi"] else "")
                                 + (f" {safe(x['url'])}" if x["url"] else "") + f"  {_lines(x['span'])}"
                                 for x in g["sources"]]))
         for x in r["unattached_sources"]:
-            rows.append((f"rag-source {st(x['id'], fg='cyan')} (no [[rag:]] before it): {safe(str(x['source']))}  "
+            rows.append((f"rag-source {st(safe(x['id']), fg='cyan')} (no [[rag:]] before it): {safe(str(x['source']))}  "
                          f"{_lines(x['span'])}", []))
         for t in r["tools"]:
             args = "" if t["arguments_summary"] is None else safe(t["arguments_summary"])
             status = "status not recorded (prose)" if t["form"] == "prose" else \
                 "malformed" if not t["valid"] else t["status"] + (f": {safe(t['error'])}" if t["error"] else "")
-            rows.append((f"tool {st(t['id'], fg='cyan')}: {safe(t['actor'])} {safe(str(t['name']))}({args}) → "
+            rows.append((f"tool {st(safe(t['id']), fg='cyan')}: {safe(t['actor'])} {safe(str(t['name']))}({args}) → "
                          f"{status}  {_lines(t['span'])}", []))
         for n in r["other_notes"]:
-            rows.append((f"note {st(n['id'], fg='cyan')}: [[{safe(n['kind'])}]]  {_lines(n['span'])}", []))
+            rows.append((f"note {st(safe(n['id']), fg='cyan')}: [[{safe(n['kind'])}]]  {_lines(n['span'])}", []))
         for k, (text, kids) in enumerate(rows):
             last = k == len(rows) - 1
             out.append(("└─ " if last else "├─ ") + text + "\n")
