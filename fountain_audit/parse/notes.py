@@ -63,6 +63,12 @@ _UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m":
 _SOURCE_DETAIL_RE = re.compile(r"^(?P<source>.*?)\s*\((?P<detail>[^()]*)\)$", re.S)
 
 
+def _rare_value(rec: "NoteRecord", k: int):
+    """Item ``k`` of a record's rare values (body, error, error_line, error_column), or ``None``."""
+    rare = rec._rare
+    return None if rare is None else rare[k]
+
+
 class NoteRecord:
     """One audit-trail note, typed.
 
@@ -108,35 +114,12 @@ class NoteRecord:
         rare[k] = value
         self._rare = tuple(rare)  # (a tuple: a copy of the record never shares a change)
 
-    @property
-    def error(self) -> str | None:
-        """Why the payload does not match the kind's syntax, or ``None``."""
-        rare = self._rare
-        return None if rare is None else rare[1]
-
-    @error.setter
-    def error(self, value: str | None) -> None:
-        self._set(1, value)
-
-    @property
-    def error_line(self) -> int | None:
-        """1-based file line of the error, or ``None``."""
-        rare = self._rare
-        return None if rare is None else rare[2]
-
-    @error_line.setter
-    def error_line(self, value: int | None) -> None:
-        self._set(2, value)
-
-    @property
-    def error_column(self) -> int | None:
-        """1-based file column (code points) of the error, or ``None``."""
-        rare = self._rare
-        return None if rare is None else rare[3]
-
-    @error_column.setter
-    def error_column(self, value: int | None) -> None:
-        self._set(3, value)
+    error = property(lambda self: _rare_value(self, 1), lambda self, v: self._set(1, v),
+                     doc="Why the payload does not match the kind's syntax, or ``None``.")
+    error_line = property(lambda self: _rare_value(self, 2), lambda self, v: self._set(2, v),
+                          doc="1-based file line of the error, or ``None``.")
+    error_column = property(lambda self: _rare_value(self, 3), lambda self, v: self._set(3, v),
+                            doc="1-based file column (code points) of the error, or ``None``.")
 
     @property
     def fields(self) -> dict[str, Any]:
