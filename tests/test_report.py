@@ -158,14 +158,19 @@ def test_refuses_to_overwrite_an_input_and_empty_input(tmp_path):
     assert r.exit_code == 2 and "no session file" in r.output
 
 
-def test_redact_replaces_secrets_and_paths(tmp_path):
-    token = "ghp_" + "Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt"
-    text = HOSTILE.replace("Please", f"My token is {token}, home /home/mallory/keys/id.pem. Please")
+def _redacted_page(tmp_path, text: str) -> str:
+    """The page ``report --redact`` writes for a session of ``text``."""
     f = tmp_path / "s.spmd"
     f.write_text(text)
     out = tmp_path / "s.html"
     assert run("report", "--redact", str(f), "-o", str(out)).exit_code == 0
-    html = out.read_text()
+    return out.read_text()
+
+
+def test_redact_replaces_secrets_and_paths(tmp_path):
+    token = "ghp_" + "Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt"
+    text = HOSTILE.replace("Please", f"My token is {token}, home /home/mallory/keys/id.pem. Please")
+    html = _redacted_page(tmp_path, text)
     assert token not in html and "/home/mallory" not in html
     assert "&lt;redacted:" in html and "&lt;home&gt;" in html
 
@@ -175,11 +180,7 @@ def test_redact_placeholders_are_literal_text_in_replies_dialogue_and_rule_docs(
     text = (SAMPLES / "clean-session.spmd").read_text()
     text = text.replace("Noted: release notes go in docs/CHANGES.md.", f"Noted: token {token} in /home/margot/x.")
     text = text.replace("Remember that", f"Remember {token} that")
-    f = tmp_path / "s.spmd"
-    f.write_text(text)
-    out = tmp_path / "s.html"
-    assert run("report", "--redact", str(f), "-o", str(out)).exit_code == 0
-    html = out.read_text()
+    html = _redacted_page(tmp_path, text)
     assert token not in html and 'class="md-link"' not in html and 'class="md-href"' not in html
     assert "<p>Noted: token &lt;redacted:github-token&gt; in &lt;home&gt;/x.</p>" in html  # the reply
     assert "<pre>Remember &lt;redacted:github-token&gt; that release notes" in html  # the dialogue
