@@ -15,6 +15,8 @@ def run() -> None:
         sys.stdout.write(f"fountain-audit, version {__version__}\n")
         sys.stdout.flush()
         return
+    from fountain_audit.commands.common import safe_output_streams
+    safe_output_streams()  # a non-UTF-8 stdout/stderr: escapes, not UnicodeEncodeError
     if args[:1] == ["lint"]:
         from fountain_audit.commands.fast import lint
         if lint(args[1:]):

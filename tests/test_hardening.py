@@ -823,3 +823,39 @@ def test_a_closed_pipe_is_not_an_error(args, status, click_path):
     """`fountain-audit rules | head` under `set -o pipefail`: quiet, and the command's own status
     (click's default was 1 for every command, which lint uses for errors found)."""
     assert _into_closed_pipe(*args, env={"FOUNTAIN_AUDIT_CLICK": "1"} if click_path else None) == (status, "")
+
+
+# -- standard output and error in an encoding that is not UTF-8 -------------------------------------------
+
+_TOKEN_SESSION = ("INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\nALICE\n"
+                  "hi ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8 there\n")
+
+
+@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"PYTHONIOENCODING": "latin-1"},
+                                 {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}],
+                         ids=["ascii", "latin-1", "C-locale"])
+@pytest.mark.parametrize("args, status", [
+    (("lint", "v.spmd"), 1),                      # the masked secret holds '…'
+    (("lint", "--output-format", "full", "v.spmd"), 1),
+    (("lint", "--statistics", "v.spmd"), 1),
+    (("lint", "--output-format", "json", "v.spmd"), 1),
+    (("rules",), 0),
+    (("rule", "N110"), 0),
+    (("dump", "v.spmd"), 0),
+    (("provenance", "v.spmd"), 0),
+    (("lint", "missing—file.spmd"), 2),          # the message on standard error holds '—'
+])
+def test_output_in_a_non_utf8_encoding_is_escaped_not_a_crash(tmp_path, env, args, status):
+    """A non-UTF-8 standard output or error (PYTHONIOENCODING=ascii, latin-1, the C locale) gets
+    what it cannot encode as backslash escapes: no UnicodeEncodeError traceback, the usual status."""
+    import subprocess
+    import sys
+
+    from .test_formats import cli_env
+    (tmp_path / "v.spmd").write_text(_TOKEN_SESSION, encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", *args], capture_output=True, cwd=tmp_path,
+                       env=cli_env(NO_COLOR="1", **env), timeout=60)
+    assert b"Traceback" not in r.stderr and b"UnicodeEncodeError" not in r.stderr, r.stderr.decode("latin-1")
+    assert r.returncode == status
+    if args[:2] == ("lint", "v.spmd"):
+        assert b"ghp_\\u2026(40 chars)" in r.stdout

@@ -89,6 +89,8 @@ def main(ctx: click.Context) -> None:
     Colour: NO_COLOR=1 turns it off, FORCE_COLOR=1 on (also when piped).
     """
     ctx.color = env_color()  # click's messages in every command follow NO_COLOR / FORCE_COLOR
+    from fountain_audit.commands.common import safe_output_streams
+    safe_output_streams()  # (run() does it too; main may be called without it)
 
 
 def _register_lint() -> None:

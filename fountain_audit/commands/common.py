@@ -32,6 +32,25 @@ class UsageError(Exception):
         self.message = message
 
 
+def safe_output_streams() -> None:
+    """Make standard output and standard error write what their encoding cannot hold as
+    backslash escapes (``\\u2026``) instead of raising ``UnicodeEncodeError``: under
+    ``PYTHONIOENCODING=ascii``, ``LC_ALL=C`` or a latin-1 terminal, a masked secret's ``…``, a
+    rule's ``—`` or a session's text must not crash a command. Streams already writing UTF-8
+    (or replaced by a caller, e.g. a test runner, with no ``reconfigure``) are left alone."""
+    import codecs
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        try:
+            if not encoding or codecs.lookup(encoding).name == "utf-8":
+                continue
+            if getattr(stream, "errors", None) not in ("backslashreplace", "replace", "namereplace",
+                                                       "xmlcharrefreplace"):  # strict, surrogateescape (C locale)
+                stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, LookupError, ValueError, OSError):
+            continue  # not a TextIOWrapper, an unknown codec, a closed stream: leave it as it is
+
+
 #: ANSI foreground colours used by :func:`secho` (``click.style`` codes).
 _FG = {"red": 31, "green": 32, "yellow": 33}
 
