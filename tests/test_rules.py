@@ -100,3 +100,66 @@ def test_audit_note_inside_text_flags_audit_kinds_only():
             "and export miss it); write it on a line of its own after a blank line")
     assert found == [("N110", 18, 1, 18, 48, "[[recall:]] " + tail),
                      ("N110", 19, 1, 19, 71, "[[pipeline stopped …]] " + tail)]
+
+
+_SWALLOWED = """Title: T [[tool: title({}) — ok]]
+Author: A
+
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+Clean the build.
+
+HARVEY
+Forwarding to LLAMA.
+/* x */[[tool: run_shell({"cmd":"rm -rf build"}) — ok]]
+
+/**/[[tool: a({}) — ok]]
+
+/* fountain-audit: disable-next=P102 */ [[LLAMA.tool: b({}) — ok]]
+
+/* [[tool: commented_out({}) — ok]] */
+
+# act [[rag: 1 chunks from notes.db, top score 0.5]] [[draft]]
+
+= synopsis [[recall: p1 (workspace_profile) — score 0.90]]
+
+> [[tool: c({}) — ok]] <
+
+~[[pipeline stopped at step 1/3: confidence 0.42 below threshold 0.80]]
+
+# plain [[draft]] [[she whispers]]
+
+LLAMA
+Done.
+"""
+
+
+def test_audit_note_swallowed_by_a_whole_line_element_is_reported():
+    """N110: an audit-kind note after a boneyard's '*/' on its line, in a section, a synopsis,
+    centered text, a lyric or a title-page value makes no record; each is reported at its own
+    line and column, naming the element; a note inside the boneyard (commented out) and a
+    writer's [[draft]] are not."""
+    from fountain_audit.dump import dump_session
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+
+    assert not [r for r in dump_session(build_session(parse(_SWALLOWED)), "s.spmd", "records")
+                if r.get("kind") in ("tool", "rag", "recall")]  # the premise: none of them is a record
+    found = [(d.line, d.column, d.end_line, d.end_column, d.message)
+             for d in lint_text(_SWALLOWED, "s.spmd", Selection.build(["N110"]))]
+    tail = (": no audit record is made for it, it is not in the audit trail (dump, provenance and export miss "
+            "it); write it on a line of its own after a blank line")
+    boneyard = "a boneyard's line, after its closing '*/' (a line starting with '/*' is the boneyard's to its end)"
+    assert found == [
+        (1, 10, 1, 34, "[[tool:]] note inside a title-page value (Title:)" + tail),
+        (13, 8, 13, 56, f"[[tool:]] note inside {boneyard}" + tail),
+        (15, 5, 15, 25, f"[[tool:]] note inside {boneyard}" + tail),
+        (17, 41, 17, 67, f"[[tool:]] note inside {boneyard}" + tail),
+        (21, 7, 21, 53, "[[rag:]] note inside a section line" + tail),
+        (23, 12, 23, 59, "[[recall:]] note inside a synopsis line" + tail),
+        (25, 3, 25, 23, "[[tool:]] note inside centered text" + tail),
+        (27, 2, 27, 72, "[[pipeline stopped …]] note inside a lyric line" + tail),
+    ]

@@ -98,3 +98,12 @@ def test_export_linear_time(target, shape):
     n = 250
     small, large = EXPORT_SHAPES[shape] * n, EXPORT_SHAPES[shape] * (8 * n)
     _assert_linear(export, small, large, f"{target}, {shape}")
+
+
+def test_swallowed_audit_notes_lint_in_linear_time():
+    """N110 on lines a boneyard, section or centered text takes whole, each holding audit notes
+    (and an unclosed ``[[``): one search of each element's text."""
+    line = ("/**/[[tool: run({}) — ok]] [[x\n\n# act [[rag: 1 chunks from d, top score 0.5]] [[\n\n"
+            "> [[tool: c({}) — ok]] <\n\n")
+    head = "INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+    _assert_linear(lambda t: lint(t, select=["N110"]), head + line * 400, head + line * 3200, "swallowed audit notes")

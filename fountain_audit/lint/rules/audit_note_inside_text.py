@@ -1,9 +1,15 @@
-"""An audit note written inside a dialogue or action block instead of on a line of its own.
+"""An audit note written inside another element's text instead of on a line of its own.
 
 ## What it does
 Reports a `[[…]]` note of an audit kind (`tool:`, `rag:`, `rag-source:`, `recall:`, `write:`,
-`shell:`, `confidence:`, …) that is part of another element's text: glued under a dialogue
-line with no blank line before it, or inside a paragraph.
+`shell:`, `confidence:`, …, with or without an `ACTOR.` prefix) that is part of another
+element's text: glued under a dialogue line with no blank line before it, or inside a
+paragraph; or on a line another element takes whole, where it makes no record at all: after a
+boneyard's closing `*/` on the same line (`/**/[[tool: …]]`: a line starting with `/*` is the
+boneyard's, to its end), in a section (`# act [[tool: …]]`), a synopsis (`= … [[tool: …]]`),
+centered text (`> [[tool: …]] <`), a lyric (`~[[tool: …]]`) or a title-page value
+(`Title: [[tool: …]]`). Each is reported at the note's own line and column, naming the element
+that swallowed it.
 
 ## Why is this bad?
 Fountain ends a dialogue block or an action paragraph only at a blank line, so a note on the
@@ -34,6 +40,9 @@ LLAMA
 Done.
 ```
 
+The same note after a boneyard on its line (`/* x */[[tool: …]]`) or in a section line
+(`# act [[tool: …]]`) is reported too: no `[[tool:]]` record is made for it.
+
 ## Use instead
 ```fountain
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
@@ -55,7 +64,9 @@ Done.
 ## References
 - FOUNTAIN_FORMAT.md §Notes and §Dialogue Rules (a blank line ends dialogue); recorder
   inventory `writeNote` (`"[[" + x + "]]\n\n"`, each note on its own line); case B34
-  (a writer's inline `[[draft]]` note in a reply is not flagged: not an audit kind)
+  (a writer's inline `[[draft]]` note in a reply is not flagged: not an audit kind);
+  §Boneyard, §Sections and Synopses, §Centered, §Lyrics, §Title Page (each takes its line
+  whole: a note in it is its text)
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
@@ -86,3 +97,64 @@ def check(ctx):
                       f"{head} note inside {inside}: it is read as that text, not as an audit record "
                       "(dump, provenance and export miss it); write it on a line of its own after a blank line",
                       node.end_line, node.end_column)
+    yield from _swallowed(ctx.session.document)
+
+
+#: Elements that take their line(s) whole and keep no inline notes: a note in their text makes
+#: no record (the phrase names the element in the message).
+_SWALLOWING = {"section": "a section line", "synopsis": "a synopsis line", "centered": "centered text",
+               "lyrics": "a lyric line"}
+
+
+def _swallowed(document):
+    """Findings for the audit-kind notes in the text of a boneyard after its closing ``*/``,
+    a section, a synopsis, centered text, a lyric or a title-page value: one pass over the
+    top-level nodes, each searched once (``str.find``, linear in the file)."""
+    text = document.text
+    if "[[" not in text:
+        return
+    lines = document.line_index
+    for c in document.children:
+        ctype = c.type
+        if ctype == "boneyard":
+            a, b = c.offset, c.end_offset
+            if text.find("[[", a, b) < 0:
+                continue
+            opened = text.find("/*", a, b)
+            close = text.find("*/", opened + 2, b) if opened >= 0 else -1
+            if close < 0:
+                continue
+            yield from _scan(text, lines, close + 2, b,
+                             "a boneyard's line, after its closing '*/' (a line starting with '/*' "
+                             "is the boneyard's to its end)")
+        elif ctype in _SWALLOWING:
+            yield from _scan(text, lines, c.offset, c.end_offset, _SWALLOWING[ctype])
+        elif ctype == "title_page":
+            for e in c.entries:
+                yield from _scan(text, lines, e.offset, e.end_offset, f"a title-page value ({e.key}:)")
+
+
+def _scan(text: str, lines, start: int, stop: int, inside: str):
+    """The findings for the audit-kind ``[[…]]`` notes in ``text[start:stop]`` (each ``[[`` to the
+    first ``]]`` after it, as inline notes are found), said to be inside ``inside``."""
+    from fountain_audit.parse.notes import _HEAD_RE, _PIPELINE_STOP
+
+    i = text.find("[[", start, stop)
+    while i >= 0:
+        j = text.find("]]", i + 2, stop)
+        if j < 0:
+            return
+        body = text[i + 2:j].strip()
+        if body.startswith(_PIPELINE_STOP):
+            head = "[[pipeline stopped …]]"
+        else:
+            m = _HEAD_RE.match(body)
+            head = f"[[{m.group('kind')}:]]" if m else None
+        if head is not None:
+            line, column = lines.position(i)
+            end_line, end_column = lines.position(j + 2)
+            yield Finding(line, column,
+                          f"{head} note inside {inside}: no audit record is made for it, it is not in the "
+                          "audit trail (dump, provenance and export miss it); write it on a line of its own "
+                          "after a blank line", end_line, end_column)
+        i = text.find("[[", j + 2, stop)
