@@ -75,6 +75,28 @@ def test_repeated_recall_id_gets_an_occurrence_suffix():
     assert record_ids(text, "dump") == ["recall:p1", "recall:p1#2", "s1.recall3"]
 
 
+@pytest.mark.parametrize("order, expected", [
+    ((0.81, 0.50, "dup#2"), ["recall:dup", "recall:dup#3", "recall:dup#2"]),   # the written dup#2 after
+    (("dup#2", 0.81, 0.50), ["recall:dup#2", "recall:dup", "recall:dup#3"]),   # ... and before
+    ((0.81, "dup#2", 0.50, "dup#3", 0.40), ["recall:dup", "recall:dup#2", "recall:dup#4", "recall:dup#3",
+                                            "recall:dup#5"]),
+    ((0.81, "dup#2", "dup#2"), ["recall:dup", "recall:dup#2", "recall:dup#2#2"]),
+])
+def test_a_duplicate_suffix_never_takes_an_id_the_file_writes(order, expected):
+    """`ID#2` for a second `ID` would be the id of a note whose recorded id is `dup#2`: the
+    suffix skips every id the file writes, whichever comes first; ids are unique, and show
+    reopens each note by its id."""
+    from fountain_audit.audit.show import show_document
+
+    notes = [f"[[recall: dup ({x}) — score {x}]]" if isinstance(x, float) else f"[[recall: {x} (p) — score 0.10]]"
+             for x in order]
+    text = "INT. CONTEXT RECALL 2026-06-24 10:00:00\n\n" + "\n\n".join(notes) + "\n"
+    ids = record_ids(text, "dump")
+    assert ids == expected and len(set(ids)) == len(ids)
+    doc, _ = show_document(build_session(parse(text)), "x.spmd", ids)
+    assert [e["span"]["line"] for e in doc["elements"]] == [3 + 2 * k for k in range(len(order))]
+
+
 def test_notes_before_the_first_scene():
     text = ("FADE IN:\n\n[[model switch: a (ollama) at 2026-01-01 10:00:00]]\n\n\n"
             "INT. HARVEY AND A TALKING 2026-01-01 10:00:01\n\nA\nhi\n\n[[stats: x]]\n\n\nTHE END.\n")

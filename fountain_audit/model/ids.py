@@ -23,7 +23,8 @@ and ``show`` reopens it. The grammar (:data:`ID_RE`), numbers 1-based, in file o
                           the first scene)
 ``recall:ID``             the recall note with the recorded id ``ID``
                           (``recall:workspace_profile_8c41d2``); a second note with the
-                          same recorded id is ``recall:ID#2``; a recall note whose id
+                          same recorded id is ``recall:ID#2`` (``#3``, … past a
+                          ``ID#2`` the file writes itself); a recall note whose id
                           cannot be read keeps its positional id (``s1.recall3``)
 ``n4``, ``n2.3``          AST node 4 (top-level, 1-based; ``dump --ast`` ``index`` 3);
                           ``n2.3`` the 3rd title-page entry; ``doc`` the whole file
@@ -215,13 +216,23 @@ def _name_across_scenes(session: Session, ids: dict[int, str], recall_notes: lis
             owner = "end" if session.epilogue and p.note.node.offset >= session.epilogue[0].offset else "s0"
         inline[owner] += 1
         ids[id(p.note)] = f"{owner}.inline{inline[owner]}"
+    recalls = [rec for rec in session.notes if rec.kind == "recall" and rec.valid and rec.fields.get("id")]
+    # a generated `ID#k` never takes an id the file writes (`[[recall: dup#2 …]]`), before or after it
+    written = {rec.fields["id"] for rec in recalls}
     seen: Counter[str] = Counter()
-    for rec in session.notes:  # recall notes are named by their recorded id
-        if rec.kind == "recall" and rec.valid and rec.fields.get("id"):
-            rid = rec.fields["id"]
-            seen[rid] += 1
-            ids[id(rec)] = f"recall:{rid}" + (f"#{seen[rid]}" if seen[rid] > 1 else "")
-            recall_notes.append(rec)
+    for rec in recalls:  # recall notes are named by their recorded id
+        rid = rec.fields["id"]
+        seen[rid] += 1
+        if seen[rid] == 1:
+            name = rid
+        else:
+            k = seen[rid]
+            while f"{rid}#{k}" in written:
+                k += 1
+            seen[rid] = k  # (the next duplicate goes on from here)
+            name = f"{rid}#{k}"
+        ids[id(rec)] = f"recall:{name}"
+        recall_notes.append(rec)
 
 
 def _all_ids(session: Session) -> tuple[dict[int, str], list[NoteRecord]]:
