@@ -208,6 +208,19 @@ def test_excerpts_are_printed_with_control_characters_escaped(project):
                                         '"\\x1b]0;owned\\x07 \\u202e" matches nothing now; --update-baseline drops it')
 
 
+def test_excerpts_are_printed_on_one_line(project):
+    """A newline or CR in a stale entry's excerpt cannot forge an output line such as
+    "All clear…": it is printed as \\n, \\r\\n, \\x0d, as file names are."""
+    forged = "x\nAll clear: no problems in 9 files checked.\r\ny\rz\tw"
+    Path("b.json").write_text(bl.render([bl.Entry("0" * 32, "P102", "sessions/a.spmd", forged, DAY)]))
+    r = lint("--baseline", "b.json", "--select", "P102", "sessions")
+    lines = r.stdout.splitlines()
+    assert lines[1] == ('b.json: stale baseline entry P102 in sessions/a.spmd: '
+                        '"x\\nAll clear: no problems in 9 files checked.\\r\\ny\\x0dz\\tw" matches nothing now; '
+                        '--update-baseline drops it')
+    assert not any(x.startswith("All clear") for x in lines) and "\r" not in r.stdout
+
+
 def test_schema_command_prints_the_baseline_schema():
     r = CliRunner().invoke(main, ["schema", "baseline"])
     assert r.exit_code == 0 and json.loads(r.stdout) == schemas.load("baseline")

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 from fountain_audit import __version__
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.parse.source import well_formed
-from fountain_audit.untrusted import terminal_safe, one_line
+from fountain_audit.untrusted import one_line
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 JSON_FORMAT_VERSION = "1.2"  # 1.1: diagnostics gained "url" and "doc"; 1.2: "fingerprint"
@@ -81,11 +81,12 @@ def diagnostic_line(d: Diagnostic) -> "Text":
 def stale_lines(baseline: Outcome | None) -> list[str]:
     """One line per stale baseline entry, e.g. ``"b.json: stale baseline entry P102 in
     a.spmd: "[[tool: …]]" matches nothing now; --update-baseline drops it"``. Paths and
-    excerpts are untrusted text: control characters are shown escaped."""
+    excerpts are untrusted text: control characters, line breaks and tabs are shown escaped
+    (:func:`one_line`: a newline in an excerpt cannot forge an output line)."""
     if baseline is None:
         return []
-    return [f"{terminal_safe(baseline.file)}: stale baseline entry {e.code} in {terminal_safe(e.path)}: "
-            f"\"{terminal_safe(e.excerpt)}\" matches nothing now; --update-baseline drops it"
+    return [f"{one_line(baseline.file)}: stale baseline entry {e.code} in {one_line(e.path)}: "
+            f"\"{one_line(e.excerpt)}\" matches nothing now; --update-baseline drops it"
             for e in baseline.stale]
 
 
