@@ -221,6 +221,46 @@ def test_excerpts_are_printed_on_one_line(project):
     assert not any(x.startswith("All clear") for x in lines) and "\r" not in r.stdout
 
 
+def _raw_baseline(*entries: tuple[str, str, str]) -> str:
+    """A baseline file written by hand: ``(fingerprint digit, path, excerpt)`` with JSON escapes as given."""
+    rows = [f'{{"fingerprint": "{d * 32}", "code": "P102", "path": "{p}", "excerpt": "{x}", "added": "{DAY}"}}'
+            for d, p, x in entries]
+    return '{"version": 1, "tool": "fountain-audit", "entries": [\n' + ",\n".join(rows) + "\n]}\n"
+
+
+def test_lone_surrogates_in_a_baseline_are_read_escaped(project):
+    """JSON lets a baseline write a lone surrogate ("\\ud800"), which UTF-8 cannot encode: read as
+    the escape text \\ud800, so that --update-baseline writes the baseline and its journal (was a
+    UnicodeEncodeError traceback in append_journal, after the baseline was written; a path with
+    \\udcff crashed in write_atomic), and lint prints the stale entry escaped."""
+    Path("b.json").write_text(_raw_baseline(("0", "sessions/a.spmd", "\\ud800 \\udcff"),
+                                            ("1", "other\\udcff.spmd", "x"),
+                                            ("2", "sessions/b.spmd", "\\ud800" * 81)), encoding="utf-8")
+    r = lint("--baseline", "b.json", "--select", "P102", "sessions")
+    assert r.exit_code == 1 and ('stale baseline entry P102 in sessions/a.spmd: "\\ud800 \\udcff" matches nothing '
+                                 'now') in r.stdout
+    r = lint("--baseline", "b.json", "--update-baseline", "--select", "P102", "sessions")
+    assert r.exit_code == 0, r.output
+    kept = bl.load("b.json")
+    assert [(e.path, e.excerpt) for e in kept.values() if e.code == "P102" and e.fingerprint[0] == "1"] == [
+        ("other\\udcff.spmd", "x")]  # not in scope: kept, escaped
+    assert "\\ud800" not in Path("b.json").read_text(encoding="utf-8").replace("\\\\ud800", "")
+    journal = [json.loads(x) for x in Path("b.json.journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    removed = {j["fingerprint"][0]: j["excerpt"] for j in journal if j["change"] == "removed"}
+    assert removed == {"0": "\\ud800 \\udcff", "2": "\\ud800" * 13 + "\\u…"}  # at most 80 code points and …
+
+
+def test_a_baseline_path_too_long_once_escaped_is_refused(project):
+    content = _raw_baseline(("1", "x" + "\\udcff" * 1000, "x"))
+    Path("b.json").write_text(content, encoding="utf-8")
+    for extra in ([], ["--update-baseline"]):
+        r = lint("--baseline", "b.json", *extra, "sessions")
+        assert (r.exit_code, r.stdout) == (2, "")
+        assert r.stderr == ("fountain-audit: error: b.json: entries[0]: path holds lone surrogates (\\udXXX, not "
+                            "text), too many to keep escaped\n")
+    assert Path("b.json").read_text(encoding="utf-8") == content and not Path("b.json.journal.jsonl").exists()
+
+
 def test_schema_command_prints_the_baseline_schema():
     r = CliRunner().invoke(main, ["schema", "baseline"])
     assert r.exit_code == 0 and json.loads(r.stdout) == schemas.load("baseline")

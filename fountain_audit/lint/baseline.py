@@ -17,7 +17,8 @@ line per finding added or fixed.
 
 * :func:`load` never trusts the file: invalid JSON, another ``version``, a schema failure, a
   duplicate fingerprint, more entries than the cap (``baseline-max-entries``) or more bytes than
-  such a file can hold raise :class:`BaselineError` naming the file and the problem.
+  such a file can hold raise :class:`BaselineError` naming the file and the problem; a lone
+  surrogate in a path or excerpt (``"\\ud800"``: valid JSON, not text) is read as its escape.
 * :func:`apply` splits a run's diagnostics into new ones and baselined ones and finds the stale
   entries: entries *in scope* (their file was checked and their rule selected) that match no
   diagnostic any more.
@@ -160,11 +161,29 @@ def parse(path: str, data: bytes, max_entries: int = DEFAULT_MAX_ENTRIES) -> dic
                             f"({max_entries})")
     entries: dict[str, Entry] = {}
     for i, raw in enumerate(doc["entries"]):
-        entry = Entry(raw["fingerprint"], raw["code"], raw["path"], raw["excerpt"], raw["added"])
+        file, excerpt = _well_formed(raw["path"]), _well_formed(raw["excerpt"])
+        if len(file) > 4096:  # (the schema's maxLength, once escaped: it would not be read back)
+            raise BaselineError(f"{path}: entries[{i}]: path holds lone surrogates (\\udXXX, not text), "
+                                "too many to keep escaped")
+        if len(excerpt) > 81:  # an excerpt is a hint: at most 80 code points and an ellipsis
+            excerpt = excerpt[:80] + "…"
+        entry = Entry(raw["fingerprint"], raw["code"], file, excerpt, raw["added"])
         if entry.fingerprint in entries:
             raise BaselineError(f"{path}: entries[{i}]: fingerprint {entry.fingerprint} is listed twice")
         entries[entry.fingerprint] = entry
     return entries
+
+
+def _well_formed(value: str) -> str:
+    """``value`` with each lone surrogate (JSON allows ``"\\ud800"``; no text holds one, and
+    UTF-8 cannot encode it) as the backslash escape ``\\ud800``: an entry read from an untrusted
+    baseline is then written back, journalled and printed like any other (escaped), never a
+    ``UnicodeEncodeError`` halfway through an update."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    return value
 
 
 def load(path: str | os.PathLike, max_entries: int = DEFAULT_MAX_ENTRIES, *,
@@ -317,18 +336,25 @@ def journal_path(path: str) -> str:
     return path + ".journal.jsonl"
 
 
+def journal_bytes(added: Sequence[Entry], removed: Sequence[Entry], when: str) -> bytes:
+    """What :func:`append_journal` appends (UTF-8): one JSON line per change. Raises
+    ``UnicodeEncodeError`` only for text that is not well formed."""
+    lines = [json.dumps({"when": when, "change": change, **{k: v for k, v in e.to_dict().items() if k != "added"}},
+                        ensure_ascii=False) + "\n"
+             for change, group in (("added", added), ("removed", removed)) for e in group]
+    return "".join(lines).encode("utf-8")
+
+
 def append_journal(path: str, added: Sequence[Entry], removed: Sequence[Entry], when: str) -> None:
     """Append one JSON line per change to ``FILE.journal.jsonl``: ``when`` (UTC, ISO 8601),
     ``change`` (``added``/``removed``) and the entry's fingerprint, code, path and excerpt.
     One ``write`` then fsync. Raises ``OSError``."""
-    lines = [json.dumps({"when": when, "change": change, **{k: v for k, v in e.to_dict().items() if k != "added"}},
-                        ensure_ascii=False) + "\n"
-             for change, group in (("added", added), ("removed", removed)) for e in group]
-    if not lines:
+    data = journal_bytes(added, removed, when)
+    if not data:
         return
     fd = os.open(journal_path(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
     try:
-        os.write(fd, "".join(lines).encode("utf-8"))
+        os.write(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -358,11 +384,18 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
         _remove_leftovers(target)
         if added or removed or any(entries[fp] != old[fp] for fp in current if fp in old) \
                 or not os.path.exists(target):
+            when = dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+            text = render(entries.values())
+            try:  # both encoded before either is written: never a baseline without its journal lines
+                text.encode("utf-8")
+                journal_bytes(added, removed, when)
+            except UnicodeEncodeError as e:
+                raise BaselineError(f"{path}: not written: an entry holds text that is not well formed "
+                                    f"(at {e.object[e.start:e.end].encode('unicode_escape').decode()})") from None
             try:
-                write_durable(target, render(entries.values()))
+                write_durable(target, text)
             except OSError as e:
                 raise BaselineError(f"{path}: cannot write: {e.strerror or e}") from None
-            when = dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
             try:
                 append_journal(target, added, removed, when)
             except OSError as e:
