@@ -225,3 +225,12 @@ def test_numbers_of_thousands_of_digits_are_out_of_range_not_a_crash():
     assert r.exit_code == 2 and r.stderr.startswith(f"fountain-audit show: error: {CLEAN}: --lines {big}:")
     r = run("--lines", "1:" + big, CLEAN, "t1")  # an end past the element is clamped
     assert (r.exit_code, r.stdout) == (0, run(CLEAN, "t1").stdout)
+
+
+def test_end_in_a_file_without_the_end_says_there_is_no_end_marker(tmp_path):
+    f = tmp_path / "cut.spmd"
+    f.write_text(open(CLEAN, encoding="utf-8").read().replace("THE END.\n", ""), encoding="utf-8")
+    r = run(str(f), "end")
+    assert (r.exit_code, r.stdout) == (2, "")  # as for an id not found
+    assert r.stderr == f"fountain-audit show: error: {f}: no element 'end': the file has no end marker (THE END.)\n"
+    assert run(CLEAN, "end").stdout.rstrip().endswith("THE END.")
