@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from fountain_audit.cli import main
@@ -118,3 +119,27 @@ def test_rule_typo_suggests_the_closest_rule():
     r = CliRunner().invoke(main, ["rule", "P1O2"])
     assert r.exit_code == 2
     assert "unknown rule 'P1O2'; did you mean P102 / tools-between-forward-and-reply?" in r.output
+
+
+@pytest.mark.parametrize("args", [["show", "{a}", "t1.user", "t1.tool1"], ["provenance", "{a}"], ["diff", "{a}", "{b}"]],
+                         ids=lambda a: a[0])
+def test_force_color_and_no_color_are_honoured_when_piped(tmp_path, args):
+    """As the top-level --help says: FORCE_COLOR=1 colours the default text output even when
+    it is piped, NO_COLOR=1 wins over FORCE_COLOR, --color/--no-color win over both."""
+    a, b = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    a.write_text(A03, encoding="utf-8")
+    b.write_text(A03.replace("package main", "package lib"), encoding="utf-8")
+    argv = [x.format(a=a, b=b) for x in args]
+
+    def out(env, *extra):
+        env = {"NO_COLOR": None, "FORCE_COLOR": None, **env}
+        r = CliRunner().invoke(main, argv + list(extra), env=env)
+        assert r.exit_code in (0, 1), r.output
+        return r.stdout
+
+    assert "\x1b[" not in out({})
+    assert "\x1b[" in out({"FORCE_COLOR": "1"})
+    assert "\x1b[" not in out({"FORCE_COLOR": "0"})
+    assert "\x1b[" not in out({"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in out({"FORCE_COLOR": "1"}, "--no-color")
+    assert "\x1b[" in out({"NO_COLOR": "1"}, "--color")

@@ -132,6 +132,9 @@ def _write(result: diffing.DiffResult, output_format: str, stat: bool, color: bo
         out.flush()
         return
     out = utf8_stdout("surrogateescape")
+    if color is None:  # NO_COLOR / FORCE_COLOR (also when piped), as for every command
+        from fountain_audit.commands.common import env_color
+        color = env_color()
     if output_format == "auto":
         output_format = "rich" if (color or (color is None and out.isatty())) else "unified"
     if output_format == "unified":
