@@ -464,3 +464,16 @@ def test_redact_output_dash_is_standard_output(tmp_path):
     assert plain.returncode == 0 and leaks(plain.stdout) == [] and plain.stdout
     assert (cli("redact", str(a), "-o", "-", cwd=tmp_path).stdout, plain.stderr) == (plain.stdout, "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.spmd"]
+
+
+def test_root_home_is_redacted_and_the_workspace_under_it_is_the_workspace():
+    from fountain_audit.privacy.redact import redact_session
+
+    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace(
+        "/home/margot/src/tidewater", "/root/src/tidewater").replace(
+        '"cmd":"make test"', '"cmd":"make -C /root/src/tidewater test && cat /root/.netrc /var/root/x"')
+    out = redact_session(text)
+    assert out.problem is None
+    assert '"cmd":"make -C <workspace> test && cat <home>/.netrc /var/root/x"' in out.text
+    assert "/root" not in out.text.replace("/var/root", "")
+    assert redact_text('ls /root /srv/www/root "\\/root\\/.ssh"') == 'ls <home> /srv/www/root "<home>\\/.ssh"'

@@ -336,3 +336,26 @@ def test_github_fine_grained_and_ai_provider_tokens_are_redacted_whole():
     assert f'"limit":5,{want}}}) — ok]]' in out.text
     for token, _, _ in AI_TOKENS:
         assert token[-12:] not in out.text and token[8:20] not in out.text
+
+
+@pytest.mark.parametrize("text, found", [
+    ("cat /root/.ssh/id_rsa", ["/root"]),
+    ("cd /root && ls", ["/root"]),
+    ('{"path":"\\/root\\/notes.txt"}', ["\\/root"]),
+    ("see /root.", ["/root"]),
+    ("/home/root/x", ["/home/root"]),
+    ("/rootfs /root.txt /var/root /ROOT/x \\root x/root ~/root C:/root ../root /roots", []),
+])
+def test_root_is_a_home_directory(text, found):
+    """/root is root's home on Linux: reported (user root) like /home/<user>, in either slash
+    spelling JSON gives it; not a longer name, another directory's root, or \\root."""
+    assert [(h.text, h.user) for h in find_home_paths(text)] == [(f, "root") for f in found]
+
+
+def test_root_home_paths_flagged_but_not_the_workspace():
+    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace(
+        "/home/margot/src/tidewater", "/root/src/tidewater").replace(
+        '"cmd":"make test"', '"cmd":"make -C /root/src/tidewater test && cat /root/.netrc"')
+    found = lint_text(text, "s.spmd", Selection.build(select=["V102"]))
+    line = text[:text.index("/root/.netrc")].count("\n") + 1
+    assert [(d.line, d.message) for d in found] == [(line, "home directory path /root names a user account")]

@@ -13,7 +13,8 @@ Hugging Face keys) are our own patterns (:func:`_own`), run the same way.
 
 Home paths are absolute paths under ``/home/<user>``, ``/Users/<user>`` or
 ``C:\\Users\\<user>`` in any spelling: backslashes or forward slashes, JSON-escaped
-(``\\/home\\/alice``, ``C:\\\\Users\\\\alice``), any case.
+(``\\/home\\/alice``, ``C:\\\\Users\\\\alice``), any case; and ``/root`` (root's home on
+Linux, user ``root``), see :data:`HOME_RE`.
 
 Positions are 0-based code-point offsets into the text (``start`` inclusive, ``end``
 exclusive); :func:`line_col` turns them into 1-based lines and columns.
@@ -728,8 +729,13 @@ def _no_overlaps(found: list[Secret]) -> list[Secret]:
 #: One path separator in any spelling: ``/``, ``\``, or JSON-escaped ``\/`` and ``\\``.
 SEP = r"(?:\\\\|\\/|/|\\)"
 _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest"}
-HOME_RE = re.compile(r"(?<![\w.$-])(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
-                     + r"(?P<user>[A-Za-z0-9_][A-Za-z0-9._-]*)(?![\w-])", re.I)
+#: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` in any spelling, or
+#: ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or JSON's ``\\/`` only:
+#: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``, ``/rootfs``, ``/var/root``,
+#: ``~/root``, ``C:/root``).
+HOME_RE = re.compile(r"(?<![\w.$-])(?:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
+                     + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
+                     + r"(?P<user>(?(root)root|[A-Za-z0-9_][A-Za-z0-9._-]*))(?![\w-])", re.I)
 _ABSOLUTE_RE = re.compile(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
 
 
@@ -775,7 +781,7 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
 def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     out = []
     search = HOME_RE.search
-    for word in ("home", "users"):
+    for word in ("home", "users", "root"):
         word = _word(low, word)
         find = low.find
         i = find(word)
