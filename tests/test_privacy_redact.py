@@ -477,3 +477,17 @@ def test_root_home_is_redacted_and_the_workspace_under_it_is_the_workspace():
     assert '"cmd":"make -C <workspace> test && cat <home>/.netrc /var/root/x"' in out.text
     assert "/root" not in out.text.replace("/var/root", "")
     assert redact_text('ls /root /srv/www/root "\\/root\\/.ssh"') == 'ls <home> /srv/www/root "<home>\\/.ssh"'
+
+
+def test_redact_of_a_directory_is_a_usage_error_that_says_redact_takes_files(tmp_path):
+    d = tmp_path / "sessions"
+    d.mkdir()
+    a = d / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    for args in ([str(d)], [f"{d}/"], ["--in-place", str(a), str(d)], [str(d), "-o", str(tmp_path / "out")]):
+        r = cli("redact", *args)
+        assert r.returncode == 2 and r.stdout == ""
+        assert "cannot read" not in r.stderr and r.stderr.startswith("Usage: ")
+        assert f"\n\nError: {d}" in r.stderr and r.stderr.endswith(
+            f": a directory: redact takes session files (for a folder: fountain-audit redact --in-place {d}/*.spmd)\n")
+    assert a.read_text(encoding="utf-8") == TEXT and not (tmp_path / "out").exists()
