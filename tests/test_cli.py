@@ -143,3 +143,16 @@ def test_force_color_and_no_color_are_honoured_when_piped(tmp_path, args):
     assert "\x1b[" not in out({"FORCE_COLOR": "1", "NO_COLOR": "1"})
     assert "\x1b[" not in out({"FORCE_COLOR": "1"}, "--no-color")
     assert "\x1b[" in out({"NO_COLOR": "1"}, "--color")
+
+
+@pytest.mark.parametrize("args", [["lint", "{f}"], ["dump", "{f}"], ["export", "--to", "toolpath", "{f}"],
+                                  ["show", "{f}", "t1"], ["provenance", "{f}"], ["diff", "{f}", "{f}"], ["redact", "{f}"],
+                                  ["report", "-o", "{out}", "{f}"]], ids=lambda a: a[0])
+def test_every_command_prefixes_its_errors_alike(tmp_path, args):
+    """One prefix for every command's errors: 'fountain-audit: error: ' (as lint, dump and
+    export always wrote; show, provenance, diff, redact and report wrote 'fountain-audit CMD: error: ')."""
+    missing = str(tmp_path / "missing.spmd")
+    argv = [a.format(f=missing, out=tmp_path / "pages") for a in args]
+    r = CliRunner().invoke(main, argv, env={"NO_COLOR": "1"})
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"fountain-audit: error: {missing}: "), r.stderr

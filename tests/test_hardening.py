@@ -195,7 +195,7 @@ def test_provenance_and_show_warn_about_binary_data(project, command):
     r = cli(command[0], "bin.spmd", *command[1:])
     assert r.exit_code == 0
     assert r.stderr.splitlines()[0] == \
-        f"fountain-audit {command[0]}: warning: bin.spmd: binary data, not a session transcript"
+        "fountain-audit: warning: bin.spmd: binary data, not a session transcript"
 
 
 # -- 9. every diagnostic has an end -------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def test_fifo_on_the_command_line_is_not_a_regular_file(project):
     r = run_cli("dump", "pipe.spmd", cwd=project)
     assert r.returncode == 2 and r.stderr == "fountain-audit: error: pipe.spmd: not a regular file\n"
     r = run_cli("diff", "pipe.spmd", "s.spmd", cwd=project)
-    assert r.returncode == 2 and r.stderr == "fountain-audit diff: error: pipe.spmd: not a regular file\n"
+    assert r.returncode == 2 and r.stderr == "fountain-audit: error: pipe.spmd: not a regular file\n"
 
 
 # -- 22. file sizes and memory ---------------------------------------------------------------------------
@@ -698,7 +698,7 @@ def test_redact_refuses_a_fifo(project, mode):
     import os
     os.mkfifo("p.spmd")
     r = run_cli("redact", "p.spmd", *mode, cwd=project, timeout=30)
-    assert r.returncode == 2 and r.stderr == "fountain-audit redact: error: p.spmd: not a regular file\n"
+    assert r.returncode == 2 and r.stderr == "fountain-audit: error: p.spmd: not a regular file\n"
     assert sorted(set(os.listdir(".")) - {".fountain_audit_cache"}) == ["p.spmd", "s.spmd"]
 
 
@@ -723,14 +723,14 @@ def test_report_directory_never_writes_over_an_input(project):
     shutil.copy("s.spmd", "s.spmd.html")  # the page name of s.spmd
     r = cli("report", "s.spmd", "s.spmd.html", "-o", ".")
     assert r.exit_code == 2
-    assert r.stderr == ("fountain-audit report: error: s.spmd.html: refusing to write a page over an input file "
+    assert r.stderr == ("fountain-audit: error: s.spmd.html: refusing to write a page over an input file "
                         "(s.spmd.html)\n")
     assert Path("s.spmd.html").read_text() == A03
     os.mkdir("out")
     shutil.copy("s.spmd", "out/index.html")
     r = cli("report", "s.spmd", "out/index.html", "-o", "out/")
     assert r.exit_code == 2
-    assert r.stderr == ("fountain-audit report: error: out/index.html: refusing to write the index over an input "
+    assert r.stderr == ("fountain-audit: error: out/index.html: refusing to write the index over an input "
                         "file (out/index.html)\n")
     assert os.listdir("out") == ["index.html"] and Path("out/index.html").read_text() == A03
     assert sorted(set(os.listdir(".")) - {".fountain_audit_cache"}) == ["out", "s.spmd", "s.spmd.html"]
@@ -750,9 +750,9 @@ EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
     (("export", "--to", "toolpath", "f" + EVIL), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
     (("redact", "--in-place", "e" + EVIL),
      f"fountain-audit: e{EVIL_SHOWN}: 0 secret(s), 0 workspace path(s), 0 home path(s) replaced"),
-    (("redact", "f" + EVIL), f"fountain-audit redact: error: f{EVIL_SHOWN}: not a regular file"),
-    (("report", "f" + EVIL, "-o", "out/"), f"fountain-audit report: error: f{EVIL_SHOWN}: not a regular file"),
-    (("diff", "f" + EVIL, "s.spmd"), f"fountain-audit diff: error: f{EVIL_SHOWN}: not a regular file"),
+    (("redact", "f" + EVIL), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
+    (("report", "f" + EVIL, "-o", "out/"), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
+    (("diff", "f" + EVIL, "s.spmd"), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
     (("lint", "d" + EVIL), f"fountain-audit: error: no session file (*.spmd, *.fountain) in d{EVIL_SHOWN} "
                            "(--allow-empty accepts that)"),
     (("lint", "d" + EVIL, "s.spmd"), f"fountain-audit: warning: no *.spmd or *.fountain files under d{EVIL_SHOWN}"),
@@ -761,7 +761,7 @@ EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
     (("export", "--to", "toolpath", "s.spmd", "-o", "gone/" + EVIL),
      f"fountain-audit: error: cannot write gone/{EVIL_SHOWN}: No such file or directory"),
     (("redact", "s.spmd", "-o", "gone/" + EVIL),
-     f"fountain-audit redact: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
+     f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
     (("report", "s.spmd", "-o", EVIL + ".txt"), f"Error: -o {EVIL_SHOWN}.txt: a page is written to a name"),
 ])
 def test_file_names_reach_standard_error_escaped(project, args, expected):

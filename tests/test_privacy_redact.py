@@ -214,7 +214,7 @@ def test_redact_refuses_an_output_that_is_its_input(tmp_path):
     for out in (a, tmp_path / "link.spmd"):
         r = cli("redact", str(a), "-o", str(out))
         assert r.returncode == 2
-        assert r.stderr == (f"fountain-audit redact: error: {out}: refusing to write the redacted copy over its "
+        assert r.stderr == (f"fountain-audit: error: {out}: refusing to write the redacted copy over its "
                             "input (--in-place replaces the file)\n")
         assert a.read_text(encoding="utf-8") == TEXT
 
@@ -394,7 +394,7 @@ def test_redact_refuses_a_file_over_max_file_size_before_reading_it(tmp_path):
     for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"]):
         r = cli("redact", str(big), *args)
         assert (r.returncode, r.stdout) == (2, "")
-        assert r.stderr == (f"fountain-audit redact: error: {big}: cannot read: 600.0 MB (629145600 bytes) is over "
+        assert r.stderr == (f"fountain-audit: error: {big}: cannot read: 600.0 MB (629145600 bytes) is over "
                             "the size limit (max-file-size 512.0 MB (536870912 bytes))\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.spmd"]
     assert big.stat().st_size == 600 * 1024 * 1024
@@ -433,7 +433,7 @@ def test_redact_refuses_a_file_it_cannot_read_as_text(tmp_path, encoding, what):
     for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"], []):
         r = cli("redact", str(f), *args)
         assert (r.returncode, r.stdout) == (2, "")
-        assert r.stderr == (f"fountain-audit redact: error: {f}: {what}, not a session transcript: not redacted "
+        assert r.stderr == (f"fountain-audit: error: {f}: {what}, not a session transcript: not redacted "
                             "(nothing written)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s16.spmd"] and f.read_bytes() == before
 
@@ -447,7 +447,7 @@ def test_redact_in_place_refuses_a_file_with_other_hard_links(tmp_path):
     r = cli("redact", "--in-place", str(h1), str(c))
     assert r.returncode == 2
     assert r.stderr.splitlines()[0] == (
-        f"fountain-audit redact: error: {h1}: has 2 hard links; replacing it would leave the unredacted text under "
+        f"fountain-audit: error: {h1}: has 2 hard links; replacing it would leave the unredacted text under "
         "the other 1 name(s): left as it is (redact it with -o)")
     assert r.stderr.splitlines()[1:] == [f"fountain-audit: {c}: 15 secret(s), 5 workspace path(s), 7 home path(s) "
                                          "replaced"]

@@ -136,4 +136,4 @@ def _plain(text: str) -> bool:
 
 
 def _error(message: str) -> None:
-    click.secho(f"fountain-audit redact: error: {terminal_safe(message)}", err=True, fg="red")
+    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
