@@ -320,7 +320,9 @@ def _v(value: Any) -> str:
 
 
 def _score(v: Any) -> str:
-    return f"{v:.2f}" if isinstance(v, (int, float)) else "?"
+    """A recorded score as the shortest text that reads back as the same number (``0.871``, not
+    a rounded ``0.87``; ``1.0`` for a recorded ``1.00``), as the JSON and the report give it."""
+    return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else "?"
 
 
 def _lines(span: dict[str, int] | None) -> str:
