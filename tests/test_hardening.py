@@ -823,3 +823,24 @@ def test_a_closed_pipe_is_not_an_error(args, status, click_path):
     """`fountain-audit rules | head` under `set -o pipefail`: quiet, and the command's own status
     (click's default was 1 for every command, which lint uses for errors found)."""
     assert _into_closed_pipe(*args, env={"FOUNTAIN_AUDIT_CLICK": "1"} if click_path else None) == (status, "")
+
+
+@pytest.mark.parametrize("command", [["lint", "-"], ["dump", "-"], ["provenance", "-"]])
+def test_ctrl_c_exits_130_not_the_findings_status(command):
+    """SIGINT while a command waits for standard input: "Aborted!" and status 130 (it was 1,
+    the status of "errors found", for lint's fast path and for click's)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "fountain_audit", *command], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1.5)  # (started and blocked reading standard input)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert p.returncode == 130, err
+    assert err.decode().strip().endswith("Aborted!")
