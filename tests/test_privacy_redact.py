@@ -464,3 +464,37 @@ def test_redact_output_dash_is_standard_output(tmp_path):
     assert plain.returncode == 0 and leaks(plain.stdout) == [] and plain.stdout
     assert (cli("redact", str(a), "-o", "-", cwd=tmp_path).stdout, plain.stderr) == (plain.stdout, "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.spmd"]
+
+
+def test_redact_to_a_terminal_escapes_control_sequences(tmp_path):
+    """On a terminal (a real pseudo-terminal here) the copy's ESC/OSC sequences are shown
+    escaped; through a pipe the copy is exact."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    f = tmp_path / "esc.spmd"
+    f.write_bytes(b"Title: T\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\nALICE\n"
+                  b"hi \x1b]0;owned\x07 \x1b[2J there\n")
+    cmd = [sys.executable, "-m", "fountain_audit", "redact", str(f)]
+    piped = subprocess.run(cmd, capture_output=True)
+    assert piped.returncode == 0 and piped.stdout == f.read_bytes()
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.Popen(cmd, stdout=slave, stderr=subprocess.PIPE)
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        assert p.wait(timeout=60) == 0
+    finally:
+        os.close(master)
+    assert b"\x1b" not in out and b"\x07" not in out
+    assert b"hi \\x1b]0;owned\\x07 \\x1b[2J there" in out
