@@ -3,6 +3,7 @@
 ## What it does
 Reports a session file whose last element is not `THE END.`, when its last turn is
 complete (a session cut short mid-turn is reported by S108 `session-cut-short`, as info).
+`THE END` without the period is accepted as the end marker, as Harvey's own reader accepts it.
 
 ## Why is this bad?
 The recorder appends `THE END.` when a session closes; readers use it to tell a
