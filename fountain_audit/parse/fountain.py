@@ -437,7 +437,12 @@ class Dialogue(_WithInline):
         return strip_inline_notes(s) if self.inline_notes and "[[" in s else s
 
     def _read_character(self) -> str:
-        s = self._cue_text().strip()
+        if self.inline_notes:
+            s = self._cue_text().strip()
+        else:  # the cue line sliced from the text (its terminator is whitespace: strip() drops it)
+            p = self._p
+            end = self.end_offset if p is None or type(p) is str else self.offset + p[1]
+            s = self._lines.text[self.offset:end].strip()
         if s.startswith("@"):
             s = s[1:]
         if s.endswith("^"):
