@@ -320,9 +320,12 @@ def _v(value: Any) -> str:
 
 
 def _score(v: Any) -> str:
-    """A recorded score as the shortest text that reads back as the same number (``0.871``, not
-    a rounded ``0.87``; ``1.0`` for a recorded ``1.00``), as the JSON and the report give it."""
-    return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else "?"
+    """A recorded score with two decimals, as the recorder writes it (``0.87``), unless that
+    would round it: then every digit it has (``0.871``, which was shown as ``0.87``)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return "?"
+    two = f"{v:.2f}"
+    return two if float(two) == v else str(v)
 
 
 def _lines(span: dict[str, int] | None) -> str:
