@@ -100,3 +100,43 @@ def test_audit_note_inside_text_flags_audit_kinds_only():
             "and export miss it); write it on a line of its own after a blank line")
     assert found == [("N110", 18, 1, 18, 48, "[[recall:]] " + tail),
                      ("N110", 19, 1, 19, 71, "[[pipeline stopped …]] " + tail)]
+
+
+_ONE_TURN = """Title: Harvey Session
+Author: BOB
+
+FADE IN:
+
+INT. HARVEY AND BOB TALKING 2026-09-01 09:00:10
+
+Harvey and BOB are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+BOB
+Read main.go.
+
+HARVEY
+Forwarding to LLAMA.
+
+[[tool: read_file({"path":"main.go"}) — ok]]
+
+LLAMA
+It is fine.
+
+THE END.
+"""
+
+
+def _found(text, *codes):
+    return [(d.code, d.line, d.column, d.message) for d in lint_text(text, "s.spmd", Selection.build(list(codes)))]
+
+
+@pytest.mark.parametrize("stamp", ["2026-09-01T09:00:10", "2026/09/01 09:00:10", "2026-09-01 09:00:10.123"])
+def test_malformed_heading_timestamp_is_one_h101_not_a_missing_talking(stamp):
+    """H101 on `INT. HARVEY AND BOB TALKING <a timestamp it cannot read>`: the heading has
+    ' TALKING ' (all Harvey's reader needs), so only the missing timestamp is reported."""
+    text = _ONE_TURN.replace("TALKING 2026-09-01 09:00:10", "TALKING " + stamp)
+    assert _found(text, "H101") == [
+        ("H101", 6, 1, "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)")]
+    lacking = text.replace(" TALKING " + stamp, " " + stamp)  # no TALKING at all: still reported
+    assert [m for *_, m in _found(lacking, "H101")][1:] == [
+        "INT. chat scene heading lacks 'TALKING' (Harvey's reader needs ' HARVEY AND ' and ' TALKING ')"]
