@@ -140,3 +140,18 @@ def test_malformed_heading_timestamp_is_one_h101_not_a_missing_talking(stamp):
     lacking = text.replace(" TALKING " + stamp, " " + stamp)  # no TALKING at all: still reported
     assert [m for *_, m in _found(lacking, "H101")][1:] == [
         "INT. chat scene heading lacks 'TALKING' (Harvey's reader needs ' HARVEY AND ' and ' TALKING ')"]
+
+
+def test_impossible_timestamp_is_not_compared():
+    """`2026-13-45 25:61:99` is not a date and time: H101 says so, and S107 does not compare the
+    next scene's real timestamp with it (it said the next scene was earlier)."""
+    scene = _ONE_TURN[_ONE_TURN.index("INT. HARVEY"):_ONE_TURN.index("\nTHE END.")]
+    text = _ONE_TURN.replace("2026-09-01 09:00:10", "2026-13-45 25:61:99").replace(
+        "\nTHE END.", "\n" + scene.replace("09:00:10", "09:05:00") + "\nTHE END.")
+    assert _found(text, "H101", "S107") == [
+        ("H101", 6, 1, "scene heading timestamp '2026-13-45 25:61:99' is not a valid date and time")]
+    later = text.replace("2026-09-01 09:05:00", "2026-08-01 09:05:00").replace(
+        "TALKING 2026-13-45 25:61:99", "TALKING 2026-09-01 09:00:10\n\nBOB\nHi.\n\nHARVEY\nForwarding to LLAMA.\n\n"
+        "LLAMA\nHi.\n\nINT. HARVEY AND BOB TALKING 2026-02-30 10:00:00")  # an invalid one between two valid ones
+    assert _found(later, "S107") == [("S107", 32, 1, "scene timestamp 2026-08-01 09:05:00 is earlier than the "
+                                            "previous scene's (2026-09-01 09:00:10, line 6)")]

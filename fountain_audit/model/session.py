@@ -23,6 +23,7 @@ scene's ``nodes`` (or in ``Session.prologue`` / ``Session.epilogue``).
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
 from dataclasses import dataclass, field
@@ -87,6 +88,28 @@ class HeadingInfo:
     timestamp_form: str | None = None
     annotation: str | None = None
     groups: dict[str, str | None] = field(default_factory=dict)
+
+
+def valid_timestamp(ts: str) -> bool:
+    """A heading timestamp ``YYYY-MM-DD HH:MM[:SS]`` names a real date and time (``2026-02-30``
+    and ``25:61:99`` do not; H101 reports them, S107 does not compare them, ``dump`` gives no
+    ISO 8601 time for them): what ``datetime`` accepts, the date's answer remembered."""
+    try:
+        year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
+        hour, minute, second = int(ts[11:13]), int(ts[14:16]), int(ts[17:19]) if len(ts) > 16 else 0
+    except ValueError:
+        return False
+    return 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and _real_date(year, month, day)
+
+
+@functools.lru_cache(maxsize=1024)
+def _real_date(year: int, month: int, day: int) -> bool:
+    from datetime import datetime
+    try:
+        datetime(year, month, day)
+        return True
+    except ValueError:
+        return False
 
 
 def read_heading(text: str) -> HeadingInfo:
