@@ -155,3 +155,21 @@ def test_impossible_timestamp_is_not_compared():
         "LLAMA\nHi.\n\nINT. HARVEY AND BOB TALKING 2026-02-30 10:00:00")  # an invalid one between two valid ones
     assert _found(later, "S107") == [("S107", 32, 1, "scene timestamp 2026-08-01 09:05:00 is earlier than the "
                                             "previous scene's (2026-09-01 09:00:10, line 6)")]
+
+
+def test_second_note_on_the_line_of_another_is_reported_at_its_column():
+    """N111: `[[tool: a]] [[tool: b]]` on one line is one note (it runs to the last `]]`), so the
+    list_files call is lost; reported at the second `[[`. `]]` and a note head inside a tool's
+    JSON arguments are the argument's text, not a second note."""
+    line = '[[tool: read_file({"path":"main.go"}) — ok]] [[tool: list_files() — ok]]'
+    text = _ONE_TURN.replace('[[tool: read_file({"path":"main.go"}) — ok]]', line)
+    tail = ("on the same line as the note at line 16: it is read as part of the first note's text, so its record is "
+            "lost (dump, provenance and export miss it); put each note on its own line")
+    assert _found(text, "N111") == [("N111", 16, line.index("[[tool: list") + 1, "second note [[tool:]] " + tail)]
+    glued = text.replace(line, '[[LLAMA.tool: list_files() — ok]][[rag: 1 chunks from a.db, top score 0.5]]')
+    assert _found(glued, "N111") == [("N111", 16, 34, "second note [[rag:]] " + tail)]
+    quoted = text.replace(line, '[[tool: write_file({"note":"a — b ]] c","q":"x ]] [[tool: y() — ok]] z"}) — ok]]')
+    assert _found(quoted, "N111", "N101", "N102") == []
+    over_lines = text.replace(line, '[[tool: f({"a":\n"b"}) — ok]]  [[recall: p1 (workspace_profile) — score 1.00]]')
+    assert _found(over_lines, "N111") == [("N111", 17, 15, "second note [[recall:]] " + tail)]
+    assert _found(_ONE_TURN.replace("ok]]", "ok]] [[draft]]"), "N111") == []  # not an audit note head

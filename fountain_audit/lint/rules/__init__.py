@@ -83,6 +83,7 @@ RULE_MODULES = (
     "rag_source_without_rag",
     "empty_rag_source",
     "audit_note_inside_text",
+    "second_note_on_line",
     "legacy_prose_tool_call",
     "legacy_stats_note",
     "reply_reads_as_structure",
