@@ -173,3 +173,17 @@ def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     over_lines = text.replace(line, '[[tool: f({"a":\n"b"}) — ok]]  [[recall: p1 (workspace_profile) — score 1.00]]')
     assert _found(over_lines, "N111") == [("N111", 17, 15, "second note [[recall:]] " + tail)]
     assert _found(_ONE_TURN.replace("ok]]", "ok]] [[draft]]"), "N111") == []  # not an audit note head
+
+
+def test_content_after_the_end_is_s106_alone():
+    """`BOB\\nOne more thing.` appended after `THE END.`: S106 reports it; the session does not
+    "end without 'THE END.'" (S108, nor S104 when the appended turn has a reply) and the chat
+    scene before the end holds one exchange, not two (T103): the rest is after the session."""
+    ended = _ONE_TURN.replace("It is fine.\n", "It is fine.\n\nOllama (llama3:8b) · 11 reply + 640 ctx · 1.32s · 8.3 tok/s\n")
+    after = ended + "\nBOB\nOne more thing.\n"
+    s106 = ("S106", 23, 1, "'THE END.' is followed by more content (line 25); nothing may follow the end of a session")
+    assert _found(after, "S104", "S106", "S108", "T103") == [s106]
+    answered = after + "\nHARVEY\nForwarding to LLAMA.\n\nLLAMA\nSure.\n"
+    assert _found(answered, "S104", "S106", "S108", "T103") == [s106]
+    unended = ended.replace("\nTHE END.\n", "\nBOB\nOne more thing.\n")  # no THE END. at all: S108 as before
+    assert [c for c, *_ in _found(unended, "S104", "S106", "S108", "T103")] == ["T103", "S108"]
