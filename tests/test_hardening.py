@@ -18,7 +18,7 @@ from fountain_audit.lint.config import ConfigError, load_config
 from .conftest import ROOT, SAMPLES, cpu_best_of_3
 from .test_cli import A03
 
-P102_MESSAGE = "tool note before HARVEY's forwarding line (line 16); it belongs after it, before the reply"
+P102_MESSAGE = "tool note before HARVEY's forwarding line (line 17); it belongs after it, before the reply"
 
 
 def cli(*args, input=None, env=None):

@@ -187,3 +187,19 @@ def test_content_after_the_end_is_s106_alone():
     assert _found(answered, "S104", "S106", "S108", "T103") == [s106]
     unended = ended.replace("\nTHE END.\n", "\nBOB\nOne more thing.\n")  # no THE END. at all: S108 as before
     assert [c for c, *_ in _found(unended, "S104", "S106", "S108", "T103")] == ["T103", "S108"]
+
+
+def test_rules_citing_the_forwarding_line_give_the_line_of_forwarding_to():
+    """P102, T101 and T102 name HARVEY's forwarding line by the line of `Forwarding to NAME.`
+    (or of the v0 `(forwarding to NAME)` parenthetical), not by the HARVEY cue's line above it."""
+    early = _ONE_TURN.replace('HARVEY\nForwarding to LLAMA.\n\n[[tool: read_file({"path":"main.go"}) — ok]]\n',
+                              '[[tool: read_file({"path":"main.go"}) — ok]]\n\nHARVEY\nForwarding to LLAMA.\n')
+    assert _found(early, "P102") == [("P102", 13, 1, "tool note before HARVEY's forwarding line (line 16); "
+                                                     "it belongs after it, before the reply")]
+    other = _ONE_TURN.replace("LLAMA\nIt is fine.", "GEMMA\nIt is fine.")
+    assert _found(other, "T101") == [("T101", 18, 1, "HARVEY forwards to LLAMA (line 14) but GEMMA replies")]
+    v0 = other.replace("HARVEY\nForwarding to LLAMA.\n", "HARVEY\n(forwarding to LLAMA)\nOne moment.\n")
+    assert _found(v0, "T101") == [("T101", 19, 1, "HARVEY forwards to LLAMA (line 14) but GEMMA replies")]
+    unanswered = _ONE_TURN.replace("BOB\nRead main.go.\n", "BOB\nHello?\n\nHARVEY\n(thinking)\nForwarding to LLAMA.\n\n"
+                                   "BOB\nRead main.go.\n")
+    assert _found(unanswered, "T102") == [("T102", 10, 1, "BOB's input has no reply (forwarded to LLAMA, line 15)")]

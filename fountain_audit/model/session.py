@@ -235,6 +235,19 @@ class Speech:
         return target
 
     @property
+    def forwarding_line(self) -> int | None:
+        """The line of the `Forwarding to NAME.` text (the line after the cue and its
+        parentheticals) or of the v0 `(forwarding to NAME)` parenthetical, else ``None``: what a
+        message citing "HARVEY's forwarding line" names (not the ``HARVEY`` cue's line)."""
+        if self.forwarding_target is None:
+            return None
+        d = self.dialogue
+        k = 1 + len(self.parentheticals)
+        if not (k < d.part_count and _FORWARD_RE.match(self._first_line())):
+            k = 1  # the v0 parenthetical
+        return d._lines.line(d.part_span(k)[0])
+
+    @property
     def is_forwarding(self) -> bool:
         """HARVEY's `Forwarding to NAME.` (first line), or the v0 `(forwarding to NAME)`
         (computed once; whoever the speaker is)."""
