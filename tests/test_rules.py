@@ -203,3 +203,27 @@ def test_rules_citing_the_forwarding_line_give_the_line_of_forwarding_to():
     unanswered = _ONE_TURN.replace("BOB\nRead main.go.\n", "BOB\nHello?\n\nHARVEY\n(thinking)\nForwarding to LLAMA.\n\n"
                                    "BOB\nRead main.go.\n")
     assert _found(unanswered, "T102") == [("T102", 10, 1, "BOB's input has no reply (forwarded to LLAMA, line 15)")]
+
+
+@pytest.mark.parametrize("note, column, message", [
+    ("[[rag: 3 chunks from s, top score abc]]", 35,
+     "malformed [[rag:]] note: the top score 'abc' is not a plain decimal number (like 0.87); "
+     "expected 'N chunks from STORE, top score S'"),
+    ("[[rag: 3 chunks from store.db, top score 1e5]]", 42,
+     "malformed [[rag:]] note: the top score '1e5' is not a plain decimal number (like 0.87); "
+     "expected 'N chunks from STORE, top score S'"),
+    ("[[rag: x chunks from s, top score 0.5]]", 8,
+     "malformed [[rag:]] note: the chunk count 'x' is not a whole number; expected 'N chunks from STORE, top score S'"),
+    ("[[recall: p1 (workspace_profile) — score abc]]", 42,
+     "malformed [[recall:]] note: the score 'abc' is not a plain decimal number (like 0.87); "
+     "expected 'ID (SOURCE) — score S'"),
+    ("[[shell: ls — exit x]]", 20,
+     "malformed [[shell:]] note: the exit status 'x' is not a whole number; expected 'COMMAND — exit N'"),
+    ("[[rag: 3 chunks in s]]", 8, "malformed [[rag:]] note: expected 'N chunks from STORE, top score S'"),
+])
+def test_malformed_note_points_at_the_bad_field_and_names_it(note, column, message):
+    """N101 points at the start of the field that is wrong (not where the grammar's coarse
+    terminals happened to stop: the comma before 'top score abc', the 'e5' of '1e5') and names
+    it; a note whose shape is wrong keeps the parser's position and the expected form."""
+    text = _ONE_TURN.replace('[[tool: read_file({"path":"main.go"}) — ok]]', note)
+    assert _found(text, "N101") == [("N101", 16, column, message)]

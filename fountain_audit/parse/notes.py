@@ -815,8 +815,51 @@ def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> Note
         return rec
     rec.valid = False
     rec.error = _describe(rec.kind)
-    rec.error_line, rec.error_column = _locate(rec.node, skip + _error_position(payload, error_pos))
+    bad = _bad_field(rec.kind, payload)
+    if bad is not None:  # point at the start of the field that is wrong, and name it
+        at, what = bad
+        rec.error = rec.error.replace(": expected '", f": {what}; expected '", 1)
+    else:
+        at = _error_position(payload, error_pos)
+    rec.error_line, rec.error_column = _locate(rec.node, skip + at)
     return rec
+
+
+_NUMBER = r"-?\d+(?:\.\d+)?"
+_WHOLE = r"-?\d+"
+#: Per note kind: the note's shape with one group per field (loose: any text in each), and for
+#: the fields that must be numbers, ``(group, what it is, pattern)``. A payload the grammar
+#: rejected whose shape matches names its first field that fails its pattern.
+_FIELDS: dict[str, tuple[re.Pattern[str], tuple[tuple[str, str, str], ...]]] = {
+    "rag": (re.compile(r"(?P<chunks>.*?) chunks? from (?P<store>.+), top score (?P<score>.*)", re.S),
+            (("chunks", "the chunk count", _WHOLE), ("score", "the top score", _NUMBER))),
+    "recall": (re.compile(r"(?P<id>.*?) \((?P<source>[^)]*)\) — score (?P<score>.*)", re.S),
+               (("score", "the score", _NUMBER),)),
+    "shell": (re.compile(r"(?P<command>.+) — exit (?P<code>.*)", re.S), (("code", "the exit status", _WHOLE),)),
+    "chunk-result": (re.compile(r"(?P<index>[^/—]*)/(?P<count>[^/—]*?) — (?P<status>.*)", re.S),
+                     (("index", "the chunk index", _WHOLE), ("count", "the chunk count", _WHOLE))),
+    "confidence": (re.compile(r"(?P<score>.*?) — (?P<threshold>threshold .*)", re.S),
+                   (("score", "the confidence score", _NUMBER),)),
+}
+
+
+def _bad_field(kind: str, payload: str) -> tuple[int, str] | None:
+    """``(offset in payload, "the top score 'abc' is not a number")`` for the first number
+    field of a rejected payload that is not one, when the payload has its kind's shape; else
+    ``None`` (the parser's position is used)."""
+    known = _FIELDS.get(kind)
+    if known is None:
+        return None
+    shape, numbers = known
+    m = shape.fullmatch(payload)
+    if m is None:
+        return None
+    for group, what, pattern in numbers:
+        value = m.group(group)
+        if not re.fullmatch(pattern, value):
+            kind_of = "a whole number" if pattern == _WHOLE else "a plain decimal number (like 0.87)"
+            return m.start(group), f"{what} '{value}' is not {kind_of}"
+    return None
 
 
 def _error_position(payload: str, pos: int) -> int:
