@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from dataclasses import dataclass, field
+from sys import intern  # a session repeats its headings' places, names and its models' names
 from typing import Iterator, NamedTuple
 
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
@@ -127,8 +128,11 @@ def read_heading(text: str) -> HeadingInfo:
             # `INT. BLOOM HOUSE AND GARDEN - DAY` is a screenplay heading, not a chat.
             if kind in ("chat", "ext-chat") and not (ts or g["talking"] or g["a"] == "HARVEY"):
                 continue
-            return HeadingInfo(kind, s, ts, form, annotation, g)
-    return HeadingInfo("other", s, ts, form, annotation)
+            for k, v in g.items():
+                if v is not None:
+                    g[k] = intern(v)
+            return HeadingInfo(kind, intern(s), ts, form, annotation, g)
+    return HeadingInfo("other", intern(s), ts, form, annotation)
 
 
 @dataclass(eq=False, slots=True)
@@ -208,7 +212,7 @@ class Speech:
             if m is None:
                 par = self.parentheticals
                 m = _FORWARD_V0_RE.match(par[0]) if par else None
-            target = self._target = m.group("target") if m else None
+            target = self._target = intern(m.group("target")) if m else None
         return target
 
     @property

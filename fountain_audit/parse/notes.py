@@ -193,21 +193,22 @@ class NoteFields:
                 "top_score": float(score.rsplit(" ", 1)[1])}
 
     def rag_source(self, items):
-        text = "" if items[0] is None else str(items[0])
+        # (a session cites a few sources again and again: their values are held once)
+        text = "" if items[0] is None else intern(str(items[0]))
         out = {"source": text, "title": None, "doi": None, "url": None}
         m = _SOURCE_DETAIL_RE.match(text)
         if m:
-            out["source"] = m.group("source")
+            out["source"] = intern(m.group("source"))
             parts = [p.strip() for p in m.group("detail").split(",")]
             rest = []
             for p in parts:
                 if p.startswith("doi:"):
-                    out["doi"] = p[4:]
+                    out["doi"] = intern(p[4:])
                 elif re.match(r"[a-z][a-z0-9+.-]*://", p):
-                    out["url"] = p
+                    out["url"] = intern(p)
                 else:
                     rest.append(p)
-            out["title"] = ", ".join(rest) or None
+            out["title"] = intern(", ".join(rest)) or None
         return out
 
     def recall(self, items):
@@ -434,7 +435,21 @@ def _tool_call(fields: dict[str, Any], strict: bool, body: str, at: int) -> tupl
     error = None if fields["status"] == "ok" else fields["error"]
     if error is None and fields["status"] != "ok":
         return None
-    return (fields["name"], error, strict, at, len(body) - at - len(text), True)
+    name = fields["name"]
+    call = (name, error, strict, at, len(body) - at - len(text), True)
+    if len(name) + (0 if error is None else len(error)) > 200:  # (the table keeps no long text alive)
+        return call
+    # A session repeats a few of these tuples (tool name, status, layout) thousands of times:
+    # each is kept once, shared by the records (immutable, as the node shapes of parse.fountain).
+    shared = _CALLS.get(call)
+    if shared is None:
+        if len(_CALLS) >= 4096:
+            _CALLS.clear()
+        shared = _CALLS[call] = call
+    return shared
+
+
+_CALLS: dict[tuple, tuple] = {}  # the tuples of _tool_call, each kept once
 
 
 def _tool_fields(call: tuple, note: Note) -> "ToolFields":
