@@ -95,7 +95,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
                                       share(f.message, f.message), f.end_line, f.end_column))
         except Exception as e:  # noqa: BLE001 - a rule bug must not hide the other rules' findings
             failed[rule.code] = e
-    ctx.release()  # (the byte forms of the text some whole-file rules read)
+    ctx.release(memos=True)  # (the byte forms of the text some whole-file rules read, their memos)
     if visits:  # one walk over notes, scenes and turns for all of them
         for code, f in walk(ctx, visits, failed.__setitem__):
             rule = by_code[code]
