@@ -659,15 +659,21 @@ class _Builder:
                     goes_on = not _is_suppression(node)
                 elif code == _TRANSITION:
                     goes_on = node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
-                elif code == _ACTION and _is_stats(node):
-                    tag, goes_on = _STATS, False
-                elif code == _ACTION and _is_route_step(node):  # only when a stats line follows it
-                    nxt = None
-                    for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
-                        if not isinstance(main[j], Blank):
-                            nxt = main[j]
-                            break
-                    goes_on = not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
+                elif code == _ACTION:
+                    # (most actions in a reply are neither: the cheap tests first, in place)
+                    src, a, b = node._lines.text, node.offset, node.end_offset
+                    if src.find(" · ", a, b) >= 0 and _is_stats(node):
+                        tag, goes_on = _STATS, False
+                    elif (src.find("Routing to", a, b) >= 0 or src.find("Answered by", a, b) >= 0) \
+                            and _is_route_step(node):  # only when a stats line follows it
+                        nxt = None
+                        for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
+                            if not isinstance(main[j], Blank):
+                                nxt = main[j]
+                                break
+                        goes_on = not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
+                    else:
+                        goes_on = True
                 else:
                     goes_on = True
                 if goes_on:

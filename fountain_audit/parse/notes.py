@@ -547,6 +547,8 @@ def parse_note(note: Note) -> NoteRecord:
             return NoteRecord("unknown", note)
         actor = intern(actor)  # (a session's notes name a few actors, each held once)
     rec = NoteRecord(kind, note, actor=actor)
+    if kind == "tool" and _read_tool_call(rec, body, m.end()):
+        return rec
     start = KINDS[kind]
     if not start:
         return rec
@@ -554,6 +556,43 @@ def parse_note(note: Note) -> NoteRecord:
     if rec.valid and kind == "tool":
         rec.fields = _split_tool_arguments(rec.fields, note, body, m.end())
     return rec
+
+
+def _read_tool_call(rec: NoteRecord, body: str, at: int) -> bool:
+    """Give ``rec`` the fields of the most frequent note, a well-formed tool call whose arguments
+    are a JSON object or array, as :func:`_tool_call`'s tuple, reading the payload (from code
+    point ``at`` of ``body``) with the grammar's ``tool`` pattern in place: what
+    :func:`_read_payload` and :func:`_split_tool_arguments` give such a note, without the two
+    dicts they build and drop. ``False`` (``rec`` untouched) for any other payload, which then
+    takes that general path."""
+    match = _tool_match() if "tool" in _fast_readers() else None
+    m = None if match is None else match(body, at)
+    if m is None:
+        return False
+    name, args, st = m.group("g0", "g1", "g2")
+    text = args[1:-1]
+    if not text:
+        return False
+    s = st[3:]  # after " — "
+    error = None if s == "ok" else intern(s[6:].strip()) if s.startswith("error:") else ""
+    for strict in (True, False):
+        try:
+            value = _decode_json(text, strict)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(value, (dict, list)) or text.count("[") + text.count("{") >= 200:
+            return False
+        start = at + len(name) + 1  # the arguments, after "NAME("
+        rec._fields = (intern(name), error, strict, start, len(body) - start - len(text), True)
+        return True
+    return False
+
+
+@functools.cache
+def _tool_match():
+    """The ``match`` method of the tool reader's pattern (see :func:`_fast_readers`), or ``None``."""
+    pattern = _reader_tables()[0].get("tool")
+    return None if pattern is None else re.compile(pattern).match
 
 
 #: Each note kind's name, held once (a record's ``kind`` is one of these, not a new string).

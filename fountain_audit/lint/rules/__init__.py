@@ -279,13 +279,18 @@ class RuleContext:
         return cached
 
     def ascii_bytes(self) -> bytes:
-        """``text.encode("ascii", "replace")``: one byte per code point, ``?`` for every
-        character that is not ASCII (so an ASCII character or word is found at its code-point
-        offset, at the speed of a bytes search), computed once per file (E102 and the privacy
-        scans read it) and dropped after the whole-file rules (see :meth:`release`)."""
+        """The text as one byte per code point, each ASCII character as itself and every other
+        one as a byte that is not ASCII (so an ASCII character or word is found at its code-point
+        offset, at the speed of a bytes search): ``text.encode("latin-1")`` when every code
+        point is below U+0100 (a copy at memory speed), else ``text.encode("ascii",
+        "replace")`` (``?`` for the others, which no needle holds). Computed once per file (E102
+        and the privacy scans read it) and dropped after the whole-file rules (see :meth:`release`)."""
         cached = self.__dict__.get("_ascii")
         if cached is None:
-            cached = self.text.encode("ascii", "replace")
+            try:
+                cached = self.text.encode("latin-1")
+            except UnicodeEncodeError:
+                cached = self.text.encode("ascii", "replace")
             object.__setattr__(self, "_ascii", cached)
         return cached
 
