@@ -435,12 +435,16 @@ def _tool_call(fields: dict[str, Any], strict: bool, body: str, at: int) -> tupl
     error = None if fields["status"] == "ok" else fields["error"]
     if error is None and fields["status"] != "ok":
         return None
-    name = fields["name"]
-    call = (name, error, strict, at, len(body) - at - len(text), True)
+    return _shared_call((fields["name"], error, strict, at, len(body) - at - len(text), True))
+
+
+def _shared_call(call: tuple) -> tuple:
+    """``call`` (a tuple of :func:`_tool_call`), or an equal one already made: a session repeats
+    a few of these (tool name, status, layout) thousands of times, each is kept once, shared by
+    the records (immutable, as the node shapes of parse.fountain)."""
+    name, error = call[0], call[1]
     if len(name) + (0 if error is None else len(error)) > 200:  # (the table keeps no long text alive)
         return call
-    # A session repeats a few of these tuples (tool name, status, layout) thousands of times:
-    # each is kept once, shared by the records (immutable, as the node shapes of parse.fountain).
     shared = _CALLS.get(call)
     if shared is None:
         if len(_CALLS) >= 4096:
@@ -583,7 +587,7 @@ def _read_tool_call(rec: NoteRecord, body: str, at: int) -> bool:
         if not isinstance(value, (dict, list)) or text.count("[") + text.count("{") >= 200:
             return False
         start = at + len(name) + 1  # the arguments, after "NAME("
-        rec._fields = (intern(name), error, strict, start, len(body) - start - len(text), True)
+        rec._fields = _shared_call((intern(name), error, strict, start, len(body) - start - len(text), True))
         return True
     return False
 
