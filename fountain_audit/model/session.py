@@ -27,6 +27,7 @@ import functools
 import re
 from fractions import Fraction
 from dataclasses import dataclass, field
+from sys import intern  # a session repeats its headings' places, names and its models' names
 from typing import Iterator, NamedTuple
 
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
@@ -150,8 +151,11 @@ def read_heading(text: str) -> HeadingInfo:
             # `INT. BLOOM HOUSE AND GARDEN - DAY` is a screenplay heading, not a chat.
             if kind in ("chat", "ext-chat") and not (ts or g["talking"] or g["a"] == "HARVEY"):
                 continue
-            return HeadingInfo(kind, s, ts, form, annotation, g)
-    return HeadingInfo("other", s, ts, form, annotation)
+            for k, v in g.items():
+                if v is not None:
+                    g[k] = intern(v)
+            return HeadingInfo(kind, intern(s), ts, form, annotation, g)
+    return HeadingInfo("other", intern(s), ts, form, annotation)
 
 
 @dataclass(eq=False, slots=True)
@@ -231,7 +235,7 @@ class Speech:
             if m is None:
                 par = self.parentheticals
                 m = _FORWARD_V0_RE.match(par[0]) if par else None
-            target = self._target = m.group("target") if m else None
+            target = self._target = intern(m.group("target")) if m else None
         return target
 
     @property
@@ -691,15 +695,21 @@ class _Builder:
                     goes_on = not _is_suppression(node)
                 elif code == _TRANSITION:
                     goes_on = node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
-                elif code == _ACTION and _is_stats(node):
-                    tag, goes_on = _STATS, False
-                elif code == _ACTION and _is_route_step(node):  # only when a stats line follows it
-                    nxt = None
-                    for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
-                        if not isinstance(main[j], Blank):
-                            nxt = main[j]
-                            break
-                    goes_on = not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
+                elif code == _ACTION:
+                    # (most actions in a reply are neither: the cheap tests first, in place)
+                    src, a, b = node._lines.text, node.offset, node.end_offset
+                    if src.find(" · ", a, b) >= 0 and _is_stats(node):
+                        tag, goes_on = _STATS, False
+                    elif (src.find("Routing to", a, b) >= 0 or src.find("Answered by", a, b) >= 0) \
+                            and _is_route_step(node):  # only when a stats line follows it
+                        nxt = None
+                        for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
+                            if not isinstance(main[j], Blank):
+                                nxt = main[j]
+                                break
+                        goes_on = not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
+                    else:
+                        goes_on = True
                 else:
                     goes_on = True
                 if goes_on:
