@@ -18,7 +18,7 @@ from fountain_audit.lint.config import ConfigError, load_config
 from .conftest import ROOT, SAMPLES, cpu_best_of_3
 from .test_cli import A03
 
-P102_MESSAGE = "tool note before HARVEY's forwarding line (line 16); it belongs after it, before the reply"
+P102_MESSAGE = "tool note before HARVEY's forwarding line (line 17); it belongs after it, before the reply"
 
 
 def cli(*args, input=None, env=None):
@@ -472,6 +472,25 @@ def test_junit_fails_only_what_fails_the_run(project):
     assert code == 1
     assert [(s.name, s.tests, s.failures) for s in xml] == [("warn.spmd", 1, 1), ("s.spmd", 1, 1)]
     assert [[type(r) for r in c.result] for s in xml for c in s] == [[Failure], [Failure]]
+
+
+def test_strict_fails_warnings_not_infos_in_exit_status_and_junit(project):
+    """--strict makes warnings fail, never infos (as ruff and yamllint): a clean session whose only
+    finding is the E103 info (a byte-order mark) exits 0 under --strict, and JUnit, which marks
+    what fails the run, reports it as a passing testcase, not a <failure>."""
+    Path("bom.spmd").write_bytes(b"\xef\xbb\xbf" + A03.replace(
+        '[[tool: read_file({"path":"a.go"}) — ok]]\n\nHARVEY\nForwarding to LLAMA.',
+        'HARVEY\nForwarding to LLAMA.\n\n[[tool: read_file({"path":"a.go"}) — ok]]').encode())
+    assert cli("lint", "--strict", "bom.spmd").output.splitlines()[0] == (
+        "bom.spmd:1:1: E103 [byte-order-mark] file starts with a UTF-8 byte-order mark")
+    code, xml = junit_of("--strict", "bom.spmd")
+    assert code == 0
+    assert (xml.tests, xml.failures, xml.errors) == (1, 0, 0)
+    assert [(c.name, c.is_passed) for s in xml for c in s] == [("E103 [byte-order-mark] 1:1", True)]
+    assert cli("lint", "--strict", "--output-format", "json", "bom.spmd").exit_code == 0
+    help_text = " ".join(cli("lint", "--help").output.split())
+    assert "warnings fail the run too (exit 1); infos never do" in help_text.lower()
+    assert "warnings do not fail unless --strict; infos never do" in help_text
 
 
 def test_junit_counts_agree_with_elements(monkeypatch):

@@ -173,6 +173,17 @@ def test_repeated_strings_held_once():
     session = build_session(parse(text))
     speakers = [sp.character for s in session.scenes for sp in s.speeches]
     assert len({id(c) for c in speakers}) == len(set(speakers))
+    # a heading's place and groups, a forwarding target, a rag-source's values: held once each
+    places = [s.info.place for s in session.scenes]
+    users = [s.info.groups["b"] for s in session.scenes if s.kind == "chat"]
+    targets = [t.target for t in session.turns if t.target]
+    sources = [r.fields[k] for r in session.notes if r.kind == "rag-source" for k in ("source", "title", "doi")]
+    for values in (places, users, targets, sources):
+        assert len(values) > 100 and len({id(v) for v in values}) == len(set(values))
+    # a tool call's fields tuple (name, status, layout) is shared by the records that repeat it
+    calls = [r._fields for r in session.notes if r.kind == "tool"]
+    assert len(calls) > 100 and all(c.__class__ is tuple for c in calls)
+    assert len({id(c) for c in calls}) == len(set(calls)) < 10
 
 
 def test_note_record_keeps_rare_values_apart():
