@@ -29,7 +29,7 @@ def test_lint_output_format_and_exit_1(tmp_path):
     assert r.exit_code == 1
     lines = r.output.splitlines()
     assert lines[0] == (f"{f}:14:1: P102 [tools-between-forward-and-reply] tool note before HARVEY's forwarding "
-                        "line (line 16); it belongs after it, before the reply")
+                        "line (line 17); it belongs after it, before the reply")
     assert lines[-1] == "Found 1 error, 0 warnings, 0 infos in 1 file checked."
 
 

@@ -18,7 +18,7 @@ from fountain_audit.lint.config import ConfigError, load_config
 from .conftest import ROOT, SAMPLES, cpu_best_of_3
 from .test_cli import A03
 
-P102_MESSAGE = "tool note before HARVEY's forwarding line (line 16); it belongs after it, before the reply"
+P102_MESSAGE = "tool note before HARVEY's forwarding line (line 17); it belongs after it, before the reply"
 
 
 def cli(*args, input=None, env=None):
@@ -474,6 +474,25 @@ def test_junit_fails_only_what_fails_the_run(project):
     assert [[type(r) for r in c.result] for s in xml for c in s] == [[Failure], [Failure]]
 
 
+def test_strict_fails_warnings_not_infos_in_exit_status_and_junit(project):
+    """--strict makes warnings fail, never infos (as ruff and yamllint): a clean session whose only
+    finding is the E103 info (a byte-order mark) exits 0 under --strict, and JUnit, which marks
+    what fails the run, reports it as a passing testcase, not a <failure>."""
+    Path("bom.spmd").write_bytes(b"\xef\xbb\xbf" + A03.replace(
+        '[[tool: read_file({"path":"a.go"}) — ok]]\n\nHARVEY\nForwarding to LLAMA.',
+        'HARVEY\nForwarding to LLAMA.\n\n[[tool: read_file({"path":"a.go"}) — ok]]').encode())
+    assert cli("lint", "--strict", "bom.spmd").output.splitlines()[0] == (
+        "bom.spmd:1:1: E103 [byte-order-mark] file starts with a UTF-8 byte-order mark")
+    code, xml = junit_of("--strict", "bom.spmd")
+    assert code == 0
+    assert (xml.tests, xml.failures, xml.errors) == (1, 0, 0)
+    assert [(c.name, c.is_passed) for s in xml for c in s] == [("E103 [byte-order-mark] 1:1", True)]
+    assert cli("lint", "--strict", "--output-format", "json", "bom.spmd").exit_code == 0
+    help_text = " ".join(cli("lint", "--help").output.split())
+    assert "warnings fail the run too (exit 1); infos never do" in help_text.lower()
+    assert "warnings do not fail unless --strict; infos never do" in help_text
+
+
 def test_junit_counts_agree_with_elements(monkeypatch):
     monkeypatch.chdir(ROOT)
     code, xml = junit_of("--isolated", "samples", "missing.spmd")
@@ -823,3 +842,24 @@ def test_a_closed_pipe_is_not_an_error(args, status, click_path):
     """`fountain-audit rules | head` under `set -o pipefail`: quiet, and the command's own status
     (click's default was 1 for every command, which lint uses for errors found)."""
     assert _into_closed_pipe(*args, env={"FOUNTAIN_AUDIT_CLICK": "1"} if click_path else None) == (status, "")
+
+
+@pytest.mark.parametrize("command", [["lint", "-"], ["dump", "-"], ["provenance", "-"]])
+def test_ctrl_c_exits_130_not_the_findings_status(command):
+    """SIGINT while a command waits for standard input: "Aborted!" and status 130 (it was 1,
+    the status of "errors found", for lint's fast path and for click's)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "fountain_audit", *command], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1.5)  # (started and blocked reading standard input)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert p.returncode == 130, err
+    assert err.decode().strip().endswith("Aborted!")

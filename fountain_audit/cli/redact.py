@@ -96,7 +96,9 @@ def redact(files, output_file, in_place, paths_only):
         try:
             if target is None:
                 out = utf8_stdout("surrogateescape")
-                out.write(result.text)
+                # A terminal would act on the session's control sequences (retitle, clear, hide
+                # text): there it is shown escaped, as show does; a pipe or a file gets the copy.
+                out.write(terminal_safe(result.text) if _is_terminal(out) else result.text)
                 out.flush()
             else:
                 if in_place:
@@ -128,6 +130,13 @@ def redact(files, output_file, in_place, paths_only):
             click.echo(f"fountain-audit: {terminal_safe(target)}: {c.secrets} secret(s), {c.workspace} workspace path(s), "
                        f"{c.home} home path(s) replaced", err=True)
     sys.exit(status)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 def _plain(text: str) -> bool:

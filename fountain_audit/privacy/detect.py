@@ -191,7 +191,7 @@ _GATE_OF = {(n, lower): (re.compile(rx), len(needles) > 1) for rx, needles, lowe
 
 def _presence(raw: bytes, low: str | bytes) -> Callable[[str, bool], bool]:
     """``present(needle, lower)``: does ``needle`` occur in the text (``raw``: its ASCII bytes,
-    one per code point, ``?`` for the others, which no needle holds) or, ``lower``, in its
+    one per code point, a non-ASCII byte for the others, which no needle holds) or, ``lower``, in its
     folded form ``low``? Each answer and each gate is computed once."""
     known: dict[tuple[str, bool], bool] = {}
     gates: dict[re.Pattern[bytes], bool] = {}
@@ -244,11 +244,11 @@ _FOLD_SPECIAL = ("\u0130", "\u212a")
 
 def _folded(text: str, raw: bytes | None = None) -> str | bytes:
     """``text`` with its ASCII letters in lower case, to find lower-case ASCII words at their
-    code-point offsets: one byte per code point (``bytes``; every other character is ``?``,
-    which no word holds), or ``text.lower()`` itself when the text holds one of
+    code-point offsets: one byte per code point (``bytes``; every other character is ``?`` or,
+    from a Latin-1 ``raw``, its own byte, not ASCII: no word holds either), or ``text.lower()`` itself when the text holds one of
     :data:`_FOLD_SPECIAL` (the only characters for which the two would differ). A third of
     the time of ``lower()`` and half its memory (a UCS-2 text), and not kept. ``raw``, if
-    given, is ``text.encode("ascii", "replace")``."""
+    given, is ``text.encode("ascii", "replace")`` or (a text that encodes so) ``text.encode("latin-1")``."""
     if _FOLD_SPECIAL[0] in text or _FOLD_SPECIAL[1] in text:
         return text.lower()
     return (text.encode("ascii", "replace") if raw is None else raw).lower()
@@ -258,7 +258,8 @@ def folded(text: str, ascii_bytes: bytes | None = None) -> str | bytes:
     """``text`` folded for :func:`find_secrets` and :func:`find_home_paths` (their ``folded``
     argument), for a caller that runs both on one text: computed once instead of twice (about
     10 ms for 5 MB). ``ascii_bytes``, if the caller has it, is ``text.encode("ascii",
-    "replace")``. Opaque: pass it on, do not read it."""
+    "replace")``, or ``text.encode("latin-1")`` for a text that encodes so (see
+    :meth:`fountain_audit.lint.rules.RuleContext.ascii_bytes`). Opaque: pass it on, do not read it."""
     return _folded(text, ascii_bytes)
 
 
@@ -452,7 +453,7 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
                  folded: str | bytes | None = None) -> list[Secret]:
     """Every secret in ``text``, sorted by position, overlaps resolved (the earlier, then
     the longer one wins). A secret whose value matches one of ``allow`` (``re.search``) is
-    left out. ``ascii_bytes`` (``text.encode("ascii", "replace")``) and ``folded``
+    left out. ``ascii_bytes`` (``text.encode("ascii", "replace")``, or ``"latin-1"`` when it encodes so) and ``folded``
     (:func:`folded` of ``text``): if the caller has them. Never raises on input."""
     global _LAST_FOUND
     last = _LAST_FOUND
