@@ -496,32 +496,16 @@ def test_redact_of_a_directory_is_a_usage_error_that_says_redact_takes_files(tmp
 def test_redact_to_a_terminal_escapes_control_sequences(tmp_path):
     """On a terminal (a real pseudo-terminal here) the copy's ESC/OSC sequences are shown
     escaped; through a pipe the copy is exact."""
-    import os
-    import pty
     import subprocess
     import sys
+
+    from .test_hardening import on_terminal
 
     f = tmp_path / "esc.spmd"
     f.write_bytes(b"Title: T\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\nALICE\n"
                   b"hi \x1b]0;owned\x07 \x1b[2J there\n")
-    cmd = [sys.executable, "-m", "fountain_audit", "redact", str(f)]
-    piped = subprocess.run(cmd, capture_output=True)
+    piped = subprocess.run([sys.executable, "-m", "fountain_audit", "redact", str(f)], capture_output=True)
     assert piped.returncode == 0 and piped.stdout == f.read_bytes()
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.Popen(cmd, stdout=slave, stderr=subprocess.PIPE)
-        os.close(slave)
-        out = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            out += chunk
-        assert p.wait(timeout=60) == 0
-    finally:
-        os.close(master)
-    assert b"\x1b" not in out and b"\x07" not in out
-    assert b"hi \\x1b]0;owned\\x07 \\x1b[2J there" in out
+    shown = on_terminal(["redact", str(f)], tmp_path)
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "hi \\x1b]0;owned\\x07 \\x1b[2J there" in shown
