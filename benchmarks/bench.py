@@ -28,7 +28,8 @@ One table, every figure from this run (issue 9):
   without dialogue, a long HARVEY reply that is not a forwarding line, recorder
   ``Routing to X`` lines inside a reply, many ``THE END.`` lines each followed by content).
 * **jobs**: ``fountain-audit lint --jobs 2`` over 300 generated files against ``--jobs 1``,
-  with the CPU count and the load average.
+  with the CPU count and the load average, and the machine's ceiling for it: two runs of a
+  pure-Python loop started at once against one after the other (:func:`ceiling`).
 
 Usage: python benchmarks/bench.py [--repeat N] [--quick] [--skip-large]
 ``--quick`` (smaller inputs, 3 rounds) is for checking that the script runs; figures quoted
@@ -280,6 +281,26 @@ def peak_rss(cmd: list[str]) -> int | None:
     return int(p.stdout.strip()) * 1024 if p.stdout.strip().isdigit() else None
 
 
+def ceiling(rounds: int, loop: int = 3_000_000) -> float:
+    """Median over ``rounds`` of (time of two runs of a pure-Python loop one after the other) /
+    (time of the two started at once), each in a fresh interpreter: what a second process
+    can add on this machine (2.0 on two idle, independent cores)."""
+    code = f"s = 0\nfor i in range({loop}):\n    s += i * i"
+    cmd = [sys.executable, "-c", code]
+    out = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True)
+        subprocess.run(cmd, check=True)
+        serial = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen(cmd), subprocess.Popen(cmd)]
+        for p in procs:
+            p.wait()
+        out.append(serial / (time.perf_counter() - t0))
+    return statistics.median(out)
+
+
 def load() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -430,6 +451,12 @@ def main() -> None:
         rows.append((f"lint --jobs 2 vs --jobs 1, {args.files if not args.quick else len(list(folder.rglob('*.spmd')))} "
                      f"files ({os.cpu_count()} CPUs, load {before} → {load()})", f"{b:.2f} s vs {a:.2f} s", "", "", "",
                      f"{a / b:.2f}× speed-up", "≥ 1.6× on two idle cores", "yes" if a / b >= 1.6 else "no"))
+        print("  ".join(str(c) for c in rows[-1]), flush=True)
+        # What two processes gain on this machine at all: the same pure-Python loop run once
+        # alone and twice at once (no I/O, no shared data). --jobs 2 cannot beat this ceiling.
+        c = ceiling(rounds=max(3, rounds // 2 + 1))
+        rows.append(("ceiling: two independent CPU-bound processes at once vs one after the other", "", "", "", "",
+                     f"{c:.2f}× speed-up", "(context)", ""))
         print("  ".join(str(c) for c in rows[-1]), flush=True)
 
     print()

@@ -9,14 +9,39 @@ def run() -> None:
     (:func:`fountain_audit.commands.fast.lint`): importing click is most of their start-up
     (issue 9). Every other invocation, ``--help`` included, goes to
     :data:`fountain_audit.cli.main.main`."""
-    args = sys.argv[1:]
-    if args in (["--version"], ["-V"]):
+    if sys.argv[1:] in (["--version"], ["-V"]):
         from fountain_audit import __version__
         sys.stdout.write(f"fountain-audit, version {__version__}\n")
         sys.stdout.flush()
         return
     from fountain_audit.commands.common import safe_output_streams
     safe_output_streams()  # a non-UTF-8 stdout/stderr: escapes, not UnicodeEncodeError
+    import signal  # (after --version: it imports enum)
+
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        _run(sys.argv[1:])
+    except SystemExit as e:
+        if e.code == 1 and _INTERRUPTED:  # click's (and the fast path's) "Aborted!", status 1
+            raise SystemExit(130) from None
+        raise
+
+
+#: Set when SIGINT (Ctrl-C) arrived: the run then ends with status 130 (128 + SIGINT, as shells
+#: report it), not 1, which means "findings".
+_INTERRUPTED = False
+
+
+def _on_sigint(signum, frame) -> None:
+    """Python's own SIGINT handler (``KeyboardInterrupt``), noting that it ran."""
+    global _INTERRUPTED
+    _INTERRUPTED = True
+    import signal
+    signal.default_int_handler(signum, frame)
+
+
+def _run(args: list[str]) -> None:
     if args[:1] == ["lint"]:
         from fountain_audit.commands.fast import lint
         if lint(args[1:]):

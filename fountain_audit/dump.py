@@ -40,7 +40,7 @@ from fountain_audit.privacy.detect import workspace_paths
 from fountain_audit.privacy.redact import Redactor
 from fountain_audit.model.ids import SessionIds, ids_of, node_id, scene_id, turn_id
 from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session,
-                                          inline_placements, iter_placements, placements)
+                                          inline_placements, iter_placements, placements, valid_timestamp)
 
 #: Version of the dump output formats (``MAJOR.MINOR``; a minor change only adds fields).
 #: 1.1: every record (and scene, speech) gained "id" (fountain_audit.model.ids);
@@ -146,8 +146,9 @@ class Span:
 class SceneRef:
     """The scene a record belongs to: 0-based ``index``, ``kind`` (see
     :data:`fountain_audit.model.session.SCENE_KINDS`), the ``heading`` text, its ``timestamp`` in
-    ISO 8601 without zone (``None`` when the heading has none) and ``timestamp_form``
-    (``"exact"``, ``"loose"`` or ``None``); ``id`` its stable id (``s3``, see
+    ISO 8601 without zone (``None`` when the heading has none, or one that names no real date
+    and time) and ``timestamp_form`` (``"exact"``, ``"loose"``, ``"invalid"`` for such an impossible
+    one, e.g. ``2026-13-45 25:61:99``, kept as written in ``heading`` only, or ``None``); ``id`` its stable id (``s3``, see
     :mod:`fountain_audit.model.ids`)."""
 
     index: int
@@ -160,8 +161,11 @@ class SceneRef:
 
     @classmethod
     def of(cls, scene: Scene) -> SceneRef:
+        ts, form = scene.info.timestamp, scene.info.timestamp_form
+        if ts is not None and not valid_timestamp(ts):
+            ts, form = None, "invalid"
         return cls(scene.index, scene.kind, scene.heading.heading, scene.line,
-                   iso_timestamp(scene.info.timestamp), scene.info.timestamp_form, scene_id(scene.index))
+                   iso_timestamp(ts), form, scene_id(scene.index))
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "index": self.index, "kind": self.kind, "heading": self.heading, "line": self.line,

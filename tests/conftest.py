@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import os
+
+import pytest
+from hypothesis import settings
+
+# Property tests check behaviour, not speed (issue 9: performance is measured in benchmarks/):
+# no per-example deadline, so a loaded CI machine cannot fail them with DeadlineExceeded.
+settings.register_profile("no-deadline", deadline=None)
+settings.load_profile("no-deadline")
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The read-only reference material: ../shared, or $FOUNTAIN_AUDIT_SHARED.

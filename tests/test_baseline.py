@@ -27,7 +27,7 @@ from .test_formats import cli_env
 DAY = "2026-12-01"
 EPOCH = "1796083200"  # 2026-12-01T00:00:00Z
 P102_LINE = ("sessions/a.spmd:14:1: P102 [tools-between-forward-and-reply] tool note before HARVEY's forwarding "
-             "line (line 16); it belongs after it, before the reply")
+             "line (line 17); it belongs after it, before the reply")
 
 
 def lint(*args: str):
@@ -76,7 +76,7 @@ def test_adopt_then_only_a_new_violation_is_reported(project):
                                        encoding="utf-8")
     r = lint("--baseline", "baseline.json", "sessions")
     assert r.exit_code == 1
-    assert r.stdout == (P102_LINE.replace(":14:1:", ":62:1:").replace("(line 16)", "(line 64)") + "\n"
+    assert r.stdout == (P102_LINE.replace(":14:1:", ":62:1:").replace("(line 17)", "(line 65)") + "\n"
                         "Found 1 error, 0 warnings, 0 infos in 2 files checked; 2 baselined.\n")
 
 

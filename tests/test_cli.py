@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from fountain_audit.cli import main
@@ -28,7 +29,7 @@ def test_lint_output_format_and_exit_1(tmp_path):
     assert r.exit_code == 1
     lines = r.output.splitlines()
     assert lines[0] == (f"{f}:14:1: P102 [tools-between-forward-and-reply] tool note before HARVEY's forwarding "
-                        "line (line 16); it belongs after it, before the reply")
+                        "line (line 17); it belongs after it, before the reply")
     assert lines[-1] == "Found 1 error, 0 warnings, 0 infos in 1 file checked."
 
 
@@ -118,3 +119,40 @@ def test_rule_typo_suggests_the_closest_rule():
     r = CliRunner().invoke(main, ["rule", "P1O2"])
     assert r.exit_code == 2
     assert "unknown rule 'P1O2'; did you mean P102 / tools-between-forward-and-reply?" in r.output
+
+
+@pytest.mark.parametrize("args", [["show", "{a}", "t1.user", "t1.tool1"], ["provenance", "{a}"], ["diff", "{a}", "{b}"]],
+                         ids=lambda a: a[0])
+def test_force_color_and_no_color_are_honoured_when_piped(tmp_path, args):
+    """As the top-level --help says: FORCE_COLOR=1 colours the default text output even when
+    it is piped, NO_COLOR=1 wins over FORCE_COLOR, --color/--no-color win over both."""
+    a, b = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    a.write_text(A03, encoding="utf-8")
+    b.write_text(A03.replace("package main", "package lib"), encoding="utf-8")
+    argv = [x.format(a=a, b=b) for x in args]
+
+    def out(env, *extra):
+        env = {"NO_COLOR": None, "FORCE_COLOR": None, **env}
+        r = CliRunner().invoke(main, argv + list(extra), env=env)
+        assert r.exit_code in (0, 1), r.output
+        return r.stdout
+
+    assert "\x1b[" not in out({})
+    assert "\x1b[" in out({"FORCE_COLOR": "1"})
+    assert "\x1b[" not in out({"FORCE_COLOR": "0"})
+    assert "\x1b[" not in out({"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in out({"FORCE_COLOR": "1"}, "--no-color")
+    assert "\x1b[" in out({"NO_COLOR": "1"}, "--color")
+
+
+@pytest.mark.parametrize("args", [["lint", "{f}"], ["dump", "{f}"], ["export", "--to", "toolpath", "{f}"],
+                                  ["show", "{f}", "t1"], ["provenance", "{f}"], ["diff", "{f}", "{f}"], ["redact", "{f}"],
+                                  ["report", "-o", "{out}", "{f}"]], ids=lambda a: a[0])
+def test_every_command_prefixes_its_errors_alike(tmp_path, args):
+    """One prefix for every command's errors: 'fountain-audit: error: ' (as lint, dump and
+    export always wrote; show, provenance, diff, redact and report wrote 'fountain-audit CMD: error: ')."""
+    missing = str(tmp_path / "missing.spmd")
+    argv = [a.format(f=missing, out=tmp_path / "pages") for a in args]
+    r = CliRunner().invoke(main, argv, env={"NO_COLOR": "1"})
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"fountain-audit: error: {missing}: "), r.stderr

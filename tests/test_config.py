@@ -159,3 +159,22 @@ def test_a_size_of_thousands_of_digits_is_a_usage_error(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["lint", "--max-file-size", "9" * 5000 + "GB", "a.spmd"])
     assert r.exit_code == 2 and r.output.splitlines()[-1] == (
         "Error: --max-file-size: '" + "9" * 40 + "'… is too large a size (at most 4 EB)")
+
+
+def test_a_fractional_size_in_bytes_is_a_usage_error(tmp_path, monkeypatch):
+    """0.5 was read as 0 bytes (every file refused) and 1.5 as 1 byte; a fraction of a larger
+    unit is a whole number of bytes and stays accepted."""
+    from fountain_audit.parse.source import parse_size
+
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "--max-file-size", "0.5", "a.spmd"])
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == (
+        "Error: --max-file-size: a size in bytes is a whole number, not 0.5 (e.g. 1.5MB, 100000)")
+    (tmp_path / "pyproject.toml").write_text("[tool.fountain-audit]\nmax-file-size = 1.5\n")
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and "max-file-size: a size in bytes is a whole number, not 1.5" in r.output
+    assert parse_size("1.5K") == 1536 and parse_size("1.5 MB") == 1572864 and parse_size(7) == 7
+    for bad in ("0.0001K", "١٢MB"):  # under a byte; not ASCII digits
+        with pytest.raises(ValueError):
+            parse_size(bad)

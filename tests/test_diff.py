@@ -472,7 +472,7 @@ def test_unreadable_file_exits_2(tmp_path, pair):
             r = run(*args)
             assert r.exit_code == 2
             assert r.stdout == ""
-            assert f"fountain-audit diff: error: {bad}: cannot read:" in r.stderr
+            assert f"fountain-audit: error: {bad}: cannot read:" in r.stderr
 
 
 def test_non_session_exits_2(tmp_path, pair):
@@ -481,7 +481,7 @@ def test_non_session_exits_2(tmp_path, pair):
     play.write_text("INT. BLOOM HOUSE - DAY\n\nA quiet kitchen.\n\nMARY\nHello.\n", encoding="utf-8")
     r = run(pa, play, "--format", "json")
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr.strip() == f"fountain-audit diff: error: {play}: not a Harvey session (a plain screenplay)"
+    assert r.stderr.strip() == f"fountain-audit: error: {play}: not a Harvey session (a plain screenplay)"
     empty = tmp_path / "empty.spmd"
     empty.write_text("Title: Harvey Session\nAuthor: RSDOIEL\n\nFADE IN:\n\nTHE END.\n", encoding="utf-8")
     r = run(empty, pa)
@@ -661,7 +661,7 @@ def test_empty_and_binary_files_are_named_for_what_they_are(tmp_path, pair):
     for name in files:
         r = run(pa, tmp_path / name)
         assert r.exit_code == 2 and r.stdout == ""
-        said[name] = r.stderr.strip().removeprefix(f"fountain-audit diff: error: {tmp_path / name}: ")
+        said[name] = r.stderr.strip().removeprefix(f"fountain-audit: error: {tmp_path / name}: ")
     assert said == {"empty.spmd": "not a Harvey session (an empty file: 0 bytes)",
                     "blank.spmd": "not a Harvey session (an empty file: only white space)",
                     "blob.spmd": "not a Harvey session (a binary file)"}
@@ -676,7 +676,7 @@ def test_fifo_is_not_a_regular_file(tmp_path, pair):
     os.mkfifo(fifo)
     r = run(pa, fifo)  # must not block on opening the FIFO
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr.strip() == f"fountain-audit diff: error: {fifo}: not a regular file"
+    assert r.stderr.strip() == f"fountain-audit: error: {fifo}: not a regular file"
     with pytest.raises(DiffError, match="not a regular file"):
         engine.read_side(str(fifo))
 
@@ -790,7 +790,7 @@ def test_error_messages_escape_file_names(tmp_path, pair):
     pa, _ = pair
     r = run(pa, tmp_path / "gone\x1b]0;pwned\x07.spmd")
     assert r.exit_code == 2 and "\x1b" not in r.stderr and "\x07" not in r.stderr
-    assert r.stderr.strip() == (f"fountain-audit diff: error: {tmp_path}/gone\\x1b]0;pwned\\x07.spmd: cannot read: "
+    assert r.stderr.strip() == (f"fountain-audit: error: {tmp_path}/gone\\x1b]0;pwned\\x07.spmd: cannot read: "
                                 "No such file or directory")
 
 

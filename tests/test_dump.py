@@ -579,3 +579,20 @@ def test_jq_consumes_jsonl(tmp_path):
                           shell=True, capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert head.returncode == 0 and "Traceback" not in head.stderr  # a closed pipe ends the dump quietly
     assert json.loads(head.stdout)["name"] == "read_file"
+
+
+def test_impossible_heading_timestamp_is_not_dumped_as_exact():
+    """A heading timestamp that names no date and time (`2026-13-45 25:61:99`, H101) is not turned
+    into an ISO 8601 `timestamp` with form `exact`: `timestamp` is null and `timestamp_form` is
+    `invalid`; the text as written stays in `heading`. The output still validates."""
+    text = SESSION.replace("TALKING 2026-06-24 10:02:30", "TALKING 2026-13-45 25:61:99")
+    doc = dump_json("--turns", "-", input=text)
+    validator("turns").validate(doc)
+    scenes = [t["scene"] for t in doc["records"]]
+    assert [(s["heading"], s["timestamp"], s["timestamp_form"]) for s in scenes] == [
+        ("INT. HARVEY AND ALICE TALKING 2026-13-45 25:61:99", None, "invalid"),
+        ("INT. HARVEY AND ALICE TALKING — 2026-06-24 10:05", "2026-06-24T10:05", "loose")]
+    records = dump_json("--records", "all", "-", input=text)
+    validator("dump").validate(records)
+    assert {(r["scene"]["timestamp"], r["scene"]["timestamp_form"]) for r in records["records"]
+            if r.get("scene") and r["scene"]["line"] == 16} == {(None, "invalid")}

@@ -346,3 +346,21 @@ def test_output_dash_is_standard_output(tmp_path, monkeypatch):
     assert (dash.exit_code, dash.stdout, dash.stderr) == (0, plain.stdout, "")
     assert json.loads(dash.stdout)["paths"][0]["meta"]["harvey"]["file"] == str(CLEAN)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("target", ["toolpath", "otlp-json"])
+def test_nothing_read_writes_no_document(tmp_path, target):
+    """No readable session: exit 2 with the message, and no empty document, neither on
+    standard output nor in -o (an existing file there is left as it was)."""
+    missing = str(tmp_path / "nope.spmd")
+    r = run("--to", target, missing)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == f"fountain-audit: error: {missing}: no such file or directory\n"
+    out = tmp_path / "x.json"
+    assert run("--to", target, missing, "-o", str(out)).exit_code == 2 and not out.exists()
+    out.write_text("previous\n")
+    (tmp_path / "empty.spmd").write_text("")
+    for args in ([missing], [str(tmp_path / "empty.spmd")]):
+        r = run("--to", target, *args, "-o", str(out))
+        assert r.exit_code == 2 and r.stderr.startswith("fountain-audit: error: ")
+        assert out.read_text() == "previous\n"

@@ -27,7 +27,7 @@ from .test_cli import A03
 SARIF_SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif" / "sarif-schema-2.1.0.json").read_text())
 #: The stable fingerprint of A03's P102 as s.spmd (see tests/test_fingerprint.py for the recipe).
 P102_FINGERPRINT = "f4ebe290d81a8ec6da6ea0b14ce88c66"
-P102_MESSAGE = "tool note before HARVEY's forwarding line (line 16); it belongs after it, before the reply"
+P102_MESSAGE = "tool note before HARVEY's forwarding line (line 17); it belongs after it, before the reply"
 
 
 @pytest.fixture

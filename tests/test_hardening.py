@@ -18,7 +18,7 @@ from fountain_audit.lint.config import ConfigError, load_config
 from .conftest import ROOT, SAMPLES, cpu_best_of_3
 from .test_cli import A03
 
-P102_MESSAGE = "tool note before HARVEY's forwarding line (line 16); it belongs after it, before the reply"
+P102_MESSAGE = "tool note before HARVEY's forwarding line (line 17); it belongs after it, before the reply"
 
 
 def cli(*args, input=None, env=None):
@@ -195,7 +195,7 @@ def test_provenance_and_show_warn_about_binary_data(project, command):
     r = cli(command[0], "bin.spmd", *command[1:])
     assert r.exit_code == 0
     assert r.stderr.splitlines()[0] == \
-        f"fountain-audit {command[0]}: warning: bin.spmd: binary data, not a session transcript"
+        "fountain-audit: warning: bin.spmd: binary data, not a session transcript"
 
 
 # -- 9. every diagnostic has an end -------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def test_fifo_on_the_command_line_is_not_a_regular_file(project):
     r = run_cli("dump", "pipe.spmd", cwd=project)
     assert r.returncode == 2 and r.stderr == "fountain-audit: error: pipe.spmd: not a regular file\n"
     r = run_cli("diff", "pipe.spmd", "s.spmd", cwd=project)
-    assert r.returncode == 2 and r.stderr == "fountain-audit diff: error: pipe.spmd: not a regular file\n"
+    assert r.returncode == 2 and r.stderr == "fountain-audit: error: pipe.spmd: not a regular file\n"
 
 
 # -- 22. file sizes and memory ---------------------------------------------------------------------------
@@ -472,6 +472,25 @@ def test_junit_fails_only_what_fails_the_run(project):
     assert code == 1
     assert [(s.name, s.tests, s.failures) for s in xml] == [("warn.spmd", 1, 1), ("s.spmd", 1, 1)]
     assert [[type(r) for r in c.result] for s in xml for c in s] == [[Failure], [Failure]]
+
+
+def test_strict_fails_warnings_not_infos_in_exit_status_and_junit(project):
+    """--strict makes warnings fail, never infos (as ruff and yamllint): a clean session whose only
+    finding is the E103 info (a byte-order mark) exits 0 under --strict, and JUnit, which marks
+    what fails the run, reports it as a passing testcase, not a <failure>."""
+    Path("bom.spmd").write_bytes(b"\xef\xbb\xbf" + A03.replace(
+        '[[tool: read_file({"path":"a.go"}) — ok]]\n\nHARVEY\nForwarding to LLAMA.',
+        'HARVEY\nForwarding to LLAMA.\n\n[[tool: read_file({"path":"a.go"}) — ok]]').encode())
+    assert cli("lint", "--strict", "bom.spmd").output.splitlines()[0] == (
+        "bom.spmd:1:1: E103 [byte-order-mark] file starts with a UTF-8 byte-order mark")
+    code, xml = junit_of("--strict", "bom.spmd")
+    assert code == 0
+    assert (xml.tests, xml.failures, xml.errors) == (1, 0, 0)
+    assert [(c.name, c.is_passed) for s in xml for c in s] == [("E103 [byte-order-mark] 1:1", True)]
+    assert cli("lint", "--strict", "--output-format", "json", "bom.spmd").exit_code == 0
+    help_text = " ".join(cli("lint", "--help").output.split())
+    assert "warnings fail the run too (exit 1); infos never do" in help_text.lower()
+    assert "warnings do not fail unless --strict; infos never do" in help_text
 
 
 def test_junit_counts_agree_with_elements(monkeypatch):
@@ -698,7 +717,7 @@ def test_redact_refuses_a_fifo(project, mode):
     import os
     os.mkfifo("p.spmd")
     r = run_cli("redact", "p.spmd", *mode, cwd=project, timeout=30)
-    assert r.returncode == 2 and r.stderr == "fountain-audit redact: error: p.spmd: not a regular file\n"
+    assert r.returncode == 2 and r.stderr == "fountain-audit: error: p.spmd: not a regular file\n"
     assert sorted(set(os.listdir(".")) - {".fountain_audit_cache"}) == ["p.spmd", "s.spmd"]
 
 
@@ -723,14 +742,14 @@ def test_report_directory_never_writes_over_an_input(project):
     shutil.copy("s.spmd", "s.spmd.html")  # the page name of s.spmd
     r = cli("report", "s.spmd", "s.spmd.html", "-o", ".")
     assert r.exit_code == 2
-    assert r.stderr == ("fountain-audit report: error: s.spmd.html: refusing to write a page over an input file "
+    assert r.stderr == ("fountain-audit: error: s.spmd.html: refusing to write a page over an input file "
                         "(s.spmd.html)\n")
     assert Path("s.spmd.html").read_text() == A03
     os.mkdir("out")
     shutil.copy("s.spmd", "out/index.html")
     r = cli("report", "s.spmd", "out/index.html", "-o", "out/")
     assert r.exit_code == 2
-    assert r.stderr == ("fountain-audit report: error: out/index.html: refusing to write the index over an input "
+    assert r.stderr == ("fountain-audit: error: out/index.html: refusing to write the index over an input "
                         "file (out/index.html)\n")
     assert os.listdir("out") == ["index.html"] and Path("out/index.html").read_text() == A03
     assert sorted(set(os.listdir(".")) - {".fountain_audit_cache"}) == ["out", "s.spmd", "s.spmd.html"]
@@ -750,9 +769,9 @@ EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
     (("export", "--to", "toolpath", "f" + EVIL), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
     (("redact", "--in-place", "e" + EVIL),
      f"fountain-audit: e{EVIL_SHOWN}: 0 secret(s), 0 workspace path(s), 0 home path(s) replaced"),
-    (("redact", "f" + EVIL), f"fountain-audit redact: error: f{EVIL_SHOWN}: not a regular file"),
-    (("report", "f" + EVIL, "-o", "out/"), f"fountain-audit report: error: f{EVIL_SHOWN}: not a regular file"),
-    (("diff", "f" + EVIL, "s.spmd"), f"fountain-audit diff: error: f{EVIL_SHOWN}: not a regular file"),
+    (("redact", "f" + EVIL), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
+    (("report", "f" + EVIL, "-o", "out/"), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
+    (("diff", "f" + EVIL, "s.spmd"), f"fountain-audit: error: f{EVIL_SHOWN}: not a regular file"),
     (("lint", "d" + EVIL), f"fountain-audit: error: no session file (*.spmd, *.fountain) in d{EVIL_SHOWN} "
                            "(--allow-empty accepts that)"),
     (("lint", "d" + EVIL, "s.spmd"), f"fountain-audit: warning: no *.spmd or *.fountain files under d{EVIL_SHOWN}"),
@@ -761,7 +780,7 @@ EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
     (("export", "--to", "toolpath", "s.spmd", "-o", "gone/" + EVIL),
      f"fountain-audit: error: cannot write gone/{EVIL_SHOWN}: No such file or directory"),
     (("redact", "s.spmd", "-o", "gone/" + EVIL),
-     f"fountain-audit redact: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
+     f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
     (("report", "s.spmd", "-o", EVIL + ".txt"), f"Error: -o {EVIL_SHOWN}.txt: a page is written to a name"),
 ])
 def test_file_names_reach_standard_error_escaped(project, args, expected):
@@ -859,3 +878,24 @@ def test_output_in_a_non_utf8_encoding_is_escaped_not_a_crash(tmp_path, env, arg
     assert r.returncode == status
     if args[:2] == ("lint", "v.spmd"):
         assert b"ghp_\\u2026(40 chars)" in r.stdout
+
+
+@pytest.mark.parametrize("command", [["lint", "-"], ["dump", "-"], ["provenance", "-"]])
+def test_ctrl_c_exits_130_not_the_findings_status(command):
+    """SIGINT while a command waits for standard input: "Aborted!" and status 130 (it was 1,
+    the status of "errors found", for lint's fast path and for click's)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "fountain_audit", *command], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1.5)  # (started and blocked reading standard input)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert p.returncode == 130, err
+    assert err.decode().strip().endswith("Aborted!")

@@ -173,6 +173,17 @@ def test_repeated_strings_held_once():
     session = build_session(parse(text))
     speakers = [sp.character for s in session.scenes for sp in s.speeches]
     assert len({id(c) for c in speakers}) == len(set(speakers))
+    # a heading's place and groups, a forwarding target, a rag-source's values: held once each
+    places = [s.info.place for s in session.scenes]
+    users = [s.info.groups["b"] for s in session.scenes if s.kind == "chat"]
+    targets = [t.target for t in session.turns if t.target]
+    sources = [r.fields[k] for r in session.notes if r.kind == "rag-source" for k in ("source", "title", "doi")]
+    for values in (places, users, targets, sources):
+        assert len(values) > 100 and len({id(v) for v in values}) == len(set(values))
+    # a tool call's fields tuple (name, status, layout) is shared by the records that repeat it
+    calls = [r._fields for r in session.notes if r.kind == "tool"]
+    assert len(calls) > 100 and all(c.__class__ is tuple for c in calls)
+    assert len({id(c) for c in calls}) == len(set(calls)) < 10
 
 
 def test_note_record_keeps_rare_values_apart():
@@ -193,3 +204,27 @@ def test_note_record_keeps_rare_values_apart():
     again = pickle.loads(pickle.dumps(bad))
     assert (again.error, again.error_line, again.error_column, again.body) == \
         (bad.error, 1, 8, "rag: nothing like a rag note")
+
+
+def test_invalid_utf8_found_after_a_wide_chunk(monkeypatch):
+    # A chunk that is not Latin-1 (an em dash), then a lone surrogate in a later chunk.
+    monkeypatch.setattr(invalid_utf8, "_CHUNK", 7)
+    assert invalid_utf8._encodable("é" * 8 + "—" + "é" * 20)
+    assert not invalid_utf8._encodable("é" * 8 + "—" + "é" * 10 + "\udce9" + "é" * 5)
+
+
+def test_latin1_byte_form_finds_what_the_ascii_form_finds(monkeypatch):
+    """RuleContext.ascii_bytes is the Latin-1 copy for a text below U+0100: every rule that reads
+    it (E102, V101, V102) finds the same as with ``encode("ascii", "replace")``."""
+    from fountain_audit.lint.rules import RuleContext
+    from fountain_audit.privacy import detect
+
+    text = ("Title: Séance\nAuthor: ÉLODIE\n\nINT. CAFÉ – NIGHT\n\nÉLODIE\nMon café: /home/élodie/x et /home/bob/y.\n"
+            "password = 'Zq8#kLm2$vR9xT'\nAKIAIOSFODNN7EXAMPLE ghp_" + "aB3" * 12 + "\n\x07 ß ÿ key=\"Qw3rTy9!Lp0@Zx\"\n")
+    text = text.replace("–", "-")  # (keep every code point below U+0100)
+    assert text.encode("latin-1") and not text.isascii()
+    latin = [(d.code, d.line, d.column, d.message) for d in lint_text(text, "x")]
+    assert {"E102", "V101", "V102"} <= {c for c, *_ in latin}
+    detect._LAST_FOUND = None
+    monkeypatch.setattr(RuleContext, "ascii_bytes", lambda self: self.text.encode("ascii", "replace"))
+    assert [(d.code, d.line, d.column, d.message) for d in lint_text(text, "x")] == latin

@@ -4,7 +4,7 @@ expression, reduced with the parser's callbacks) gives exactly what the LALR par
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 from lark.exceptions import LarkError
 
 from fountain_audit.parse import notes as notes_module
@@ -154,6 +154,29 @@ def test_parse_note_is_the_same_without_the_fast_readers(monkeypatch):
     _parse_cached.cache_clear()
     monkeypatch.setattr(notes_module, "_fast_readers", lambda: {})
     slow = [_record(parse_note(n)) for n in notes_]
+    _parse_cached.cache_clear()
+    assert fast == slow
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(FAST_PIECES + ['{"a":1}', "[1]", '{"p":"x — ok) — ok"}', "\t"]), max_size=12)
+       .map("".join))
+@example('read_file({"path":"a.go","note":"a — b ]] c"}) — ok')
+@example('x({"a":")"}) — ok) — error: boom')
+@example('w({"t":"a\tb"}) — error:  spaced ')
+@example('x([1, 2] ) — error')
+@example('x( {"a":1}) — ok')
+@example('x({"a":1} x) — ok')
+@example('x("s") — ok')
+@example("x(" + "[" * 300 + "]" * 300 + ") — ok")
+def test_tool_notes_are_the_same_without_the_fast_readers(payload):
+    """A tool note read in place (notes._read_tool_call) is the record the general path gives."""
+    import unittest.mock
+
+    nodes = [n for n in parse(f"[[tool: {payload}]]\n\n[[LLAMA.tool: {payload}]]\n").children if isinstance(n, Note)]
+    fast = [(_record(r), r.field("arguments_text"), r.field("status")) for r in map(parse_note, nodes)]
+    with unittest.mock.patch.object(notes_module, "_fast_readers", lambda: {}):
+        slow = [(_record(r), r.field("arguments_text"), r.field("status")) for r in map(parse_note, nodes)]
     _parse_cached.cache_clear()
     assert fast == slow
 

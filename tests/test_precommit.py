@@ -94,7 +94,7 @@ def test_entry_fails_on_violations_with_concise_output():
     assert r.returncode == 1
     lines = r.stdout.splitlines()
     assert "samples/violations/P102-tools-between-forward-and-reply.spmd:20:1: P102 [tools-between-forward-and-reply] " \
-           "tool note before HARVEY's forwarding line (line 22); it belongs after it, before the reply" in lines
+           "tool note before HARVEY's forwarding line (line 23); it belongs after it, before the reply" in lines
     # one diagnostic per violation sample, of its rule's severity; the clean session has none
     by = Counter(str(r.severity) for r in all_rules())
     assert lines[-1] == (f"Found {by['error']} errors, {by['warning']} warnings, {by['info']} infos "
@@ -161,5 +161,5 @@ def test_real_pre_commit_in_a_temporary_repository(tmp_path):
     lines = [line for line in out.splitlines() if ".spmd:" in line or line.startswith("Found")]
     assert lines == [
         "sessions/bad.spmd:14:1: P102 [tools-between-forward-and-reply] tool note before HARVEY's forwarding "
-        "line (line 16); it belongs after it, before the reply",
+        "line (line 17); it belongs after it, before the reply",
         "Found 1 error, 0 warnings, 0 infos in 2 files checked."]

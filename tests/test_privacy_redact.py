@@ -214,7 +214,7 @@ def test_redact_refuses_an_output_that_is_its_input(tmp_path):
     for out in (a, tmp_path / "link.spmd"):
         r = cli("redact", str(a), "-o", str(out))
         assert r.returncode == 2
-        assert r.stderr == (f"fountain-audit redact: error: {out}: refusing to write the redacted copy over its "
+        assert r.stderr == (f"fountain-audit: error: {out}: refusing to write the redacted copy over its "
                             "input (--in-place replaces the file)\n")
         assert a.read_text(encoding="utf-8") == TEXT
 
@@ -394,7 +394,7 @@ def test_redact_refuses_a_file_over_max_file_size_before_reading_it(tmp_path):
     for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"]):
         r = cli("redact", str(big), *args)
         assert (r.returncode, r.stdout) == (2, "")
-        assert r.stderr == (f"fountain-audit redact: error: {big}: cannot read: 600.0 MB (629145600 bytes) is over "
+        assert r.stderr == (f"fountain-audit: error: {big}: cannot read: 600.0 MB (629145600 bytes) is over "
                             "the size limit (max-file-size 512.0 MB (536870912 bytes))\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.spmd"]
     assert big.stat().st_size == 600 * 1024 * 1024
@@ -433,7 +433,7 @@ def test_redact_refuses_a_file_it_cannot_read_as_text(tmp_path, encoding, what):
     for args in (["-o", str(tmp_path / "out.spmd")], ["--in-place"], []):
         r = cli("redact", str(f), *args)
         assert (r.returncode, r.stdout) == (2, "")
-        assert r.stderr == (f"fountain-audit redact: error: {f}: {what}, not a session transcript: not redacted "
+        assert r.stderr == (f"fountain-audit: error: {f}: {what}, not a session transcript: not redacted "
                             "(nothing written)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s16.spmd"] and f.read_bytes() == before
 
@@ -447,7 +447,7 @@ def test_redact_in_place_refuses_a_file_with_other_hard_links(tmp_path):
     r = cli("redact", "--in-place", str(h1), str(c))
     assert r.returncode == 2
     assert r.stderr.splitlines()[0] == (
-        f"fountain-audit redact: error: {h1}: has 2 hard links; replacing it would leave the unredacted text under "
+        f"fountain-audit: error: {h1}: has 2 hard links; replacing it would leave the unredacted text under "
         "the other 1 name(s): left as it is (redact it with -o)")
     assert r.stderr.splitlines()[1:] == [f"fountain-audit: {c}: 15 secret(s), 5 workspace path(s), 7 home path(s) "
                                          "replaced"]
@@ -464,3 +464,48 @@ def test_redact_output_dash_is_standard_output(tmp_path):
     assert plain.returncode == 0 and leaks(plain.stdout) == [] and plain.stdout
     assert (cli("redact", str(a), "-o", "-", cwd=tmp_path).stdout, plain.stderr) == (plain.stdout, "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.spmd"]
+
+
+def test_root_home_is_redacted_and_the_workspace_under_it_is_the_workspace():
+    from fountain_audit.privacy.redact import redact_session
+
+    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace(
+        "/home/margot/src/tidewater", "/root/src/tidewater").replace(
+        '"cmd":"make test"', '"cmd":"make -C /root/src/tidewater test && cat /root/.netrc /var/root/x"')
+    out = redact_session(text)
+    assert out.problem is None
+    assert '"cmd":"make -C <workspace> test && cat <home>/.netrc /var/root/x"' in out.text
+    assert "/root" not in out.text.replace("/var/root", "")
+    assert redact_text('ls /root /srv/www/root "\\/root\\/.ssh"') == 'ls <home> /srv/www/root "<home>\\/.ssh"'
+
+
+def test_redact_of_a_directory_is_a_usage_error_that_says_redact_takes_files(tmp_path):
+    d = tmp_path / "sessions"
+    d.mkdir()
+    a = d / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    for args in ([str(d)], [f"{d}/"], ["--in-place", str(a), str(d)], [str(d), "-o", str(tmp_path / "out")]):
+        r = cli("redact", *args)
+        assert r.returncode == 2 and r.stdout == ""
+        assert "cannot read" not in r.stderr and r.stderr.startswith("Usage: ")
+        assert f"\n\nError: {d}" in r.stderr and r.stderr.endswith(
+            f": a directory: redact takes session files (for a folder: fountain-audit redact --in-place {d}/*.spmd)\n")
+    assert a.read_text(encoding="utf-8") == TEXT and not (tmp_path / "out").exists()
+
+
+def test_redact_to_a_terminal_escapes_control_sequences(tmp_path):
+    """On a terminal (a real pseudo-terminal here) the copy's ESC/OSC sequences are shown
+    escaped; through a pipe the copy is exact."""
+    import subprocess
+    import sys
+
+    from .test_hardening import on_terminal
+
+    f = tmp_path / "esc.spmd"
+    f.write_bytes(b"Title: T\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\nALICE\n"
+                  b"hi \x1b]0;owned\x07 \x1b[2J there\n")
+    piped = subprocess.run([sys.executable, "-m", "fountain_audit", "redact", str(f)], capture_output=True)
+    assert piped.returncode == 0 and piped.stdout == f.read_bytes()
+    shown = on_terminal(["redact", str(f)], tmp_path)
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "hi \\x1b]0;owned\\x07 \\x1b[2J there" in shown

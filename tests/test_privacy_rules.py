@@ -268,3 +268,94 @@ def test_basic_auth_password_with_sub_delimiters(url, password):
 ])
 def test_basic_auth_code_and_references_are_no_password(text):
     assert find_secrets(text) == []
+
+
+_RANDOM = "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9fG1hJ3kL5mN7pQ9rS1tU3vW5xY7zA9bC1dE3fG5hJ7kL9mN1pQ3rS5t-U7v_Ab3C"
+GITHUB_FINE_GRAINED = "github_pat_11ABCDEFG0123456789abc_" + _RANDOM[:59]  # 22 + "_" + 59
+ANTHROPIC_KEY = "sk-ant-api03-" + _RANDOM[-93:] + "AA"
+GOOGLE_KEY = "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"
+HF_TOKEN = "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"
+AI_TOKENS = [(GITHUB_FINE_GRAINED, "github-token", "github_pat_…(93 chars)"),
+             (ANTHROPIC_KEY, "anthropic-key", "sk-ant-…(108 chars)"),
+             ("sk-ant-admin01-" + ANTHROPIC_KEY[13:], "anthropic-key", "sk-ant-…(110 chars)"),
+             (GOOGLE_KEY, "google-api-key", "AIza…(39 chars)"),
+             (HF_TOKEN, "huggingface-token", "hf_…(37 chars)")]
+
+
+@pytest.mark.parametrize("token, kind, masked", AI_TOKENS, ids=lambda x: x[:12])
+@pytest.mark.parametrize("context", ["{}", "export TOKEN={}", '{{"api_key":"{}"}}', "my token is {}.", "({})",
+                                     "Authorization: Bearer {}", "https://x.example/api?key={}&q=1"])
+def test_github_fine_grained_and_ai_provider_tokens(token, kind, masked, context):
+    text = context.format(token)
+    found = find_secrets(text)
+    start = text.index(token)
+    assert [(s.start, s.end, s.kind, s.value) for s in found] == [(start, start + len(token), kind, token)]
+    assert found[0].masked() == masked
+
+
+@pytest.mark.parametrize("token, kind, masked", AI_TOKENS, ids=lambda x: x[:12])
+def test_ai_provider_tokens_are_taken_to_the_end_of_the_token(token, kind, masked):
+    longer = token + "9Zz-x_Q"
+    assert [(s.kind, s.value) for s in find_secrets(f'"{longer}"')] == [(kind, longer)]
+
+
+def test_an_anthropic_key_holding_the_openai_marker_is_an_anthropic_key():
+    key = ANTHROPIC_KEY[:40] + "T3BlbkFJ" + ANTHROPIC_KEY[48:]
+    assert [(s.kind, s.value) for s in find_secrets(f"ANTHROPIC_API_KEY={key}")] == [("anthropic-key", key)]
+
+
+@pytest.mark.parametrize("text", [
+    "github_pat_" + "x" * 82,                                # a placeholder
+    "github_pat_11ABCDEFG0123456789_abc",                    # too short
+    "my_github_pat_11ABCDEFG0123456789abc_" + GITHUB_FINE_GRAINED[34:],  # inside an identifier
+    "sk-ant-api03-your-anthropic-key-goes-here-please-1234",  # prose
+    "sk-ant-api03-" + "X" * 95,
+    "sk-ant-api03-aB3dE5fG7hJ9",                             # too short
+    "task-ant-api03-" + ANTHROPIC_KEY[13:],                  # not a key's start
+    "AIzaSomething", "AIza" + "a" * 35, "the AIzaBotWasHere",
+    "base64 data MIIBIjAN/AIza" + GOOGLE_KEY[4:],            # inside base64
+    "hf_hub_download(repo_id=...)", "from hf_transfer import x",
+    "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",                 # an identifier: 34 letters, 5 capitals
+    "hf_" + "abcdefghij" * 4,                                # one case, 40 letters
+    "use the_hf_" + HF_TOKEN[3:],                            # inside an identifier
+    "hf_" + HF_TOKEN[3:] + "Q",                              # 35 letters: no Hugging Face token
+    "skeleton key and hf_ and sk-ant- and AIza and github_pat_ alone",
+])
+def test_no_ai_provider_token_in_ordinary_text(text):
+    assert find_secrets(text) == []
+
+
+def test_github_fine_grained_and_ai_provider_tokens_are_redacted_whole():
+    from fountain_audit.privacy.redact import redact_session
+
+    extra = ",".join(f'"k{i}":"{t}"' for i, (t, _, _) in enumerate(AI_TOKENS))
+    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace('"limit":5', f'"limit":5,{extra}')
+    out = redact_session(text)
+    assert out.problem is None and out.counts.secrets == len(AI_TOKENS)
+    want = ",".join(f'"k{i}":"<redacted:{k}>"' for i, (_, k, _) in enumerate(AI_TOKENS))
+    assert f'"limit":5,{want}}}) — ok]]' in out.text
+    for token, _, _ in AI_TOKENS:
+        assert token[-12:] not in out.text and token[8:20] not in out.text
+
+
+@pytest.mark.parametrize("text, found", [
+    ("cat /root/.ssh/id_rsa", ["/root"]),
+    ("cd /root && ls", ["/root"]),
+    ('{"path":"\\/root\\/notes.txt"}', ["\\/root"]),
+    ("see /root.", ["/root"]),
+    ("/home/root/x", ["/home/root"]),
+    ("/rootfs /root.txt /var/root /ROOT/x \\root x/root ~/root C:/root ../root /roots", []),
+])
+def test_root_is_a_home_directory(text, found):
+    """/root is root's home on Linux: reported (user root) like /home/<user>, in either slash
+    spelling JSON gives it; not a longer name, another directory's root, or \\root."""
+    assert [(h.text, h.user) for h in find_home_paths(text)] == [(f, "root") for f in found]
+
+
+def test_root_home_paths_flagged_but_not_the_workspace():
+    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace(
+        "/home/margot/src/tidewater", "/root/src/tidewater").replace(
+        '"cmd":"make test"', '"cmd":"make -C /root/src/tidewater test && cat /root/.netrc"')
+    found = lint_text(text, "s.spmd", Selection.build(select=["V102"]))
+    line = text[:text.index("/root/.netrc")].count("\n") + 1
+    assert [(d.line, d.message) for d in found] == [(line, "home directory path /root names a user account")]

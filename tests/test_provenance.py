@@ -253,3 +253,16 @@ def test_every_id_in_the_text_tree_reaches_the_terminal_escaped(tmp_path):
     assert r.exit_code == 0, r.output
     assert "\x1b" not in r.stdout and "\udcff" not in r.stdout
     assert "note recall:q\\x1b[2J\\xff2: [[recall]]  L6" in r.stdout
+
+
+def test_text_tree_gives_a_recorded_score_unrounded():
+    """A top score of 0.871 is shown as 0.871 (the text tree rounded it to 0.87), as the JSON
+    output and the report give it."""
+    session = ("Title: Harvey Session\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+               "Harvey and ALICE are in chat mode. Model: M. Workspace: /tmp/ws.\n\n"
+               "ALICE\nq\n\nHARVEY\nForwarding to M.\n\n[[rag: 3 chunks from s.db, top score 0.871]]\n\n"
+               "M\nok\n\nTHE END.\n")
+    r = CliRunner().invoke(main, ["provenance", "-"], input=session)
+    assert r.exit_code == 0
+    assert "3 chunks from s.db, top score 0.871  L13\n" in r.stdout
+    assert prov("--format", "json", "-", input=session)["replies"][0]["rag"][0]["top_score"] == 0.871

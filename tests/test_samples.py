@@ -72,6 +72,7 @@ VIOLATIONS = [
     ("N108-rag-source-without-rag.spmd", "N108", 17),        # [[rag-source:]] with no [[rag:]]
     ("N109-empty-rag-source.spmd", "N109", 21),              # [[rag-source:]]
     ("N110-audit-note-inside-text.spmd", "N110", 22),        # [[tool:]] glued under the forwarding line
+    ("N111-second-note-on-line.spmd", "N111", 30),           # [[write:]] ... ]] [[write:]] on one line
     ("L101-legacy-prose-tool-call.spmd", "L101", 23),        # Harvey calls read_file: {...}
     ("L102-legacy-stats-note.spmd", "L102", 26),             # [[stats: ... tok/s]]
     ("R101-reply-reads-as-structure.spmd", "R101", 26),      # "## Autumn inspection" after a blank line

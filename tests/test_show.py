@@ -90,7 +90,7 @@ def test_lines_past_the_end_are_clamped_with_a_note():
     r = run(CLEAN, "t1.reply", "--lines", "13:99")
     assert r.exit_code == 0
     assert r.stdout == "55 | FAILED tests/test_harbour.py::test_ebb_window\n56 | ```\n"
-    assert r.stderr == "fountain-audit show: note: --lines 13:99 clamped to 13:14 (t1.reply has 14 lines)\n"
+    assert r.stderr == "fountain-audit: note: --lines 13:99 clamped to 13:14 (t1.reply has 14 lines)\n"
     doc = json.loads(run(CLEAN, "t1.reply", "--lines", "13:99", "--format", "json").stdout)
     assert doc["elements"][0]["lines"] == {"start": 13, "end": 14, "total": 14, "clamped": True,
                                            "first_line": 55, "last_line": 56}
@@ -108,7 +108,7 @@ def test_lines_past_the_end_are_clamped_with_a_note():
 def test_bad_lines_exit_2_naming_the_valid_range(spec, message):
     r = run(CLEAN, "t1.reply", "--lines", spec)
     assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr == f"fountain-audit show: error: {CLEAN}: {message}\n"
+    assert r.stderr == f"fountain-audit: error: {CLEAN}: {message}\n"
 
 
 def test_bad_lines_on_one_line_element():
@@ -131,14 +131,14 @@ def test_bad_lines_on_one_line_element():
 def test_unknown_ids_exit_2_with_the_nearest_valid_ids(ident, hint):
     r = run(CLEAN, "t1", ident)
     assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr == f"fountain-audit show: error: {CLEAN}: unknown id {ident!r}: {hint}\n"
+    assert r.stderr == f"fountain-audit: error: {CLEAN}: unknown id {ident!r}: {hint}\n"
     assert "\x1b" not in r.stderr  # (repr shows ESC as a backslash escape)
 
 
 def test_unreadable_file_exits_2(tmp_path):
     r = run(str(tmp_path / "missing.spmd"), "t1")
     assert r.exit_code == 2
-    assert r.stderr == f"fountain-audit show: error: {tmp_path / 'missing.spmd'}: cannot read: No such file or directory\n"
+    assert r.stderr == f"fountain-audit: error: {tmp_path / 'missing.spmd'}: cannot read: No such file or directory\n"
 
 
 def test_stdin():
@@ -220,8 +220,17 @@ def test_numbers_of_thousands_of_digits_are_out_of_range_not_a_crash():
     """Python refuses int() of 4,300+ digits (ValueError): a line number that long is past any file."""
     big = "9" * 5000
     r = run(CLEAN, "L" + big)
-    assert r.exit_code == 2 and r.stderr.startswith(f"fountain-audit show: error: {CLEAN}: unknown id 'L{big}': ")
+    assert r.exit_code == 2 and r.stderr.startswith(f"fountain-audit: error: {CLEAN}: unknown id 'L{big}': ")
     r = run("--lines", big + ":", CLEAN, "t1")
-    assert r.exit_code == 2 and r.stderr.startswith(f"fountain-audit show: error: {CLEAN}: --lines {big}:")
+    assert r.exit_code == 2 and r.stderr.startswith(f"fountain-audit: error: {CLEAN}: --lines {big}:")
     r = run("--lines", "1:" + big, CLEAN, "t1")  # an end past the element is clamped
     assert (r.exit_code, r.stdout) == (0, run(CLEAN, "t1").stdout)
+
+
+def test_end_in_a_file_without_the_end_says_there_is_no_end_marker(tmp_path):
+    f = tmp_path / "cut.spmd"
+    f.write_text(open(CLEAN, encoding="utf-8").read().replace("THE END.\n", ""), encoding="utf-8")
+    r = run(str(f), "end")
+    assert (r.exit_code, r.stdout) == (2, "")  # as for an id not found
+    assert r.stderr == f"fountain-audit: error: {f}: no element 'end': the file has no end marker (THE END.)\n"
+    assert run(CLEAN, "end").stdout.rstrip().endswith("THE END.")

@@ -320,7 +320,12 @@ def _v(value: Any) -> str:
 
 
 def _score(v: Any) -> str:
-    return f"{v:.2f}" if isinstance(v, (int, float)) else "?"
+    """A recorded score with two decimals, as the recorder writes it (``0.87``), unless that
+    would round it: then every digit it has (``0.871``, which was shown as ``0.87``)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return "?"
+    two = f"{v:.2f}"
+    return two if float(two) == v else str(v)
 
 
 def _lines(span: dict[str, int] | None) -> str:

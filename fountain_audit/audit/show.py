@@ -184,6 +184,8 @@ class Elements:
             span = self._span(start, end)
             return Element(ident, {"record": "line", "id": ident, "span": span.to_json()}, start, end, n)
         rec = self.records().get(ident)
+        if rec is None and ident == "end":  # a valid id, in a file that has THE END.
+            raise ShowError("no element 'end': the file has no end marker (THE END.)")
         if rec is None:
             raise ShowError(f"unknown id {ident!r}: {self.nearest(ident)}")
         span = rec.get("span")

@@ -105,10 +105,10 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
         side_b = _read(b, options, stdin_used, redaction)
         result = diffing.diff_sides(side_a, side_b, options).filtered(categories or None)
     except diffing.DiffError as e:
-        click.secho(f"fountain-audit diff: error: {terminal_safe(str(e))}", err=True, fg="red")
+        click.secho(f"fountain-audit: error: {terminal_safe(str(e))}", err=True, fg="red")
         sys.exit(2)
     except Exception as e:  # noqa: BLE001 - an internal error is trouble (2), never a difference (1)
-        click.secho(f"fountain-audit diff: internal error: {type(e).__name__}: {terminal_safe(str(e))}", err=True,
+        click.secho(f"fountain-audit: internal error: {type(e).__name__}: {terminal_safe(str(e))}", err=True,
                     fg="red")
         sys.exit(2)
     status = 1 if result.differences else 0
@@ -119,7 +119,7 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(status)
     except Exception as e:  # noqa: BLE001
-        click.secho(f"fountain-audit diff: error: cannot write the report: {type(e).__name__}: {terminal_safe(str(e))}", err=True,
+        click.secho(f"fountain-audit: error: cannot write the report: {type(e).__name__}: {terminal_safe(str(e))}", err=True,
                     fg="red")
         sys.exit(2)
     sys.exit(status)
@@ -132,6 +132,9 @@ def _write(result: diffing.DiffResult, output_format: str, stat: bool, color: bo
         out.flush()
         return
     out = utf8_stdout("surrogateescape")
+    if color is None:  # NO_COLOR / FORCE_COLOR (also when piped), as for every command
+        from fountain_audit.commands.common import env_color
+        color = env_color()
     if output_format == "auto":
         output_format = "rich" if (color or (color is None and out.isatty())) else "unified"
     if output_format == "unified":

@@ -137,6 +137,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         if redactor:
             redactor.learn(session, text)
 
+    if not sessions and errors:  # nothing could be read: no empty document, an -o file is left as it is
+        sys.exit(2)
     if target == "toolpath":
         from fountain_audit.export.toolpath import graph_of
         doc = graph_of(sessions)

@@ -94,7 +94,12 @@ def write_document(document: dict, fmt: str, render: Callable[[dict], str],
 
 
 def use_color(flag: bool | None) -> bool:
-    """``--color/--no-color`` when given; else colour only on a terminal without ``NO_COLOR``."""
+    """``--color/--no-color`` when given; else what the environment asks for (``NO_COLOR``: off,
+    ``FORCE_COLOR``: on, also when piped; see :func:`fountain_audit.commands.common.env_color`),
+    else colour only on a terminal."""
     if flag is not None:
         return flag
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    from fountain_audit.commands.common import env_color
+
+    env = env_color()
+    return env if env is not None else sys.stdout.isatty()

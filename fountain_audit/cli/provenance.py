@@ -38,7 +38,7 @@ def provenance(file, output_format, color, redact, redact_paths):
     """
     from fountain_audit.audit.provenance import render_text, session_provenance
 
-    name, session, *red = read_session(file, "provenance", redact, redact_paths)
+    name, session, *red = read_session(file, redact, redact_paths)
     document = session_provenance(session, name)
     styled = use_color(color)
     write_document(document, output_format,

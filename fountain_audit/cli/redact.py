@@ -33,7 +33,8 @@ def redact(files, output_file, in_place, paths_only):
     The copy parses to the same structure as the original (same scenes, turns, notes and
     note kinds; tool-call arguments that were JSON still are); if it would not, nothing is
     written for that file. Without -o or --in-place the copy of the one FILE goes to
-    standard output.
+    standard output. FILE is a file, not a directory (a usage error: name the files,
+    e.g. DIR/*.spmd).
 
     \b
     Examples:
@@ -53,6 +54,10 @@ def redact(files, output_file, in_place, paths_only):
         output_file = None
     if output_file and in_place:
         raise click.UsageError("choose one of -o and --in-place")
+    for f in files:  # before anything is read or written
+        if f != "-" and os.path.isdir(f):
+            raise click.UsageError(f"{terminal_safe(f)}: a directory: redact takes session files (for a folder: "
+                                   f"fountain-audit redact --in-place {terminal_safe(f.rstrip('/') or f)}/*.spmd)")
     if not in_place and len(files) > 1:
         raise click.UsageError("several files: use --in-place (or one FILE with -o)")
     if output_file and files[0] != "-":  # -o over the input would replace the original: --in-place says that
@@ -91,7 +96,9 @@ def redact(files, output_file, in_place, paths_only):
         try:
             if target is None:
                 out = utf8_stdout("surrogateescape")
-                out.write(result.text)
+                # A terminal would act on the session's control sequences (retitle, clear, hide
+                # text): there it is shown escaped, as show does; a pipe or a file gets the copy.
+                out.write(terminal_safe(result.text) if _is_terminal(out) else result.text)
                 out.flush()
             else:
                 if in_place:
@@ -125,10 +132,17 @@ def redact(files, output_file, in_place, paths_only):
     sys.exit(status)
 
 
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
 def _plain(text: str) -> bool:
     """No undecodable bytes (lone surrogates): the text can be written as UTF-8."""
     return not any("\udc80" <= c <= "\udcff" for c in text)
 
 
 def _error(message: str) -> None:
-    click.secho(f"fountain-audit redact: error: {terminal_safe(message)}", err=True, fg="red")
+    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")

@@ -147,16 +147,16 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     if to_stdout:
         pass  # the page is the output: nothing to announce
     elif single and index:
-        click.echo(f"fountain-audit report: wrote {terminal_safe(output)}", err=True)
+        click.echo(f"fountain-audit: wrote {terminal_safe(output)}", err=True)
     elif index:
         try:
             write_atomic(os.path.join(output, "index.html"), render_index(index))
         except OSError as e:
             _fail(f"cannot write {os.path.join(output, 'index.html')}: {e.strerror or e}")
-        click.echo(f"fountain-audit report: wrote {len(index)} page{'s' if len(index) != 1 else ''} and "
+        click.echo(f"fountain-audit: wrote {len(index)} page{'s' if len(index) != 1 else ''} and "
                    f"index.html to {terminal_safe(output)}", err=True)
     for msg in errors:
-        click.secho(f"fountain-audit report: error: {terminal_safe(msg)}", err=True, fg="red")
+        click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
     if errors:
         sys.exit(2)
 
@@ -190,5 +190,5 @@ class _InputFiles:
 
 
 def _fail(message: str) -> None:
-    click.secho(f"fountain-audit report: error: {terminal_safe(message)}", err=True, fg="red")
+    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
     sys.exit(2)

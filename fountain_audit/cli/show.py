@@ -15,7 +15,7 @@ from fountain_audit.cli.outputs import use_color, write_document
 from fountain_audit.untrusted import terminal_safe
 
 
-def read_session(path: str, command: str, redact: bool = False, redact_paths: bool = False):
+def read_session(path: str, redact: bool = False, redact_paths: bool = False):
     """``(name, session)`` of FILE (``-``: standard input); exits 2 when it cannot be read.
     With ``redact``/``redact_paths``: ``(name, session, redactor)``, the redactor having
     learnt the session (see :mod:`fountain_audit.privacy.redact`)."""
@@ -26,10 +26,10 @@ def read_session(path: str, command: str, redact: bool = False, redact_paths: bo
     try:
         text = decode_bytes(sys.stdin.buffer.read()) if path == "-" else read_path(path)
     except OSError as e:
-        fail(command, f"{path}: cannot read: {e.strerror or e}")
+        fail(f"{path}: cannot read: {e.strerror or e}")
     what = describe_content(text)
     if what is not None:  # empty, blank or binary: say so, then answer as for any file
-        click.secho(f"fountain-audit {command}: warning: {terminal_safe(path)}: {what}", err=True, fg="yellow")
+        click.secho(f"fountain-audit: warning: {terminal_safe(path)}: {what}", err=True, fg="yellow")
     session = build_session(parse(text))
     if redact or redact_paths:
         from fountain_audit.privacy.redact import Redactor
@@ -39,9 +39,10 @@ def read_session(path: str, command: str, redact: bool = False, redact_paths: bo
     return path, session
 
 
-def fail(command: str, message: str) -> None:
-    """Print ``fountain-audit COMMAND: error: MESSAGE`` (terminal-safe) and exit 2."""
-    click.secho(f"fountain-audit {command}: error: {terminal_safe(message)}", err=True, fg="red")
+def fail(message: str) -> None:
+    """Print ``fountain-audit: error: MESSAGE`` (terminal-safe; the prefix of every command's
+    errors) and exit 2."""
+    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
     sys.exit(2)
 
 
@@ -78,13 +79,13 @@ def show(file, ids, lines, output_format, color, redact, redact_paths):
     """
     from fountain_audit.audit import show as sh
 
-    name, session, *red = read_session(file, "show", redact, redact_paths)
+    name, session, *red = read_session(file, redact, redact_paths)
     try:
         document, notes = sh.show_document(session, name, list(ids), lines)
     except sh.ShowError as e:
-        fail("show", f"{name}: {e}")
+        fail(f"{name}: {e}")
     for note in notes:
-        click.echo(f"fountain-audit show: note: {terminal_safe(red[0].text(note) if red else note)}", err=True)
+        click.echo(f"fountain-audit: note: {terminal_safe(red[0].text(note) if red else note)}", err=True)
     styled = use_color(color)
     classes = sh.line_classes(session) if styled else None
     write_document(document, output_format,

@@ -16,7 +16,7 @@ from fountain_audit.commands.common import (Console, UsageError, _fail, _force_e
                                             env_color, no_session_file, nothing_selected, read_stdin,
                                             reader_gone, refuse_output_over_inputs, secho)
 from fountain_audit.lint.config import Config, ConfigError, load_config
-from fountain_audit.lint.diagnostics import Severity
+from fountain_audit.lint.diagnostics import failing_severities
 from fountain_audit.lint.selection import RuleSelectionError, Selection
 from fountain_audit.parse.source import parse_size
 from fountain_audit.reporters.text import stale_lines
@@ -218,7 +218,7 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
             sys.exit(2)
     if errors:
         sys.exit(2)
-    failing = (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
+    failing = failing_severities(strict)
     if not exit_zero and any(d.severity in failing for d in diagnostics):
         sys.exit(1)
 

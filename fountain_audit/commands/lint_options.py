@@ -61,7 +61,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(("--statistics",), "show_statistics", FLAG, help="Also print the number of diagnostics per rule."),
     Option(("--stdin-filename",), "stdin_filename", VALUE, metavar="PATH", help="Name to report for '-' (standard input); with no PATHS, standard input is read."),
     Option(("--color/--no-color",), "color", SWITCH, help="Colour the text output (default: when a terminal)."),
-    Option(("--strict",), "strict", FLAG, help="Warnings fail the run too (exit 1)."),
+    Option(("--strict",), "strict", FLAG, help="Warnings fail the run too (exit 1); infos never do."),
     Option(("--exit-zero",), "exit_zero", FLAG, help="Exit 0 even when errors are found."),
     Option(("-q", "--quiet"), "quiet", FLAG, help="Print only the summary line (text format)."),
     Option(("--redact",), "redact", FLAG,
@@ -108,7 +108,7 @@ HELP = """Check session files against the rules.
     the file's bytes, the settings and fountain-audit's code), so an unchanged file is not
     parsed again; --no-cache turns that off, --cache-dir moves it (see README, "Cache").
 
-    Exit status: 0 no errors (warnings and infos do not fail unless --strict),
+    Exit status: 0 no errors (warnings do not fail unless --strict; infos never do),
     1 errors found, 2 usage or configuration error, an unreadable path, no session
     file in PATHS (unless --allow-empty), no rule selected, or a baseline that cannot
     be used (corrupt, unknown version, too many entries).

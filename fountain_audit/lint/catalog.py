@@ -2,7 +2,7 @@
 importing the rule modules.
 
 Selecting rules (``--select``, the configuration), keying the result cache and reporting
-cached results need only these; importing the 49 rule modules would import the parser and
+cached results need only these; importing the 50 rule modules would import the parser and
 the session model (Lark) too. :func:`fountain_audit.lint.rules.all_rules` builds its rules
 from :data:`RULES` and imports a rule's module (its docstring, ``check`` and visitors) when
 they are first used. The rule modules stay the source: ``tests/test_catalog.py`` checks that
@@ -63,6 +63,7 @@ RULES = (
     ('rag_source_without_rag', 'N108', 'rag-source-without-rag', 'error', '1.2', SESSION_LIKE),
     ('empty_rag_source', 'N109', 'empty-rag-source', 'info', '1.2', SESSION_LIKE),
     ('audit_note_inside_text', 'N110', 'audit-note-inside-text', 'warning', '1.2', SESSION_LIKE),
+    ('second_note_on_line', 'N111', 'second-note-on-line', 'error', '1.2', SESSION_LIKE),
     ('legacy_prose_tool_call', 'L101', 'legacy-prose-tool-call', 'info', '1.0', SESSION_LIKE),
     ('legacy_stats_note', 'L102', 'legacy-stats-note', 'info', '1.0', SESSION_LIKE),
     ('reply_reads_as_structure', 'R101', 'reply-reads-as-structure', 'warning', '1.0', SESSION_LIKE),

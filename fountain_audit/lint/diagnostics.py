@@ -31,6 +31,12 @@ class Severity(enum.IntEnum):
             raise ValueError(f"unknown severity {text!r} (use error, warning or info)") from None
 
 
+def failing_severities(strict: bool) -> tuple[Severity, ...]:
+    """The severities that fail a ``lint`` run (exit 1) and that JUnit marks as ``<failure>``:
+    errors; with ``--strict`` warnings too. Infos never fail a run (as in ruff and yamllint)."""
+    return (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """What a rule's ``check`` yields: a location and a message."""

@@ -53,6 +53,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
     if looks_binary(text):  # one finding (E104), not hundreds of meaningless ones
         rules = tuple(r for r in rules if r.code == "E104")
     allow = _compiled(selection.privacy_allow)
+    owned = document is None  # the model is made here, and dropped here once the rules have run
     if document is None:
         # The rules' work on the text alone first (the privacy scans read byte forms of the
         # text, one byte a code point each): dropped before the model is built, they do not
@@ -95,7 +96,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
                                       share(f.message, f.message), f.end_line, f.end_column))
         except Exception as e:  # noqa: BLE001 - a rule bug must not hide the other rules' findings
             failed[rule.code] = e
-    ctx.release()  # (the byte forms of the text some whole-file rules read)
+    ctx.release(memos=True)  # (the byte forms of the text some whole-file rules read, their memos)
     if visits:  # one walk over notes, scenes and turns for all of them
         for code, f in walk(ctx, visits, failed.__setitem__):
             rule = by_code[code]
@@ -103,6 +104,12 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
                                   share(f.message, f.message), f.end_line, f.end_column))
     out.extend(_internal_error(path, r, failed[r.code]) for r in rules if r.code in failed)  # in rule order
     found = directives(document) if "fountain-audit:" in text else []
+    line_index = document.line_index
+    if owned:
+        # Nothing below reads the model: dropped now (most of the memory of a large file), what
+        # follows (sorting, secrets masked in the messages) takes its place instead of adding to it.
+        ctx = ctx.with_model(None, None)
+        document = session = None
     if found:
         out = apply(out, found)
         if unused_rule is not None:
@@ -113,7 +120,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
                     out.append(Diagnostic(path, d.line, d.column, unused_rule.code, unused_rule.name,
                                           unused_rule.severity, f"unused suppression: {what}",
                                           d.end_line, d.end_column))
-    out = _with_ends(out, text)
+    out = _with_ends(out, text, line_index)
     secrets = ctx.secrets() if out else []
     if secrets:  # a rule quoting a line must not print a secret in it (V101 masks its own)
         from dataclasses import replace
@@ -124,16 +131,21 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
     return out
 
 
-def _with_ends(diagnostics: list[Diagnostic], text: str) -> list[Diagnostic]:
+def _with_ends(diagnostics: list[Diagnostic], text: str, line_index=None) -> list[Diagnostic]:
     """Every diagnostic with an end: a finding that gives none covers the rest of its
     start line (``end_line = line``, ``end_column`` one past the line's last code point,
-    never before ``column``), as the ``full`` format underlines it."""
+    never before ``column``), as the ``full`` format underlines it. ``line_index``: the
+    document's :class:`~fountain_audit.parse.fountain.Lines` of ``text``, if there is one
+    (its line starts, kept in an array, are read instead of a list made again)."""
     if all(d.end_line is not None and d.end_column is not None for d in diagnostics):
         return diagnostics
     from dataclasses import replace
 
-    from fountain_audit.parse.source import LineIndex
-    starts = LineIndex(text).starts
+    if line_index is not None:
+        starts = line_index.starts  # (lacks the empty line after a final line break: width 0 either way)
+    else:
+        from fountain_audit.parse.source import LineIndex
+        starts = LineIndex(text).starts
     out = []
     for d in diagnostics:
         if d.end_line is None or d.end_column is None:

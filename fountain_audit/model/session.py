@@ -23,9 +23,11 @@ scene's ``nodes`` (or in ``Session.prologue`` / ``Session.epilogue``).
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
 from dataclasses import dataclass, field
+from sys import intern  # a session repeats its headings' places, names and its models' names
 from typing import Iterator, NamedTuple
 
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
@@ -89,6 +91,28 @@ class HeadingInfo:
     groups: dict[str, str | None] = field(default_factory=dict)
 
 
+def valid_timestamp(ts: str) -> bool:
+    """A heading timestamp ``YYYY-MM-DD HH:MM[:SS]`` names a real date and time (``2026-02-30``
+    and ``25:61:99`` do not; H101 reports them, S107 does not compare them, ``dump`` gives no
+    ISO 8601 time for them): what ``datetime`` accepts, the date's answer remembered."""
+    try:
+        year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
+        hour, minute, second = int(ts[11:13]), int(ts[14:16]), int(ts[17:19]) if len(ts) > 16 else 0
+    except ValueError:
+        return False
+    return 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and _real_date(year, month, day)
+
+
+@functools.lru_cache(maxsize=1024)
+def _real_date(year: int, month: int, day: int) -> bool:
+    from datetime import datetime
+    try:
+        datetime(year, month, day)
+        return True
+    except ValueError:
+        return False
+
+
 def read_heading(text: str) -> HeadingInfo:
     """Classify a scene heading line (no terminator) into a :class:`HeadingInfo`.
 
@@ -127,8 +151,11 @@ def read_heading(text: str) -> HeadingInfo:
             # `INT. BLOOM HOUSE AND GARDEN - DAY` is a screenplay heading, not a chat.
             if kind in ("chat", "ext-chat") and not (ts or g["talking"] or g["a"] == "HARVEY"):
                 continue
-            return HeadingInfo(kind, s, ts, form, annotation, g)
-    return HeadingInfo("other", s, ts, form, annotation)
+            for k, v in g.items():
+                if v is not None:
+                    g[k] = intern(v)
+            return HeadingInfo(kind, intern(s), ts, form, annotation, g)
+    return HeadingInfo("other", intern(s), ts, form, annotation)
 
 
 @dataclass(eq=False, slots=True)
@@ -208,8 +235,21 @@ class Speech:
             if m is None:
                 par = self.parentheticals
                 m = _FORWARD_V0_RE.match(par[0]) if par else None
-            target = self._target = m.group("target") if m else None
+            target = self._target = intern(m.group("target")) if m else None
         return target
+
+    @property
+    def forwarding_line(self) -> int | None:
+        """The line of the `Forwarding to NAME.` text (the line after the cue and its
+        parentheticals) or of the v0 `(forwarding to NAME)` parenthetical, else ``None``: what a
+        message citing "HARVEY's forwarding line" names (not the ``HARVEY`` cue's line)."""
+        if self.forwarding_target is None:
+            return None
+        d = self.dialogue
+        k = 1 + len(self.parentheticals)
+        if not (k < d.part_count and _FORWARD_RE.match(self._first_line())):
+            k = 1  # the v0 parenthetical
+        return d._lines.line(d.part_span(k)[0])
 
     @property
     def is_forwarding(self) -> bool:
@@ -655,15 +695,21 @@ class _Builder:
                     goes_on = not _is_suppression(node)
                 elif code == _TRANSITION:
                     goes_on = node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
-                elif code == _ACTION and _is_stats(node):
-                    tag, goes_on = _STATS, False
-                elif code == _ACTION and _is_route_step(node):  # only when a stats line follows it
-                    nxt = None
-                    for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
-                        if not isinstance(main[j], Blank):
-                            nxt = main[j]
-                            break
-                    goes_on = not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
+                elif code == _ACTION:
+                    # (most actions in a reply are neither: the cheap tests first, in place)
+                    src, a, b = node._lines.text, node.offset, node.end_offset
+                    if src.find(" · ", a, b) >= 0 and _is_stats(node):
+                        tag, goes_on = _STATS, False
+                    elif (src.find("Routing to", a, b) >= 0 or src.find("Answered by", a, b) >= 0) \
+                            and _is_route_step(node):  # only when a stats line follows it
+                        nxt = None
+                        for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
+                            if not isinstance(main[j], Blank):
+                                nxt = main[j]
+                                break
+                        goes_on = not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
+                    else:
+                        goes_on = True
                 else:
                     goes_on = True
                 if goes_on:

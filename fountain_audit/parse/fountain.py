@@ -347,7 +347,10 @@ class _WithInline(Node):
     __slots__ = ("inline_notes",)
 
     def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
-        Node.__init__(self, lines, start, end, p)
+        self._lines = lines  # (Node.__init__, inlined: hundreds of thousands are made)
+        self.offset = start
+        self.end_offset = end
+        self._p = p
         self.inline_notes = inline_notes
 
 
@@ -407,7 +410,11 @@ class Dialogue(_WithInline):
     _PART = "CHARACTER"
 
     def __init__(self, lines: Lines, start: int, end: int, p=None, inline_notes: tuple = ()):
-        _WithInline.__init__(self, lines, start, end, p, inline_notes)
+        self._lines = lines  # (_WithInline.__init__, inlined)
+        self.offset = start
+        self.end_offset = end
+        self._p = p
+        self.inline_notes = inline_notes
         self._character = None
 
     @property
@@ -430,7 +437,12 @@ class Dialogue(_WithInline):
         return strip_inline_notes(s) if self.inline_notes and "[[" in s else s
 
     def _read_character(self) -> str:
-        s = self._cue_text().strip()
+        if self.inline_notes:
+            s = self._cue_text().strip()
+        else:  # the cue line sliced from the text (its terminator is whitespace: strip() drops it)
+            p = self._p
+            end = self.end_offset if p is None or type(p) is str else self.offset + p[1]
+            s = self._lines.text[self.offset:end].strip()
         if s.startswith("@"):
             s = s[1:]
         if s.endswith("^"):
@@ -667,16 +679,20 @@ def _node(cls, lines: Lines, parts: list[tuple], inline_notes: tuple = ()) -> No
             p.append(t[1] - a)
             p.append(t[0])
         p = tuple(p)
-        shared = _SHAPES.get(p)  # a session repeats a few shapes (`HARVEY` + one dialogue run of 1 line...)
-        if shared is None:
-            if len(_SHAPES) >= 4096:
-                _SHAPES.clear()
-            shared = _SHAPES[p] = p
-        p = shared
+        p = _SHAPES.get(p) or _shape(p)
     return cls(lines, a, b, p, inline_notes) if inline_notes else cls(lines, a, b, p)
 
 
 _SHAPES: dict[tuple, tuple] = {}  # token layouts of multi-token nodes, each kept once (immutable)
+
+
+def _shape(p: tuple) -> tuple:
+    """``p``, a token layout (see :class:`Node`) not in ``_SHAPES``, recorded there: a session
+    repeats a few shapes (``HARVEY`` + one dialogue run of 1 line ...), each then held once."""
+    if len(_SHAPES) >= 4096:
+        _SHAPES.clear()
+    _SHAPES[p] = p
+    return p
 
 
 _PIECES = frozenset({"INLINE_NOTE", "INLINE_TEXT"})
@@ -796,6 +812,9 @@ _RULE_CLASS = {"scene_heading": SceneHeading, "action": Action, "dialogue": Dial
                "centered": Centered, "lyrics": Lyrics, "note": Note, "boneyard": Boneyard, "section": Section,
                "synopsis": Synopsis, "page_break": PageBreak}
 _SINGLES: dict = {}  # token type of a one-token element -> (node class, its _p)
+#: Token-type sequence of a multi-token element without inline notes -> its node class, made
+#: as ``cls(lines, start, end, layout)`` (what its AstBuilder rule's ``_node`` / ``_with_inline`` makes).
+_PLAIN_ELEMENTS: dict = {}
 
 
 def _element_builder(key, parts: list[tuple]):
@@ -909,6 +928,8 @@ def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
                            [Blank(lines, t[1], t[2]) for t in head if t[0] == "BLANK"])
     append = out.append
     rules = _ELEMENT_RULES
+    plains = _PLAIN_ELEMENTS
+    shapes = _SHAPES
     singles = _SINGLES
     continues = _CONTINUES
     j = head_end
@@ -927,8 +948,20 @@ def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
                 k += 1
             parts = [t, *tokens[j + 1:k]]
             key = tuple([x[0] for x in parts])
-            build = rules.get(key) or _element_builder(key, parts)
-            append(build(lines, parts))
+            plain = plains.get(key)
+            if plain is not None:  # a known shape without inline notes: the node made here
+                a = t[1]
+                p = [ty]
+                for x in parts[1:]:
+                    p.append(x[1] - a)
+                    p.append(x[0])
+                p = tuple(p)
+                append(plain(lines, a, parts[-1][2], shapes.get(p) or _shape(p)))
+            else:
+                build = rules.get(key) or _element_builder(key, parts)
+                append(build(lines, parts))
+                if key in rules and not _PIECES.intersection(key) and build.__name__ in _RULE_CLASS:
+                    plains[key] = _RULE_CLASS[build.__name__]
             j = k
             continue
         single = singles.get(ty)

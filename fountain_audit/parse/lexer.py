@@ -144,32 +144,37 @@ def split_lines(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _is_character_cue(content: str) -> bool:
-    """True when ``content`` reads as a character cue (§Character).
+#: The first characters (after indentation) of the lines that may start something other than
+#: action, a transition or a character cue: most lines start with none of them.
+_SPECIAL_FIRST = frozenset("/[=#~.IEie>!")
+
+
+def _is_character_cue(content: str, s: str | None = None) -> bool:
+    """True when ``content`` reads as a character cue (§Character); ``s``, if given, is
+    ``content.strip()``.
 
     A cue is ``@`` plus anything (forced), or a name with no lower-case letter,
     starting with a letter, optionally followed by extensions in parentheses
     (which may be lower case, Fountain 1.1) and ``^`` for dual dialogue.
     """
     if "[[" in content:  # `MAYA [[she whispers]]`: a cue carrying an inline note
-        content = strip_inline_notes(content)
-    s = content.strip()
+        s = strip_inline_notes(content).strip()
+    elif s is None:
+        s = content.strip()
     if not s:
         return False
     if s[0] == "@":
         return len(s) > 1
-    if s.endswith("^"):
+    if s[-1] == "^":
         s = s[:-1].rstrip()
     paren = s.find("(")
-    name = (s if paren < 0 else s[:paren]).rstrip()
+    name = s if paren < 0 else s[:paren].rstrip()
     # Fountain 1.1: "at least one alphabetical character" (R2D2 works, 23 does not).
     if not name or name != name.upper() or not (name.isalpha() or any(c.isalpha() for c in name)):
         return False
-    if "^" in name or name.endswith(":"):
+    if "^" in name or name[-1] == ":":
         return False
-    if paren >= 0 and not s.endswith(")"):
-        return False
-    return True
+    return paren < 0 or s[-1] == ")"
 
 
 def _is_transition(content: str) -> bool:
@@ -324,73 +329,77 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                 continue
             leading = False
 
-        # Boneyard /* ... */ (may span blank lines).
-        if first == "/" and s.startswith("/*"):
-            j = i
-            k = content.find("/*") + 2
-            if last_close is None:  # the last line holding "*/": past it, nothing closes
-                last_close = max((x for x in range(n - 1, -1, -1) if "*/" in lines[x]), default=-1)
-            while j <= last_close and "*/" not in lines[j][k:]:
-                j += 1
-                k = 0
-            if j <= last_close:
-                emit("BONEYARD", i, j + 1)
-                i = j + 1
-                continue
-            unclosed("unclosed-boneyard", "boneyard '/*' is never closed with '*/'", i, "/*")
-
-        # Standalone note [[ ... ]], possibly over several lines, no blank line inside.
-        # (`[[draft]] Ana waits.` is a line carrying an inline note: text, below.)
-        elif first == "[" and s.startswith("[["):
-            if s.endswith("]]") and len(s) >= 4:
-                append(("NOTE", starts[i], starts[i + 1]))
-                i += 1
-                continue
-            if "]]" not in s:
-                j = i + 1
-                while not ends_block(j) and not lines[j].rstrip().endswith("]]"):
+        if first in _SPECIAL_FIRST:  # (most lines start with none of these: one test)
+            # Boneyard /* ... */ (may span blank lines).
+            if first == "/" and s.startswith("/*"):
+                j = i
+                k = content.find("/*") + 2
+                if last_close is None:  # the last line holding "*/": past it, nothing closes
+                    last_close = max((x for x in range(n - 1, -1, -1) if "*/" in lines[x]), default=-1)
+                while j <= last_close and "*/" not in lines[j][k:]:
                     j += 1
-                if not ends_block(j):
-                    emit("NOTE", i, j + 1)
+                    k = 0
+                if j <= last_close:
+                    emit("BONEYARD", i, j + 1)
                     i = j + 1
                     continue
-                unclosed("unclosed-note", "note '[[' is not closed with ']]' before a blank line", i, "[[")
-        leading = False
+                unclosed("unclosed-boneyard", "boneyard '/*' is never closed with '*/'", i, "/*")
 
-        if first == "=":
-            emit("PAGE_BREAK" if PAGE_BREAK_RE.match(content) else "SYNOPSIS", i, i + 1)
-            i += 1
-            continue
-        if first == "#":
-            emit("SECTION", i, i + 1)
-            i += 1
-            continue
-        if first == "~":
-            i = _run(emit, lines, i, ends_block, "LYRIC", lambda t: t.lstrip()[:1] == "~")
-            if not ends_block(i):
+            # Standalone note [[ ... ]], possibly over several lines, no blank line inside.
+            # (`[[draft]] Ana waits.` is a line carrying an inline note: text, below.)
+            elif first == "[" and s.startswith("[["):
+                if s.endswith("]]") and len(s) >= 4:
+                    append(("NOTE", starts[i], starts[i + 1]))
+                    i += 1
+                    continue
+                if "]]" not in s:
+                    j = i + 1
+                    while not ends_block(j) and not lines[j].rstrip().endswith("]]"):
+                        j += 1
+                    if not ends_block(j):
+                        emit("NOTE", i, j + 1)
+                        i = j + 1
+                        continue
+                    unclosed("unclosed-note", "note '[[' is not closed with ']]' before a blank line", i, "[[")
+            leading = False
+
+            if first == "=":
+                emit("PAGE_BREAK" if PAGE_BREAK_RE.match(content) else "SYNOPSIS", i, i + 1)
+                i += 1
+                continue
+            if first == "#":
+                emit("SECTION", i, i + 1)
+                i += 1
+                continue
+            if first == "~":
+                i = _run(emit, lines, i, ends_block, "LYRIC", lambda t: t.lstrip()[:1] == "~")
+                if not ends_block(i):
+                    i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
+                continue
+            if first == "." and content[0] == "." and FORCED_HEADING_RE.match(content) or \
+                    first in "IEie" and SCENE_HEADING_RE.match(s):
+                emit("SCENE_HEADING", i, i + 1)
+                i += 1
+                continue
+            if first == ">":
+                if CENTERED_RE.match(content):
+                    i = _run(emit, lines, i, ends_block, "CENTERED", CENTERED_RE.match)
+                else:
+                    emit("TRANSITION", i, i + 1)
+                    i += 1
+                continue
+            if first == "!":
                 i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
-            continue
-        if first == "." and content[0] == "." and FORCED_HEADING_RE.match(content) or \
-                first in "IEie" and SCENE_HEADING_RE.match(s):
-            emit("SCENE_HEADING", i, i + 1)
-            i += 1
-            continue
-        if first == ">":
-            if CENTERED_RE.match(content):
-                i = _run(emit, lines, i, ends_block, "CENTERED", CENTERED_RE.match)
-            else:
+                continue
+        leading = False
+        nxt = lines[i + 1] if i + 1 < n else ""
+        if not nxt or nxt.isspace():  # the next line is blank (isspace: what strip() removes)
+            if _is_transition(content):
                 emit("TRANSITION", i, i + 1)
                 i += 1
-            continue
-        if first == "!":
-            i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
-            continue
-        nxt_blank = i + 1 >= n or not lines[i + 1].strip()
-        if nxt_blank and _is_transition(content):
-            emit("TRANSITION", i, i + 1)
-            i += 1
-            continue
-        if not nxt_blank and not ends_block(i + 1) and _is_character_cue(content):
+                continue
+        # (ends_block(i + 1) for a line that is not blank: it opens a boneyard)
+        elif ("/*" not in nxt or not nxt.lstrip().startswith("/*")) and _is_character_cue(content, s):
             emit("CHARACTER", i, i + 1)
             i += 1
             run = i  # start of the current run of plain dialogue lines
@@ -398,16 +407,18 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                 c = lines[i]
                 if not c:
                     break
-                t = c.strip()
-                if c[0].isspace():
+                c0 = c[0]  # then the first character after the indentation ("" for a blank line)
+                if c0.isspace():
+                    t = c.strip()
                     if (not c.startswith("  ")) if not t else t.startswith("/*"):
                         break
-                elif c[0] == "/" and c.startswith("/*"):
+                    c0 = t[:1]
+                elif c0 == "/" and c.startswith("/*"):
                     break
-                if t[:1] in ("(", "~") and (t[0] == "~" or t.endswith(")")):
+                if (c0 == "(" or c0 == "~") and (c0 == "~" or c.rstrip().endswith(")")):
                     if run < i:
                         emit("DIALOGUE", run, i)
-                    emit("PARENTHETICAL" if t[0] == "(" else "DIALOGUE_LYRIC", i, i + 1)
+                    emit("PARENTHETICAL" if c0 == "(" else "DIALOGUE_LYRIC", i, i + 1)
                     run = i + 1
                 elif glue_possible:
                     cut = glued_at(i)

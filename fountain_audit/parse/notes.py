@@ -193,21 +193,22 @@ class NoteFields:
                 "top_score": float(score.rsplit(" ", 1)[1])}
 
     def rag_source(self, items):
-        text = "" if items[0] is None else str(items[0])
+        # (a session cites a few sources again and again: their values are held once)
+        text = "" if items[0] is None else intern(str(items[0]))
         out = {"source": text, "title": None, "doi": None, "url": None}
         m = _SOURCE_DETAIL_RE.match(text)
         if m:
-            out["source"] = m.group("source")
+            out["source"] = intern(m.group("source"))
             parts = [p.strip() for p in m.group("detail").split(",")]
             rest = []
             for p in parts:
                 if p.startswith("doi:"):
-                    out["doi"] = p[4:]
+                    out["doi"] = intern(p[4:])
                 elif re.match(r"[a-z][a-z0-9+.-]*://", p):
-                    out["url"] = p
+                    out["url"] = intern(p)
                 else:
                     rest.append(p)
-            out["title"] = ", ".join(rest) or None
+            out["title"] = intern(", ".join(rest)) or None
         return out
 
     def recall(self, items):
@@ -434,7 +435,25 @@ def _tool_call(fields: dict[str, Any], strict: bool, body: str, at: int) -> tupl
     error = None if fields["status"] == "ok" else fields["error"]
     if error is None and fields["status"] != "ok":
         return None
-    return (fields["name"], error, strict, at, len(body) - at - len(text), True)
+    return _shared_call((fields["name"], error, strict, at, len(body) - at - len(text), True))
+
+
+def _shared_call(call: tuple) -> tuple:
+    """``call`` (a tuple of :func:`_tool_call`), or an equal one already made: a session repeats
+    a few of these (tool name, status, layout) thousands of times, each is kept once, shared by
+    the records (immutable, as the node shapes of parse.fountain)."""
+    name, error = call[0], call[1]
+    if len(name) + (0 if error is None else len(error)) > 200:  # (the table keeps no long text alive)
+        return call
+    shared = _CALLS.get(call)
+    if shared is None:
+        if len(_CALLS) >= 4096:
+            _CALLS.clear()
+        shared = _CALLS[call] = call
+    return shared
+
+
+_CALLS: dict[tuple, tuple] = {}  # the tuples of _tool_call, each kept once
 
 
 def _tool_fields(call: tuple, note: Note) -> "ToolFields":
@@ -532,6 +551,8 @@ def parse_note(note: Note) -> NoteRecord:
             return NoteRecord("unknown", note)
         actor = intern(actor)  # (a session's notes name a few actors, each held once)
     rec = NoteRecord(kind, note, actor=actor)
+    if kind == "tool" and _read_tool_call(rec, body, m.end()):
+        return rec
     start = KINDS[kind]
     if not start:
         return rec
@@ -539,6 +560,43 @@ def parse_note(note: Note) -> NoteRecord:
     if rec.valid and kind == "tool":
         rec.fields = _split_tool_arguments(rec.fields, note, body, m.end())
     return rec
+
+
+def _read_tool_call(rec: NoteRecord, body: str, at: int) -> bool:
+    """Give ``rec`` the fields of the most frequent note, a well-formed tool call whose arguments
+    are a JSON object or array, as :func:`_tool_call`'s tuple, reading the payload (from code
+    point ``at`` of ``body``) with the grammar's ``tool`` pattern in place: what
+    :func:`_read_payload` and :func:`_split_tool_arguments` give such a note, without the two
+    dicts they build and drop. ``False`` (``rec`` untouched) for any other payload, which then
+    takes that general path."""
+    match = _tool_match() if "tool" in _fast_readers() else None
+    m = None if match is None else match(body, at)
+    if m is None:
+        return False
+    name, args, st = m.group("g0", "g1", "g2")
+    text = args[1:-1]
+    if not text:
+        return False
+    s = st[3:]  # after " — "
+    error = None if s == "ok" else intern(s[6:].strip()) if s.startswith("error:") else ""
+    for strict in (True, False):
+        try:
+            value = _decode_json(text, strict)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(value, (dict, list)) or text.count("[") + text.count("{") >= 200:
+            return False
+        start = at + len(name) + 1  # the arguments, after "NAME("
+        rec._fields = _shared_call((intern(name), error, strict, start, len(body) - start - len(text), True))
+        return True
+    return False
+
+
+@functools.cache
+def _tool_match():
+    """The ``match`` method of the tool reader's pattern (see :func:`_fast_readers`), or ``None``."""
+    pattern = _reader_tables()[0].get("tool")
+    return None if pattern is None else re.compile(pattern).match
 
 
 #: Each note kind's name, held once (a record's ``kind`` is one of these, not a new string).
@@ -815,8 +873,51 @@ def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> Note
         return rec
     rec.valid = False
     rec.error = _describe(rec.kind)
-    rec.error_line, rec.error_column = _locate(rec.node, skip + _error_position(payload, error_pos))
+    bad = _bad_field(rec.kind, payload)
+    if bad is not None:  # point at the start of the field that is wrong, and name it
+        at, what = bad
+        rec.error = rec.error.replace(": expected '", f": {what}; expected '", 1)
+    else:
+        at = _error_position(payload, error_pos)
+    rec.error_line, rec.error_column = _locate(rec.node, skip + at)
     return rec
+
+
+_NUMBER = r"-?\d+(?:\.\d+)?"
+_WHOLE = r"-?\d+"
+#: Per note kind: the note's shape with one group per field (loose: any text in each), and for
+#: the fields that must be numbers, ``(group, what it is, pattern)``. A payload the grammar
+#: rejected whose shape matches names its first field that fails its pattern.
+_FIELDS: dict[str, tuple[re.Pattern[str], tuple[tuple[str, str, str], ...]]] = {
+    "rag": (re.compile(r"(?P<chunks>.*?) chunks? from (?P<store>.+), top score (?P<score>.*)", re.S),
+            (("chunks", "the chunk count", _WHOLE), ("score", "the top score", _NUMBER))),
+    "recall": (re.compile(r"(?P<id>.*?) \((?P<source>[^)]*)\) — score (?P<score>.*)", re.S),
+               (("score", "the score", _NUMBER),)),
+    "shell": (re.compile(r"(?P<command>.+) — exit (?P<code>.*)", re.S), (("code", "the exit status", _WHOLE),)),
+    "chunk-result": (re.compile(r"(?P<index>[^/—]*)/(?P<count>[^/—]*?) — (?P<status>.*)", re.S),
+                     (("index", "the chunk index", _WHOLE), ("count", "the chunk count", _WHOLE))),
+    "confidence": (re.compile(r"(?P<score>.*?) — (?P<threshold>threshold .*)", re.S),
+                   (("score", "the confidence score", _NUMBER),)),
+}
+
+
+def _bad_field(kind: str, payload: str) -> tuple[int, str] | None:
+    """``(offset in payload, "the top score 'abc' is not a number")`` for the first number
+    field of a rejected payload that is not one, when the payload has its kind's shape; else
+    ``None`` (the parser's position is used)."""
+    known = _FIELDS.get(kind)
+    if known is None:
+        return None
+    shape, numbers = known
+    m = shape.fullmatch(payload)
+    if m is None:
+        return None
+    for group, what, pattern in numbers:
+        value = m.group(group)
+        if not re.fullmatch(pattern, value):
+            kind_of = "a whole number" if pattern == _WHOLE else "a plain decimal number (like 0.87)"
+            return m.start(group), f"{what} '{value}' is not {kind_of}"
+    return None
 
 
 def _error_position(payload: str, pos: int) -> int:

@@ -138,10 +138,14 @@ def parse_size(text: str | int) -> int:
         if text < 1:
             raise ValueError(f"a size must be positive, not {text}")
         return text
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?)B?\s*", str(text), re.I)
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMG]?)B?\s*", str(text), re.I)
     if not m or float(m.group(1)) <= 0:
         raise ValueError(f"not a size: {text!r} (e.g. 512MB, 2GB, 100000)")
+    if not m.group(2) and "." in m.group(1):  # 0.5 was read as 0 bytes (every file refused), 1.5 as 1
+        raise ValueError(f"a size in bytes is a whole number, not {m.group(1)} (e.g. 1.5MB, 100000)")
     size = float(m.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2).upper()]
+    if size < 1:
+        raise ValueError(f"{str(text).strip()!r} is less than one byte")
     if size >= 1 << 62:  # float('9' * 5000) is inf: no file is that large
         raise ValueError(f"{str(text).strip()[:40]!r}{'…' if len(str(text).strip()) > 40 else ''} is too large "
                          "a size (at most 4 EB)")

@@ -7,11 +7,14 @@ keyword detector in the "config file" mode, for text that is not source code), r
 at all, one anchor regex per plugin finds the lines worth running it on. A keyword
 assignment (``password: …``, ``"api_key": "…"``, ``SECRET=…``) counts only when its value
 looks like a credential (one token, 8+ characters, two character classes, entropy of at
-least :data:`MIN_KEYWORD_ENTROPY` bits per character, not a template or a reference).
+least :data:`MIN_KEYWORD_ENTROPY` bits per character, not a template or a reference). Token
+kinds detect-secrets has no plugin for (GitHub fine-grained tokens, Anthropic, Google and
+Hugging Face keys) are our own patterns (:func:`_own`), run the same way.
 
 Home paths are absolute paths under ``/home/<user>``, ``/Users/<user>`` or
 ``C:\\Users\\<user>`` in any spelling: backslashes or forward slashes, JSON-escaped
-(``\\/home\\/alice``, ``C:\\\\Users\\\\alice``), any case.
+(``\\/home\\/alice``, ``C:\\\\Users\\\\alice``), any case; and ``/root`` (root's home on
+Linux, user ``root``), see :data:`HOME_RE`.
 
 Positions are 0-based code-point offsets into the text (``start`` inclusive, ``end``
 exclusive); :func:`line_col` turns them into 1-based lines and columns.
@@ -84,12 +87,24 @@ class _Plugin:
     shown: int = SHOWN_PREFIX
     by_needle: bool = False         # candidate lines: those holding a needle (no regex scan)
     scans: tuple[re.Pattern[str], ...] = ()  # match on exactly the anchor's lines, faster (else the anchor)
+    own: re.Pattern[str] | None = None  # our own token pattern (``detector`` unused): see :func:`_own_tokens`
 
 
 def _p(kind, label, detector, needles, anchor, *, lower=False, shown=SHOWN_PREFIX, flags=0, by_needle=False,
        scans=()):
     return _Plugin(kind, label, detector, tuple(needles), re.compile(anchor, flags), lower, shown, by_needle,
                    tuple(re.compile(s, flags) for s in scans))
+
+
+def _own(kind, label, needle, pattern, *, shown):
+    """A token kind that detect-secrets (1.5) has no plugin for: ``pattern`` matches the token from
+    its prefix, with the part that must look random in group 1 (see :func:`_own_tokens`)."""
+    return _Plugin(kind, label, "", (needle,), re.compile(re.escape(needle)), shown=shown,
+                   own=re.compile(pattern))
+
+
+#: Characters a token runs on with after its pattern's match (the value is taken to its end).
+_TOKEN_CHARS = r"A-Za-z0-9_\-"
 
 
 _KEYWORDS = ("key", "pass", "pwd", "secret", "contrase")
@@ -99,12 +114,22 @@ PLUGINS: tuple[_Plugin, ...] = (
     _p("aws-secret-key", "AWS secret access key", "aws.AWSKeyDetector", ("aws",),
        r"aws.{0,20}?(?:key|pwd|pw|password|pass|token)", lower=True, shown=0, flags=re.I, by_needle=True),
     _p("github-token", "GitHub token", "github_token.GitHubTokenDetector", ("gh",), r"gh[pousr]_"),
+    # fine-grained personal access tokens: github_pat_ + 22 + "_" + 59 (82 characters of \w, as gitleaks reads them)
+    _own("github-token", "GitHub token", "github_pat_",
+         rf"(?<![{_TOKEN_CHARS}])github_pat_([A-Za-z0-9_]{{82}})", shown=11),
     _p("gitlab-token", "GitLab token", "gitlab_token.GitLabTokenDetector", ("gl",),
        r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas)-", shown=6),
     _p("slack-token", "Slack token", "slack.SlackDetector", ("xox", "hooks.slack.com"),
        r"xox[abposr]-|hooks\.slack\.com", lower=True, shown=5, flags=re.I),
     _p("stripe-key", "Stripe key", "stripe.StripeDetector", ("k_live_",), r"[rs]k_live_", shown=8,
        scans=(r"k_live_(?<=[rs]k_live_)",)),
+    # sk-ant-api03-…, sk-ant-admin01-…, sk-ant-oat01-… (before openai-key, whose marker regex reads any sk-)
+    _own("anthropic-key", "Anthropic API key", "sk-ant-", rf"(?<![{_TOKEN_CHARS}])sk-ant-([{_TOKEN_CHARS}]{{32,}})",
+         shown=7),
+    _own("google-api-key", "Google API key", "AIza", rf"(?<![{_TOKEN_CHARS}+/])AIza([{_TOKEN_CHARS}]{{35}})",
+         shown=4),
+    _own("huggingface-token", "Hugging Face token", "hf_",
+         rf"(?<![{_TOKEN_CHARS}])hf_([A-Za-z]{{34}})(?![A-Za-z])", shown=3),
     _p("openai-key", "OpenAI API key", "openai.OpenAIDetector", ("T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"),
        r"T3BlbkFJ|sk-(?:proj|svcacct|admin)-", shown=3),
     _p("jwt", "JSON Web Token", "jwt.JwtTokenDetector", ("eyJ",), r"eyJ", shown=3),
@@ -166,7 +191,7 @@ _GATE_OF = {(n, lower): (re.compile(rx), len(needles) > 1) for rx, needles, lowe
 
 def _presence(raw: bytes, low: str | bytes) -> Callable[[str, bool], bool]:
     """``present(needle, lower)``: does ``needle`` occur in the text (``raw``: its ASCII bytes,
-    one per code point, ``?`` for the others, which no needle holds) or, ``lower``, in its
+    one per code point, a non-ASCII byte for the others, which no needle holds) or, ``lower``, in its
     folded form ``low``? Each answer and each gate is computed once."""
     known: dict[tuple[str, bool], bool] = {}
     gates: dict[re.Pattern[bytes], bool] = {}
@@ -219,11 +244,11 @@ _FOLD_SPECIAL = ("\u0130", "\u212a")
 
 def _folded(text: str, raw: bytes | None = None) -> str | bytes:
     """``text`` with its ASCII letters in lower case, to find lower-case ASCII words at their
-    code-point offsets: one byte per code point (``bytes``; every other character is ``?``,
-    which no word holds), or ``text.lower()`` itself when the text holds one of
+    code-point offsets: one byte per code point (``bytes``; every other character is ``?`` or,
+    from a Latin-1 ``raw``, its own byte, not ASCII: no word holds either), or ``text.lower()`` itself when the text holds one of
     :data:`_FOLD_SPECIAL` (the only characters for which the two would differ). A third of
     the time of ``lower()`` and half its memory (a UCS-2 text), and not kept. ``raw``, if
-    given, is ``text.encode("ascii", "replace")``."""
+    given, is ``text.encode("ascii", "replace")`` or (a text that encodes so) ``text.encode("latin-1")``."""
     if _FOLD_SPECIAL[0] in text or _FOLD_SPECIAL[1] in text:
         return text.lower()
     return (text.encode("ascii", "replace") if raw is None else raw).lower()
@@ -233,7 +258,8 @@ def folded(text: str, ascii_bytes: bytes | None = None) -> str | bytes:
     """``text`` folded for :func:`find_secrets` and :func:`find_home_paths` (their ``folded``
     argument), for a caller that runs both on one text: computed once instead of twice (about
     10 ms for 5 MB). ``ascii_bytes``, if the caller has it, is ``text.encode("ascii",
-    "replace")``. Opaque: pass it on, do not read it."""
+    "replace")``, or ``text.encode("latin-1")`` for a text that encodes so (see
+    :meth:`fountain_audit.lint.rules.RuleContext.ascii_bytes`). Opaque: pass it on, do not read it."""
     return _folded(text, ascii_bytes)
 
 
@@ -283,6 +309,9 @@ def _detector(plugin: _Plugin):
 
 def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
     """(position in ``line``, value) of each candidate the plugin's regexes find."""
+    if plugin.own is not None:
+        yield from _own_tokens(plugin, line)
+        return
     det = _detector(plugin)
     if plugin.kind == "openai-key":
         yield from _openai_keys(det, line)
@@ -312,11 +341,43 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
             yield m.start(g), value
 
 
+def _own_tokens(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
+    """(position, value) of each match of the plugin's own pattern whose group 1 looks like a
+    random token (:func:`_token_like`), the value taken to the end of the token (the
+    characters of :data:`_TOKEN_CHARS` after the match), so none of it is left unredacted."""
+    for m in plugin.own.finditer(line):
+        if _token_like(plugin.kind, m.group(1)):
+            yield m.start(), line[m.start():_OWN_TAIL_RE.match(line, m.end()).end()]
+
+
+_OWN_TAIL_RE = re.compile(f"[{_TOKEN_CHARS}]*")
+
+
+def _token_like(kind: str, body: str) -> bool:
+    """The random part of a token, not a placeholder, prose or an identifier: at least
+    :data:`MIN_KEYWORD_ENTROPY` bits per character, few ``-``/``_`` (words joined by them are
+    prose), and its character classes: a Hugging Face token (34 random letters) has 6+
+    upper- and 6+ lower-case letters (``AutoModelForSequenceClassification`` has 5 capitals);
+    a GitHub or Anthropic token holds lower- and upper-case letters and digits; a Google key
+    two of these classes (35 characters: one in 400 keys has no digit)."""
+    if _entropy(body) < MIN_KEYWORD_ENTROPY or sum(c in "-_" for c in body) > len(body) // 8:
+        return False
+    lower = sum(c.islower() for c in body)
+    upper = sum(c.isupper() for c in body)
+    if kind == "huggingface-token":
+        return lower >= 6 and upper >= 6
+    classes = (lower > 0) + (upper > 0) + any(c.isdigit() for c in body)
+    return classes >= (2 if kind == "google-api-key" else 3)
+
+
 def _openai_keys(det, line: str) -> Iterator[tuple[int, str]]:
     """The detect-secrets plugin's matches, extended to the end of the key, then prefixed keys
-    without its marker (the same key found twice is one secret: see :func:`_no_overlaps`)."""
+    without its marker (the same key found twice is one secret: see :func:`_no_overlaps`). An
+    Anthropic key (``sk-ant-``) that happens to hold the marker is no OpenAI key."""
     for regex in det.denylist:
         for m in regex.finditer(line):
+            if line.startswith("sk-ant-", m.start()):
+                continue
             yield m.start(), line[m.start():_OPENAI_TAIL_RE.match(line, m.end()).end()]
     for m in _OPENAI_PREFIXED_RE.finditer(line):
         if _random_enough(m.group(1)):
@@ -392,7 +453,7 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
                  folded: str | bytes | None = None) -> list[Secret]:
     """Every secret in ``text``, sorted by position, overlaps resolved (the earlier, then
     the longer one wins). A secret whose value matches one of ``allow`` (``re.search``) is
-    left out. ``ascii_bytes`` (``text.encode("ascii", "replace")``) and ``folded``
+    left out. ``ascii_bytes`` (``text.encode("ascii", "replace")``, or ``"latin-1"`` when it encodes so) and ``folded``
     (:func:`folded` of ``text``): if the caller has them. Never raises on input."""
     global _LAST_FOUND
     last = _LAST_FOUND
@@ -669,8 +730,13 @@ def _no_overlaps(found: list[Secret]) -> list[Secret]:
 #: One path separator in any spelling: ``/``, ``\``, or JSON-escaped ``\/`` and ``\\``.
 SEP = r"(?:\\\\|\\/|/|\\)"
 _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest"}
-HOME_RE = re.compile(r"(?<![\w.$-])(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
-                     + r"(?P<user>[A-Za-z0-9_][A-Za-z0-9._-]*)(?![\w-])", re.I)
+#: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` in any spelling, or
+#: ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or JSON's ``\\/`` only:
+#: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``, ``/rootfs``, ``/var/root``,
+#: ``~/root``, ``C:/root``).
+HOME_RE = re.compile(r"(?<![\w.$-])(?:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
+                     + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
+                     + r"(?P<user>(?(root)root|[A-Za-z0-9_][A-Za-z0-9._-]*))(?![\w-])", re.I)
 _ABSOLUTE_RE = re.compile(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
 
 
@@ -716,7 +782,7 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
 def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     out = []
     search = HOME_RE.search
-    for word in ("home", "users"):
+    for word in ("home", "users", "root"):
         word = _word(low, word)
         find = low.find
         i = find(word)

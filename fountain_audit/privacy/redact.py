@@ -10,7 +10,7 @@ What it replaces, in any string (parsed values and raw text alike):
 * the session's ``Workspace:`` paths → ``<workspace>``, in every spelling: either separator
   (``C:/Users/alice/proj`` for ``C:\\Users\\alice\\proj``), JSON-escaped (``\\/home\\/alice``,
   ``C:\\\\Users``), any case;
-* home directories → ``<home>``: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>``,
+* home directories → ``<home>``: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>``, ``/root``,
   and any other absolute path (drive, UNC share, POSIX) up to a segment that is the name of
   a user account learnt from the session (``D:\\work\\alice\\notes.txt`` →
   ``<home>\\notes.txt``, ``\\\\fileserver\\alice\\doc`` → ``<home>\\doc``).
@@ -117,7 +117,9 @@ class Redactor:
     def _add_users(self, users: Iterable[str]) -> None:
         if not self.homes:
             return
-        fresh = {u for u in users if u and u.lower() not in {x.lower() for x in self.users}}
+        # (not root: /root itself is found as a home path, but a segment named root elsewhere,
+        # /var/root, /srv/www/root, names no person)
+        fresh = {u for u in users if u and u.lower() != "root" and u.lower() not in {x.lower() for x in self.users}}
         if not fresh:
             return
         self.users |= fresh

@@ -76,7 +76,7 @@ class LintRun:
     rules: Sequence[Rule] = ()
     sources: dict[str, str] = field(default_factory=dict)
     baseline: Outcome | None = None
-    #: ``--strict``: warnings and infos fail the run too (JUnit marks them as failures).
+    #: ``--strict``: warnings fail the run too (JUnit marks them as failures); infos never do.
     strict: bool = False
     #: path -> ``column(line, column)``: where an original column is in ``sources`` when those
     #: are redacted (``lint --redact``); code frames underline there.
@@ -378,7 +378,7 @@ def report_junit(run: LintRun) -> str:
     """JUnit XML that agrees with the exit status: one ``<testsuite>`` per file checked
     (``name`` = the path), one ``<testcase>`` per diagnostic (``name`` = ``CODE [rule-name]
     line:col``, ``classname`` and ``file`` = the path, ``line``). Only what fails the run is
-    a ``<failure>`` (errors; everything under ``--strict``); other diagnostics are passing
+    a ``<failure>`` (errors; warnings too under ``--strict``; never infos); other diagnostics are passing
     testcases whose ``<system-out>`` holds the diagnostic line and whose ``<properties>``
     hold ``severity``, ``code`` and ``rule``. A file without diagnostics is one passing
     testcase (``lint``). Unreadable paths are one suite ``unreadable`` of testcases with an
@@ -387,7 +387,8 @@ def report_junit(run: LintRun) -> str:
     from collections import Counter
     from xml.etree import ElementTree as ET  # only this format needs it (start-up time)
 
-    failing = set(Severity) if run.strict else {Severity.ERROR}
+    from fountain_audit.lint.diagnostics import failing_severities
+    failing = failing_severities(run.strict)
     by_file: dict[str, list[Diagnostic]] = {f: [] for f in run.files}
     for d in run.diagnostics:
         by_file.setdefault(d.path, []).append(d)

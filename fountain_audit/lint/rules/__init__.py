@@ -83,6 +83,7 @@ RULE_MODULES = (
     "rag_source_without_rag",
     "empty_rag_source",
     "audit_note_inside_text",
+    "second_note_on_line",
     "legacy_prose_tool_call",
     "legacy_stats_note",
     "reply_reads_as_structure",
@@ -279,13 +280,18 @@ class RuleContext:
         return cached
 
     def ascii_bytes(self) -> bytes:
-        """``text.encode("ascii", "replace")``: one byte per code point, ``?`` for every
-        character that is not ASCII (so an ASCII character or word is found at its code-point
-        offset, at the speed of a bytes search), computed once per file (E102 and the privacy
-        scans read it) and dropped after the whole-file rules (see :meth:`release`)."""
+        """The text as one byte per code point, each ASCII character as itself and every other
+        one as a byte that is not ASCII (so an ASCII character or word is found at its code-point
+        offset, at the speed of a bytes search): ``text.encode("latin-1")`` when every code
+        point is below U+0100 (a copy at memory speed), else ``text.encode("ascii",
+        "replace")`` (``?`` for the others, which no needle holds). Computed once per file (E102
+        and the privacy scans read it) and dropped after the whole-file rules (see :meth:`release`)."""
         cached = self.__dict__.get("_ascii")
         if cached is None:
-            cached = self.text.encode("ascii", "replace")
+            try:
+                cached = self.text.encode("latin-1")
+            except UnicodeEncodeError:
+                cached = self.text.encode("ascii", "replace")
             object.__setattr__(self, "_ascii", cached)
         return cached
 
@@ -320,12 +326,17 @@ class RuleContext:
                 object.__setattr__(out, key, self.__dict__[key])
         return out
 
-    def release(self) -> None:
+    def release(self, *, memos: bool = False) -> None:
         """Drop the byte forms of the text (:meth:`ascii_bytes`, :meth:`folded`: twice the
-        text's length in bytes); read again, they are computed again. The linter calls it
-        once the whole-file rules have run."""
+        text's length in bytes); read again, they are computed again. With ``memos``, also
+        the :meth:`memo` values (the rules' ``prepare`` computes them for their ``check``;
+        asked for again, they are computed again). The linter calls it once the whole-file
+        rules have run, with ``memos``: the walk over notes, scenes and turns then has their
+        memory (a home path found on every scene of a large file adds up)."""
         self.__dict__.pop("_ascii", None)
         self.__dict__.pop("_folded", None)
+        if memos:
+            self.__dict__.pop("_memos", None)
 
     def body_at(self, offset: int) -> int:
         """Index in ``document.body`` of the node holding the 0-based code-point ``offset`` of

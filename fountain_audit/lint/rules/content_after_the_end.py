@@ -76,14 +76,22 @@ SINCE = "1.0"
 SCOPE = ("session",)
 
 
-def check(ctx):
+def ends_followed_by_content(ctx) -> list:
+    """``(marker, node)`` for each ``THE END.`` of the session (outside any speech) that more
+    content follows, ``node`` the first such content (blank lines and boneyards skipped); found
+    once per file. S106 reports them; S104, S108 and T103 leave what follows to S106."""
+    return ctx.memo(NAME, _ends_followed_by_content)
+
+
+def _ends_followed_by_content(ctx) -> list:
     text = ctx.text
     at = text.find("THE END")
     if at < 0:
-        return
+        return []
     body = ctx.document.body
     absorbed = None  # built only when a candidate needs it
     last = -1
+    out = []
     while at >= 0:  # the nodes holding the text `THE END`, in order: the candidate markers
         k = ctx.body_at(at)
         at = text.find("THE END", at + 1)
@@ -104,6 +112,12 @@ def check(ctx):
         if absorbed is None:
             absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
         if id(marker) not in absorbed:  # else part of a reply (or other speech), written verbatim
-            yield Finding(marker.line, marker.column, f"'THE END.' is followed by more content "
-                          f"(line {node.line}); nothing may follow the end of a session",
-                          marker.end_line, marker.end_column)
+            out.append((marker, node))
+    return out
+
+
+def check(ctx):
+    for marker, node in ends_followed_by_content(ctx):
+        yield Finding(marker.line, marker.column, f"'THE END.' is followed by more content "
+                      f"(line {node.line}); nothing may follow the end of a session",
+                      marker.end_line, marker.end_column)

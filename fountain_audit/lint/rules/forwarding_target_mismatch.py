@@ -74,5 +74,5 @@ def check_turn(ctx, turn, scene):
     if target.strip().casefold() == reply.character.strip().casefold():
         return
     cue = reply.dialogue.cue
-    yield Finding(reply.line, reply.column, f"HARVEY forwards to {target} (line {turn.forwarding.line}) "
+    yield Finding(reply.line, reply.column, f"HARVEY forwards to {target} (line {turn.forwarding.forwarding_line}) "
                   f"but {reply.character} replies", reply.line, reply.column + len(cue.rstrip("\r\n")))

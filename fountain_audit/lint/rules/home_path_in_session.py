@@ -2,8 +2,8 @@
 
 ## What it does
 Reports absolute paths under `/home/<user>`, `/Users/<user>` or `C:\\Users\\<user>` (in any
-spelling: forward or back slashes, JSON-escaped, any case) in tool arguments, notes,
-replies and user input. The session's own `Workspace:` path (in any spelling, and paths
+spelling: forward or back slashes, JSON-escaped, any case), and under `/root` (root's home
+on Linux, user `root`), in tool arguments, notes, replies and user input. The session's own `Workspace:` path (in any spelling, and paths
 inside it) is not reported: it is the session's recorded working directory.
 
 ## Why is this bad?

@@ -51,12 +51,22 @@ def _encodable(text: str) -> bool:
     """Whether ``text`` encodes as UTF-8, i.e. holds no surrogate code point (undecodable bytes,
     see :mod:`fountain_audit.parse.source`). Encodes ``_CHUNK`` code points at a time (C speed,
     never a copy of the whole text: the encoder reserves 3 bytes a code point of a UCS-2 text);
-    a cut between two code points cannot make or hide a surrogate."""
+    a cut between two code points cannot make or hide a surrogate. A chunk whose code points are
+    all below U+0100 (Latin-1: a copy at memory speed) holds no surrogate either; once one is
+    not, the text is a wide one and the rest is encoded as UTF-8."""
     if text.isascii():
         return True
+    latin = True
     try:
         for i in range(0, len(text), _CHUNK):
-            text[i:i + _CHUNK].encode("utf-8")
+            chunk = text[i:i + _CHUNK]
+            if latin:
+                try:
+                    chunk.encode("latin-1")
+                    continue
+                except UnicodeEncodeError:
+                    latin = False
+            chunk.encode("utf-8")
     except UnicodeEncodeError:
         return False
     return True

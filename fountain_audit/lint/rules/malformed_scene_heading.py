@@ -35,11 +35,8 @@ Hello?
 - harvey-recorder-inventory.md §3
 """
 
-import functools
-from datetime import datetime
-
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.model.session import TIMESTAMPED_KINDS
+from fountain_audit.model.session import TIMESTAMPED_KINDS, valid_timestamp
 from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "H101"
@@ -47,26 +44,6 @@ NAME = "malformed-scene-heading"
 SEVERITY = Severity.ERROR
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
-
-
-def _valid(ts: str) -> bool:
-    """``YYYY-MM-DD HH:MM[:SS]`` names a real date and time (2026-02-30 does not): what
-    ``datetime`` accepts, the date's answer remembered (a session repeats a few dates)."""
-    try:
-        year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
-        hour, minute, second = int(ts[11:13]), int(ts[14:16]), int(ts[17:19]) if len(ts) > 16 else 0
-    except ValueError:
-        return False
-    return 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and _real_date(year, month, day)
-
-
-@functools.lru_cache(maxsize=1024)
-def _real_date(year: int, month: int, day: int) -> bool:
-    try:
-        datetime(year, month, day)
-        return True
-    except ValueError:
-        return False
 
 
 def check(ctx):
@@ -77,9 +54,10 @@ def check(ctx):
         if info.timestamp is None:
             yield Finding(h.line, h.column, f"{info.kind} scene heading has no timestamp "
                           "(expected 'YYYY-MM-DD HH:MM:SS' at the end)", h.end_line, h.end_column)
-        elif not _valid(info.timestamp):
+        elif not valid_timestamp(info.timestamp):
             yield Finding(h.line, h.column, f"scene heading timestamp '{info.timestamp}' is not a valid date and time",
                           h.end_line, h.end_column)
-        if info.kind == "chat" and not info.groups.get("talking"):
+        if info.kind == "chat" and not info.groups.get("talking") and " TALKING " not in info.place.upper():
+            # (' TALKING ' before a timestamp H101 cannot read is there: Harvey's reader needs no more)
             yield Finding(h.line, h.column, "INT. chat scene heading lacks 'TALKING' "
                           "(Harvey's reader needs ' HARVEY AND ' and ' TALKING ')", h.end_line, h.end_column)

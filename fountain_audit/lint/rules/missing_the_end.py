@@ -3,6 +3,7 @@
 ## What it does
 Reports a session file whose last element is not `THE END.`, when its last turn is
 complete (a session cut short mid-turn is reported by S108 `session-cut-short`, as info).
+`THE END` without the period is accepted as the end marker, as Harvey's own reader accepts it.
 
 ## Why is this bad?
 The recorder appends `THE END.` when a session closes; readers use it to tell a
@@ -37,6 +38,7 @@ THE END.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules.content_after_the_end import ends_followed_by_content
 
 CODE = "S104"
 NAME = "missing-the-end"
@@ -59,7 +61,8 @@ def cut_short(session) -> str | None:
 
 
 def check(ctx):
-    if ctx.session.the_end is None and cut_short(ctx.session) is None:
+    if ctx.session.the_end is None and cut_short(ctx.session) is None and not ends_followed_by_content(ctx):
+        # (a 'THE END.' that more content follows is S106's)
         body = [n for n in ctx.document.children if n.type != "blank"]
         line = body[-1].end_line if body else 1
         yield Finding(line, 1, "session does not end with 'THE END.' (closed sessions end with it)")

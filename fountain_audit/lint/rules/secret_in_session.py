@@ -3,7 +3,9 @@
 ## What it does
 Reports every secret that the `detect-secrets` detectors find anywhere in the file: tool
 arguments and errors, shell and write notes, replies, user input, the title page, boneyard.
-Kinds: AWS access and secret keys, GitHub, GitLab, Slack, Stripe, OpenAI, SendGrid, npm,
+Kinds: AWS access and secret keys, GitHub (classic `ghp_`… and fine-grained `github_pat_`),
+GitLab, Slack, Stripe, OpenAI, Anthropic (`sk-ant-api03-`…), Google API keys (`AIza`…),
+Hugging Face (`hf_`…), SendGrid, npm,
 PyPI, Twilio, Mailchimp, Discord, Telegram and Square tokens, Azure storage keys, JSON Web
 Tokens, private key blocks, passwords in URLs (`https://user:password@host`) and values
 assigned to a secret-sounding keyword (`password: …`, `"api_key": "…"`, `SECRET=…`) that

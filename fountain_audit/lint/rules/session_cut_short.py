@@ -59,6 +59,7 @@ THE END.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules.content_after_the_end import ends_followed_by_content
 from fountain_audit.lint.rules.missing_the_end import cut_short
 
 CODE = "S108"
@@ -69,8 +70,8 @@ SCOPE = ("session",)
 
 
 def check(ctx):
-    if ctx.session.the_end is not None:
-        return
+    if ctx.session.the_end is not None or ends_followed_by_content(ctx):
+        return  # (a 'THE END.' that more content follows is S106's)
     why = cut_short(ctx.session)
     if why is not None:
         body = [n for n in ctx.document.children if n.type != "blank"]

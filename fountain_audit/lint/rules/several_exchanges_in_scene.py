@@ -76,6 +76,7 @@ It declares package util.
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.lint.rules.content_after_the_end import ends_followed_by_content
 
 CODE = "T103"
 NAME = "several-exchanges-in-scene"
@@ -86,8 +87,15 @@ SCENE_KINDS = ("chat", "ext-chat")
 
 
 def check_scene(ctx, scene):
-    if len(scene.turns) < 2:
+    turns = scene.turns
+    if len(turns) < 2:
         return
-    second = scene.turns[1]
-    yield Finding(second.line, 1, f"chat scene (line {scene.line}) holds {len(scene.turns)} exchanges; "
+    ends = ends_followed_by_content(ctx)
+    if ends:  # what follows 'THE END.' is not in the scene but after the session (S106)
+        end = ends[0][0].line
+        turns = [t for t in turns if t.line < end]
+        if len(turns) < 2:
+            return
+    second = turns[1]
+    yield Finding(second.line, 1, f"chat scene (line {scene.line}) holds {len(turns)} exchanges; "
                   "Harvey writes one scene per turn, and its replay before 3cf6ac3 keeps only one")

@@ -69,6 +69,7 @@ a.go
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.model.session import valid_timestamp
 
 CODE = "S107"
 NAME = "timestamps-backwards"
@@ -81,8 +82,8 @@ def check(ctx):
     prev = None
     for scene in ctx.session.scenes:
         ts = scene.timestamp
-        if not ts:
-            continue
+        if not ts or not valid_timestamp(ts):
+            continue  # (an impossible one, 2026-13-45 25:61:99, is H101's: nothing to compare)
         if prev is not None:
             pts, pscene = prev
             n = min(len(ts), len(pts))  # 16 when either has no seconds

@@ -80,7 +80,7 @@ def check_note(ctx, p):
         return (Finding(rec.line, rec.column, "tool note in a turn with no 'Forwarding to NAME.' line from HARVEY"),)
     elif p.phase in ("before-user", "after-user"):
         return (Finding(rec.line, rec.column, "tool note before HARVEY's forwarding line "
-                        f"(line {p.turn.forwarding.line}); it belongs after it, before the reply"),)
+                        f"(line {p.turn.forwarding.forwarding_line}); it belongs after it, before the reply"),)
     elif p.phase == "after-reply":
         return (Finding(rec.line, rec.column, f"tool note after the reply (line {p.turn.reply.line}); "
                         "it belongs between HARVEY's forwarding line and the reply"),)

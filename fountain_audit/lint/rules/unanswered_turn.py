@@ -115,6 +115,6 @@ def check(ctx):
             if turn.forwarding is not None and _empty_reply(scene, turn, nxt):
                 continue
             u = turn.user
-            after = f" (forwarded to {turn.target}, line {turn.forwarding.line})" if turn.target else ""
+            after = f" (forwarded to {turn.target}, line {turn.forwarding.forwarding_line})" if turn.target else ""
             yield Finding(u.line, u.column, f"{u.character}'s input has no reply{after}",
                           u.line, u.column + len(u.dialogue.cue.rstrip("\r\n")))
