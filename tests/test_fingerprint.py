@@ -173,3 +173,37 @@ def test_parallel_and_standard_input_runs_give_the_same_fingerprints(tmp_path, m
     r = CliRunner().invoke(main, ["lint", "--output-format", "json", "-", "--stdin-filename", "s1.spmd"],
                            input=session().encode())
     assert [(d["code"], d["fingerprint"]) for d in json.loads(r.stdout)["diagnostics"]] == serial[2:4]
+
+
+def test_excerpts_skip_the_per_line_scan_only_where_it_finds_nothing(monkeypatch):
+    """In a file whose whole-text secret scan finds nothing, fingerprint.assign does not scan
+    each finding's lines again (no line of the file can hold a secret then): fingerprints and
+    excerpts are the same as with the scan, on every sample, every ../shared file and a file
+    full of secrets."""
+    from fountain_audit.lint import fingerprint
+    from fountain_audit.lint.linter import lint_text
+    from fountain_audit.parse.source import decode_bytes
+    from fountain_audit.privacy.redact import mask
+
+    from .conftest import SAMPLES, shared_files
+
+    paths = sorted(p for p in SAMPLES.rglob("*") if p.is_file()) + shared_files()
+    texts = [decode_bytes(p.read_bytes()) for p in paths]
+    texts.append(A03 + "\nALICE\nkey=AKIAIOSFODNN7EXAMPLE ghp_" + "aB3dE6" * 6 + " password = 'Zq8#kLm2$vR9xT'\n")
+    runs = [(t, lint_text(t, "f.spmd")) for t in texts]
+    fast = [[(d.fingerprint, d.excerpt) for d in fingerprint.assign(found, t, "f.spmd")] for t, found in runs]
+    calls = []
+
+    def always_scanned(span, lines, shown_lines, mask_):
+        calls.append(shown_lines is lines)
+        first, last = span
+        text = mask("\n".join(lines[first - 1:last]))
+        hidden = "\n".join(shown_lines[first - 1:last])
+        if hidden != text:
+            text = "".join(a if a == b else "*" for a, b in zip(text, hidden))
+        return fingerprint.normalise(text)
+
+    monkeypatch.setattr(fingerprint, "_shown_content", always_scanned)
+    slow = [[(d.fingerprint, d.excerpt) for d in fingerprint.assign(found, t, "f.spmd")] for t, found in runs]
+    assert fast == slow
+    assert True in calls and False in calls  # both kinds of file were compared

@@ -171,11 +171,17 @@ def _shown_content(span: tuple[int, int], lines: list[str], shown_lines: list[st
     and those ``shown_lines`` (:func:`_masked_lines`) hides. Both keep lengths and line ends,
     so a character is hidden where either hides it."""
     first, last = span
-    text = mask("\n".join(lines[first - 1:last]))
-    if shown_lines is not lines:
-        hidden = "\n".join(shown_lines[first - 1:last])
-        if hidden != text:
-            text = "".join(a if a == b else "*" for a, b in zip(text, hidden))
+    text = "\n".join(lines[first - 1:last])
+    if shown_lines is lines:
+        # The whole file's detection found no secret (``_masked_lines`` gave the lines back):
+        # no line of it holds one (detection reads line by line, and the file holds these
+        # lines), so the detectors are not run again on each finding's lines, which cost
+        # more than the rest of linting a file with many findings.
+        return normalise(text)
+    text = mask(text)
+    hidden = "\n".join(shown_lines[first - 1:last])
+    if hidden != text:
+        text = "".join(a if a == b else "*" for a, b in zip(text, hidden))
     return normalise(text)
 
 

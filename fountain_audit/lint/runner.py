@@ -307,23 +307,34 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
         pool_size = min(workers - 1, len(chunks))
         with _executor()(max_workers=pool_size, mp_context=_context(),
                          initializer=_init_worker, initargs=(selection, keep_text, cache, os.getpid())) as pool:
-            ahead = 2 * pool_size  # chunks submitted beyond the one awaited: no worker idles
+            ahead = 2 * pool_size  # chunks submitted and not yet finished (top_up): no worker idles
             futures: dict[int, object] = {}
             local: dict[int, list[FileResult]] = {}
             front, back = 0, len(chunks) - 1  # next chunk to submit; next chunk to lint here
+            def top_up() -> None:
+                # Keep ``ahead`` chunks submitted and not finished: a worker that finishes while
+                # this process lints chunks from the back finds the next one already queued (it
+                # waited for the next turn of the loop below, idling while this process worked).
+                nonlocal front
+                pending = sum(1 for f in futures.values() if not f.done())
+                while front <= back and pending < ahead:
+                    futures[front] = pool.submit(_lint_chunk, chunks[front])
+                    front += 1
+                    pending += 1
+
             try:
                 for i in range(len(chunks)):
-                    while front <= back and front - i < ahead:
-                        futures[front] = pool.submit(_lint_chunk, chunks[front])
-                        front += 1
+                    top_up()
                     if i in local:
                         results = local.pop(i)
                     else:
-                        future = futures.pop(i)
+                        future = futures[i]  # (still counted by top_up while it runs)
                         while not future.done() and front <= back:
                             local[back] = [lint_job(job, selection, keep_text, cache) for job in chunks[back]]
                             back -= 1
+                            top_up()
                         results = future.result()
+                        del futures[i]
                     yield from results
                     done += len(results)
                     if progress:
