@@ -116,6 +116,7 @@ def test_every_recorded_answer_is_what_lark_decides(tmp_path, monkeypatch):
     monkeypatch.delenv("FOUNTAIN_AUDIT_NO_CACHE", raising=False)
     monkeypatch.setattr(fountain, "_ELEMENT_RULES", {})
     monkeypatch.setattr(fountain, "_SINGLES", {})
+    monkeypatch.setattr(fountain, "_PLAIN_ELEMENTS", {})  # (else shapes parsed before are not asked again)
     fountain._memo.cache_clear()
     try:
         files = sorted(SAMPLES.rglob("*.spmd")) + shared_files()

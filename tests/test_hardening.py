@@ -329,6 +329,13 @@ def test_file_in_unreadable_directory_is_permission_denied():
     assert r.stderr == "fountain-audit: error: locked/a.spmd: permission denied\n"
 
 
+def _default_sigint() -> None:
+    """In a child before exec: SIGINT back to its default, so that Python installs its handler
+    (a test run started in the background by a script ignores SIGINT, and children inherit that)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
 def test_interrupted_output_leaves_no_temporary_file(tmp_path, signame):
     import signal
@@ -350,7 +357,7 @@ def test_interrupted_output_leaves_no_temporary_file(tmp_path, signame):
         "outputs.write_atomic(os.path.join(sys.argv[1], 'report.json'), 'x' * 30_000_000)\n"
         "print('not reached')\n")
     r = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
-                       env=cli_env(), timeout=60)
+                       env=cli_env(), timeout=60, preexec_fn=_default_sigint)
     listing = eval(r.stdout.splitlines()[0])
     assert len(listing) == 2 and re.fullmatch(r"report\.json\.fountain-audit-\w{8}\.tmp", listing[1]), listing
     assert "not reached" not in r.stdout
@@ -890,7 +897,7 @@ def test_ctrl_c_exits_130_not_the_findings_status(command):
     import time
 
     p = subprocess.Popen([sys.executable, "-m", "fountain_audit", *command], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_default_sigint)
     try:
         time.sleep(1.5)  # (started and blocked reading standard input)
         p.send_signal(signal.SIGINT)

@@ -63,7 +63,7 @@ Done.
 
 ## References
 - FOUNTAIN_FORMAT.md §Notes and §Dialogue Rules (a blank line ends dialogue); recorder
-  inventory `writeNote` (`"[[" + x + "]]\n\n"`, each note on its own line); case B34
+  inventory `writeNote` (`"[[" + x + "]]\\n\\n"`, each note on its own line); case B34
   (a writer's inline `[[draft]]` note in a reply is not flagged: not an audit kind);
   §Boneyard, §Sections and Synopses, §Centered, §Lyrics, §Title Page (each takes its line
   whole: a note in it is its text)
