@@ -674,13 +674,20 @@ def _node(cls, lines: Lines, parts: list[tuple], inline_notes: tuple = ()) -> No
         p = None if ty == cls._PART else ty
     else:
         a, b = parts[0][1], parts[-1][2]
-        p = [parts[0][0]]
-        for t in parts[1:]:
-            p.append(t[1] - a)
-            p.append(t[0])
-        p = tuple(p)
-        p = _SHAPES.get(p) or _shape(p)
+        p = _layout(parts)
     return cls(lines, a, b, p, inline_notes) if inline_notes else cls(lines, a, b, p)
+
+
+def _layout(parts: list[tuple]) -> tuple:
+    """The ``_p`` of a node of several tokens (see :class:`Node`): ``(type0, start1, type1, ...)``,
+    each start relative to the first token's, held once in ``_SHAPES``."""
+    a = parts[0][1]
+    p = [parts[0][0]]
+    for t in parts[1:]:
+        p.append(t[1] - a)
+        p.append(t[0])
+    p = tuple(p)
+    return _SHAPES.get(p) or _shape(p)
 
 
 _SHAPES: dict[tuple, tuple] = {}  # token layouts of multi-token nodes, each kept once (immutable)
@@ -929,7 +936,6 @@ def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
     append = out.append
     rules = _ELEMENT_RULES
     plains = _PLAIN_ELEMENTS
-    shapes = _SHAPES
     singles = _SINGLES
     continues = _CONTINUES
     j = head_end
@@ -950,13 +956,7 @@ def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
             key = tuple([x[0] for x in parts])
             plain = plains.get(key)
             if plain is not None:  # a known shape without inline notes: the node made here
-                a = t[1]
-                p = [ty]
-                for x in parts[1:]:
-                    p.append(x[1] - a)
-                    p.append(x[0])
-                p = tuple(p)
-                append(plain(lines, a, parts[-1][2], shapes.get(p) or _shape(p)))
+                append(plain(lines, t[1], parts[-1][2], _layout(parts)))
             else:
                 build = rules.get(key) or _element_builder(key, parts)
                 append(build(lines, parts))
