@@ -52,6 +52,7 @@ yes
   note on its own line); case B27 (`]]` inside tool arguments stays part of the note)
 """
 
+import functools
 import re
 
 from fountain_audit.lint.diagnostics import Finding, Severity
@@ -63,19 +64,14 @@ SEVERITY = Severity.ERROR
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
 
-_SECOND_RE = None
-
-
-def _second_re():
+@functools.cache
+def _second_re() -> re.Pattern[str]:
     """``]]``, blanks, ``[[`` and the head of a note kind (:data:`fountain_audit.parse.notes._HEAD_RE`,
     the pipeline notes too); group ``at`` is the second note's ``[[``."""
-    global _SECOND_RE
-    if _SECOND_RE is None:
-        from fountain_audit.parse.notes import _HEAD_RE, _PIPELINE_HIDDEN, _PIPELINE_STOP
-        head = _HEAD_RE.pattern.replace("|$)", r"|\]\]|$)")
-        _SECOND_RE = re.compile(rf"\]\][ \t]*(?P<at>\[\[)(?:{head}|{re.escape(_PIPELINE_HIDDEN)}\]\]"
-                                rf"|{re.escape(_PIPELINE_STOP)})")
-    return _SECOND_RE
+    from fountain_audit.parse.notes import _HEAD_RE, _PIPELINE_HIDDEN, _PIPELINE_STOP
+    head = _HEAD_RE.pattern.replace("|$)", r"|\]\]|$)")
+    return re.compile(rf"\]\][ \t]*(?P<at>\[\[)(?:{head}|{re.escape(_PIPELINE_HIDDEN)}\]\]"
+                      rf"|{re.escape(_PIPELINE_STOP)})")
 
 
 def check(ctx):
