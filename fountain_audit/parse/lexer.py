@@ -51,18 +51,20 @@ PAGE_BREAK_RE = re.compile(r"\s*={3,}\s*$")
 INLINE_NOTE_RE = re.compile(r"\[\[.*?\]\]", re.S)  # the syntax; matched by inline_notes() below
 
 
-def inline_notes(text: str):
-    """The ``(start, end)`` offsets of the inline notes in ``text``, as ``INLINE_NOTE_RE.finditer``
-    finds them (each ``[[`` to the first ``]]`` after it), in linear time: the regular expression
-    rescans to the end of the text from every ``[[`` that no ``]]`` closes (quadratic on a line of
-    unclosed brackets)."""
-    i = text.find("[[")
+def inline_notes(text: str, start: int = 0, stop: int | None = None):
+    """The ``(start, end)`` offsets of the inline notes in ``text[start:stop]`` (offsets in
+    ``text``), as ``INLINE_NOTE_RE.finditer`` finds them (each ``[[`` to the first ``]]`` after it),
+    in linear time: the regular expression rescans to the end of the text from every ``[[`` that
+    no ``]]`` closes (quadratic on a line of unclosed brackets)."""
+    if stop is None:
+        stop = len(text)
+    i = text.find("[[", start, stop)
     while i >= 0:
-        j = text.find("]]", i + 2)
+        j = text.find("]]", i + 2, stop)
         if j < 0:
             return
         yield i, j + 2
-        i = text.find("[[", j + 2)
+        i = text.find("[[", j + 2, stop)
 
 
 def strip_inline_notes(text: str) -> str:

@@ -137,13 +137,11 @@ def _swallowed(document):
 def _scan(text: str, lines, start: int, stop: int, inside: str):
     """The findings for the audit-kind ``[[…]]`` notes in ``text[start:stop]`` (each ``[[`` to the
     first ``]]`` after it, as inline notes are found), said to be inside ``inside``."""
+    from fountain_audit.parse.lexer import inline_notes
     from fountain_audit.parse.notes import _HEAD_RE, _PIPELINE_STOP
 
-    i = text.find("[[", start, stop)
-    while i >= 0:
-        j = text.find("]]", i + 2, stop)
-        if j < 0:
-            return
+    for i, end in inline_notes(text, start, stop):
+        j = end - 2
         body = text[i + 2:j].strip()
         if body.startswith(_PIPELINE_STOP):
             head = "[[pipeline stopped …]]"
@@ -152,9 +150,8 @@ def _scan(text: str, lines, start: int, stop: int, inside: str):
             head = f"[[{m.group('kind')}:]]" if m else None
         if head is not None:
             line, column = lines.position(i)
-            end_line, end_column = lines.position(j + 2)
+            end_line, end_column = lines.position(end)
             yield Finding(line, column,
                           f"{head} note inside {inside}: no audit record is made for it, it is not in the "
                           "audit trail (dump, provenance and export miss it); write it on a line of its own "
                           "after a blank line", end_line, end_column)
-        i = text.find("[[", j + 2, stop)
