@@ -176,10 +176,8 @@ class NoteFields:
     call the methods directly)."""
 
     def status(self, items):
-        s = str(items[0])[3:]  # after " — "
-        if s == "ok":
-            return {"status": "ok", "error": None}
-        return {"status": "error", "error": intern(s[6:].strip()) if s.startswith("error:") else ""}
+        error = _status_error(str(items[0]))
+        return {"status": "ok" if error is None else "error", "error": error}
 
     def tool(self, items):
         name, args, status = items
@@ -284,6 +282,15 @@ class NoteFields:
     def pipeline_stop(self, items):
         step, steps, score, threshold = items
         return {"step": int(step), "steps": int(steps), "score": float(score), "threshold": float(threshold)}
+
+
+def _status_error(status: str) -> str | None:
+    """The error of a note's status terminal (`` — ok``, `` — error``, `` — error: MESSAGE``):
+    ``None`` for ok, else the message (``""`` when none is written), held once."""
+    s = status[3:]  # after " — "
+    if s == "ok":
+        return None
+    return intern(s[6:].strip()) if s.startswith("error:") else ""
 
 
 def go_duration_seconds(text: str) -> float:
@@ -577,8 +584,7 @@ def _read_tool_call(rec: NoteRecord, body: str, at: int) -> bool:
     text = args[1:-1]
     if not text:
         return False
-    s = st[3:]  # after " — "
-    error = None if s == "ok" else intern(s[6:].strip()) if s.startswith("error:") else ""
+    error = _status_error(st)
     for strict in (True, False):
         try:
             value = _decode_json(text, strict)
