@@ -24,11 +24,15 @@ from __future__ import annotations
 
 import bisect
 import functools
-import json
 import math
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
+
+from fountain_audit.lazyre import LazyPattern, lazy
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
+if TYPE_CHECKING:
+    from typing import Callable, Iterable, Iterator, Sequence
 
 
 #: A keyword secret's value needs at least this Shannon entropy (bits per character).
@@ -72,35 +76,38 @@ class HomePath:
 # --------------------------------------------------------------------------- plugins
 
 
-@dataclass(frozen=True)
 class _Plugin:
     """One secret detector: its ``kind`` and ``label``, the detect-secrets plugin it runs, the
     cheap pre-checks (``needles``, ``anchor``) that find candidate lines, how much of a value is
-    shown (a docstring also spares dataclasses an ``inspect.signature`` call: start-up)."""
+    shown. Its patterns are compiled when a text first holds one of its needles (:mod:`fountain_audit.lazyre`;
+    a plain class, not a dataclass, which costs start-up time to create: issue 9)."""
 
-    kind: str
-    label: str
-    detector: str                   # "module.Class" in detect_secrets.plugins, imported when needed
-    needles: tuple[str, ...]        # one must occur in the text (lower-cased when ``lower``)
-    anchor: re.Pattern[str]         # finds candidate lines
-    lower: bool = False
-    shown: int = SHOWN_PREFIX
-    by_needle: bool = False         # candidate lines: those holding a needle (no regex scan)
-    scans: tuple[re.Pattern[str], ...] = ()  # match on exactly the anchor's lines, faster (else the anchor)
-    own: re.Pattern[str] | None = None  # our own token pattern (``detector`` unused): see :func:`_own_tokens`
+    __slots__ = ("kind", "label", "detector", "needles", "anchor", "lower", "shown", "by_needle", "scans", "own")
+
+    def __init__(self, kind, label, detector, needles, anchor, lower=False, shown=SHOWN_PREFIX, by_needle=False,
+                 scans=(), own=None):
+        self.kind = kind
+        self.label = label
+        self.detector = detector    # "module.Class" in detect_secrets.plugins, imported when needed
+        self.needles = needles      # one must occur in the text (lower-cased when ``lower``)
+        self.anchor = anchor        # finds candidate lines
+        self.lower = lower
+        self.shown = shown
+        self.by_needle = by_needle  # candidate lines: those holding a needle (no regex scan)
+        self.scans = scans          # match on exactly the anchor's lines, faster (else the anchor)
+        self.own = own              # our own token pattern (``detector`` unused): see :func:`_own_tokens`
 
 
 def _p(kind, label, detector, needles, anchor, *, lower=False, shown=SHOWN_PREFIX, flags=0, by_needle=False,
        scans=()):
-    return _Plugin(kind, label, detector, tuple(needles), re.compile(anchor, flags), lower, shown, by_needle,
-                   tuple(re.compile(s, flags) for s in scans))
+    return _Plugin(kind, label, detector, tuple(needles), lazy(anchor, flags), lower, shown, by_needle,
+                   tuple(lazy(s, flags) for s in scans))
 
 
 def _own(kind, label, needle, pattern, *, shown):
     """A token kind that detect-secrets (1.5) has no plugin for: ``pattern`` matches the token from
     its prefix, with the part that must look random in group 1 (see :func:`_own_tokens`)."""
-    return _Plugin(kind, label, "", (needle,), re.compile(re.escape(needle)), shown=shown,
-                   own=re.compile(pattern))
+    return _Plugin(kind, label, "", (needle,), lazy(re.escape(needle)), shown=shown, own=lazy(pattern))
 
 
 #: Characters a token runs on with after its pattern's match (the value is taken to its end).
@@ -164,8 +171,9 @@ _BY_KIND = {p.kind: p for p in PLUGINS}
 #: for in a tight loop (a literal word alone is fastest; a gate for several needles starts with
 #: a character they share and checks the rest by lookaround). Each matches wherever one of its
 #: needles occurs; when it stands for several, a match is confirmed needle by needle with
-#: ``in``. Other needles use ``in``. (One regex for all of them is slower: re then tries every
-#: alternative at each position whose character could start one.)
+#: ``in``. Other needles use ``in``, and every needle in a text under :data:`_GATE_MIN`. (One regex
+#: for all of them is slower: re then tries every alternative at each position whose character could
+#: start one.) Each gate is compiled when first needed (:mod:`fountain_audit.lazyre`).
 _GATES = (
     (rb"A(?:KIA|SIA|BIA|CCA|3T|ccountKey=)", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T", "AccountKey="), False),
     (rb"AC", ("AC",), False),
@@ -186,7 +194,11 @@ _GATES = (
     (rb"secret", ("secret",), True),
     (rb"contrase", ("contrase",), True),
 )
-_GATE_OF = {(n, lower): (re.compile(rx), len(needles) > 1) for rx, needles, lower in _GATES for n in needles}
+_GATE_OF = {(n, lower): (gate, len(needles) > 1)
+            for gate, needles, lower in ((lazy(rx), needles, lower) for rx, needles, lower in _GATES) for n in needles}
+#: The size from which a text's needles are looked for through :data:`_GATES`: compiling them
+#: (about 3 ms) costs more than the ``in`` scans they save below it (about 5 ms a megabyte; issue 9).
+_GATE_MIN = 1 << 19
 
 
 def _presence(raw: bytes, low: str | bytes) -> Callable[[str, bool], bool]:
@@ -194,7 +206,7 @@ def _presence(raw: bytes, low: str | bytes) -> Callable[[str, bool], bool]:
     one per code point, a non-ASCII byte for the others, which no needle holds) or, ``lower``, in its
     folded form ``low``? Each answer and each gate is computed once."""
     known: dict[tuple[str, bool], bool] = {}
-    gates: dict[re.Pattern[bytes], bool] = {}
+    gates: dict[LazyPattern, bool] = {}
 
     def present(needle: str, lower: bool) -> bool:
         key = (needle, lower)
@@ -202,7 +214,7 @@ def _presence(raw: bytes, low: str | bytes) -> Callable[[str, bool], bool]:
         if hit is None:
             hay = low if lower else raw
             word = _word(hay, needle)
-            gate = _GATE_OF.get(key) if type(hay) is bytes else None
+            gate = _GATE_OF.get(key) if type(hay) is bytes and len(hay) >= _GATE_MIN else None
             if gate is None:
                 hit = word in hay
             else:
@@ -215,9 +227,9 @@ def _presence(raw: bytes, low: str | bytes) -> Callable[[str, bool], bool]:
         return hit
     return present
 
-_AWS_ID_RE = re.compile(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
-_JWT_TAIL_RE = re.compile(r"[A-Za-z0-9_\-.+/=]*")
-_TOKEN_END_RE = re.compile(r"[\s\"'`\\]")
+_AWS_ID_RE = lazy(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
+_JWT_TAIL_RE = lazy(r"[A-Za-z0-9_\-.+/=]*")
+_TOKEN_END_RE = lazy(r"[\s\"'`\\]")
 #: The rest of an OpenAI key after the detector's match (which stops 20 characters after the
 #: ``T3BlbkFJ`` marker; a project key runs on for 100 more).
 #: A password in a URL that holds ``&``, ``!``, ``*``, ``+`` or ``=``: RFC 3986 allows these
@@ -225,16 +237,16 @@ _TOKEN_END_RE = re.compile(r"[\s\"'`\\]")
 #: others (``$'(),;``) stay excluded, as there: they end a token in code and prose, and ``$``
 #: starts a shell reference (``https://u:$TOKEN@host``); so do ``"`` and a backtick, which
 #: no URL holds (``"https://"+user+":"+pw+"@"+host`` is code, not a password).
-_BASIC_AUTH_RE = re.compile(r"://[^:/?#\[\]@$'(),;\s\"`]+:([^:/?#\[\]@$'(),;\s\"`]+)@")
-_OPENAI_TAIL_RE = re.compile(r"[A-Za-z0-9_-]*")
+_BASIC_AUTH_RE = lazy(r"://[^:/?#\[\]@$'(),;\s\"`]+:([^:/?#\[\]@$'(),;\s\"`]+)@")
+_OPENAI_TAIL_RE = lazy(r"[A-Za-z0-9_-]*")
 #: Project, service-account and admin keys, which need not hold the ``T3BlbkFJ`` marker the
 #: detect-secrets plugin (1.5) requires; the part after the prefix must look random (see
 #: :func:`_random_enough`), so ``sk-proj-xxxxxxxxxxxxxxxxxxxx`` or ``sk-proj-your-key-here`` is none.
-_OPENAI_PREFIXED_RE = re.compile(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{20,})")
-_KEY_HEADER_RE = re.compile(r"-----BEGIN ([A-Z0-9 ]*?)PRIVATE KEY( BLOCK)?-----")
-_KEY_BODY_RE = re.compile(r"[A-Za-z0-9+/=]")
-_PUTTY_END_RE = re.compile(r"Private-MAC: *[0-9a-fA-F]+")
-_REFERENCE_RE = re.compile(r"^(?:\$\{?[\w.]+\}?|%[\w.]+%|<[^>]*>|\{\{.*\}\}|\*+|x+|X+|\.\.\.|…)$")
+_OPENAI_PREFIXED_RE = lazy(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{20,})")
+_KEY_HEADER_RE = lazy(r"-----BEGIN ([A-Z0-9 ]*?)PRIVATE KEY( BLOCK)?-----")
+_KEY_BODY_RE = lazy(r"[A-Za-z0-9+/=]")
+_PUTTY_END_RE = lazy(r"Private-MAC: *[0-9a-fA-F]+")
+_REFERENCE_RE = lazy(r"^(?:\$\{?[\w.]+\}?|%[\w.]+%|<[^>]*>|\{\{.*\}\}|\*+|x+|X+|\.\.\.|…)$")
 
 
 #: The only characters whose lower case holds an ASCII letter or has another length
@@ -350,7 +362,7 @@ def _own_tokens(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
             yield m.start(), line[m.start():_OWN_TAIL_RE.match(line, m.end()).end()]
 
 
-_OWN_TAIL_RE = re.compile(f"[{_TOKEN_CHARS}]*")
+_OWN_TAIL_RE = lazy(f"[{_TOKEN_CHARS}]*")
 
 
 def _token_like(kind: str, body: str) -> bool:
@@ -503,8 +515,8 @@ def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | by
 # --------------------------------------------------------------------------- \u escapes
 
 #: A JSON string on one line; group 1 is its body.
-_JSON_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-_HEX4_RE = re.compile(r"[0-9A-Fa-f]{4}")
+_JSON_STRING_RE = lazy(r'"((?:[^"\\\n]|\\.)*)"')
+_HEX4_RE = lazy(r"[0-9A-Fa-f]{4}")
 _SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
@@ -570,6 +582,8 @@ def _decode_line(line: str) -> _Decoded | None:
 def _decode_fast(line: str) -> str | None:
     """The text of :func:`_decode_line` (without its map back), decoded by ``json`` (in C)
     where the strings are well-formed JSON; ``None`` when no string holds ``\\u``."""
+    import json  # (here: a lint of a text without escapes starts without it, issue 9)
+
     out: list[str] = []
     pos = 0
     for m in _JSON_STRING_RE.finditer(line):
@@ -734,10 +748,10 @@ _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest
 #: ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or JSON's ``\\/`` only:
 #: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``, ``/rootfs``, ``/var/root``,
 #: ``~/root``, ``C:/root``).
-HOME_RE = re.compile(r"(?<![\w.$-])(?:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
+HOME_RE = lazy(r"(?<![\w.$-])(?:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
                      + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
                      + r"(?P<user>(?(root)root|[A-Za-z0-9_][A-Za-z0-9._-]*))(?![\w-])", re.I)
-_ABSOLUTE_RE = re.compile(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
+_ABSOLUTE_RE = lazy(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
 
 
 def find_home_paths(text: str, skip: re.Pattern[str] | None = None, *,
