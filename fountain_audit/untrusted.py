@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from fountain_audit.lazyre import lazy
+
 # C0 controls except TAB and LF, CR not followed by LF, DEL, C1 controls, the Unicode line and
 # paragraph separators, bidirectional embedding/override/isolate controls and direction marks
 # (U+200E, U+200F, U+061C), invisible characters (soft hyphen U+00AD, zero width space U+200B,
@@ -18,7 +20,7 @@ import re
 # (undecodable input bytes kept by ``surrogateescape``).
 _UNSAFE_CHARS = ("\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u200b\u200e\u200f\u2028\u2029"
                  "\u202a-\u202e\u2066-\u2069\ufeff\U000e0000-\U000e007f")
-_UNSAFE_RE = re.compile(f"[{_UNSAFE_CHARS}\ud800-\udfff]|\r(?!\n)")
+_UNSAFE_RE = lazy(f"[{_UNSAFE_CHARS}\ud800-\udfff]|\r(?!\n)")
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -48,7 +50,7 @@ def terminal_safe(text: str) -> str:
 
 #: :data:`_UNSAFE_RE` without the lone surrogates (a page writes them as U+FFFD, see
 #: :func:`fountain_audit.parse.source.well_formed`).
-_UNSAFE_PAGE_RE = re.compile(f"[{_UNSAFE_CHARS}]|\r(?!\n)")
+_UNSAFE_PAGE_RE = lazy(f"[{_UNSAFE_CHARS}]|\r(?!\n)")
 
 
 def page_safe(text: str) -> str:

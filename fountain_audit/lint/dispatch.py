@@ -21,7 +21,9 @@ both kinds of rule are called the same way everywhere.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator
 
 #: What a visitor visits, from the module attribute that defines it.
 VISITORS = {"check_note": ("note", "NOTE_KINDS"), "check_scene": ("scene", "SCENE_KINDS"),

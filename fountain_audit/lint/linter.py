@@ -11,7 +11,9 @@ import functools
 import operator
 import os
 import re
-from typing import Iterable
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
+if TYPE_CHECKING:
+    from typing import Iterable
 
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.parse.fountain import gc_paused, parse

@@ -18,14 +18,15 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.fountain import Blank, Boneyard, Document
 from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
 
-_DIRECTIVE_RE = re.compile(
+_DIRECTIVE_RE = lazy(
     r"/\*\s*fountain-audit:\s*(?P<verb>disable-file|disable-next|disable|enable)\b\s*(?:=\s*(?P<rules>[^*]*?))?\s*\*/",
     re.S)
-_PREFIX_RE = re.compile(r"/\*\s*fountain-audit:")
+_PREFIX_RE = lazy(r"/\*\s*fountain-audit:")
 
 
 @dataclass

@@ -25,14 +25,18 @@ from __future__ import annotations
 
 import functools
 import re
-from fractions import Fraction
+from collections import namedtuple
 from dataclasses import dataclass, field
 from sys import intern  # a session repeats its headings' places, names and its models' names
-from typing import Iterator, NamedTuple
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
                                           SceneHeading, Transition, gc_paused)
 from fountain_audit.parse.notes import NoteRecord, parse_note
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
+if TYPE_CHECKING:
+    from typing import Iterator
 
 #: Scene kinds, in the order headings are tried.
 SCENE_KINDS = ("chat", "ext-chat", "agent-mode", "shell", "skill", "context-recall",
@@ -40,18 +44,18 @@ SCENE_KINDS = ("chat", "ext-chat", "agent-mode", "shell", "skill", "context-reca
 #: Kinds whose scenes hold turns.
 TURN_KINDS = frozenset({"chat", "ext-chat", "pipeline"})
 
-_TIMESTAMP_RE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?$")
+_TIMESTAMP_RE = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?$")
 _KIND_RES: list[tuple[str, re.Pattern[str]]] = [
-    ("chat", re.compile(r"INT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
-    ("ext-chat", re.compile(r"EXT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
-    ("agent-mode", re.compile(r"INT\. AGENT MODE$")),
-    ("shell", re.compile(r"INT\. SHELL$")),
-    ("context-recall", re.compile(r"INT\. CONTEXT RECALL$")),
-    ("chunk-analysis", re.compile(r"INT\. CHUNK ANALYSIS\s+[—-]\s+(?P<file>.+)$")),
-    ("pipeline", re.compile(r"INT\. PIPELINE (?P<file>.+?) STEP (?P<step>\d+)/(?P<steps>\d+)$")),
-    ("skill", re.compile(r"INT\. SKILL (?P<name>.+)$")),
-    ("memory", re.compile(r"INT\. MEMORY(?:\s+-\s+(?P<label>.+))?$")),
-    ("hand-off", re.compile(r"INT\. HAND-OFF(?:\s+-\s+(?P<label>.+))?$")),
+    ("chat", lazy(r"INT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
+    ("ext-chat", lazy(r"EXT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
+    ("agent-mode", lazy(r"INT\. AGENT MODE$")),
+    ("shell", lazy(r"INT\. SHELL$")),
+    ("context-recall", lazy(r"INT\. CONTEXT RECALL$")),
+    ("chunk-analysis", lazy(r"INT\. CHUNK ANALYSIS\s+[—-]\s+(?P<file>.+)$")),
+    ("pipeline", lazy(r"INT\. PIPELINE (?P<file>.+?) STEP (?P<step>\d+)/(?P<steps>\d+)$")),
+    ("skill", lazy(r"INT\. SKILL (?P<name>.+)$")),
+    ("memory", lazy(r"INT\. MEMORY(?:\s+-\s+(?P<label>.+))?$")),
+    ("hand-off", lazy(r"INT\. HAND-OFF(?:\s+-\s+(?P<label>.+))?$")),
 ]
 #: The literal text each of :data:`_KIND_RES` starts with.
 _KIND_PREFIX = {"chat": "INT. ", "ext-chat": "EXT. ", "agent-mode": "INT. AGENT MODE", "shell": "INT. SHELL",
@@ -62,18 +66,18 @@ _KIND_PREFIX = {"chat": "INT. ", "ext-chat": "EXT. ", "agent-mode": "INT. AGENT 
 TIMESTAMPED_KINDS = frozenset({"chat", "ext-chat", "agent-mode", "shell", "skill", "context-recall",
                                "chunk-analysis", "pipeline"})
 
-_CHAT_DESC_RE = re.compile(r"Model:\s*(?P<model>.+?)\.(?:\s|$)")
-_WORKSPACE_RE = re.compile(r"Workspace:\s*(?P<ws>.*?)\.?\s*$", re.M)
-_ROUTING_RE = re.compile(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| \(cloud API\))?\.")
-_FORWARD_RE = re.compile(r"^Forwarding to (?P<target>.+?)\.$")
-_FORWARD_V0_RE = re.compile(r"^\(forwarding to (?P<target>.+?)\)$")
+_CHAT_DESC_RE = lazy(r"Model:\s*(?P<model>.+?)\.(?:\s|$)")
+_WORKSPACE_RE = lazy(r"Workspace:\s*(?P<ws>.*?)\.?\s*$", re.M)
+_ROUTING_RE = lazy(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| \(cloud API\))?\.")
+_FORWARD_RE = lazy(r"^Forwarding to (?P<target>.+?)\.$")
+_FORWARD_V0_RE = lazy(r"^\(forwarding to (?P<target>.+?)\)$")
 _DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)"
-_STATS_RE = re.compile(
+_STATS_RE = lazy(
     rf"^(?:(?P<models>[^\n]+?) · (?=\d))?(?:(?P<reply>\d+) reply \+ (?P<ctx>\d+) ctx · )?(?P<duration>{_DUR})"
     rf"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$")
-_ROUTE_STEP_RE = re.compile(r"^(?:Routing to|Answered by) \S+$")
+_ROUTE_STEP_RE = lazy(r"^(?:Routing to|Answered by) \S+$")
 #: Pre-v1.2 prose tool call (88504ea–cf4aa0d): ``Harvey calls NAME: ARGS`` / ``Harvey calls NAME``.
-PROSE_TOOL_CALL_RE = re.compile(r"^Harvey calls (?P<name>[^\s:]+)(?:: (?P<args>.*))?$", re.S)
+PROSE_TOOL_CALL_RE = lazy(r"^Harvey calls (?P<name>[^\s:]+)(?:: (?P<args>.*))?$", re.S)
 _END_MARKERS = frozenset({"THE END.", "THE END"})
 _PIPELINE_TRANSITIONS = frozenset({"CUT TO:", "CUT BACK TO:"})
 _SUPPRESSION_PREFIX = "fountain-audit:"
@@ -481,23 +485,18 @@ def _is_stats(node: Node) -> bool:
     return bool(m and (m.group("models") or m.group("reply")))
 
 
-class StatsLine(NamedTuple):
-    """What a stats line records (§4 `a_stats`): ``models`` (``Client.Name()`` values, e.g.
+#: (``collections.namedtuple``, not ``typing.NamedTuple``: lint starts without importing typing, issue 9)
+StatsLine = namedtuple("StatsLine", ("models", "reply_tokens", "context_tokens", "duration", "rate", "duration_ns"),
+                       defaults=(0,))
+StatsLine.__doc__ = """What a stats line records (§4 `a_stats`): ``models`` (``Client.Name()`` values, e.g.
     ``["Ollama (qwen2.5-coder:7b)"]``, empty when not written), ``reply_tokens`` and
     ``context_tokens`` (``None`` when not written), ``duration`` in seconds (and exactly, in
-    nanoseconds, ``duration_ns``) and ``rate`` in tokens per second (``None`` when not written)."""
-
-    models: list[str]
-    reply_tokens: int | None
-    context_tokens: int | None
-    duration: float
-    rate: float | None
-    #: ``duration`` in whole nanoseconds, exactly (from the text, not the float)
-    duration_ns: int = 0
+    nanoseconds, ``duration_ns``: whole nanoseconds from the text, not the float; default 0) and
+    ``rate`` in tokens per second (``None`` when not written)."""
 
 
-_DURATION_PART_RE = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
-_TOKENS_ONLY_RE = re.compile(r"^(\d+) reply \+ (\d+) ctx$")
+_DURATION_PART_RE = lazy(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
+_TOKENS_ONLY_RE = lazy(r"^(\d+) reply \+ (\d+) ctx$")
 _DURATION_UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 
@@ -512,6 +511,8 @@ _DURATION_UNIT_NS = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9
 def parse_duration_ns(text: str) -> int:
     """:func:`parse_duration` in whole nanoseconds, in integer arithmetic (``99999999999.9s`` →
     ``99999999999900000000`` exactly; a fraction of a nanosecond is rounded half to even)."""
+    from fractions import Fraction  # (here: most sessions have no stats line; start-up, issue 9)
+
     return round(sum(Fraction(v) * _DURATION_UNIT_NS[u] for v, u in _DURATION_PART_RE.findall(text)))
 
 
@@ -856,14 +857,10 @@ def build_session(document: Document) -> Session:
         return _Builder(document).build()
 
 
-class Placement(NamedTuple):
-    """Where a note sits: its scene (``None`` before the first scene), its turn
-    (``None`` outside turns) and its phase in the turn (one of :data:`PHASES`)."""
-
-    note: NoteRecord
-    scene: Scene | None
-    turn: Turn | None
-    phase: str | None
+Placement = namedtuple("Placement", ("note", "scene", "turn", "phase"))  # (not typing.NamedTuple: see StatsLine)
+Placement.__doc__ = """Where a note sits: its ``note`` (a :class:`NoteRecord`), its ``scene`` (``None`` before
+    the first scene), its ``turn`` (``None`` outside turns) and its ``phase`` in the turn (one of
+    :data:`PHASES`)."""
 
 
 def placements(session: Session) -> list[Placement]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 import gc
 import os
 from array import array
@@ -32,10 +31,11 @@ if TYPE_CHECKING:
 
     from lark import Lark
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.parse.lexer import Problem, lex, split_lines, strip_inline_notes
 
 
-_SCENE_NUMBER_RE = re.compile(r"\s*#([^#\s]+)#\s*$")
+_SCENE_NUMBER_RE = lazy(r"\s*#([^#\s]+)#\s*$")
 
 
 def _content(tok: str) -> str:

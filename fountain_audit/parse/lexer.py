@@ -31,24 +31,26 @@ from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add
 
+from fountain_audit.lazyre import lazy
+
 #: Indices into a token tuple.
 T_TYPE, T_START, T_END = range(3)
 
 # A physical line: content, then its terminator (possibly none at end of file).
-_LINE_RE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|)")
+_LINE_RE = lazy(r"([^\r\n]*)(\r\n|\r|\n|)")
 
 # --- line patterns (Fountain 1.1) -------------------------------------------------
 
 #: Scene heading prefixes (§Scene Headings), case-insensitive, then `.` or space.
-SCENE_HEADING_RE = re.compile(r"(?:INT\.?\s*/\s*EXT|EXT\.?\s*/\s*INT|I\.?/E|INT|EXT|EST)[.\s]", re.I)
+SCENE_HEADING_RE = lazy(r"(?:INT\.?\s*/\s*EXT|EXT\.?\s*/\s*INT|I\.?/E|INT|EXT|EST)[.\s]", re.I)
 #: Forced scene heading: one `.` then a letter or digit (`...` is not one; case B08).
-FORCED_HEADING_RE = re.compile(r"\.[^\W_]")
+FORCED_HEADING_RE = lazy(r"\.[^\W_]")
 #: Title page key (§Title Page): `Key:` at the start of the line.
-TITLE_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9 _.'-]{0,39}:")
-PAGE_BREAK_RE = re.compile(r"\s*={3,}\s*$")
+TITLE_KEY_RE = lazy(r"[A-Za-z][A-Za-z0-9 _.'-]{0,39}:")
+PAGE_BREAK_RE = lazy(r"\s*={3,}\s*$")
 #: An inline note (§Notes): ``[[ ... ]]`` inside a line or paragraph (never across an empty line,
 #: which cannot occur inside one token).
-INLINE_NOTE_RE = re.compile(r"\[\[.*?\]\]", re.S)  # the syntax; matched by inline_notes() below
+INLINE_NOTE_RE = lazy(r"\[\[.*?\]\]", re.S)  # the syntax; matched by inline_notes() below
 
 
 def inline_notes(text: str, start: int = 0, stop: int | None = None):
@@ -82,12 +84,12 @@ INLINE_TYPES = frozenset({"ACTION", "CHARACTER", "PARENTHETICAL", "DIALOGUE", "D
                           "SCENE_HEADING", "TRANSITION"})
 #: A timestamped Harvey scene heading glued to the end of a line (a dropped line break):
 #: ``…done.INT. HARVEY AND ALICE TALKING 2026-06-24 10:05:00`` (exact or loose timestamp).
-GLUED_HEADING_RE = re.compile(
+GLUED_HEADING_RE = lazy(
     r"(?<=[^\sA-Z])(?:INT|EXT)\. [^\r\n]*?(?: | — )\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?[ \t]*$")
-_GLUE_HINT_RE = re.compile(r"[^\sA-Z](?:INT|EXT)\. ")
+_GLUE_HINT_RE = lazy(r"[^\sA-Z](?:INT|EXT)\. ")
 #: A boneyard close ``*/`` (a glob's ``**/`` is not one) with only blanks after it on its line.
-_CLOSE_AT_EOL_RE = re.compile(r"(?<![*/])\*/(?=[ \t]*(?:\r\n|\r|\n|$))")
-CENTERED_RE = re.compile(r"\s*>.*<\s*$")
+_CLOSE_AT_EOL_RE = lazy(r"(?<![*/])\*/(?=[ \t]*(?:\r\n|\r|\n|$))")
+CENTERED_RE = lazy(r"\s*>.*<\s*$")
 
 
 @dataclass(frozen=True, slots=True)

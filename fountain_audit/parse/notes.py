@@ -15,11 +15,13 @@ Sources: FOUNTAIN_FORMAT.md v1.2–v1.3 and harvey-recorder-inventory.md §6.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from sys import intern  # repeated names (tools, actors, stores, errors) are held once
-from typing import Any
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
+if TYPE_CHECKING:
+    from typing import Any
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.parse.fountain import Note, read_grammar
 
 TYPE_CHECKING = False
@@ -49,18 +51,18 @@ KINDS: dict[str, str] = {
 }
 MEMORY_KINDS = frozenset(k for k, v in KINDS.items() if v == "memory")
 
-_HEAD_RE = re.compile(
+_HEAD_RE = lazy(
     r"(?:(?P<actor>[^\s:\[\]]+?)\.)?(?P<kind>tool|rag-source|rag|recall|write|shell|model switch"
     r"|chunk-result|chunk|synthesis|add_memory|update_memory|delete_memory|filter_context"
     r"|summary_context|confidence|run|stats):(?: (?=\S)|$)"
 )
 _PIPELINE_HIDDEN = "hidden confidence instruction appended"
 _PIPELINE_STOP = "pipeline stopped at step "
-_INT_RE = re.compile(r"-?\d{1,18}")
+_INT_RE = lazy(r"-?\d{1,18}")
 #: A Go ``time.Duration`` string: ``8.3s``, ``850ms``, ``1m2.5s``, ``2h0m0s``.
-_GO_DURATION_RE = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
+_GO_DURATION_RE = lazy(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
 _UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-_SOURCE_DETAIL_RE = re.compile(r"^(?P<source>.*?)\s*\((?P<detail>[^()]*)\)$", re.S)
+_SOURCE_DETAIL_RE = lazy(r"^(?P<source>.*?)\s*\((?P<detail>[^()]*)\)$", re.S)
 
 
 def _rare_value(rec: "NoteRecord", k: int):
@@ -307,19 +309,35 @@ def _parser() -> Lark:
     return notes_parser()
 
 
-#: Strict and lenient (raw control characters allowed in strings) JSON decoders.
-_DECODERS = {True: json.JSONDecoder(), False: json.JSONDecoder(strict=False)}
-_SCANNERS = {strict: decoder.scan_once for strict, decoder in _DECODERS.items()}
+#: Strict and lenient (raw control characters allowed in strings) JSON decoders, and their
+#: scanners, by ``strict``: made by :func:`_json_decoder` on first use (a file without tool
+#: arguments is linted without importing json: start-up, issue 9).
+_DECODERS: dict = {}
+_SCANNERS: dict = {}
+
+
+def _json_decoder(strict: bool):
+    """The ``json.JSONDecoder(strict=strict)`` of :data:`_DECODERS` (made now if it is not yet)."""
+    decoder = _DECODERS.get(strict)
+    if decoder is None:
+        import json
+
+        decoder = _DECODERS[strict] = json.JSONDecoder(strict=strict)
+        _SCANNERS[strict] = decoder.scan_once
+    return decoder
 
 
 def _decode_json(text: str, strict: bool):
     """``json.JSONDecoder(strict=strict).decode(text)``: the value, else ``ValueError`` (or
     ``RecursionError`` for absurd nesting). Calls the decoder's scanner directly when the value
     starts at the first character (a tool's arguments almost always do): a third of the cost."""
+    scan = _SCANNERS.get(strict)
+    if scan is None:
+        scan = _json_decoder(strict).scan_once
     try:
-        value, end = _SCANNERS[strict](text, 0)
+        value, end = scan(text, 0)
     except StopIteration:  # leading whitespace, or no value at all: the decoder's own path says which
-        return _DECODERS[strict].decode(text)
+        return _json_decoder(strict).decode(text)
     if end != len(text) and text[end:].strip(" \t\n\r"):
         raise ValueError("extra data after the JSON value")
     return value
@@ -514,7 +532,7 @@ def _split_tool_arguments(fields: dict[str, Any], note: Note | None = None, body
     full = text + ") — " + status
     for strict in (True, False):
         try:
-            value, end = _DECODERS[strict].raw_decode(full)
+            value, end = _json_decoder(strict).raw_decode(full)
         except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
             continue
         m = re.fullmatch(r"\) — (ok|error(?::\s*(.*))?)", full[end:], re.S)
@@ -895,14 +913,14 @@ _WHOLE = r"-?\d+"
 #: the fields that must be numbers, ``(group, what it is, pattern)``. A payload the grammar
 #: rejected whose shape matches names its first field that fails its pattern.
 _FIELDS: dict[str, tuple[re.Pattern[str], tuple[tuple[str, str, str], ...]]] = {
-    "rag": (re.compile(r"(?P<chunks>.*?) chunks? from (?P<store>.+), top score (?P<score>.*)", re.S),
+    "rag": (lazy(r"(?P<chunks>.*?) chunks? from (?P<store>.+), top score (?P<score>.*)", re.S),
             (("chunks", "the chunk count", _WHOLE), ("score", "the top score", _NUMBER))),
-    "recall": (re.compile(r"(?P<id>.*?) \((?P<source>[^)]*)\) — score (?P<score>.*)", re.S),
+    "recall": (lazy(r"(?P<id>.*?) \((?P<source>[^)]*)\) — score (?P<score>.*)", re.S),
                (("score", "the score", _NUMBER),)),
-    "shell": (re.compile(r"(?P<command>.+) — exit (?P<code>.*)", re.S), (("code", "the exit status", _WHOLE),)),
-    "chunk-result": (re.compile(r"(?P<index>[^/—]*)/(?P<count>[^/—]*?) — (?P<status>.*)", re.S),
+    "shell": (lazy(r"(?P<command>.+) — exit (?P<code>.*)", re.S), (("code", "the exit status", _WHOLE),)),
+    "chunk-result": (lazy(r"(?P<index>[^/—]*)/(?P<count>[^/—]*?) — (?P<status>.*)", re.S),
                      (("index", "the chunk index", _WHOLE), ("count", "the chunk count", _WHOLE))),
-    "confidence": (re.compile(r"(?P<score>.*?) — (?P<threshold>threshold .*)", re.S),
+    "confidence": (lazy(r"(?P<score>.*?) — (?P<threshold>threshold .*)", re.S),
                    (("score", "the confidence score", _NUMBER),)),
 }
 

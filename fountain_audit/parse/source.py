@@ -14,8 +14,10 @@ import os
 import re
 import stat
 
-_UNDECODABLE_RE = re.compile("[\udc80-\udcff]+")
-_EOL_RE = re.compile(r"\r\n|\r|\n")
+from fountain_audit.lazyre import lazy
+
+_UNDECODABLE_RE = lazy("[\udc80-\udcff]+")
+_EOL_RE = lazy(r"\r\n|\r|\n")
 
 
 def decode_bytes(data: bytes) -> str:
@@ -34,7 +36,7 @@ def undecodable_runs(text: str) -> list[tuple[int, int]]:
 
 
 #: Any lone surrogate: undecodable input bytes (U+DC80–U+DCFF), or others no file produces.
-_LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE_RE = lazy("[\ud800-\udfff]")
 
 
 def well_formed(text: str) -> str:

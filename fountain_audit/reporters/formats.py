@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # rich is imported by the text formats only (the machine form
 # hashlib, inspect, json, unicodedata, collections.Counter, pathlib and urllib.parse are imported
 # by the formats that use them: a cached ``lint`` run in the concise or json format needs none.
 from fountain_audit import __version__
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, stale_lines, summary_line
 from fountain_audit.lint.rules import Rule
@@ -49,7 +50,7 @@ SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schem
 SARIF_FINGERPRINT = "fountainAudit/v1"
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-_LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_END = lazy(r"\r\n|\r|\n")
 
 
 def resolve_format(requested: str | None, *, terminal: bool, environ: os._Environ | dict | None = None) -> str:

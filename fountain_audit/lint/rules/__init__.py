@@ -33,6 +33,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterator
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 
 RULE_MODULES = (
@@ -93,8 +94,8 @@ RULE_MODULES = (
 )
 
 #: Examples may spell characters as ``\\xNN`` / ``\\uNNNN`` (NUL, BOM, undecodable bytes).
-_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})")
-_EXAMPLE_RE = re.compile(r"^## (Example|Use instead)\s*\n+```fountain\n(.*?)^```", re.M | re.S)
+_ESCAPE_RE = lazy(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})")
+_EXAMPLE_RE = lazy(r"^## (Example|Use instead)\s*\n+```fountain\n(.*?)^```", re.M | re.S)
 
 
 class Rule:

@@ -59,6 +59,7 @@ It shipped in March.
 
 import re
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
 
@@ -68,7 +69,7 @@ SEVERITY = Severity.ERROR
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
 
-_MODEL_RE = re.compile(r"Model:[ \t]*(?P<model>[^\n]*?)\.?(?=[ \t]+Workspace:|[ \t]*$)", re.M)
+_MODEL_RE = lazy(r"Model:[ \t]*(?P<model>[^\n]*?)\.?(?=[ \t]+Workspace:|[ \t]*$)", re.M)
 
 
 def check(ctx):

@@ -55,8 +55,8 @@ Ollama (llama3:latest) · 42 reply + 26 ctx · 8.3s · 5.1 tok/s
   recorder_test `TestRecorder_withStats` (rules catalog E47)
 """
 
-import re
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
 
@@ -68,7 +68,7 @@ SCOPE = SESSION_LIKE
 NOTE_KINDS = ("stats",)
 
 #: The recorder's pre-b45c946 form: ``P prompt + R reply tokens · DUR · T.T tok/s``.
-_V0_RE = re.compile(r"^stats:\s*(?P<prompt>\d+) prompt \+ (?P<reply>\d+) reply tokens · (?P<dur>\S+)"
+_V0_RE = lazy(r"^stats:\s*(?P<prompt>\d+) prompt \+ (?P<reply>\d+) reply tokens · (?P<dur>\S+)"
                     r"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$")
 
 

@@ -55,8 +55,8 @@ It declares package main.
 - harvey-recorder-inventory.md §4 (`a_chat`; pipeline return scene `Model: <Client.Name()>`)
 """
 
-import re
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
 
@@ -68,8 +68,8 @@ SCOPE = SESSION_LIKE
 SCENE_KINDS = ("chat",)
 
 # \bModel: and \bWorkspace:, written to start with their words (re then scans for them fast)
-_MODEL_RE = re.compile(r"Model:(?<!\wModel:)")
-_WORKSPACE_RE = re.compile(r"Workspace:(?<!\wWorkspace:)")
+_MODEL_RE = lazy(r"Model:(?<!\wModel:)")
+_WORKSPACE_RE = lazy(r"Workspace:(?<!\wWorkspace:)")
 
 
 def check_scene(ctx, scene):

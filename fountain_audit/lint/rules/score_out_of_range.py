@@ -60,8 +60,8 @@ It says to keep notes on one line.
   (`n_rag`, `n_recall`, `n_confidence`, `n_pipeline_stop`)
 """
 
-import re
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
 
@@ -74,17 +74,17 @@ SCOPE = SESSION_LIKE
 _NUM = r"(-?\d+(?:\.\d+)?)"
 #: kind -> [(field, what, regex whose group 1 is the number as written)]
 _SCORES = {
-    "rag": [("top_score", "top score", re.compile(r", top score " + _NUM))],
-    "recall": [("score", "recall score", re.compile(r" — score " + _NUM))],
-    "confidence": [("score", "confidence score", re.compile(r"confidence:\s*" + _NUM)),
-                   ("threshold", "confidence threshold", re.compile(r"threshold not met \(" + _NUM + r"\)"))],
-    "pipeline-stop": [("score", "confidence score", re.compile(r": confidence " + _NUM)),
-                      ("threshold", "confidence threshold", re.compile(r" below threshold " + _NUM))],
+    "rag": [("top_score", "top score", lazy(r", top score " + _NUM))],
+    "recall": [("score", "recall score", lazy(r" — score " + _NUM))],
+    "confidence": [("score", "confidence score", lazy(r"confidence:\s*" + _NUM)),
+                   ("threshold", "confidence threshold", lazy(r"threshold not met \(" + _NUM + r"\)"))],
+    "pipeline-stop": [("score", "confidence score", lazy(r": confidence " + _NUM)),
+                      ("threshold", "confidence threshold", lazy(r" below threshold " + _NUM))],
     "chunk": [],
 }
 NOTE_KINDS = tuple(_SCORES)
-_CHUNKS_RE = re.compile(r"rag:\s*(-?\d+) chunk")
-_CHUNK_COUNT_RE = re.compile(r"chunks=\s*(-?\d+)")
+_CHUNKS_RE = lazy(r"rag:\s*(-?\d+) chunk")
+_CHUNK_COUNT_RE = lazy(r"chunks=\s*(-?\d+)")
 _SHOWN = {"rag": "[[rag:]]", "recall": "[[recall:]]", "confidence": "[[confidence:]]",
           "pipeline-stop": "[[pipeline stopped …]]"}
 

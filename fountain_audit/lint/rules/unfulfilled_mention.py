@@ -64,8 +64,8 @@ It declares package main.
   reply attributed to the session model, until cf4aa0d)
 """
 
-import re
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.parse.fountain import LineToken
 from fountain_audit.lint.rules import SESSION_LIKE
@@ -76,8 +76,8 @@ SEVERITY = Severity.INFO
 SINCE = "1.0"
 SCOPE = SESSION_LIKE
 
-_NOTED_RE = re.compile(r"^\s*\(@(?P<name>[^\s()]+) mentioned but does not respond\)\s*$")
-_MENTION_RE = re.compile(r"^(?P<lead>\s*)@(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)")
+_NOTED_RE = lazy(r"^\s*\(@(?P<name>[^\s()]+) mentioned but does not respond\)\s*$")
+_MENTION_RE = lazy(r"^(?P<lead>\s*)@(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
 def _first_text_token(speech):
