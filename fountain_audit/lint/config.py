@@ -34,12 +34,13 @@ import fnmatch
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+from fountain_audit.records import record
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
 from fountain_audit.lint.rules import Rule
@@ -58,7 +59,7 @@ class ConfigError(ValueError):
     """Invalid configuration; the message names the file and the offending key or value."""
 
 
-@dataclass
+@record
 class Config:
     """Resolved settings. ``root`` is the directory globs are relative to (a :class:`pathlib.Path`;
     by default the current directory when the ``Config`` is made)."""

@@ -9,7 +9,8 @@ of its start line, so every :class:`Diagnostic` the linter returns has an end.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from fountain_audit.records import record
 
 
 class Severity(enum.IntEnum):
@@ -37,7 +38,7 @@ def failing_severities(strict: bool) -> tuple[Severity, ...]:
     return (Severity.ERROR, Severity.WARNING) if strict else (Severity.ERROR,)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Finding:
     """What a rule's ``check`` yields: a location and a message."""
 
@@ -48,7 +49,7 @@ class Finding:
     end_column: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Diagnostic:
     """A finding of one rule in one file.
 

@@ -23,8 +23,8 @@ import gc
 import math
 import os
 import sys
-from dataclasses import dataclass
 
+from fountain_audit.records import record
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, format_size, read_bytes
 
@@ -43,7 +43,7 @@ PARALLEL_THRESHOLD = 32
 POOL_MIN_BYTES = 1_000_000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Job:
     """One file to lint: ``path`` to read (or ``text`` already read, e.g. standard
     input), ``name`` to report, ``ignored`` rule codes (per-file ignores), ``key`` its
@@ -59,7 +59,7 @@ class Job:
     max_size: int | None = DEFAULT_MAX_FILE_SIZE
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FileResult:
     """What linting one job gave: its diagnostics, or ``error`` when it could not be read.
     ``text`` is kept (for files with diagnostics) when the reporter shows source lines."""

@@ -6,11 +6,11 @@ imports another to learn what a selector means.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 if TYPE_CHECKING:
     from typing import Iterable, Sequence
 
+from fountain_audit.records import record
 from fountain_audit.lint.rules import Rule, all_rules
 
 
@@ -65,7 +65,7 @@ def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | N
     return by_key[max(scored)[1]] if scored else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Selection:
     """Which rules run: ``select`` (default all) minus ``ignore``; ``privacy_allow``: regex
     sources of known non-secrets (``[privacy] allow`` in the configuration)."""

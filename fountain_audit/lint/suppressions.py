@@ -16,8 +16,9 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.fountain import Blank, Boneyard, Document
@@ -29,7 +30,7 @@ _DIRECTIVE_RE = lazy(
 _PREFIX_RE = lazy(r"/\*\s*fountain-audit:")
 
 
-@dataclass
+@record
 class Directive:
     """One suppression comment. ``codes`` is ``None`` for "every rule".
 

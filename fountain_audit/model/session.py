@@ -26,9 +26,10 @@ from __future__ import annotations
 import functools
 import re
 from collections import namedtuple
-from dataclasses import dataclass, field
+from dataclasses import field
 from sys import intern  # a session repeats its headings' places, names and its models' names
 
+from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
                                           SceneHeading, Transition, gc_paused)
@@ -82,7 +83,7 @@ _END_MARKERS = frozenset({"THE END.", "THE END"})
 _PIPELINE_TRANSITIONS = frozenset({"CUT TO:", "CUT BACK TO:"})
 _SUPPRESSION_PREFIX = "fountain-audit:"
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class HeadingInfo:
     """What a scene heading says. ``timestamp_form`` is ``"exact"``
     (``␠YYYY-MM-DD HH:MM:SS``), ``"loose"`` (em dash and/or no seconds) or ``None``."""
@@ -162,7 +163,7 @@ def read_heading(text: str) -> HeadingInfo:
     return HeadingInfo("other", intern(s), ts, form, annotation)
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class Speech:
     """A character's dialogue plus what the character wrote after it.
 
@@ -294,7 +295,7 @@ class Speech:
 PHASES = ("before-user", "after-user", "after-forwarding", "after-reply")
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class Turn:
     """One exchange in a chat scene: user input → HARVEY forwarding → notes → reply.
 
@@ -346,7 +347,7 @@ def _holds(nodes: list[Node], needle: str) -> bool:
     return any(n.src.find(needle, n.offset, n.end_offset) >= 0 for n in nodes)
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class Scene:
     """A scene: its heading, what the heading says, and every node up to the next scene.
 
@@ -417,7 +418,7 @@ class Scene:
         return None
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class Session:
     """A Harvey session file, read as the recorder writes it.
 

@@ -23,7 +23,7 @@ import os
 from array import array
 from bisect import bisect_right
 from sys import intern
-from dataclasses import dataclass, field
+from dataclasses import field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from lark import Lark
 
+from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.parse.lexer import Problem, lex, split_lines, strip_inline_notes
 
@@ -569,7 +570,7 @@ class PageBreak(Node):
     _PART = "PAGE_BREAK"
 
 
-@dataclass(eq=False, slots=True)
+@record(eq=False, slots=True)
 class Document:
     """A parsed Fountain file.
 

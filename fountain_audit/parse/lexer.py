@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import add
 
+from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 
 #: Indices into a token tuple.
@@ -92,7 +92,7 @@ _CLOSE_AT_EOL_RE = lazy(r"(?<![*/])\*/(?=[ \t]*(?:\r\n|\r|\n|$))")
 CENTERED_RE = lazy(r"\s*>.*<\s*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Problem:
     """A syntax problem the lexer found; the linter turns it into a diagnostic.
 

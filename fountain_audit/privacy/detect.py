@@ -26,8 +26,8 @@ import bisect
 import functools
 import math
 import re
-from dataclasses import dataclass
 
+from fountain_audit.records import record
 from fountain_audit.lazyre import LazyPattern, lazy
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
@@ -41,7 +41,7 @@ MIN_KEYWORD_ENTROPY = 3.0
 SHOWN_PREFIX = 4
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Secret:
     """A credential in the text: ``kind`` (kebab-case, e.g. ``"github-token"``), ``label``
     (``"GitHub token"``), the 0-based code-point span ``start``–``end`` and the ``value``
@@ -62,7 +62,7 @@ class Secret:
         return f"{self.value[:self.shown]}…({len(self.value)} chars)"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HomePath:
     """An absolute path prefix naming a user's home directory: ``/home/alice`` in
     ``/home/alice/key.pem``; ``user`` is the account name; 0-based span ``start``–``end``."""

@@ -26,13 +26,13 @@ import importlib
 import sys
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from operator import attrgetter
 from types import ModuleType
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterator
 
+from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 
@@ -254,7 +254,7 @@ def scene_phrase(placement) -> str:
 ALL_KINDS = ("session", "fragment", "memory", "hand-off", "screenplay")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RuleContext:
     """What a rule's ``check`` receives: the text, its Fountain AST and session model, and
     ``privacy_allow``: the ``[privacy] allow`` regexes of the configuration (compiled).

@@ -1,0 +1,69 @@
+"""Dataclasses that cost less to create (issue 9, start-up).
+
+:func:`dataclasses.dataclass` writes each method it adds (``__init__``, ``__repr__``,
+``__eq__``, ``__hash__``, and a frozen class's ``__setattr__``/``__delattr__``) as Python source
+and compiles it: a millisecond or more a class, and the lint path creates about twenty of them.
+:func:`record` makes the same class with only the methods that need their own code compiled
+(``__init__``, and the frozen ones, which the ``__init__`` of a frozen dataclass relies on) and
+gives it ``__repr__``, ``__eq__`` and ``__hash__`` shared by every record, which read the fields
+by :func:`operator.attrgetter`. They behave as the generated ones: the same ``repr`` text
+(``...`` for a record that holds itself), equality between instances of exactly the same class
+over the same fields, a frozen record hashed by its fields, a mutable one compared by fields
+unhashable. The class stays a dataclass for :func:`dataclasses.fields`, :func:`dataclasses.replace`
+and :func:`dataclasses.asdict`. (No ``order``, ``unsafe_hash`` nor per-field ``compare``:
+no record uses them.)
+"""
+
+from __future__ import annotations
+
+import reprlib
+from dataclasses import dataclass, fields
+from operator import attrgetter
+
+
+def record(cls=None, /, *, eq: bool = True, frozen: bool = False, slots: bool = False):
+    """``@dataclass(eq=eq, frozen=frozen, slots=slots)``, with ``__repr__``, ``__eq__`` and
+    ``__hash__`` shared (see the module docstring); use as ``@record`` or ``@record(...)``."""
+    def wrap(cls):
+        own = set(cls.__dict__)  # (methods the class defines itself are kept, as dataclass keeps them)
+        cls = dataclass(cls, repr=False, eq=False, frozen=frozen, slots=slots)
+        every = fields(cls)
+        if "__repr__" not in own:
+            cls.__repr__ = _repr_of(tuple(f.name for f in every if f.repr))
+        if eq and "__eq__" not in own:
+            key = _key_of(tuple(f.name for f in every))
+            cls.__eq__ = _eq_of(key)
+            cls.__hash__ = _hash_of(key) if frozen else None
+        return cls
+    return wrap if cls is None else wrap(cls)
+
+
+def _key_of(names: tuple[str, ...]):
+    """The tuple of a record's values of ``names`` (in C for two or more)."""
+    if len(names) >= 2:
+        return attrgetter(*names)
+    if names:
+        get = attrgetter(names[0])
+        return lambda self: (get(self),)
+    return lambda self: ()
+
+
+def _repr_of(names: tuple[str, ...]):
+    @reprlib.recursive_repr()
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+    return __repr__
+
+
+def _eq_of(key):
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)
+        return NotImplemented
+    return __eq__
+
+
+def _hash_of(key):
+    def __hash__(self) -> int:
+        return hash(key(self))
+    return __hash__
