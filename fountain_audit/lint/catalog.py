@@ -17,7 +17,10 @@ ALL = ("fragment", "hand-off", "memory", "screenplay", "session")
 SESSION_LIKE = ("fragment", "session")
 
 #: ``(module, CODE, NAME, SEVERITY, SINCE, SCOPE)`` per rule, in registry order
-#: (:data:`fountain_audit.lint.rules.RULE_MODULES`); severity by name, scope sorted.
+#: (:data:`fountain_audit.lint.rules.RULE_MODULES`); severity by name, scope sorted. Then
+#: ``PREPARED``: the modules that define a ``prepare`` (the linter runs it before parsing; the
+#: other modules are not imported for it, so a file is linted without importing the rules
+#: outside its scope: start-up, issue 9).
 RULES = (
     ('unused_suppression', 'A101', 'unused-suppression', 'warning', '1.0', ALL),
     ('invalid_suppression', 'A102', 'invalid-suppression', 'warning', '1.0', ALL),
@@ -70,6 +73,7 @@ RULES = (
     ('secret_in_session', 'V101', 'secret-in-session', 'error', '1.0', ALL),
     ('home_path_in_session', 'V102', 'home-path-in-session', 'info', '1.0', ALL),
 )
+PREPARED = frozenset({'nul_byte', 'secret_in_session', 'home_path_in_session'})
 
 
 def generate() -> str:
@@ -85,6 +89,8 @@ def generate() -> str:
         named = {ALL: "ALL", SESSION_LIKE: "SESSION_LIKE"}.get(scope, repr(scope))
         lines.append(f"    ({m!r}, {mod.CODE!r}, {mod.NAME!r}, {str(mod.SEVERITY)!r}, {mod.SINCE!r}, {named}),")
     lines.append(")")
+    prepared = [m for m in RULE_MODULES if hasattr(importlib.import_module(f"fountain_audit.lint.rules.{m}"), "prepare")]
+    lines.append(f"PREPARED = frozenset({{{', '.join(map(repr, prepared))}}})")
     return "\n".join(lines) + "\n"
 
 

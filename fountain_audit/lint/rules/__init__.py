@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
+from fountain_audit.lint.catalog import PREPARED
 from fountain_audit.lint.diagnostics import Finding, Severity
 
 RULE_MODULES = (
@@ -146,8 +147,10 @@ class Rule:
     def prepare(self) -> Callable[..., None] | None:
         """``prepare(ctx)`` of the rule's module, or ``None``: work on the text alone that the
         linter runs before it parses the file, so that the byte forms of the text it reads are
-        dropped before the model is built (see :meth:`RuleContext.memo`)."""
-        if self.module is None:
+        dropped before the model is built (see :meth:`RuleContext.memo`). Known from the
+        catalogue (:data:`fountain_audit.lint.catalog.PREPARED`): a module without one is not
+        imported for it (issue 9)."""
+        if self.module is None or self.module not in PREPARED:
             return None
         self._load()
         return getattr(sys.modules[f"{__name__}.{self.module}"], "prepare", None)
