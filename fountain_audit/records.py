@@ -4,8 +4,8 @@
 ``__eq__``, ``__hash__``, and a frozen class's ``__setattr__``/``__delattr__``) as Python source
 and compiles it: a millisecond or more a class, and the lint path creates about twenty of them.
 :func:`record` makes the same class with only the methods that need their own code compiled
-(``__init__``, and the frozen ones, which the ``__init__`` of a frozen dataclass relies on) and
-gives it ``__repr__``, ``__eq__`` and ``__hash__`` shared by every record, which read the fields
+(``__init__``; a frozen record writes its own) and gives it ``__repr__``, ``__eq__``, ``__hash__``
+(and a frozen one's ``__setattr__``/``__delattr__``) shared by every record, which read the fields
 by :func:`operator.attrgetter`. They behave as the generated ones: the same ``repr`` text
 (``...`` for a record that holds itself), equality between instances of exactly the same class
 over the same fields, a frozen record hashed by its fields, a mutable one compared by fields
@@ -17,16 +17,22 @@ no record uses them.)
 from __future__ import annotations
 
 import reprlib
-from dataclasses import dataclass, fields
+from dataclasses import FrozenInstanceError, dataclass, fields
 from operator import attrgetter
 
 
 def record(cls=None, /, *, eq: bool = True, frozen: bool = False, slots: bool = False):
     """``@dataclass(eq=eq, frozen=frozen, slots=slots)``, with ``__repr__``, ``__eq__`` and
-    ``__hash__`` shared (see the module docstring); use as ``@record`` or ``@record(...)``."""
+    ``__hash__`` shared (see the module docstring); use as ``@record`` or ``@record(...)``.
+    A frozen record writes its own ``__init__`` (the dataclass one, with the same parameters,
+    setting each field by ``object.__setattr__``): then nothing of it is compiled, and its
+    ``__setattr__``/``__delattr__`` (and, with slots, ``__getstate__``/``__setstate__``) are
+    shared too."""
     def wrap(cls):
         own = set(cls.__dict__)  # (methods the class defines itself are kept, as dataclass keeps them)
-        cls = dataclass(cls, repr=False, eq=False, frozen=frozen, slots=slots)
+        if frozen and "__init__" not in own:
+            raise TypeError(f"frozen record {cls.__qualname__} must define its __init__")
+        cls = dataclass(cls, init=not frozen, repr=False, eq=False, slots=slots)
         every = fields(cls)
         if "__repr__" not in own:
             cls.__repr__ = _repr_of(tuple(f.name for f in every if f.repr))
@@ -34,8 +40,39 @@ def record(cls=None, /, *, eq: bool = True, frozen: bool = False, slots: bool = 
             key = _key_of(tuple(f.name for f in every))
             cls.__eq__ = _eq_of(key)
             cls.__hash__ = _hash_of(key) if frozen else None
+        if frozen:
+            _freeze(cls, frozenset(f.name for f in every), slots and "__getstate__" not in own)
         return cls
     return wrap if cls is None else wrap(cls)
+
+
+def _freeze(cls, names: frozenset[str], state: bool) -> None:
+    """A frozen dataclass's ``__setattr__`` and ``__delattr__`` on ``cls`` (and, ``state``, the
+    ``__getstate__``/``__setstate__`` of a frozen dataclass with slots, for pickling)."""
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    cls.__setattr__ = __setattr__
+    cls.__delattr__ = __delattr__
+    if state:
+        cls.__getstate__ = _getstate
+        cls.__setstate__ = _setstate
+
+
+def _getstate(self) -> list:
+    return [getattr(self, f.name) for f in fields(self)]
+
+
+def _setstate(self, state: list) -> None:
+    for f, value in zip(fields(self), state):
+        object.__setattr__(self, f.name, value)  # (as unpickling a frozen dataclass with slots does)
 
 
 def _key_of(names: tuple[str, ...]):

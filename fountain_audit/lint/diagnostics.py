@@ -48,6 +48,15 @@ class Finding:
     end_line: int | None = None
     end_column: int | None = None
 
+    def __init__(self, line: int, column: int, message: str, end_line: int | None = None,
+                 end_column: int | None = None) -> None:
+        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
+        put(self, "line", line)
+        put(self, "column", column)
+        put(self, "message", message)
+        put(self, "end_line", end_line)
+        put(self, "end_column", end_column)
+
 
 @record(frozen=True, slots=True)
 class Diagnostic:
@@ -72,6 +81,22 @@ class Diagnostic:
     end_column: int | None = None
     fingerprint: str | None = None
     excerpt: str | None = None
+
+    def __init__(self, path: str, line: int, column: int, code: str, name: str, severity: Severity, message: str,
+                 end_line: int | None = None, end_column: int | None = None, fingerprint: str | None = None,
+                 excerpt: str | None = None) -> None:
+        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
+        put(self, "path", path)
+        put(self, "line", line)
+        put(self, "column", column)
+        put(self, "code", code)
+        put(self, "name", name)
+        put(self, "severity", severity)
+        put(self, "message", message)
+        put(self, "end_line", end_line)
+        put(self, "end_column", end_column)
+        put(self, "fingerprint", fingerprint)
+        put(self, "excerpt", excerpt)
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)

@@ -58,6 +58,16 @@ class Job:
     key: str | None = None
     max_size: int | None = DEFAULT_MAX_FILE_SIZE
 
+    def __init__(self, path: str, name: str, ignored: frozenset[str] = frozenset(), text: str | None = None,
+                 key: str | None = None, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> None:
+        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
+        put(self, "path", path)
+        put(self, "name", name)
+        put(self, "ignored", ignored)
+        put(self, "text", text)
+        put(self, "key", key)
+        put(self, "max_size", max_size)
+
 
 @record(frozen=True)
 class FileResult:
@@ -68,6 +78,14 @@ class FileResult:
     diagnostics: tuple[Diagnostic, ...] = ()
     error: str | None = None
     text: str | None = None
+
+    def __init__(self, name: str, diagnostics: tuple[Diagnostic, ...] = (), error: str | None = None,
+                 text: str | None = None) -> None:
+        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
+        put(self, "name", name)
+        put(self, "diagnostics", diagnostics)
+        put(self, "error", error)
+        put(self, "text", text)
 
 
 def available_cpus() -> int:

@@ -73,6 +73,11 @@ class Selection:
     rules: tuple[Rule, ...]
     privacy_allow: tuple[str, ...] = ()
 
+    def __init__(self, rules: tuple[Rule, ...], privacy_allow: tuple[str, ...] = ()) -> None:
+        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
+        put(self, "rules", rules)
+        put(self, "privacy_allow", privacy_allow)
+
     @classmethod
     def build(cls, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> "Selection":
         """Raises :class:`RuleSelectionError` for an unknown selector."""

@@ -110,6 +110,17 @@ class Problem:
     related_line: int | None = None
     related_column: int | None = None
 
+    def __init__(self, kind: str, message: str, line: int, column: int, offset: int, related_line: int | None = None,
+                 related_column: int | None = None) -> None:
+        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
+        put(self, "kind", kind)
+        put(self, "message", message)
+        put(self, "line", line)
+        put(self, "column", column)
+        put(self, "offset", offset)
+        put(self, "related_line", related_line)
+        put(self, "related_column", related_column)
+
 
 def _glue_possible(text: str) -> bool:
     """``_GLUE_HINT_RE.search(text) is not None``, at the speed of ``str.find``: the regular

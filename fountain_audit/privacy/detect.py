@@ -54,6 +54,15 @@ class Secret:
     value: str
     shown: int = 0
 
+    def __init__(self, start: int, end: int, kind: str, label: str, value: str, shown: int = 0) -> None:
+        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
+        put(self, "start", start)
+        put(self, "end", end)
+        put(self, "kind", kind)
+        put(self, "label", label)
+        put(self, "value", value)
+        put(self, "shown", shown)
+
     def _replace_value(self, value: str) -> "Secret":
         return Secret(self.start, self.end, self.kind, self.label, value, self.shown)
 
@@ -71,6 +80,13 @@ class HomePath:
     end: int
     user: str
     text: str
+
+    def __init__(self, start: int, end: int, user: str, text: str) -> None:
+        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
+        put(self, "start", start)
+        put(self, "end", end)
+        put(self, "user", user)
+        put(self, "text", text)
 
 
 # --------------------------------------------------------------------------- plugins

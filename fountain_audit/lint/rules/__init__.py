@@ -272,6 +272,13 @@ class RuleContext:
     session: "Session"
     privacy_allow: tuple = ()
 
+    def __init__(self, text: str, document: "Document", session: "Session", privacy_allow: tuple = ()) -> None:
+        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
+        put(self, "text", text)
+        put(self, "document", document)
+        put(self, "session", session)
+        put(self, "privacy_allow", privacy_allow)
+
     def secrets(self) -> list:
         """The secrets in the text (:func:`fountain_audit.privacy.detect.find_secrets` with the
         allowlist), found once per file: V101 reports them and the linter masks them in every
