@@ -236,6 +236,11 @@ def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     over_lines = text.replace(line, '[[tool: f({"a":\n"b"}) — ok]]  [[recall: p1 (workspace_profile) — score 1.00]]')
     assert _found(over_lines, "N111") == [("N111", 17, 15, "second note [[recall:]] " + tail)]
     assert _found(_ONE_TURN.replace("ok]]", "ok]] [[draft]]"), "N111") == []  # not an audit note head
+    two = '[[tool: read_file({"path":"a.go"}) — ok]] then [[tool: list_files() — ok]]'  # text between them
+    between = text.replace(line, two)
+    assert _found(between, "N111") == [("N111", 16, two.index("[[tool: list") + 1, "second note [[tool:]] " + tail)]
+    heads = text.replace(line, "[[tool: a [[tool: b\n[[rag: c ]] [[recall: d]]")  # no `]]` before it: no finding
+    assert _found(heads, "N111") == [("N111", 17, 13, "second note [[recall:]] " + tail)]
 
 
 def test_content_after_the_end_is_s106_alone():
