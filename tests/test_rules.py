@@ -220,6 +220,30 @@ def test_impossible_timestamp_is_not_compared():
                                             "previous scene's (2026-09-01 09:00:10, line 6)")]
 
 
+def test_misspelt_note_kind_names_the_kind_it_is_closest_to():
+    """N112: a note read as free text whose head is one slip from a note kind (a letter missing,
+    extra, swapped; capitals; separators; the blanks around the colon) is reported at the head;
+    a writer's `[[tag: …]]`, `[[note: …]]` or `[[todo: …]]` is not."""
+    note = '[[tool: read_file({"path":"main.go"}) — ok]]'
+    tail = ": the note is read as free text, not as an audit record, so dump, provenance and export miss it; " \
+           "did you mean '[[{}: …]]'?"
+    cases = {"[[tol: a]]": ("tol", "is not a note kind Harvey writes", "tool"),
+             "[[LLAMA.tools: a]]": ("tools", "is not a note kind Harvey writes", "tool"),
+             "[[rga: 1 chunks from a.db, top score 0.5]]": ("rga", "is not a note kind Harvey writes", "rag"),
+             "[[Rag_Source: docs/a.md]]": ("Rag_Source", "is not a note kind Harvey writes", "rag-source"),
+             "[[model-switch: X]]": ("model-switch", "is not a note kind Harvey writes", "model switch"),
+             "[[tool :read_file()]]": ("tool", "has a blank before its colon", "tool"),
+             "[[tool:read_file()]]": ("tool", "has no blank after its colon", "tool"),
+             "[[recall:  p1 (x) — score 1.00]]": ("recall", "has more than one blank, or a tab, after its colon",
+                                                   "recall")}
+    for written, (word, what, kind) in cases.items():
+        text = _ONE_TURN.replace(note, written)
+        column = written.index(word) + 1
+        assert _found(text, "N112") == [("N112", 16, column, f"note head '{word}:' {what}" + tail.format(kind))]
+    for free in ("[[tag: a]]", "[[note: check this]]", "[[TODO: fix]]", "[[She says: hi]]", "[[draft]]", note):
+        assert _found(_ONE_TURN.replace(note, free), "N112") == []
+
+
 def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     """N111: `[[tool: a]] [[tool: b]]` on one line is one note (it runs to the last `]]`), so the
     list_files call is lost; reported at the second `[[`. `]]` and a note head inside a tool's

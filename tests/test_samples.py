@@ -73,6 +73,7 @@ VIOLATIONS = [
     ("N109-empty-rag-source.spmd", "N109", 21),              # [[rag-source:]]
     ("N110-audit-note-inside-text.spmd", "N110", 22),        # [[tool:]] glued under the forwarding line
     ("N111-second-note-on-line.spmd", "N111", 30),           # [[write:]] ... ]] [[write:]] on one line
+    ("N112-misspelt-note-kind.spmd", "N112", 25),            # [[tol: read_file(...) — ok]]
     ("L101-legacy-prose-tool-call.spmd", "L101", 23),        # Harvey calls read_file: {...}
     ("L102-legacy-stats-note.spmd", "L102", 26),             # [[stats: ... tok/s]]
     ("R101-reply-reads-as-structure.spmd", "R101", 26),      # "## Autumn inspection" after a blank line
