@@ -137,6 +137,9 @@ def test_single_page_is_self_contained(tmp_path):
     assert re.search(r"script-src 'sha256-[A-Za-z0-9+/=]{44}'", csp)
     assert not re.search(r'(src|href)="(https?:|//)', html)  # nothing to fetch
     assert html.count("<article class=\"turn\"") == 7
+    # scores as recorded, two decimals (1.00 was shown as 1.0, as the text reports never did)
+    assert sorted(set(re.findall(r"(?<!top )score ([0-9.]+)", html))) == ["0.81", "1.00"]
+    assert re.findall(r"top score ([0-9.]+)", html) == ["0.79"]
 
 
 def test_directory_gives_pages_and_index(tmp_path):
