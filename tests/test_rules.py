@@ -220,6 +220,25 @@ def test_impossible_timestamp_is_not_compared():
                                             "previous scene's (2026-09-01 09:00:10, line 6)")]
 
 
+def test_turn_without_user_input_is_reported_at_the_forwarding_line():
+    """T106: the first forwarding of a chat scene with no input before it (the cue `Bob` is read
+    as action text: pointed at); a lost input line is reported without the hint; a second
+    forwarding after one input (multi-model) and a reply with no forwarding line are not."""
+    lost = "the forwarded input is missing"
+    mixed = _ONE_TURN.replace("BOB\nRead main.go.", "Bob\nRead main.go.")
+    assert _found(mixed, "T106") == [("T106", 14, 1, "HARVEY forwards to LLAMA but no one has spoken before it in "
+                                      f"the scene: {lost}; 'Bob' (line 10) is read as action text, not as BOB's "
+                                      "cue: a cue is written in upper case")]
+    gone = _ONE_TURN.replace("BOB\nRead main.go.\n\n", "")
+    assert _found(gone, "T106") == [("T106", 11, 1, "HARVEY forwards to LLAMA but no one has spoken before it in "
+                                     f"the scene: {lost}")]
+    second = _ONE_TURN.replace("LLAMA\nIt is fine.\n", "LLAMA\nIt is fine.\n\nHARVEY\nForwarding to MISTRAL.\n\n"
+                                                        "MISTRAL\nI agree.\n")
+    assert _found(second, "T106") == []
+    injected = _ONE_TURN.replace("BOB\nRead main.go.\n\nHARVEY\nForwarding to LLAMA.\n\n", "")
+    assert _found(injected, "T106") == []
+
+
 def test_misspelt_note_kind_names_the_kind_it_is_closest_to():
     """N112: a note read as free text whose head is one slip from a note kind (a letter missing,
     extra, swapped; capitals; separators; the blanks around the colon) is reported at the head;

@@ -63,6 +63,7 @@ VIOLATIONS = [
     ("T103-several-exchanges-in-scene.spmd", "T103", 26),    # second exchange in one scene
     ("T104-character-not-uppercase.spmd", "T104", 23),       # forced cue @Gemma3
     ("T105-unfulfilled-mention.spmd", "T105", 18),           # @tidebox, GEMMA3 answers
+    ("T106-turn-without-user-input.spmd", "T106", 21),       # "Mira" read as action, then Forwarding to PHI4
     # -- note, legacy and reply rules (N103+, L, R) --
     ("N103-score-out-of-range.spmd", "N103", 17),            # top score 1.34
     ("N104-note-in-wrong-scene.spmd", "N104", 24),           # [[shell:]] in an INT. SKILL scene

@@ -55,6 +55,7 @@ RULES = (
     ('several_exchanges_in_scene', 'T103', 'several-exchanges-in-scene', 'info', '1.0', SESSION_LIKE),
     ('character_not_uppercase', 'T104', 'character-not-uppercase', 'warning', '1.0', SESSION_LIKE),
     ('unfulfilled_mention', 'T105', 'unfulfilled-mention', 'info', '1.0', SESSION_LIKE),
+    ('turn_without_user_input', 'T106', 'turn-without-user-input', 'warning', '1.0', SESSION_LIKE),
     ('score_out_of_range', 'N103', 'score-out-of-range', 'warning', '1.2', SESSION_LIKE),
     ('note_in_wrong_scene', 'N104', 'note-in-wrong-scene', 'error', '1.2', SESSION_LIKE),
     ('tool_actor_not_participant', 'N105', 'tool-actor-not-participant', 'warning', '1.2', SESSION_LIKE),

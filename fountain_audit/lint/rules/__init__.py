@@ -74,6 +74,7 @@ RULE_MODULES = (
     "several_exchanges_in_scene",
     "character_not_uppercase",
     "unfulfilled_mention",
+    "turn_without_user_input",
     # -- note, legacy and reply rules (N103+, L, R) --
     "score_out_of_range",
     "note_in_wrong_scene",
