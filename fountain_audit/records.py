@@ -24,15 +24,16 @@ from operator import attrgetter
 def record(cls=None, /, *, eq: bool = True, frozen: bool = False, slots: bool = False):
     """``@dataclass(eq=eq, frozen=frozen, slots=slots)``, with ``__repr__``, ``__eq__`` and
     ``__hash__`` shared (see the module docstring); use as ``@record`` or ``@record(...)``.
-    A frozen record writes its own ``__init__`` (the dataclass one, with the same parameters,
-    setting each field by ``object.__setattr__``): then nothing of it is compiled, and its
-    ``__setattr__``/``__delattr__`` (and, with slots, ``__getstate__``/``__setstate__``) are
-    shared too."""
+    A record that writes its own ``__init__`` (the dataclass one: the same parameters and
+    defaults, :data:`dataclasses.MISSING` standing for a ``default_factory``'s value; a frozen
+    one sets each field by ``object.__setattr__``) has nothing of it compiled. A frozen record
+    must: its ``__setattr__``/``__delattr__`` (and, with slots, ``__getstate__``/``__setstate__``)
+    are shared too."""
     def wrap(cls):
         own = set(cls.__dict__)  # (methods the class defines itself are kept, as dataclass keeps them)
         if frozen and "__init__" not in own:
             raise TypeError(f"frozen record {cls.__qualname__} must define its __init__")
-        cls = dataclass(cls, init=not frozen, repr=False, eq=False, slots=slots)
+        cls = dataclass(cls, init="__init__" not in own, repr=False, eq=False, slots=slots)
         every = fields(cls)
         if "__repr__" not in own:
             cls.__repr__ = _repr_of(tuple(f.name for f in every if f.repr))

@@ -34,7 +34,7 @@ import fnmatch
 import os
 import re
 import stat
-from dataclasses import field
+from dataclasses import MISSING, field
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 if TYPE_CHECKING:
     from pathlib import Path
@@ -77,6 +77,27 @@ class Config:
     privacy_allow: list[str] = field(default_factory=list)
     baseline: Path | None = None
     baseline_max_entries: int = DEFAULT_BASELINE_MAX_ENTRIES
+
+    def __init__(self, root: Path = None, source: Path | None = None, select: list[str] = MISSING,
+                 extend_select: list[str] = MISSING, ignore: list[str] = MISSING,
+                 target_version: str = TARGET_VERSIONS[-1], exclude: list[str] = MISSING,
+                 per_file_ignores: dict[str, list[str]] = MISSING, severity: dict[str, Severity] = MISSING,
+                 max_file_size: int = DEFAULT_MAX_FILE_SIZE, privacy_allow: list[str] = MISSING,
+                 baseline: Path | None = None, baseline_max_entries: int = DEFAULT_BASELINE_MAX_ENTRIES) -> None:
+        # (written out, not generated: see fountain_audit.records)
+        self.root = root
+        self.source = source
+        self.select = ["ALL"] if select is MISSING else select
+        self.extend_select = [] if extend_select is MISSING else extend_select
+        self.ignore = [] if ignore is MISSING else ignore
+        self.target_version = target_version
+        self.exclude = [] if exclude is MISSING else exclude
+        self.per_file_ignores = {} if per_file_ignores is MISSING else per_file_ignores
+        self.severity = {} if severity is MISSING else severity
+        self.max_file_size = max_file_size
+        self.privacy_allow = [] if privacy_allow is MISSING else privacy_allow
+        self.baseline = baseline
+        self.baseline_max_entries = baseline_max_entries
 
     def rules(self) -> list[Rule]:
         """The enabled rules, with severity overrides applied. Raises :class:`ConfigError`

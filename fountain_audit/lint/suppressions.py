@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import field
+from dataclasses import MISSING, field
 
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
@@ -49,6 +49,23 @@ class Directive:
     end_line: int = 0
     end_column: int = 0
     matched: set[str] = field(default_factory=set)
+
+    def __init__(self, verb: str, text: str, line: int, column: int, codes: frozenset[str] | None, first: int = 0,
+                 last: int = 0, used: bool = False, error: str | None = None, end_line: int = 0, end_column: int = 0,
+                 matched: set[str] = MISSING) -> None:
+        # (written out, not generated: see fountain_audit.records)
+        self.verb = verb
+        self.text = text
+        self.line = line
+        self.column = column
+        self.codes = codes
+        self.first = first
+        self.last = last
+        self.used = used
+        self.error = error
+        self.end_line = end_line
+        self.end_column = end_column
+        self.matched = set() if matched is MISSING else matched
 
 
 @functools.lru_cache(maxsize=1024)

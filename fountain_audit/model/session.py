@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import namedtuple
-from dataclasses import field
+from dataclasses import MISSING, field
 from sys import intern  # a session repeats its headings' places, names and its models' names
 
 from fountain_audit.records import record
@@ -97,6 +97,16 @@ class HeadingInfo:
     timestamp_form: str | None = None
     annotation: str | None = None
     groups: dict[str, str | None] = field(default_factory=dict)
+
+    def __init__(self, kind: str, place: str, timestamp: str | None = None, timestamp_form: str | None = None,
+                 annotation: str | None = None, groups: dict[str, str | None] = MISSING) -> None:
+        # (written out, not generated: see fountain_audit.records)
+        self.kind = kind
+        self.place = place
+        self.timestamp = timestamp
+        self.timestamp_form = timestamp_form
+        self.annotation = annotation
+        self.groups = {} if groups is MISSING else groups
 
 
 def valid_timestamp(ts: str) -> bool:
@@ -184,6 +194,17 @@ class Speech:
     _text: str | None = field(default=None, repr=False)
     _parentheticals: list[str] | None = field(default=None, repr=False)
     _target: object = field(default=False, repr=False)  # False: not computed yet; else str | None
+
+    def __init__(self, dialogue: Dialogue, continuation: list[Node] = MISSING,
+                 glued_heading: SceneHeading | None = None, _text: str | None = None,
+                 _parentheticals: list[str] | None = None, _target: object = False) -> None:
+        # (written out, not generated: see fountain_audit.records)
+        self.dialogue = dialogue
+        self.continuation = [] if continuation is MISSING else continuation
+        self.glued_heading = glued_heading
+        self._text = _text
+        self._parentheticals = _parentheticals
+        self._target = _target
 
     @property
     def character(self) -> str:
@@ -322,6 +343,22 @@ class Turn:
     actions: list[Speech] = field(default_factory=list)
     prose_tool_calls: list[Action] = field(default_factory=list)
 
+    def __init__(self, index: int, scene_index: int, line: int, user: Speech | None = None,
+                 forwarding: Speech | None = None, reply: Speech | None = None,
+                 notes: list[tuple[str, NoteRecord]] = MISSING, stats: Action | None = None,
+                 actions: list[Speech] = MISSING, prose_tool_calls: list[Action] = MISSING) -> None:
+        # (written out, not generated: see fountain_audit.records)
+        self.index = index
+        self.scene_index = scene_index
+        self.line = line
+        self.user = user
+        self.forwarding = forwarding
+        self.reply = reply
+        self.notes = [] if notes is MISSING else notes
+        self.stats = stats
+        self.actions = [] if actions is MISSING else actions
+        self.prose_tool_calls = [] if prose_tool_calls is MISSING else prose_tool_calls
+
     @property
     def target(self) -> str | None:
         """The model HARVEY forwarded to (``Forwarding to NAME.``), or ``None`` (computed
@@ -369,6 +406,23 @@ class Scene:
     stats: list[Action] = field(default_factory=list)
     _model: object = field(default=False, repr=False)  # False: not computed yet
     _workspace: object = field(default=False, repr=False)
+
+    def __init__(self, index: int, heading: SceneHeading, info: HeadingInfo, nodes: list[Node] = MISSING,
+                 description: list[Action] = MISSING, speeches: list[Speech] = MISSING,
+                 notes: list[NoteRecord] = MISSING, turns: list[Turn] = MISSING, stats: list[Action] = MISSING,
+                 _model: object = False, _workspace: object = False) -> None:
+        # (written out, not generated: see fountain_audit.records)
+        self.index = index
+        self.heading = heading
+        self.info = info
+        self.nodes = [] if nodes is MISSING else nodes
+        self.description = [] if description is MISSING else description
+        self.speeches = [] if speeches is MISSING else speeches
+        self.notes = [] if notes is MISSING else notes
+        self.turns = [] if turns is MISSING else turns
+        self.stats = [] if stats is MISSING else stats
+        self._model = _model
+        self._workspace = _workspace
 
     @property
     def kind(self) -> str:
@@ -448,6 +502,28 @@ class Session:
     _provenance: tuple | None = None  # (file, document) of fountain_audit.audit.provenance, computed once
     _turns: list | None = None
     _tool_calls: list | None = None
+
+    def __init__(self, document: Document, title: dict[str, str], prologue: list[Node], scenes: list[Scene],
+                 epilogue: list[Node], notes: list[NoteRecord], fade_in: Node | None, the_end: Node | None,
+                 kind: str, _placements: list | None = None, _inline: list | None = None, _ids: object | None = None,
+                 _provenance: tuple | None = None, _turns: list | None = None,
+                 _tool_calls: list | None = None) -> None:
+        # (written out, not generated: see fountain_audit.records)
+        self.document = document
+        self.title = title
+        self.prologue = prologue
+        self.scenes = scenes
+        self.epilogue = epilogue
+        self.notes = notes
+        self.fade_in = fade_in
+        self.the_end = the_end
+        self.kind = kind
+        self._placements = _placements
+        self._inline = _inline
+        self._ids = _ids
+        self._provenance = _provenance
+        self._turns = _turns
+        self._tool_calls = _tool_calls
 
     @property
     def turns(self) -> list[Turn]:

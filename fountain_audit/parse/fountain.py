@@ -587,6 +587,15 @@ class Document:
     #: The text's line starts (:class:`Lines`), shared by the nodes; ``None`` for an empty text.
     line_index: Lines | None = field(default=None, repr=False)
 
+    def __init__(self, text: str, children: list[Node], problems: list[Problem], _body: list[Node] | None = None,
+                 line_index: Lines | None = None) -> None:
+        # (written out, not generated: see fountain_audit.records)
+        self.text = text
+        self.children = children
+        self.problems = problems
+        self._body = _body
+        self.line_index = line_index
+
     def render(self) -> str:
         """The identical source text, rebuilt from the nodes."""
         return "".join(c.render() for c in self.children)

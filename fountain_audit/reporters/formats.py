@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, field, replace
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
 
@@ -37,6 +37,7 @@ from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, stale_lines, summary_line
 from fountain_audit.lint.rules import Rule
+from fountain_audit.records import record
 from fountain_audit.parse.source import well_formed
 from fountain_audit.untrusted import terminal_safe
 
@@ -67,7 +68,7 @@ def resolve_format(requested: str | None, *, terminal: bool, environ: os._Enviro
     return requested
 
 
-@dataclass
+@record
 class LintRun:
     """Everything a reporter may show about one ``lint`` run."""
 
@@ -82,6 +83,19 @@ class LintRun:
     #: path -> ``column(line, column)``: where an original column is in ``sources`` when those
     #: are redacted (``lint --redact``); code frames underline there.
     frame_columns: dict[str, Callable[[int, int], int]] = field(default_factory=dict)
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], files: Sequence[str], unreadable: Sequence[str] = (),
+                 rules: Sequence[Rule] = (), sources: dict[str, str] = MISSING, baseline: Outcome | None = None,
+                 strict: bool = False, frame_columns: dict[str, Callable[[int, int], int]] = MISSING) -> None:
+        # (written out, not generated: see fountain_audit.records)
+        self.diagnostics = diagnostics
+        self.files = files
+        self.unreadable = unreadable
+        self.rules = rules
+        self.sources = {} if sources is MISSING else sources
+        self.baseline = baseline
+        self.strict = strict
+        self.frame_columns = {} if frame_columns is MISSING else frame_columns
 
 
 # -- statistics -------------------------------------------------------------------------------------------
