@@ -20,6 +20,14 @@ def run() -> None:
 
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_sigint)
+    import atexit
+    import gc
+
+    # The interpreter's last full collection at exit (over every object the run made) is skipped:
+    # the process ends and frees its memory; the finalizers of any garbage cycles still run as the
+    # modules are torn down (start-up and exit: issue 9). (An atexit function: it runs before that
+    # collection, and only when the process ends.)
+    atexit.register(gc.disable)
     try:
         _run(sys.argv[1:])
     except SystemExit as e:
