@@ -61,7 +61,7 @@ def test_chunks_cover_every_job_in_order():
     assert [len(c) for c in runner._chunks(jobs[:40], 2)] == [3] * 13 + [1]
 
 
-@pytest.mark.parametrize("fmt", ["json", "concise", "sarif"])
+@pytest.mark.parametrize("fmt", ["json", "concise", "sarif", "full", "json-lines", "github", "junit", "gitlab"])
 def test_parallel_output_is_byte_identical_to_serial(corpus, fmt):
     serial = lint_cli("--output-format", fmt, "--jobs", "1", str(corpus))
     parallel = lint_cli("--output-format", fmt, "--jobs", "2", str(corpus))
@@ -88,6 +88,21 @@ def test_pool_results_equal_serial_results_in_process(corpus):
     assert len(serial) == N_FILES + 1 and sum(1 for r in serial if r.error) == 1
     assert sum(len(r.diagnostics) for r in serial) > N_FILES  # the broken tenth and the T103 infos
     assert calls[-1] == (N_FILES + 1, N_FILES + 1) and calls == sorted(calls)
+
+
+def test_render_runs_where_the_files_are_linted(corpus):
+    """``render`` (here the json report's text of a diagnostic) is applied in the worker that
+    linted the file, or in this process for the files it linted; nothing else changes."""
+    from dataclasses import replace
+
+    from fountain_audit.reporters.text import diagnostic_json
+
+    jobs = [Job(str(p), str(p)) for p in sorted(corpus.rglob("*.spmd"))[:60]]
+    selection = Selection.build()
+    pooled = lint_jobs(jobs, selection, workers=2, render=diagnostic_json)
+    assert [replace(r, rendered=None) for r in pooled] == lint_jobs(jobs, selection, workers=1)
+    assert all(r.rendered == tuple(map(diagnostic_json, r.diagnostics)) for r in pooled if not r.error)
+    assert sum(len(r.rendered) for r in pooled) > 60
 
 
 def test_a_pool_that_cannot_start_falls_back_to_serial(corpus, monkeypatch):

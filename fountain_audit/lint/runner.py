@@ -12,7 +12,9 @@ lints from the back the chunks no worker has started, so no CPU idles while
 another still has work. Each worker builds (or loads from the cache, see
 :mod:`fountain_audit.parse.cache`) its parsers once. With a
 :class:`~fountain_audit.lint.cache.ResultCache`, a file whose entry matches its bytes is not
-linted at all (:func:`lint_all` looks them up before deciding on a pool).
+linted at all (:func:`lint_all` looks them up before deciding on a pool). A ``render``
+function (e.g. a reporter's text for one diagnostic) is run where each file is linted, so
+that a parallel run's report is mostly made in parallel too.
 
 This module reads files and runs the linter; it never prints.
 """
@@ -23,7 +25,7 @@ import gc
 import math
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, format_size, read_bytes
@@ -62,12 +64,14 @@ class Job:
 @dataclass(frozen=True)
 class FileResult:
     """What linting one job gave: its diagnostics, or ``error`` when it could not be read.
-    ``text`` is kept (for files with diagnostics) when the reporter shows source lines."""
+    ``text`` is kept (for files with diagnostics) when the reporter shows source lines.
+    ``rendered``: ``render(d)`` of each diagnostic, when the run was given ``render``."""
 
     name: str
     diagnostics: tuple[Diagnostic, ...] = ()
     error: str | None = None
     text: str | None = None
+    rendered: tuple[str, ...] | None = None
 
 
 def available_cpus() -> int:
@@ -138,10 +142,11 @@ def _digest(data: bytes) -> bytes:
 
 
 def lint_job(job: Job, selection: Selection, keep_text: bool = False,
-             cache: ResultCache | None = None) -> FileResult:
+             cache: ResultCache | None = None, render: Callable[[Diagnostic], str] | None = None) -> FileResult:
     """Read and lint one job; an unreadable file (or one too large for ``max_size`` or
     for the memory) gives a result with ``error``. With ``cache``, the result of a file
-    read from disk is stored (unless a rule failed: ``X001`` is never cached)."""
+    read from disk is stored (unless a rule failed: ``X001`` is never cached). With
+    ``render``, the result holds each diagnostic's ``render(d)`` too."""
     from fountain_audit.lint import fingerprint
     from fountain_audit.lint.linter import lint_text
 
@@ -173,19 +178,18 @@ def lint_job(job: Job, selection: Selection, keep_text: bool = False,
     diagnostics = tuple(diagnostics)
     if digest is not None and not any(d.code == "X001" for d in diagnostics):
         cache.put(job.name, job.key, job.ignored, digest, diagnostics)
-    return FileResult(job.name, diagnostics, text=text if keep_text and diagnostics else None)
+    return FileResult(job.name, diagnostics, text=text if keep_text and diagnostics else None,
+                      rendered=None if render is None else tuple(map(render, diagnostics)))
 
 
 _WORKER: dict = {}
 
 
 def _init_worker(selection: Selection, keep_text: bool, cache: ResultCache | None = None,
-                 parent: int | None = None) -> None:
+                 parent: int | None = None, render: Callable[[Diagnostic], str] | None = None) -> None:
     if parent is not None and parent != os.getpid():  # a forked worker, not a test's pool
         _die_with_parent(parent)
-    _WORKER["selection"] = selection
-    _WORKER["keep_text"] = keep_text
-    _WORKER["cache"] = cache
+    _WORKER["args"] = (selection, keep_text, cache, render)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -207,8 +211,8 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _lint_chunk(chunk: Sequence[Job]) -> list[FileResult]:
-    selection, keep_text, cache = _WORKER["selection"], _WORKER["keep_text"], _WORKER.get("cache")
-    return [lint_job(job, selection, keep_text, cache) for job in chunk]
+    args = _WORKER["args"]
+    return [lint_job(job, *args) for job in chunk]
 
 
 def _chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
@@ -236,30 +240,36 @@ def _context():
 
 def lint_jobs(jobs: Sequence[Job], selection: Selection, *, workers: int = 1, keep_text: bool = False,
               progress: Callable[[int, int], None] | None = None,
-              cache: ResultCache | None = None) -> list[FileResult]:
+              cache: ResultCache | None = None, render: Callable[[Diagnostic], str] | None = None) -> list[FileResult]:
     """Lint every job; results in job order. ``workers > 1`` uses a process pool.
 
     ``progress(done, total)`` is called after each file (serial) or chunk (pool).
     ``cache`` receives the results (see :func:`lint_all` to look them up first).
+    ``render`` (a module-level function: a spawned worker imports it) is applied to every
+    diagnostic where its file is linted (:attr:`FileResult.rendered`).
     """
-    return list(iter_results(jobs, selection, workers=workers, keep_text=keep_text, progress=progress, cache=cache))
+    return list(iter_results(jobs, selection, workers=workers, keep_text=keep_text, progress=progress, cache=cache,
+                             render=render))
 
 
 def lint_all(jobs: Sequence[Job], selection: Selection, *, workers: int | None = None, keep_text: bool = False,
              progress: Callable[[int, int], None] | None = None,
-             cache: ResultCache | None = None) -> list[FileResult]:
+             cache: ResultCache | None = None, render: Callable[[Diagnostic], str] | None = None) -> list[FileResult]:
     """Lint every job, results in job order, answering from ``cache`` where it can: the
     entries are looked up first (in this process), then the files left are linted in
     ``workers`` processes (``None``: :func:`plan_workers` decides from their number and size,
-    so a run of cache hits never starts a pool) and stored."""
+    so a run of cache hits never starts a pool) and stored. ``render``: as for
+    :func:`lint_jobs` (a cached result gets its ``rendered`` here)."""
     total = len(jobs)
     results: list[FileResult | None] = [None] * total
     todo: list[int] = []
     if cache is not None:
         for i, job in enumerate(jobs):
-            results[i] = lookup(job, cache, keep_text)
-            if results[i] is None:
+            results[i] = hit = lookup(job, cache, keep_text)
+            if hit is None:
                 todo.append(i)
+            elif render is not None and not hit.error:
+                results[i] = replace(hit, rendered=tuple(map(render, hit.diagnostics)))
     else:
         todo = list(range(total))
     done = total - len(todo)
@@ -275,7 +285,7 @@ def lint_all(jobs: Sequence[Job], selection: Selection, *, workers: int | None =
         progress(done + n, total)
 
     linted = iter_results(misses, selection, workers=workers, keep_text=keep_text,
-                          progress=moved if progress else None, cache=cache)
+                          progress=moved if progress else None, cache=cache, render=render)
     for i, result in zip(todo, linted):
         results[i] = result
     return results  # type: ignore[return-value]
@@ -283,13 +293,15 @@ def lint_all(jobs: Sequence[Job], selection: Selection, *, workers: int | None =
 
 def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1, keep_text: bool = False,
                  progress: Callable[[int, int], None] | None = None,
-                 cache: ResultCache | None = None) -> Iterator[FileResult]:
+                 cache: ResultCache | None = None, render: Callable[[Diagnostic], str] | None = None
+                 ) -> Iterator[FileResult]:
     """Like :func:`lint_jobs`, yielding results in job order as they are ready."""
     total = len(jobs)
     done = 0
+    args = (selection, keep_text, cache, render)  # lint_job's after the job
     if workers <= 1 or total < 2:
         for job in jobs:
-            yield lint_job(job, selection, keep_text, cache)
+            yield lint_job(job, *args)
             done += 1
             if progress:
                 progress(done, total)
@@ -306,7 +318,7 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
         gc.freeze()  # forked workers then share the parent's objects instead of copying them
         pool_size = min(workers - 1, len(chunks))
         with _executor()(max_workers=pool_size, mp_context=_context(),
-                         initializer=_init_worker, initargs=(selection, keep_text, cache, os.getpid())) as pool:
+                         initializer=_init_worker, initargs=(selection, keep_text, cache, os.getpid(), render)) as pool:
             ahead = 2 * pool_size  # chunks submitted and not yet finished (top_up): no worker idles
             futures: dict[int, object] = {}
             local: dict[int, list[FileResult]] = {}
@@ -330,7 +342,7 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
                     else:
                         future = futures[i]  # (still counted by top_up while it runs)
                         while not future.done() and front <= back:
-                            local[back] = [lint_job(job, selection, keep_text, cache) for job in chunks[back]]
+                            local[back] = [lint_job(job, *args) for job in chunks[back]]
                             back -= 1
                             top_up()
                         results = future.result()
@@ -351,7 +363,7 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
     finally:
         gc.unfreeze()
     for job in jobs[done:]:
-        yield lint_job(job, selection, keep_text, cache)
+        yield lint_job(job, *args)
         done += 1
         if progress:
             progress(done, total)
