@@ -53,12 +53,10 @@ def test_plan_workers():
     assert runner.PARALLEL_THRESHOLD == 32
 
 
-def test_chunks_cover_every_job_in_order():
-    jobs = [Job(str(i), str(i)) for i in range(1000)]
-    chunks = runner._chunks(jobs, 2)
-    assert [j for c in chunks for j in c] == jobs
-    assert {len(c) for c in chunks[:-1]} == {32} and len(chunks) == 32
-    assert [len(c) for c in runner._chunks(jobs[:40], 2)] == [3] * 13 + [1]
+def test_chunks_shrink_towards_the_end():
+    assert runner._chunk_size(1000, 2) == 32  # at most 32 files
+    assert [runner._chunk_size(left, 2) for left in (300, 100, 40, 9, 8, 1)] == [32, 13, 5, 2, 1, 1]
+    assert runner._chunk_size(300, 4) == 19
 
 
 @pytest.mark.parametrize("fmt", ["json", "concise", "sarif", "full", "json-lines", "github", "junit", "gitlab"])
@@ -163,9 +161,9 @@ def test_this_process_lints_the_chunks_no_worker_started(corpus, monkeypatch):
     expected = lint_jobs(jobs, selection, workers=1)
     monkeypatch.setattr(runner, "_executor", lambda: _IdlePool)
     assert lint_jobs(jobs, selection, workers=2) == expected
-    # 40 files, 2 processes: 14 chunks of 3 files (the last of 1); two went to the worker (submitted
-    # ahead), this process linted the 12 others from the back while it waited, cancelling none
-    assert _IdlePool.last.ran == [jobs[:3], jobs[3:6]]
+    # 40 files, 2 processes: two chunks of 5 files went to the worker (submitted ahead), this
+    # process linted the 30 others from the back while it waited, cancelling none
+    assert _IdlePool.last.ran == [jobs[:5], jobs[5:10]]
     assert _IdlePool.last.cancelled == 0
 
 

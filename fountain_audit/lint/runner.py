@@ -7,9 +7,9 @@ order*, whether the files were linted in this process or across a
 bytes either way. The pool is used only when it pays: at least
 :data:`PARALLEL_THRESHOLD` files and more than one CPU (or ``jobs`` given
 explicitly). ``workers=N`` means N processes linting: this one and N - 1 forked
-workers. Files go out in chunks; workers take them from the front, this process
-lints from the back the chunks no worker has started, so no CPU idles while
-another still has work. Each worker builds (or loads from the cache, see
+workers. Files go out in chunks, ever smaller towards the end; workers take them from
+the front, this process lints from the back, file by file, those no chunk took, so no CPU
+idles while another still has work. Each worker builds (or loads from the cache, see
 :mod:`fountain_audit.parse.cache`) its parsers once. With a
 :class:`~fountain_audit.lint.cache.ResultCache`, a file whose entry matches its bytes is not
 linted at all (:func:`lint_all` looks them up before deciding on a pool). A ``render``
@@ -25,6 +25,7 @@ import gc
 import math
 import os
 import sys
+from collections import deque
 from dataclasses import dataclass, replace
 
 from fountain_audit.lint.diagnostics import Diagnostic
@@ -215,10 +216,13 @@ def _lint_chunk(chunk: Sequence[Job]) -> list[FileResult]:
     return [lint_job(job, *args) for job in chunk]
 
 
-def _chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
-    """About eight chunks per worker (load balance), of 1 to 32 files (few round trips)."""
-    size = max(1, min(32, math.ceil(len(jobs) / (workers * 8))))
-    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+def _chunk_size(left: int, workers: int) -> int:
+    """The files of the next chunk for the pool when ``left`` files are not taken yet: a
+    quarter of each process's share, 1 to 32 files. Large chunks first (few round trips),
+    ever smaller ones towards the end (guided scheduling), so that when this process has
+    nothing left to lint, a worker has at most a few files' work left in hand, not a
+    whole chunk of ~20 (this process idled that long, or a worker did)."""
+    return max(1, min(32, math.ceil(left / (workers * 4))))
 
 
 def _executor():
@@ -308,45 +312,46 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
         return
     from concurrent.futures.process import BrokenProcessPool  # imported only for a pool (start-up time)
 
-    chunks = _chunks(jobs, workers)
     try:
-        # ``workers`` processes in all: this one and ``workers - 1`` in the pool. Chunks go
-        # to the pool from the front, a few ahead of the one awaited; while it waits, this
-        # process lints chunks from the back that were never submitted (none is cancelled:
-        # CPython 3.11's pool, when a worker dies, fails every pending future and stops on a
-        # cancelled one, hanging the run). Results are yielded in job order.
+        # ``workers`` processes in all: this one and ``workers - 1`` in the pool. Chunks go to
+        # the pool from the front, a few ahead of the one awaited; while it waits, this process
+        # lints files from the back, one at a time (no round trip to pay for), that no chunk
+        # took (none is cancelled: CPython 3.11's pool, when a worker dies, fails every
+        # pending future and stops on a cancelled one, hanging the run). Results are yielded
+        # in job order.
         gc.freeze()  # forked workers then share the parent's objects instead of copying them
-        pool_size = min(workers - 1, len(chunks))
+        pool_size = min(workers - 1, total)
         with _executor()(max_workers=pool_size, mp_context=_context(),
                          initializer=_init_worker, initargs=(selection, keep_text, cache, os.getpid(), render)) as pool:
             ahead = 2 * pool_size  # chunks submitted and not yet finished (top_up): no worker idles
-            futures: dict[int, object] = {}
-            local: dict[int, list[FileResult]] = {}
-            front, back = 0, len(chunks) - 1  # next chunk to submit; next chunk to lint here
+            chunks: deque = deque()  # the futures of the chunks submitted and not yielded, in job order
+            local: dict[int, FileResult] = {}
+            front, back = 0, total  # jobs[front:back]: taken neither by a chunk nor by this process
+
             def top_up() -> None:
                 # Keep ``ahead`` chunks submitted and not finished: a worker that finishes while
-                # this process lints chunks from the back finds the next one already queued (it
-                # waited for the next turn of the loop below, idling while this process worked).
+                # this process lints finds the next one already queued.
                 nonlocal front
-                pending = sum(1 for f in futures.values() if not f.done())
-                while front <= back and pending < ahead:
-                    futures[front] = pool.submit(_lint_chunk, chunks[front])
-                    front += 1
+                pending = sum(1 for f in chunks if not f.done())
+                while front < back and pending < ahead:
+                    end = front + _chunk_size(back - front, workers)
+                    chunks.append(pool.submit(_lint_chunk, jobs[front:end]))
+                    front = end
                     pending += 1
 
             try:
-                for i in range(len(chunks)):
+                while done < total:
                     top_up()
-                    if i in local:
-                        results = local.pop(i)
+                    if done >= back:  # linted here
+                        results = [local.pop(done)]
                     else:
-                        future = futures[i]  # (still counted by top_up while it runs)
-                        while not future.done() and front <= back:
-                            local[back] = [lint_job(job, *args) for job in chunks[back]]
+                        future = chunks[0]  # the chunk holding job ``done``
+                        while not future.done() and front < back:
                             back -= 1
+                            local[back] = lint_job(jobs[back], *args)
                             top_up()
                         results = future.result()
-                        del futures[i]
+                        chunks.popleft()
                     yield from results
                     done += len(results)
                     if progress:
