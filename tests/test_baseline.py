@@ -208,6 +208,16 @@ def test_excerpts_are_printed_with_control_characters_escaped(project):
                                         '"\\x1b]0;owned\\x07 \\u202e" matches nothing now; --update-baseline drops it')
 
 
+def test_a_stale_whole_file_entry_says_its_excerpt_is_no_session_text(project):
+    """S104 and the other whole-file rules have no element: their excerpt is the message, and a
+    stale one was quoted as if the file held that text."""
+    message = "session does not end with 'THE END.' (closed sessions end with it)"
+    Path("b.json").write_text(bl.render([bl.Entry("0" * 32, "S104", "sessions/a.spmd", message, DAY)]))
+    r = lint("--baseline", "b.json", "--select", "S104", "sessions")
+    assert r.stdout.splitlines()[0] == (f'b.json: stale baseline entry S104 in sessions/a.spmd (about the whole file: '
+                                        f'"{message}") matches nothing now; --update-baseline drops it')
+
+
 def test_excerpts_are_printed_on_one_line(project):
     """A newline or CR in a stale entry's excerpt cannot forge an output line such as
     "All clear…": it is printed as \\n, \\r\\n, \\x0d, as file names are."""

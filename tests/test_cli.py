@@ -119,6 +119,18 @@ def test_rule_typo_suggests_the_closest_rule():
     r = CliRunner().invoke(main, ["rule", "P1O2"])
     assert r.exit_code == 2
     assert "unknown rule 'P1O2'; did you mean P102 / tools-between-forward-and-reply?" in r.output
+    r = CliRunner().invoke(main, ["rule", "P"])  # a prefix, as --select takes: named as one
+    assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: 'P' is a prefix of 4 rules (P101, P102, P103, P104); "
+                                                          "'fountain-audit rule' explains one: 'fountain-audit rule P101'")
+
+
+def test_diff_only_typo_suggests_the_category(tmp_path):
+    from click.testing import CliRunner
+    r = CliRunner().invoke(main, ["diff", "--only", "tool", str(SAMPLES / "clean-session.spmd"),
+                                  str(SAMPLES / "clean-session.spmd")])
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == (
+        "Error: unknown --only value 'tool'; did you mean 'tools'? (choose from turns, user, replies, model, tools, "
+        "context, notes, scenes, other)")
 
 
 @pytest.mark.parametrize("args", [["show", "{a}", "t1.user", "t1.tool1"], ["provenance", "{a}"], ["diff", "{a}", "{b}"]],

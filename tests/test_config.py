@@ -56,6 +56,20 @@ def test_per_file_ignores_exclude_and_target_version(tmp_path, monkeypatch):
     assert [(d["path"], d["code"]) for d in doc["diagnostics"]] == [("new/a.spmd", "P102")]
 
 
+@pytest.mark.parametrize("value, why", [
+    ('"information"', "unknown severity 'information' (use error, warning or info)"),
+    ('["P"]', 'must be "error", "warning" or "info", not [\'P\']')])
+def test_a_bad_severity_names_its_key(tmp_path, monkeypatch, value, why):
+    """The message names the rule key whose value is wrong (it said only 'severity:'), and a
+    value that is not a string is not shown as one ("unknown severity \"['P']\"")."""
+    (tmp_path / "fountain-audit.toml").write_text(f'[severity]\nP102 = "warning"\nmissing-the-end = {value}\n')
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == f"Error: {tmp_path / 'fountain-audit.toml'}: severity.missing-the-end: {why}"
+
+
 def test_config_typo_exits_2_naming_it(tmp_path, monkeypatch):
     (tmp_path / "fountain-audit.toml").write_text('ignore = ["rag-befor-dialogue"]\n')
     (tmp_path / "a.spmd").write_text(BAD)

@@ -276,10 +276,22 @@ def test_gitlab_code_quality(a03):
     issue = issues[0]
     assert {k: v for k, v in issue.items() if k != "fingerprint"} == {
         "type": "issue", "description": f"P102 [tools-between-forward-and-reply] {P102_MESSAGE}",
-        "check_name": "P102", "severity": "major", "categories": ["Style"],
+        "check_name": "P102", "severity": "major", "categories": ["Bug Risk"],
         "location": {"path": "s.spmd", "lines": {"begin": 14, "end": 14}}}
     assert len(issue["fingerprint"]) == 32
     assert json.loads(run("--output-format", "gitlab", a03).output)[0]["fingerprint"] == issue["fingerprint"]
+
+
+def test_gitlab_category_by_rule_family():
+    """Code Climate categories: a secret is a security finding (it was "Style"), an encoding or
+    a legacy form compatibility, a reply read as structure clarity, a suppression style, the
+    format's rules a bug risk (a record the audit trail loses)."""
+    from fountain_audit.reporters.formats import report_gitlab
+    codes = ["V101", "V102", "E101", "L102", "R101", "A101", "F101", "N111", "T101"]
+    ds = [Diagnostic("a.spmd", n, 1, code, "x", Severity.WARNING, "m") for n, code in enumerate(codes, 1)]
+    assert [i["categories"] for i in json.loads(report_gitlab(LintRun(ds, ["a.spmd"])))] == [
+        ["Security"], ["Security"], ["Compatibility"], ["Compatibility"], ["Clarity"], ["Style"], ["Bug Risk"],
+        ["Bug Risk"], ["Bug Risk"]]
 
 
 def test_gitlab_fingerprints_are_unique_per_occurrence():

@@ -187,6 +187,15 @@ def test_export_names_what_a_file_that_is_no_session_is(project):
         "fountain-audit: error: image.spmd: a PNG image, not a session transcript: nothing to export",
         "fountain-audit: error: empty.spmd: empty: nothing to export"]
     assert len(json.loads(r.stdout)["paths"]) == 1  # s.spmd is still exported
+    Path("d").mkdir()
+    for name in ("image.spmd", "empty.spmd", "s.spmd"):
+        Path("d", name).write_bytes(Path(name).read_bytes())
+    r = cli("export", "--to", "toolpath", "--fallback-time", "2026-06-24T10:00:00", "d")  # found in a folder:
+    assert r.exit_code == 0  # skipped with a warning, as dump and report do (it exited 2 having exported d/s.spmd)
+    assert r.stderr.splitlines() == [
+        "fountain-audit: warning: d/empty.spmd: empty: nothing to export, skipped",
+        "fountain-audit: warning: d/image.spmd: a PNG image, not a session transcript: nothing to export, skipped"]
+    assert len(json.loads(r.stdout)["paths"]) == 1
 
 
 @pytest.mark.parametrize("command", [("provenance",), ("show", "--lines", "1:1", "s0")])

@@ -148,6 +148,23 @@ def test_an_unwritable_cache_is_ignored(project):
                 subprocess.run(command, check=True)
 
 
+def test_a_read_only_project_gets_no_cache_even_for_root(project):
+    """A project folder nobody may write (mode 0555: a read-only checkout, reference data) gets
+    no cache directory, also when the user is root, whom the system lets write there (the cache
+    was created inside it)."""
+    ro = project / "ro"
+    ro.mkdir()
+    (ro / "a.spmd").write_text(CLEAN, encoding="utf-8")
+    ro.chmod(0o555)
+    try:
+        p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "."], cwd=ro, capture_output=True,
+                           text=True, env=cli_env())
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert sorted(x.name for x in ro.iterdir()) == ["a.spmd"]
+    finally:
+        ro.chmod(0o755)
+
+
 def test_a_cache_dir_that_is_a_file_is_ignored(project):
     (project / "blocker").write_text("not a directory", encoding="utf-8")
     r = run("--cache-dir", str(project / "blocker" / "sub"), ".")

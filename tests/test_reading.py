@@ -185,3 +185,18 @@ def test_a_heading_after_a_space_or_in_upper_case_words_is_not_glued():
     text = GLUED.replace("All done.INT.", "All done. INT.")
     assert not any(isinstance(c, SceneHeading) and c.glued for c in parse(text).children)
     assert not any(c == "H107" for c, _, _ in codes(GLUED.replace("All done.INT.", "SPRINT.")))
+
+
+def test_scene_model_without_a_closing_period_is_read_to_the_end_of_its_line():
+    """`Model: CLAUDE-SONNET-4-6` alone on a line (a real recorder's test file) was read as no
+    model: dump gave `"model": null` and provenance "scene Model: not recorded" while the file
+    records it. A period followed by a blank still ends it (`llama3.2. Workspace: …`)."""
+    def model(description: str):
+        text = HEAD + "INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n" + description + \
+            "\n\nALICE\nHi.\n\nHARVEY\nForwarding to LLAMA.\n\nLLAMA\nHello.\n\nTHE END.\n"
+        return build_session(parse(text)).scenes[0].model
+    assert model("Model: CLAUDE-SONNET-4-6") == "CLAUDE-SONNET-4-6"
+    assert model("Harvey and ALICE are in chat mode. Model: LLAMA\nWorkspace: /w") == "LLAMA"
+    assert model("Harvey and ALICE are in chat mode. Model: llama3.2. Workspace: /w.") == "llama3.2"
+    assert model("Harvey and ALICE are in chat mode. Model: Ollama (mistral:7b).") == "Ollama (mistral:7b)"
+    assert model("Harvey and ALICE are in chat mode. Model: ") is None

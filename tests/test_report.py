@@ -137,6 +137,23 @@ def test_single_page_is_self_contained(tmp_path):
     assert re.search(r"script-src 'sha256-[A-Za-z0-9+/=]{44}'", csp)
     assert not re.search(r'(src|href)="(https?:|//)', html)  # nothing to fetch
     assert html.count("<article class=\"turn\"") == 7
+    # scores as recorded, two decimals (1.00 was shown as 1.0, as the text reports never did)
+    assert sorted(set(re.findall(r"(?<!top )score ([0-9.]+)", html))) == ["0.81", "1.00"]
+    assert re.findall(r"top score ([0-9.]+)", html) == ["0.79"]
+
+
+def test_dates_are_shown_as_the_headings_write_them(tmp_path):
+    """A heading timestamp without seconds is shown without them (the page said 19:15:00 for a
+    file that records 19:15): the first and last scene times, as written."""
+    text = (SAMPLES / "clean-session.spmd").read_text()
+    headings = re.findall(r"^(?:INT|EXT)\. .* (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)$", text, re.M)
+    stamps = [headings[0], headings[-1]]
+    text = re.sub(rf"(?m)^((?:INT|EXT)\. .* ){stamps[0]}$", rf"\g<1>{stamps[0][:-3]}", text, count=1)
+    text = re.sub(rf"(?m)^((?:INT|EXT)\. .* ){stamps[-1]}$", r"\g<1>2026-08-03 15:00", text, count=1)
+    (tmp_path / "s.spmd").write_text(text)
+    assert run("report", str(tmp_path / "s.spmd"), "-o", str(tmp_path / "s.html")).exit_code == 0
+    dates = re.search(r'<dd class="dates">([^<]*)</dd>', (tmp_path / "s.html").read_text()).group(1)
+    assert dates == f"{stamps[0][:-3]} – 2026-08-03 15:00"
 
 
 def test_directory_gives_pages_and_index(tmp_path):

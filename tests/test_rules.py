@@ -220,6 +220,49 @@ def test_impossible_timestamp_is_not_compared():
                                             "previous scene's (2026-09-01 09:00:10, line 6)")]
 
 
+def test_turn_without_user_input_is_reported_at_the_forwarding_line():
+    """T106: the first forwarding of a chat scene with no input before it (the cue `Bob` is read
+    as action text: pointed at); a lost input line is reported without the hint; a second
+    forwarding after one input (multi-model) and a reply with no forwarding line are not."""
+    lost = "the forwarded input is missing"
+    mixed = _ONE_TURN.replace("BOB\nRead main.go.", "Bob\nRead main.go.")
+    assert _found(mixed, "T106") == [("T106", 14, 1, "HARVEY forwards to LLAMA but no one has spoken before it in "
+                                      f"the scene: {lost}; 'Bob' (line 10) is read as action text, not as BOB's "
+                                      "cue: a cue is written in upper case")]
+    gone = _ONE_TURN.replace("BOB\nRead main.go.\n\n", "")
+    assert _found(gone, "T106") == [("T106", 11, 1, "HARVEY forwards to LLAMA but no one has spoken before it in "
+                                     f"the scene: {lost}")]
+    second = _ONE_TURN.replace("LLAMA\nIt is fine.\n", "LLAMA\nIt is fine.\n\nHARVEY\nForwarding to MISTRAL.\n\n"
+                                                        "MISTRAL\nI agree.\n")
+    assert _found(second, "T106") == []
+    injected = _ONE_TURN.replace("BOB\nRead main.go.\n\nHARVEY\nForwarding to LLAMA.\n\n", "")
+    assert _found(injected, "T106") == []
+
+
+def test_misspelt_note_kind_names_the_kind_it_is_closest_to():
+    """N112: a note read as free text whose head is one slip from a note kind (a letter missing,
+    extra, swapped; capitals; separators; the blanks around the colon) is reported at the head;
+    a writer's `[[tag: …]]`, `[[note: …]]` or `[[todo: …]]` is not."""
+    note = '[[tool: read_file({"path":"main.go"}) — ok]]'
+    tail = ": the note is read as free text, not as an audit record, so dump, provenance and export miss it; " \
+           "did you mean '[[{}: …]]'?"
+    cases = {"[[tol: a]]": ("tol", "is not a note kind Harvey writes", "tool"),
+             "[[LLAMA.tools: a]]": ("tools", "is not a note kind Harvey writes", "tool"),
+             "[[rga: 1 chunks from a.db, top score 0.5]]": ("rga", "is not a note kind Harvey writes", "rag"),
+             "[[Rag_Source: docs/a.md]]": ("Rag_Source", "is not a note kind Harvey writes", "rag-source"),
+             "[[model-switch: X]]": ("model-switch", "is not a note kind Harvey writes", "model switch"),
+             "[[tool :read_file()]]": ("tool", "has a blank before its colon", "tool"),
+             "[[tool:read_file()]]": ("tool", "has no blank after its colon", "tool"),
+             "[[recall:  p1 (x) — score 1.00]]": ("recall", "has more than one blank, or a tab, after its colon",
+                                                   "recall")}
+    for written, (word, what, kind) in cases.items():
+        text = _ONE_TURN.replace(note, written)
+        column = written.index(word) + 1
+        assert _found(text, "N112") == [("N112", 16, column, f"note head '{word}:' {what}" + tail.format(kind))]
+    for free in ("[[tag: a]]", "[[note: check this]]", "[[TODO: fix]]", "[[She says: hi]]", "[[draft]]", note):
+        assert _found(_ONE_TURN.replace(note, free), "N112") == []
+
+
 def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     """N111: `[[tool: a]] [[tool: b]]` on one line is one note (it runs to the last `]]`), so the
     list_files call is lost; reported at the second `[[`. `]]` and a note head inside a tool's
@@ -236,6 +279,11 @@ def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     over_lines = text.replace(line, '[[tool: f({"a":\n"b"}) — ok]]  [[recall: p1 (workspace_profile) — score 1.00]]')
     assert _found(over_lines, "N111") == [("N111", 17, 15, "second note [[recall:]] " + tail)]
     assert _found(_ONE_TURN.replace("ok]]", "ok]] [[draft]]"), "N111") == []  # not an audit note head
+    two = '[[tool: read_file({"path":"a.go"}) — ok]] then [[tool: list_files() — ok]]'  # text between them
+    between = text.replace(line, two)
+    assert _found(between, "N111") == [("N111", 16, two.index("[[tool: list") + 1, "second note [[tool:]] " + tail)]
+    heads = text.replace(line, "[[tool: a [[tool: b\n[[rag: c ]] [[recall: d]]")  # no `]]` before it: no finding
+    assert _found(heads, "N111") == [("N111", 17, 13, "second note [[recall:]] " + tail)]
 
 
 def test_content_after_the_end_is_s106_alone():

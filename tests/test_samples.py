@@ -63,6 +63,7 @@ VIOLATIONS = [
     ("T103-several-exchanges-in-scene.spmd", "T103", 26),    # second exchange in one scene
     ("T104-character-not-uppercase.spmd", "T104", 23),       # forced cue @Gemma3
     ("T105-unfulfilled-mention.spmd", "T105", 18),           # @tidebox, GEMMA3 answers
+    ("T106-turn-without-user-input.spmd", "T106", 21),       # "Mira" read as action, then Forwarding to PHI4
     # -- note, legacy and reply rules (N103+, L, R) --
     ("N103-score-out-of-range.spmd", "N103", 17),            # top score 1.34
     ("N104-note-in-wrong-scene.spmd", "N104", 24),           # [[shell:]] in an INT. SKILL scene
@@ -73,6 +74,7 @@ VIOLATIONS = [
     ("N109-empty-rag-source.spmd", "N109", 21),              # [[rag-source:]]
     ("N110-audit-note-inside-text.spmd", "N110", 22),        # [[tool:]] glued under the forwarding line
     ("N111-second-note-on-line.spmd", "N111", 30),           # [[write:]] ... ]] [[write:]] on one line
+    ("N112-misspelt-note-kind.spmd", "N112", 25),            # [[tol: read_file(...) — ok]]
     ("L101-legacy-prose-tool-call.spmd", "L101", 23),        # Harvey calls read_file: {...}
     ("L102-legacy-stats-note.spmd", "L102", 26),             # [[stats: ... tok/s]]
     ("R101-reply-reads-as-structure.spmd", "R101", 26),      # "## Autumn inspection" after a blank line

@@ -125,7 +125,7 @@ def test_bad_lines_on_one_line_element():
     ("n1.9", "n1 has n1.1–n1.7"),
     ("s1.tool1", "s1 has recall:workspace_profile_8c41d2, recall:preference_52aa07"),
     ("s9.write4", "s9 has s9.write1–s9.write3"),
-    ("T1", "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"),
+    ("T1", "did you mean t1? ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"),
     ("\x1b[2J", "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"),
 ])
 def test_unknown_ids_exit_2_with_the_nearest_valid_ids(ident, hint):

@@ -319,9 +319,10 @@ def _v(value: Any) -> str:
     return "not recorded" if value is None else str(value)
 
 
-def _score(v: Any) -> str:
-    """A recorded score with two decimals, as the recorder writes it (``0.87``), unless that
-    would round it: then every digit it has (``0.871``, which was shown as ``0.87``)."""
+def score_text(v: Any) -> str:
+    """A recorded score with two decimals, as the recorder writes it (``0.87``, ``1.00``), unless
+    that would round it: then every digit it has (``0.871``, which was shown as ``0.87``);
+    ``"?"`` for a value that is not a number. The text and HTML reports both show scores so."""
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         return "?"
     two = f"{v:.2f}"
@@ -360,7 +361,7 @@ def render_text(document: dict[str, Any], style=None) -> str:
             out.append(f"  {safe(r['id'])} {_lines(r['span'])} → {_scope(r['scope']['turns'])}\n")
             for it in r["items"]:
                 out.append(f"    {st(safe(it['id'] or '?'), fg='cyan')}  ({safe(str(it['source']))}) "
-                           f"score {_score(it['score'])}  {_lines(it['span'])}\n")
+                           f"score {score_text(it['score'])}  {_lines(it['span'])}\n")
     if document["model_switches"]:
         out.append("model switches:\n")
         for m in document["model_switches"]:
@@ -385,7 +386,7 @@ def render_text(document: dict[str, Any], style=None) -> str:
                      "model switch in force: none", []))
         for g in r["rag"]:
             head = (f"rag {st(safe(g['id']), fg='cyan')}: {g['chunks']} chunks from {safe(str(g['store']))}, top score "
-                    f"{_score(g['top_score'])}  {_lines(g['span'])}") if g["valid"] else \
+                    f"{score_text(g['top_score'])}  {_lines(g['span'])}") if g["valid"] else \
                 f"rag {st(safe(g['id']), fg='cyan')}: (malformed)  {_lines(g['span'])}"
             rows.append((head, [f"{st(safe(x['id']), fg='cyan')}: {safe(str(x['source']))}"
                                 + (f" ({safe(x['title'])})" if x["title"] else "")

@@ -229,7 +229,8 @@ class Elements:
             return f"the file has {word} {_compress(top)}" if top else f"the file has no {word}"
         if ident.startswith("L"):
             return self._lines_hint()
-        close = difflib.get_close_matches(ident, list(recs), 3, 0.6)
+        folded = [i for i in recs if i.lower() == ident.lower()]  # ids are lower case: T1 is t1
+        close = folded or difflib.get_close_matches(ident, list(recs), 3, 0.6)
         hint = "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"
         return ("did you mean " + ", ".join(close) + "? " if close else "") + hint
 

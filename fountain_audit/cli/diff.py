@@ -95,7 +95,9 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
     categories = _split(only)
     bad = [c for c in categories if c not in diffing.CATEGORIES]
     if bad:
-        raise click.UsageError(f"unknown --only value {bad[0]!r} (choose from {', '.join(diffing.CATEGORIES)})")
+        from fountain_audit.suggest import did_you_mean
+        raise click.UsageError(f"unknown --only value {bad[0]!r}{did_you_mean(bad[0], diffing.CATEGORIES)} "
+                               f"(choose from {', '.join(diffing.CATEGORIES)})")
     options = diffing.Options(timestamps=compare_timestamps or compare_all, stats=compare_stats or compare_all,
                              workspace=compare_workspace or compare_all)
     try:

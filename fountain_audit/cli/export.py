@@ -117,13 +117,18 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             errors.append(f"{f}: cannot read: {e.strerror or e}")
             click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
             continue
-        session = build_session(parse(text))
+        in_folder = (f if f == "-" else os.path.realpath(f)) not in named  # found in a folder, not named
         what = describe_content(text)
         if what is not None:  # empty, blank, binary: nothing to export
+            if in_folder:  # as dump and report: said, skipped, the folder's sessions exported
+                click.secho(f"fountain-audit: warning: {terminal_safe(name)}: {what}: nothing to export, skipped",
+                            err=True, fg="yellow")
+                continue
             errors.append(f"{name}: {what}: nothing to export")
             click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
             continue
-        if session.kind == "screenplay" and (f if f == "-" else os.path.realpath(f)) not in named:  # found in a folder: not a session, say so
+        session = build_session(parse(text))
+        if session.kind == "screenplay" and in_folder:  # found in a folder: not a session, say so
             click.secho(f"fountain-audit: warning: {terminal_safe(name)}: a plain screenplay (no Harvey scene "
                         "or note), not a session: skipped", err=True, fg="yellow")
             continue

@@ -105,6 +105,12 @@ def rule_cmd(rule):
             return
     from fountain_audit.lint.selection import closest_rule
 
-    guess = closest_rule(rule, all_rules())
+    rules = all_rules()
+    family = [r.code for r in rules if rule and r.code.startswith(rule.upper())]
+    if family:  # a prefix, as --select takes: rule explains one of them
+        raise click.UsageError(one_line(f"{rule!r} is a prefix of {len(family)} rule{'s' * (len(family) != 1)} "
+                                        f"({', '.join(family)}); 'fountain-audit rule' explains one: "
+                                        f"'fountain-audit rule {family[0]}'"))
+    guess = closest_rule(rule, rules)
     hint = f"; did you mean {guess.code} / {guess.name}?" if guess else ""
     raise click.UsageError(one_line(f"unknown rule {rule!r}{hint} (see 'fountain-audit rules')"))

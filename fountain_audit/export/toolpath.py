@@ -9,7 +9,9 @@ Steps, in file order, each the child of the one before (``parents``), ``head`` t
   step ``actor`` (:mod:`fountain_audit.model.actors`) and the speech's id (``t3.reply``);
 * the turn's tool notes become the reply step's ``tool_uses`` (id ``t3.tool1``, ``name``,
   ``input``: the parsed JSON arguments, or the raw text when they are not JSON,
-  ``category`` from the tool's name, ``result`` with ``is_error`` from the note's status;
+  ``category`` from the tool's name, ``result`` with ``is_error`` from the note's status and
+  ``content`` the status text it records (``ok``, or the error: the file records no tool
+  output, and the schema requires ``content`` beside ``is_error``);
   no ``result`` when the file records no status); the stats line's token counts become the
   reply step's ``token_usage`` (only where the file records them);
 * each ``[[write:]]`` note becomes a ``file.write`` step keyed by the written path

@@ -231,6 +231,10 @@ class ResultCache:
         fresh = not os.path.lexists(self.directory)
         if not fresh:
             _check_own_directory(self.directory)  # before anything is created through it
+        elif not os.stat(os.path.dirname(os.path.abspath(self.directory))).st_mode & 0o222:
+            # A folder nobody may write (a read-only checkout, reference data): no cache, even
+            # for root, whom the system lets write there anyway.
+            raise PermissionError(f"{self.directory}: its folder is read-only")
         os.makedirs(self.entries, exist_ok=True)
         for folder in (self.directory, self.entries):
             _check_own_directory(folder)

@@ -331,10 +331,14 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
         sev = data["severity"]
         if not isinstance(sev, dict):
             raise ConfigError(f"{where}'severity' must map rules to error, warning or info")
-        try:
-            cfg.severity = {str(k): Severity.parse(str(v)) for k, v in sev.items()}
-        except ValueError as e:
-            raise ConfigError(f"{where}severity: {e}") from None
+        cfg.severity = {}
+        for k, v in sev.items():  # each value checked on its own: the message names its key
+            if not isinstance(v, str):
+                raise ConfigError(f"{where}severity.{k}: must be \"error\", \"warning\" or \"info\", not {v!r}")
+            try:
+                cfg.severity[str(k)] = Severity.parse(v)
+            except ValueError as e:
+                raise ConfigError(f"{where}severity.{k}: {e}") from None
 
 
 def _privacy_allow(table: Any, where: str) -> list[str]:

@@ -315,8 +315,10 @@ def lint_all(jobs: Sequence[Job], selection: Selection, *, workers: int | None =
 
     linted = iter_results(misses, selection, workers=workers, keep_text=keep_text,
                           progress=moved if progress else None, cache=cache, render=render)
-    for i, result in zip(todo, linted):
-        results[i] = result
+    # (run to its end, not stopped by zip after the last result: a pool left suspended was shut
+    # down late, from GeneratorExit, racing Python's exit handler: "OSError: Bad file descriptor")
+    for k, result in enumerate(linted):
+        results[todo[k]] = result
     return results  # type: ignore[return-value]
 
 
@@ -383,8 +385,10 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
                         progress(done, total)
             except BaseException:
                 # Ctrl-C, a broken pool, a consumer that stopped: the workers finish the chunk
-                # they hold, not every chunk still queued, before the pool shuts down.
-                pool.shutdown(wait=False, cancel_futures=True)
+                # they hold, not every chunk still queued, before the pool shuts down. Waited
+                # for here: shutdown(wait=False) forgets the pool's thread, so the `with` could
+                # not wait for it, and Python's exit then raced it (OSError: Bad file descriptor).
+                pool.shutdown(wait=True, cancel_futures=True)
                 raise
     except (BrokenProcessPool, OSError, PermissionError):
         # No pool here (no semaphores, a worker killed): lint what is left in-process.

@@ -62,7 +62,10 @@ _KIND_PREFIX = {"chat": "INT. ", "ext-chat": "EXT. ", "agent-mode": "INT. AGENT 
 TIMESTAMPED_KINDS = frozenset({"chat", "ext-chat", "agent-mode", "shell", "skill", "context-recall",
                                "chunk-analysis", "pipeline"})
 
-_CHAT_DESC_RE = re.compile(r"Model:\s*(?P<model>.+?)\.(?:\s|$)")
+#: ``Model: NAME`` in a scene description: NAME runs to a period followed by a blank or the end
+#: (``Model: llama3.2. Workspace: …``), else to the end of its line (``Model: CLAUDE-SONNET-4-6``
+#: alone on a line, as some recorders write it: read as "not recorded" before).
+_CHAT_DESC_RE = re.compile(r"Model:[ \t]*(?P<model>[^\s][^\n]*?)(?:\.(?=\s|\Z)|[ \t]*(?=\n|\Z))")
 _WORKSPACE_RE = re.compile(r"Workspace:\s*(?P<ws>.*?)\.?\s*$", re.M)
 _ROUTING_RE = re.compile(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| \(cloud API\))?\.")
 _FORWARD_RE = re.compile(r"^Forwarding to (?P<target>.+?)\.$")

@@ -248,7 +248,10 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
     date_range = None
     if stamped:
         t0, t1 = min(stamped), max(stamped)
-        date_range = (t0.isoformat(sep=" "), t1.isoformat(sep=" "))
+        # as the headings write them: a heading without seconds shows none (19:15, not 19:15:00)
+        first = next(s["timestamp"] for s, t in times if t == t0)
+        last = next(s["timestamp"] for s, t in reversed(times) if t == t1)
+        date_range = (first.replace("T", " "), last.replace("T", " "))
         total = (t1 - t0).total_seconds()
         following = [None] * len(times)
         nxt = None

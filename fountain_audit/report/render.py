@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 from fountain_audit import __version__
+from fountain_audit.audit.provenance import score_text
 from fountain_audit.report.collect import SCENE_KIND_LABELS, SessionPage
 from fountain_audit.report.markdown import render_markdown
 
@@ -80,6 +81,7 @@ def _env():
 
     env.filters["markdown"] = lambda text: Markup(render_markdown(text or ""))
     env.filters["pct"] = lambda x: f"{100 * x:.3f}"
+    env.filters["score"] = score_text
     env.filters["lines"] = span_lines
     env.globals["kind_labels"] = SCENE_KIND_LABELS
     return env

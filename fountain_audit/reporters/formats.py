@@ -432,6 +432,11 @@ def report_junit(run: LintRun) -> str:
 # -- gitlab -------------------------------------------------------------------------------------------------
 
 _GITLAB_SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+#: A rule family's Code Climate category (GitLab shows and filters by it): secrets and home
+#: paths are security findings; encodings and legacy forms, compatibility; a reply that reads as
+#: structure, clarity; suppressions, style; the format's rules (F, H, N, P, S, T), records an
+#: audit trail loses or misplaces: bug risks.
+_GITLAB_CATEGORY = {"V": "Security", "E": "Compatibility", "L": "Compatibility", "R": "Clarity", "A": "Style"}
 
 
 def report_gitlab(run: LintRun) -> str:
@@ -459,7 +464,7 @@ def report_gitlab(run: LintRun) -> str:
             "check_name": d.code,
             "fingerprint": fingerprint,
             "severity": _GITLAB_SEVERITY[d.severity],
-            "categories": ["Style"],
+            "categories": [_GITLAB_CATEGORY.get(d.code[:1], "Bug Risk")],
             "location": {"path": path, "lines": {"begin": d.line, "end": max(d.line, d.end_line or d.line)}},
         })
     from fountain_audit.reporters import json_text  # json: only the formats that write it

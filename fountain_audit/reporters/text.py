@@ -85,8 +85,12 @@ def stale_lines(baseline: Outcome | None) -> list[str]:
     (:func:`one_line`: a newline in an excerpt cannot forge an output line)."""
     if baseline is None:
         return []
-    return [f"{one_line(baseline.file)}: stale baseline entry {e.code} in {one_line(e.path)}: "
-            f"\"{one_line(e.excerpt)}\" matches nothing now; --update-baseline drops it"
+    from fountain_audit.lint.fingerprint import FILE_LEVEL  # (their excerpt is the message: no element)
+
+    return [f"{one_line(baseline.file)}: stale baseline entry {e.code} in {one_line(e.path)}"
+            + (f" (about the whole file: \"{one_line(e.excerpt)}\")" if e.code in FILE_LEVEL
+               else f": \"{one_line(e.excerpt)}\"")
+            + " matches nothing now; --update-baseline drops it"
             for e in baseline.stale]
 
 

@@ -74,6 +74,7 @@ RULE_MODULES = (
     "several_exchanges_in_scene",
     "character_not_uppercase",
     "unfulfilled_mention",
+    "turn_without_user_input",
     # -- note, legacy and reply rules (N103+, L, R) --
     "score_out_of_range",
     "note_in_wrong_scene",
@@ -84,6 +85,7 @@ RULE_MODULES = (
     "empty_rag_source",
     "audit_note_inside_text",
     "second_note_on_line",
+    "misspelt_note_kind",
     "legacy_prose_tool_call",
     "legacy_stats_note",
     "reply_reads_as_structure",

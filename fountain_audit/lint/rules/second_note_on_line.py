@@ -1,9 +1,10 @@
 """A second audit note on the line of another, read as part of the first.
 
 ## What it does
-Reports a standalone note whose text holds the head of another audit note: `]]`, optional
-blanks, then `[[tool:`, `[[rag:`, `[[recall:`, `[[write:`, … (any note kind Harvey writes,
-an actor's `[[NAME.tool:` too), at the second note's `[[`.
+Reports a standalone note whose text holds the head of another audit note after a `]]` on
+the same line: `[[tool:`, `[[rag:`, `[[recall:`, `[[write:`, … (any note kind Harvey writes,
+an actor's `[[NAME.tool:` too), whether blanks or other text stand between the two
+(`[[tool: a() — ok]] then [[tool: b() — ok]]`), at the second note's `[[`.
 
 ## Why is this bad?
 A note runs from its `[[` to the last `]]` of the note, so that tool arguments may hold
@@ -66,12 +67,12 @@ SCOPE = SESSION_LIKE
 
 @functools.cache
 def _second_re() -> re.Pattern[str]:
-    """``]]``, blanks, ``[[`` and the head of a note kind (:data:`fountain_audit.parse.notes._HEAD_RE`,
-    the pipeline notes too); group ``at`` is the second note's ``[[``."""
+    """``[[`` and the head of a note kind (:data:`fountain_audit.parse.notes._HEAD_RE`, the
+    pipeline notes too); group ``at`` is the ``[[`` (:func:`check` asks for a ``]]`` before it
+    on its line: a pattern reaching back to the ``]]`` would rescan the line from every ``]]``)."""
     from fountain_audit.parse.notes import _HEAD_RE, _PIPELINE_HIDDEN, _PIPELINE_STOP
     head = _HEAD_RE.pattern.replace("|$)", r"|\]\]|$)")
-    return re.compile(rf"\]\][ \t]*(?P<at>\[\[)(?:{head}|{re.escape(_PIPELINE_HIDDEN)}\]\]"
-                      rf"|{re.escape(_PIPELINE_STOP)})")
+    return re.compile(rf"(?P<at>\[\[)(?:{head}|{re.escape(_PIPELINE_HIDDEN)}\]\]|{re.escape(_PIPELINE_STOP)})")
 
 
 def check(ctx):
@@ -91,12 +92,23 @@ def check(ctx):
             at = raw.find(args, start) if args else -1
             if at >= 0:
                 json_span = (at, at + len(args))  # `]] [[tool:` inside a JSON string is the argument's text
+        # Each match reads on from the previous one (newlines counted, the line's start and its
+        # first `]]` kept): linear in the note however many heads it holds.
+        scanned, newlines, before, close = start, raw.count("\n", 0, start), raw.rfind("\n", 0, start), -2
         for m in second.finditer(raw, start, end + 2):
             p = m.start("at")
             if json_span and json_span[0] <= p < json_span[1]:
                 continue
-            before = raw.rfind("\n", 0, p)
-            line = node.line + raw.count("\n", 0, p)
+            k = raw.count("\n", scanned, p)
+            if k:
+                newlines += k
+                before = raw.rfind("\n", scanned, p)
+            scanned = p
+            if close == -2 or 0 <= close < before:  # the first `]]` after the line's start
+                close = raw.find("]]", max(before, start))
+            if close < 0 or close + 2 > p:
+                continue  # no `]]` before it on its line: not the head of a second note
+            line = node.line + newlines
             column = node.column + p if before < 0 else p - before
             kind = m.group("kind")
             head = f"[[{kind}:]]" if kind else "[[pipeline stopped …]]" if "stopped" in m.group() else \

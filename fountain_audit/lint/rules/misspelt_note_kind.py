@@ -1,0 +1,149 @@
+"""A note whose head is one slip away from a note kind Harvey writes.
+
+## What it does
+Reports a standalone note read as free text (kind `unknown`) whose head, the word before the
+first `:`, is a note kind Harvey writes but for one slip: a letter missing, extra, wrong or
+swapped (`[[tol: …]]`, `[[tools: …]]`, `[[rga: …]]`), other capitals (`[[Tool: …]]`),
+another separator (`[[rag_source: …]]`, `[[model-switch: …]]`), a blank before the colon
+(`[[tool : …]]`) or none after it (`[[tool:read_file(…)]]`); an actor's `[[NAME.tol: …]]`
+too. Reported at the head, naming the kind it is closest to. A three-letter word is compared
+with the three-letter kinds (`rag`, `run`) only for swapped or capital letters, so a writer's
+`[[tag: …]]` or `[[note: …]]` is not taken for one.
+
+## Why is this bad?
+A note is an audit record only when its head is exactly a kind the format defines, followed by
+`: `. Any other note is a writer's annotation: readers (Harvey's, ours) keep its text and
+nothing else, so a misspelt `[[tol: read_file({"path":"a.go"}) — ok]]` is missing from `dump`,
+`provenance` and `export`, and no placement rule checks it: evidence silently dropped from the
+audit trail, without the `malformed-note` error a broken payload gets. Harvey's recorder
+writes the kinds exactly; a slip comes from a hand edit or another writer.
+
+## Severity
+Warning: the note is most likely a record that no reader sees, but the guess can be wrong (a
+writer's own note that happens to be spelt like a kind).
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+[[tol: read_file({"path":"a.go"}) — ok]]
+
+LLAMA
+It declares package main.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+[[tool: read_file({"path":"a.go"}) — ok]]
+
+LLAMA
+It declares package main.
+```
+
+## References
+- FOUNTAIN_FORMAT.md §Notes (the note kinds and their `kind: ` heads), §Future Compatibility
+  (unknown notes are kept and ignored); harvey-recorder-inventory.md §6 (the heads the
+  recorder writes)
+"""
+
+import functools
+import re
+
+from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.rules import SESSION_LIKE
+
+CODE = "N112"
+NAME = "misspelt-note-kind"
+SEVERITY = Severity.WARNING
+SINCE = "1.2"
+SCOPE = SESSION_LIKE
+NOTE_KINDS = ("unknown",)
+
+#: The head of an unknown note: blanks, an optional ``ACTOR.``, a word of letters, ``_``,
+#: ``-`` or inner blanks (``model switch``), blanks, ``:``. Group ``word`` is the kind written.
+_HEAD = re.compile(r"[ \t]*(?:[^\s:\[\]]+?\.)?(?P<word>[A-Za-z][A-Za-z_ -]{1,24}?)(?P<blank>[ \t]*):(?P<after>\S?)")
+
+
+@functools.cache
+def _kinds() -> dict[str, str]:
+    """Each note kind keyed by its folded form (:func:`_fold`)."""
+    from fountain_audit.parse.notes import KINDS
+    return {_fold(k): k for k in KINDS}
+
+
+def _fold(word: str) -> str:
+    """``word`` in lower case with ``-``, ``_`` and blanks as one ``_``: the spellings a writer
+    mixes up (``rag_source``, ``Model-Switch``) compare equal."""
+    return re.sub(r"[-_ ]+", "_", word.strip().lower())
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Whether ``a`` becomes ``b`` by one letter inserted, deleted, replaced, or two
+    neighbouring letters swapped (``a != b``)."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        return a[i + 1:] == b[i + 1:] or (a[i:i + 2] == b[i + 1::-1][:2] and a[i + 2:] == b[i + 2:])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return short[i:] == long_[i + 1:]
+
+
+def _closest(word: str) -> str | None:
+    """The note kind ``word`` is a slip of (see the module's docstring), else ``None``."""
+    kinds = _kinds()
+    folded = _fold(word)
+    if folded in kinds:
+        return kinds[folded]
+    for key, kind in kinds.items():
+        if not _one_slip(folded, key):
+            continue
+        if max(len(folded), len(key)) < 4 and sorted(folded) != sorted(key):
+            continue  # three letters: only a swap (`rga`), else `tag` would be `rag`
+        return kind
+    return None
+
+
+def check_note(ctx, placed):
+    node = placed.note.node
+    raw = ctx.text[node.offset:node.end_offset]
+    m = _HEAD.match(raw, raw.find("[[") + 2)
+    if m is None:
+        return None
+    word = m.group("word").rstrip()
+    kind = _closest(word)
+    if kind is None:
+        return None
+    if word == kind:  # the kind itself: its colon is where the slip is
+        how = "a blank before its colon" if m.group("blank") else "no blank after its colon" if m.group("after") \
+            else "more than one blank, or a tab, after its colon"
+        what = f"note head '{word}:' has {how}"
+    else:
+        what = f"note head '{word}:' is not a note kind Harvey writes"
+    p = m.start("word")
+    before = raw.rfind("\n", 0, p)
+    line = node.line + raw.count("\n", 0, p)
+    column = node.column + p if before < 0 else p - before
+    return (Finding(line, column, f"{what}: the note is read as free text, not as an audit record, so dump, "
+                                  f"provenance and export miss it; did you mean '[[{kind}: …]]'?",
+                    line, column + len(word)),)
