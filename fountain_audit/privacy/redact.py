@@ -81,6 +81,7 @@ class Redactor:
         self._ws_re: re.Pattern[str] | None = None
         self._user_re: re.Pattern[str] | None = None
         self._known_re: re.Pattern[str] | None = None
+        self._known_folded: dict[str, str] = {}  # casefolded spelling -> kind (for _known_re's matches)
         self.add(workspaces)
 
     # -- learning ---------------------------------------------------------------------------------
@@ -108,8 +109,11 @@ class Redactor:
                             self.known[v] = s.kind
                             fresh = True
                 if fresh:
+                    # In any capitals: an actor ref (agent:akia…) is a cue lower-cased, and a
+                    # secret in a cue must not come back out of it.
                     alts = "|".join(re.escape(v) for v in sorted(self.known, key=len, reverse=True))
-                    self._known_re = re.compile(alts)
+                    self._known_re = re.compile(alts, re.IGNORECASE)
+                    self._known_folded = {v.casefold(): kind for v, kind in self.known.items()}
             if self.homes:
                 self._add_users(h.user for h in find_home_paths(text))
         return self
@@ -140,8 +144,8 @@ class Redactor:
                 cands.append((sec.start, 0, Replacement(sec.start, sec.end, secret_placeholder(sec.kind), "secret")))
             if self._known_re is not None:
                 for m in self._known_re.finditer(s):
-                    cands.append((m.start(), 0, Replacement(m.start(), m.end(),
-                                                            secret_placeholder(self.known[m.group()]), "secret")))
+                    kind = self.known.get(m.group()) or self._known_folded.get(m.group().casefold(), "secret")
+                    cands.append((m.start(), 0, Replacement(m.start(), m.end(), secret_placeholder(kind), "secret")))
         if self.paths:
             if self._ws_re is not None:
                 for m in self._ws_re.finditer(s):
@@ -154,14 +158,7 @@ class Redactor:
                         cands.append((m.start(), 3, Replacement(m.start(), m.end(), HOME, "home")))
         if not cands:
             return []
-        # priority first, then the longest; a lower-priority span overlapping a chosen one is dropped
-        cands.sort(key=lambda c: (c[1], c[0], -(c[2].end - c[2].start)))
-        chosen: list[Replacement] = []
-        for _, _, r in cands:
-            if all(r.end <= c.start or r.start >= c.end for c in chosen):
-                chosen.append(r)
-        chosen.sort()
-        return chosen
+        return choose(cands)
 
     def text(self, s: str) -> str:
         """``s`` with every replacement applied. A replaced span that held line ends (a private
@@ -195,6 +192,35 @@ class Redactor:
                 else:
                     target.append(copy)
         return root
+
+
+
+def choose(cands: list[tuple[int, int, Replacement]]) -> list[Replacement]:
+    """The replacements to make among ``cands`` (``(start, priority, replacement)``, priority 0
+    first: secrets, then workspaces, then home paths): a higher priority wins, then the earliest
+    span, then the longest; none overlaps another. Sorted by start. Linear after sorting, with
+    any number of candidates in one string (each was compared with every span chosen before it)."""
+    # priority first, then the longest; a lower-priority span overlapping a chosen one is dropped
+    cands.sort(key=lambda c: (c[1], c[0], -(c[2].end - c[2].start)))
+    chosen: list[Replacement] = []  # sorted by start, not overlapping (so their ends rise too)
+    k = 0
+    while k < len(cands):  # one priority at a time, its spans in start order: linear per level
+        level = cands[k][1]
+        picked: list[Replacement] = []
+        j, last_end = 0, -1  # chosen[j]: the first earlier pick ending after r.start
+        while k < len(cands) and cands[k][1] == level:
+            r = cands[k][2]
+            k += 1
+            if r.start < last_end:
+                continue  # overlaps a span of this level (it starts before r, or is longer)
+            while j < len(chosen) and chosen[j].end <= r.start:
+                j += 1
+            if j < len(chosen) and chosen[j].start < r.end:
+                continue  # overlaps a span of a higher priority
+            picked.append(r)
+            last_end = r.end
+        chosen = sorted(chosen + picked) if chosen else picked
+    return chosen
 
 
 def apply(s: str, reps: list[Replacement], counts: RedactionCounts | None = None) -> str:
