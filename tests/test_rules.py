@@ -282,8 +282,13 @@ def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     two = '[[tool: read_file({"path":"a.go"}) — ok]] then [[tool: list_files() — ok]]'  # text between them
     between = text.replace(line, two)
     assert _found(between, "N111") == [("N111", 16, two.index("[[tool: list") + 1, "second note [[tool:]] " + tail)]
-    heads = text.replace(line, "[[tool: a [[tool: b\n[[rag: c ]] [[recall: d]]")  # no `]]` before it: no finding
-    assert _found(heads, "N111") == [("N111", 17, 13, "second note [[recall:]] " + tail)]
+    heads = text.replace(line, "[[tool: a [[tool: b\n x [[rag: c ]] [[recall: d]]")  # no `]]` before: no finding
+    assert _found(heads, "N111") == [("N111", 17, 16, "second note [[recall:]] " + tail)]
+    unclosed = text.replace(line, '[[tool: read_file({"path":"a"}) — ok\n  [[tool: run_shell({"cmd":"make"}) — error: 2]]')
+    assert _found(unclosed, "N111") == [("N111", 17, 3, "note [[tool:]] starts a line inside the note at line 16, "
+                                         "which has no ']]' before it: the two are read as one note, so this note's "
+                                         "record is lost (dump, provenance and export miss it) and its status is read "
+                                         "as the first one's; close the note at line 16 with ']]'")]
 
 
 def test_content_after_the_end_is_s106_alone():
