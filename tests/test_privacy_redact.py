@@ -577,3 +577,25 @@ def test_choosing_replacements_is_linear_and_as_before():
 
     paths = lambda n: "".join(f"/home/u{k}/x\n" for k in range(n))  # noqa: E731
     _assert_linear(redact, paths(1_000), paths(8_000), "home paths in one string")
+
+
+def test_user_paths_are_found_as_by_the_alternation_of_every_name():
+    """The paths naming a known user are those the former expression found (an alternation of
+    every user name after up to six path segments, any capitals), on random path-like text."""
+    import random
+    import re
+
+    from fountain_audit.privacy.detect import SEP
+
+    users = {"alice", "Bob", "c.d", "e$f", "john smith"}
+    old = re.compile(r"(?<![\w.$-])(?:[A-Za-z]:" + SEP + r"+|" + SEP + r"{1,2})(?:[\w.$ -]{1,64}?" + SEP
+                     + r"+){0,6}?(?:" + "|".join(re.escape(u) for u in sorted(users, key=len, reverse=True))
+                     + r")(?![\w.-])", re.I)
+    red = Redactor(secrets=False, paths=True)
+    red._add_users(users)
+    pieces = ["/", "\\", "//", "C:", "alice", "ALICE", "bob", "x", " ", "$", ".", "-", "c.d", "e$f", "john smith",
+              "home", "a" * 70, "\n", "é"]
+    rng = random.Random(11)
+    for _ in range(3000):
+        s = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 14)))
+        assert list(red._user_paths(s)) == [m.span() for m in old.finditer(s)], repr(s)
