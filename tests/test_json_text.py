@@ -5,7 +5,7 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fountain_audit.reporters.json_text import dumps
+from fountain_audit.reporters.json_text import Encoded, dumps
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
                     st.text(alphabet=st.characters(blacklist_categories=("Cs",))))
@@ -35,3 +35,17 @@ def test_errors_are_the_standard_librarys():
         dumps({"a": [object()]})
     with pytest.raises(TypeError):
         dumps({(1, 2): 1})
+
+
+@settings(max_examples=200)
+@given(st.lists(values, max_size=4), st.integers(min_value=0, max_value=4))
+def test_encoded_items_are_put_in_as_they_are(items, indent):
+    """An array of items encoded beforehand at their depth gives the bytes of the whole dump."""
+    doc = {"head": [1, {"a": None}], "items": Encoded([dumps(v, indent, level=2) for v in items]), "tail": 0}
+    assert dumps(doc, indent) == json.dumps({**doc, "items": items}, indent=indent, ensure_ascii=False)
+
+
+def test_finish_is_applied_to_all_but_the_encoded_items():
+    doc = {"files": ["a"], "diagnostics": Encoded(['"x"', '"y"']), "empty": Encoded([])}
+    assert dumps(doc, finish=str.upper) == '{\n  "FILES": [\n    "A"\n  ],\n  "DIAGNOSTICS": [\n    "x",\n    "y"\n  ],' \
+                                          '\n  "EMPTY": []\n}'

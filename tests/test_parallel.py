@@ -53,15 +53,13 @@ def test_plan_workers():
     assert runner.PARALLEL_THRESHOLD == 32
 
 
-def test_chunks_cover_every_job_in_order():
-    jobs = [Job(str(i), str(i)) for i in range(1000)]
-    chunks = runner._chunks(jobs, 2)
-    assert [j for c in chunks for j in c] == jobs
-    assert {len(c) for c in chunks[:-1]} == {32} and len(chunks) == 32
-    assert [len(c) for c in runner._chunks(jobs[:40], 2)] == [3] * 13 + [1]
+def test_chunks_shrink_towards_the_end():
+    assert runner._chunk_size(1000, 2) == 32  # at most 32 files
+    assert [runner._chunk_size(left, 2) for left in (300, 100, 40, 9, 8, 1)] == [32, 13, 5, 2, 1, 1]
+    assert runner._chunk_size(300, 4) == 19
 
 
-@pytest.mark.parametrize("fmt", ["json", "concise", "sarif"])
+@pytest.mark.parametrize("fmt", ["json", "concise", "sarif", "full", "json-lines", "github", "junit", "gitlab"])
 def test_parallel_output_is_byte_identical_to_serial(corpus, fmt):
     serial = lint_cli("--output-format", fmt, "--jobs", "1", str(corpus))
     parallel = lint_cli("--output-format", fmt, "--jobs", "2", str(corpus))
@@ -88,6 +86,21 @@ def test_pool_results_equal_serial_results_in_process(corpus):
     assert len(serial) == N_FILES + 1 and sum(1 for r in serial if r.error) == 1
     assert sum(len(r.diagnostics) for r in serial) > N_FILES  # the broken tenth and the T103 infos
     assert calls[-1] == (N_FILES + 1, N_FILES + 1) and calls == sorted(calls)
+
+
+def test_render_runs_where_the_files_are_linted(corpus):
+    """``render`` (here the json report's text of a diagnostic) is applied in the worker that
+    linted the file, or in this process for the files it linted; nothing else changes."""
+    from dataclasses import replace
+
+    from fountain_audit.reporters.text import diagnostic_json
+
+    jobs = [Job(str(p), str(p)) for p in sorted(corpus.rglob("*.spmd"))[:60]]
+    selection = Selection.build()
+    pooled = lint_jobs(jobs, selection, workers=2, render=diagnostic_json)
+    assert [replace(r, rendered=None) for r in pooled] == lint_jobs(jobs, selection, workers=1)
+    assert all(r.rendered == tuple(map(diagnostic_json, r.diagnostics)) for r in pooled if not r.error)
+    assert sum(len(r.rendered) for r in pooled) > 60
 
 
 def test_a_pool_that_cannot_start_falls_back_to_serial(corpus, monkeypatch):
@@ -148,9 +161,9 @@ def test_this_process_lints_the_chunks_no_worker_started(corpus, monkeypatch):
     expected = lint_jobs(jobs, selection, workers=1)
     monkeypatch.setattr(runner, "_executor", lambda: _IdlePool)
     assert lint_jobs(jobs, selection, workers=2) == expected
-    # 40 files, 2 processes: 14 chunks of 3 files (the last of 1); two went to the worker (submitted
-    # ahead), this process linted the 12 others from the back while it waited, cancelling none
-    assert _IdlePool.last.ran == [jobs[:3], jobs[3:6]]
+    # 40 files, 2 processes: two chunks of 5 files went to the worker (submitted ahead), this
+    # process linted the 30 others from the back while it waited, cancelling none
+    assert _IdlePool.last.ran == [jobs[:5], jobs[5:10]]
     assert _IdlePool.last.cancelled == 0
 
 

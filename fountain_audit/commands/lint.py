@@ -124,13 +124,17 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
     if fmt in TEXT_FORMATS and sys.stderr.isatty():
         from fountain_audit.cli.outputs import LazyProgress
         progress = LazyProgress()
+    render = None  # the json report's text of each diagnostic, made where its file is linted (in parallel)
+    if fmt == "json" and not (baseline_file or redact or redact_paths):  # (those change the diagnostics)
+        from fountain_audit.reporters.text import diagnostic_json as render
     try:
-        results = lint_all(work, selection, workers=jobs or None, cache=cache,
+        results = lint_all(work, selection, workers=jobs or None, cache=cache, render=render,
                            keep_text=(fmt == "full" and not quiet) or redact or redact_paths, progress=progress)
     finally:
         if progress:
             progress.close()
     diagnostics = []
+    rendered: list[str] | None = [] if render else None
     checked: list[str] = []
     sources: dict[str, str] = {}
     texts: dict[str, str] = {}
@@ -140,6 +144,8 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
             continue
         checked.append(r.name)
         diagnostics.extend(r.diagnostics)
+        if rendered is not None:
+            rendered.extend(r.rendered)
         if r.text is not None:
             texts[r.name] = r.text
             if fmt == "full" and not quiet:  # for code frames: secrets masked, lines and columns kept
@@ -202,7 +208,8 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
                             baseline=outcome)
             out = buffer.getvalue() if buffer is not None else None
         else:
-            out = report_json(diagnostics, checked, errors, outcome) + "\n" if fmt == "json" else RENDERERS[fmt](run)
+            out = report_json(diagnostics, checked, errors, outcome, rendered) + "\n" if fmt == "json" \
+                else RENDERERS[fmt](run)
             for line in stats + stale_lines(outcome):  # machine formats keep standard output to themselves
                 echo(line, err=True)
             if not output_file:

@@ -7,23 +7,28 @@ order*, whether the files were linted in this process or across a
 bytes either way. The pool is used only when it pays: at least
 :data:`PARALLEL_THRESHOLD` files and more than one CPU (or ``jobs`` given
 explicitly). ``workers=N`` means N processes linting: this one and N - 1 forked
-workers. Files go out in chunks; workers take them from the front, this process
-lints from the back the chunks no worker has started, so no CPU idles while
-another still has work. Each worker builds (or loads from the cache, see
+workers. Files go out in chunks, ever smaller towards the end; workers take them from
+the front, this process lints from the back, file by file, those no chunk took, so no CPU
+idles while another still has work. Each worker builds (or loads from the cache, see
 :mod:`fountain_audit.parse.cache`) its parsers once. With a
 :class:`~fountain_audit.lint.cache.ResultCache`, a file whose entry matches its bytes is not
-linted at all (:func:`lint_all` looks them up before deciding on a pool).
+linted at all (:func:`lint_all` looks them up before deciding on a pool). A ``render``
+function (e.g. a reporter's text for one diagnostic) is run where each file is linted, so
+that a parallel run's report is mostly made in parallel too.
 
 This module reads files and runs the linter; it never prints.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import math
+import operator
 import os
 import sys
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, replace
 
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, format_size, read_bytes
@@ -62,12 +67,14 @@ class Job:
 @dataclass(frozen=True)
 class FileResult:
     """What linting one job gave: its diagnostics, or ``error`` when it could not be read.
-    ``text`` is kept (for files with diagnostics) when the reporter shows source lines."""
+    ``text`` is kept (for files with diagnostics) when the reporter shows source lines.
+    ``rendered``: ``render(d)`` of each diagnostic, when the run was given ``render``."""
 
     name: str
     diagnostics: tuple[Diagnostic, ...] = ()
     error: str | None = None
     text: str | None = None
+    rendered: tuple[str, ...] | None = None
 
 
 def available_cpus() -> int:
@@ -138,10 +145,11 @@ def _digest(data: bytes) -> bytes:
 
 
 def lint_job(job: Job, selection: Selection, keep_text: bool = False,
-             cache: ResultCache | None = None) -> FileResult:
+             cache: ResultCache | None = None, render: Callable[[Diagnostic], str] | None = None) -> FileResult:
     """Read and lint one job; an unreadable file (or one too large for ``max_size`` or
     for the memory) gives a result with ``error``. With ``cache``, the result of a file
-    read from disk is stored (unless a rule failed: ``X001`` is never cached)."""
+    read from disk is stored (unless a rule failed: ``X001`` is never cached). With
+    ``render``, the result holds each diagnostic's ``render(d)`` too."""
     from fountain_audit.lint import fingerprint
     from fountain_audit.lint.linter import lint_text
 
@@ -173,19 +181,18 @@ def lint_job(job: Job, selection: Selection, keep_text: bool = False,
     diagnostics = tuple(diagnostics)
     if digest is not None and not any(d.code == "X001" for d in diagnostics):
         cache.put(job.name, job.key, job.ignored, digest, diagnostics)
-    return FileResult(job.name, diagnostics, text=text if keep_text and diagnostics else None)
+    return FileResult(job.name, diagnostics, text=text if keep_text and diagnostics else None,
+                      rendered=None if render is None else tuple(map(render, diagnostics)))
 
 
 _WORKER: dict = {}
 
 
 def _init_worker(selection: Selection, keep_text: bool, cache: ResultCache | None = None,
-                 parent: int | None = None) -> None:
+                 parent: int | None = None, render: Callable[[Diagnostic], str] | None = None) -> None:
     if parent is not None and parent != os.getpid():  # a forked worker, not a test's pool
         _die_with_parent(parent)
-    _WORKER["selection"] = selection
-    _WORKER["keep_text"] = keep_text
-    _WORKER["cache"] = cache
+    _WORKER["args"] = (selection, keep_text, cache, render)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -206,15 +213,41 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _lint_chunk(chunk: Sequence[Job]) -> list[FileResult]:
-    selection, keep_text, cache = _WORKER["selection"], _WORKER["keep_text"], _WORKER.get("cache")
-    return [lint_job(job, selection, keep_text, cache) for job in chunk]
+def _lint_chunk(chunk: Sequence[Job]) -> list[tuple]:
+    """Lint ``chunk`` in a worker; the results as :func:`_pack` sends them."""
+    args = _WORKER["args"]
+    return _pack([lint_job(job, *args) for job in chunk])
 
 
-def _chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
-    """About eight chunks per worker (load balance), of 1 to 32 files (few round trips)."""
-    size = max(1, min(32, math.ceil(len(jobs) / (workers * 8))))
-    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+def _pack(results: list[FileResult]) -> list[tuple]:
+    """``results`` as tuples, each diagnostic as the tuple of its fields: what a worker sends.
+    Unpickling a frozen slotted dataclass runs a Python ``__setstate__`` per object, which made
+    receiving the results a good part of this process's share of a parallel run (:func:`_unpack`
+    rebuilds them for less than half of that)."""
+    fields = _diagnostic_fields()
+    return [(r.name, tuple(map(fields, r.diagnostics)), r.error, r.text, r.rendered) for r in results]
+
+
+def _unpack(packed: list[tuple]) -> list[FileResult]:
+    """The results :func:`_pack` made."""
+    return [FileResult(name, tuple([Diagnostic(*fields) for fields in diagnostics]), error, text, rendered)
+            for name, diagnostics, error, text, rendered in packed]
+
+
+@functools.cache
+def _diagnostic_fields() -> Callable[[Diagnostic], tuple]:
+    """The fields of a diagnostic, in the order of :class:`Diagnostic`'s arguments."""
+    from dataclasses import fields
+    return operator.attrgetter(*(f.name for f in fields(Diagnostic)))
+
+
+def _chunk_size(left: int, workers: int) -> int:
+    """The files of the next chunk for the pool when ``left`` files are not taken yet: a
+    quarter of each process's share, 1 to 32 files. Large chunks first (few round trips),
+    ever smaller ones towards the end (guided scheduling), so that when this process has
+    nothing left to lint, a worker has at most a few files' work left in hand, not a
+    whole chunk of ~20 (this process idled that long, or a worker did)."""
+    return max(1, min(32, math.ceil(left / (workers * 4))))
 
 
 def _executor():
@@ -236,30 +269,36 @@ def _context():
 
 def lint_jobs(jobs: Sequence[Job], selection: Selection, *, workers: int = 1, keep_text: bool = False,
               progress: Callable[[int, int], None] | None = None,
-              cache: ResultCache | None = None) -> list[FileResult]:
+              cache: ResultCache | None = None, render: Callable[[Diagnostic], str] | None = None) -> list[FileResult]:
     """Lint every job; results in job order. ``workers > 1`` uses a process pool.
 
     ``progress(done, total)`` is called after each file (serial) or chunk (pool).
     ``cache`` receives the results (see :func:`lint_all` to look them up first).
+    ``render`` (a module-level function: a spawned worker imports it) is applied to every
+    diagnostic where its file is linted (:attr:`FileResult.rendered`).
     """
-    return list(iter_results(jobs, selection, workers=workers, keep_text=keep_text, progress=progress, cache=cache))
+    return list(iter_results(jobs, selection, workers=workers, keep_text=keep_text, progress=progress, cache=cache,
+                             render=render))
 
 
 def lint_all(jobs: Sequence[Job], selection: Selection, *, workers: int | None = None, keep_text: bool = False,
              progress: Callable[[int, int], None] | None = None,
-             cache: ResultCache | None = None) -> list[FileResult]:
+             cache: ResultCache | None = None, render: Callable[[Diagnostic], str] | None = None) -> list[FileResult]:
     """Lint every job, results in job order, answering from ``cache`` where it can: the
     entries are looked up first (in this process), then the files left are linted in
     ``workers`` processes (``None``: :func:`plan_workers` decides from their number and size,
-    so a run of cache hits never starts a pool) and stored."""
+    so a run of cache hits never starts a pool) and stored. ``render``: as for
+    :func:`lint_jobs` (a cached result gets its ``rendered`` here)."""
     total = len(jobs)
     results: list[FileResult | None] = [None] * total
     todo: list[int] = []
     if cache is not None:
         for i, job in enumerate(jobs):
-            results[i] = lookup(job, cache, keep_text)
-            if results[i] is None:
+            results[i] = hit = lookup(job, cache, keep_text)
+            if hit is None:
                 todo.append(i)
+            elif render is not None and not hit.error:
+                results[i] = replace(hit, rendered=tuple(map(render, hit.diagnostics)))
     else:
         todo = list(range(total))
     done = total - len(todo)
@@ -275,7 +314,7 @@ def lint_all(jobs: Sequence[Job], selection: Selection, *, workers: int | None =
         progress(done + n, total)
 
     linted = iter_results(misses, selection, workers=workers, keep_text=keep_text,
-                          progress=moved if progress else None, cache=cache)
+                          progress=moved if progress else None, cache=cache, render=render)
     # (run to its end, not stopped by zip after the last result: a pool left suspended was shut
     # down late, from GeneratorExit, racing Python's exit handler: "OSError: Bad file descriptor")
     for k, result in enumerate(linted):
@@ -285,58 +324,61 @@ def lint_all(jobs: Sequence[Job], selection: Selection, *, workers: int | None =
 
 def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1, keep_text: bool = False,
                  progress: Callable[[int, int], None] | None = None,
-                 cache: ResultCache | None = None) -> Iterator[FileResult]:
+                 cache: ResultCache | None = None, render: Callable[[Diagnostic], str] | None = None
+                 ) -> Iterator[FileResult]:
     """Like :func:`lint_jobs`, yielding results in job order as they are ready."""
     total = len(jobs)
     done = 0
+    args = (selection, keep_text, cache, render)  # lint_job's after the job
     if workers <= 1 or total < 2:
         for job in jobs:
-            yield lint_job(job, selection, keep_text, cache)
+            yield lint_job(job, *args)
             done += 1
             if progress:
                 progress(done, total)
         return
     from concurrent.futures.process import BrokenProcessPool  # imported only for a pool (start-up time)
 
-    chunks = _chunks(jobs, workers)
     try:
-        # ``workers`` processes in all: this one and ``workers - 1`` in the pool. Chunks go
-        # to the pool from the front, a few ahead of the one awaited; while it waits, this
-        # process lints chunks from the back that were never submitted (none is cancelled:
-        # CPython 3.11's pool, when a worker dies, fails every pending future and stops on a
-        # cancelled one, hanging the run). Results are yielded in job order.
+        # ``workers`` processes in all: this one and ``workers - 1`` in the pool. Chunks go to
+        # the pool from the front, a few ahead of the one awaited; while it waits, this process
+        # lints files from the back, one at a time (no round trip to pay for), that no chunk
+        # took (none is cancelled: CPython 3.11's pool, when a worker dies, fails every
+        # pending future and stops on a cancelled one, hanging the run). Results are yielded
+        # in job order.
         gc.freeze()  # forked workers then share the parent's objects instead of copying them
-        pool_size = min(workers - 1, len(chunks))
+        pool_size = min(workers - 1, total)
         with _executor()(max_workers=pool_size, mp_context=_context(),
-                         initializer=_init_worker, initargs=(selection, keep_text, cache, os.getpid())) as pool:
+                         initializer=_init_worker, initargs=(selection, keep_text, cache, os.getpid(), render)) as pool:
             ahead = 2 * pool_size  # chunks submitted and not yet finished (top_up): no worker idles
-            futures: dict[int, object] = {}
-            local: dict[int, list[FileResult]] = {}
-            front, back = 0, len(chunks) - 1  # next chunk to submit; next chunk to lint here
+            chunks: deque = deque()  # the futures of the chunks submitted and not yielded, in job order
+            local: dict[int, FileResult] = {}
+            front, back = 0, total  # jobs[front:back]: taken neither by a chunk nor by this process
+
             def top_up() -> None:
                 # Keep ``ahead`` chunks submitted and not finished: a worker that finishes while
-                # this process lints chunks from the back finds the next one already queued (it
-                # waited for the next turn of the loop below, idling while this process worked).
+                # this process lints finds the next one already queued.
                 nonlocal front
-                pending = sum(1 for f in futures.values() if not f.done())
-                while front <= back and pending < ahead:
-                    futures[front] = pool.submit(_lint_chunk, chunks[front])
-                    front += 1
+                pending = sum(1 for f in chunks if not f.done())
+                while front < back and pending < ahead:
+                    end = front + _chunk_size(back - front, workers)
+                    chunks.append(pool.submit(_lint_chunk, jobs[front:end]))
+                    front = end
                     pending += 1
 
             try:
-                for i in range(len(chunks)):
+                while done < total:
                     top_up()
-                    if i in local:
-                        results = local.pop(i)
+                    if done >= back:  # linted here
+                        results = [local.pop(done)]
                     else:
-                        future = futures[i]  # (still counted by top_up while it runs)
-                        while not future.done() and front <= back:
-                            local[back] = [lint_job(job, selection, keep_text, cache) for job in chunks[back]]
+                        future = chunks[0]  # the chunk holding job ``done``
+                        while not future.done() and front < back:
                             back -= 1
+                            local[back] = lint_job(jobs[back], *args)
                             top_up()
-                        results = future.result()
-                        del futures[i]
+                        results = _unpack(future.result())
+                        chunks.popleft()
                     yield from results
                     done += len(results)
                     if progress:
@@ -355,7 +397,7 @@ def iter_results(jobs: Sequence[Job], selection: Selection, *, workers: int = 1,
     finally:
         gc.unfreeze()
     for job in jobs[done:]:
-        yield lint_job(job, selection, keep_text, cache)
+        yield lint_job(job, *args)
         done += 1
         if progress:
             progress(done, total)

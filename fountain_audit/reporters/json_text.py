@@ -7,6 +7,10 @@ such as one diagnostic — is encoded by the C encoder with the separators an in
 dump would put between its items, and only the containers above the leaves are walked in
 Python. Lint reports are made of leaves (diagnostics, SARIF results' small objects), so
 nearly all of the text comes from C.
+
+An array may also come as :class:`Encoded`, its items' text made beforehand by
+``dumps(item, level=...)`` (in a parallel ``lint``, by the worker that linted the file):
+those items are copied, not encoded again, by the process that writes the report.
 """
 
 from __future__ import annotations
@@ -14,24 +18,73 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
+if TYPE_CHECKING:
+    from typing import Callable, Sequence
+
 _SCALARS = (str, int, float, bool, type(None))
 
 
-def dumps(obj: object, indent: int = 2) -> str:
+class Encoded:
+    """A JSON array whose ``items`` are JSON text already, each made by
+    ``dumps(item, indent, level + 1)`` for the depth ``level`` at which the array is placed
+    (and as the caller's ``finish`` would leave it): :func:`dumps` puts them in as they are."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Sequence[str]) -> None:
+        self.items = items
+
+
+def dumps(obj: object, indent: int = 2, level: int = 0, finish: Callable[[str], str] | None = None) -> str:
     """``obj`` as JSON text with ``indent`` spaces per level and non-ASCII characters
     kept (``ensure_ascii=False``); byte-identical to
     ``json.dumps(obj, indent=indent, ensure_ascii=False)``. Raises what ``json.dumps``
-    raises (``TypeError`` for a value that is not JSON, ``ValueError`` for a circular one)."""
+    raises (``TypeError`` for a value that is not JSON, ``ValueError`` for a circular one).
+
+    ``level``: the text ``obj`` has at that depth inside a larger indented document (from its
+    opening bracket; nested lines indented ``level`` more steps). ``finish``: applied to the
+    text encoded here, not to the items of an :class:`Encoded` array (e.g. a guard that their
+    maker already applied: one pass, not a second one, over the largest part of a report)."""
     parts: list[str] = []
-    _encode(obj, 0, " " * indent, parts)
-    return "".join(parts)
+    _encode(obj, level, " " * indent, parts)
+    if finish is None:
+        return "".join(part if isinstance(part, str) else part.text for part in parts)
+    out, run = [], []
+    for part in parts:
+        if isinstance(part, str):
+            run.append(part)
+        else:
+            out.append(finish("".join(run)))
+            out.append(part.text)
+            run = []
+    out.append(finish("".join(run)))
+    return "".join(out)
 
 
-def _encode(obj: object, level: int, step: str, out: list[str]) -> None:
+class _Copied:
+    """Text :func:`_encode` leaves for :func:`dumps` to copy as it is (not given to ``finish``)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _encode(obj: object, level: int, step: str, out: list) -> None:
     if isinstance(obj, dict):
         values = obj.values()
     elif isinstance(obj, (list, tuple)):
         values = obj
+    elif isinstance(obj, Encoded):
+        if not obj.items:
+            out.append("[]")
+            return
+        inner = "\n" + step * (level + 1)
+        out.append("[" + inner)
+        out.append(_Copied(("," + inner).join(obj.items)))
+        out.append("\n" + step * level + "]")
+        return
     else:
         out.append(json.dumps(obj, ensure_ascii=False))
         return

@@ -135,11 +135,15 @@ def report_text(diagnostics: Sequence[Diagnostic], files: int, console: "Console
 
 
 def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreadable: Sequence[str] = (),
-                baseline: Outcome | None = None) -> str:
+                baseline: Outcome | None = None, rendered: Sequence[str] | None = None) -> str:
     """One JSON document: tool, version, format_version (of this JSON layout), files,
     unreadable paths (messages), summary counts and diagnostics; with a baseline also
     ``baseline``: its ``file``, how many diagnostics it ``baselined`` and the ``stale``
-    entries."""
+    entries. ``rendered``: the :func:`diagnostic_json` of each diagnostic, when they were
+    made already (by the processes that linted the files)."""
+    from fountain_audit.reporters import json_text  # json: only the formats that write it
+    if rendered is None:
+        rendered = [diagnostic_json(d) for d in diagnostics]
     doc = {
         "tool": "fountain-audit",
         "version": __version__,
@@ -147,13 +151,25 @@ def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreada
         "files": [_safe(f) for f in files],
         "unreadable": [_safe(m) for m in unreadable],
         "summary": {"files": len(files), **counts(diagnostics)},
-        "diagnostics": [diagnostic_dict(d) for d in diagnostics],
+        "diagnostics": json_text.Encoded(rendered),
     }
     if baseline is not None:
         doc["baseline"] = {"file": _safe(baseline.file), "baselined": baseline.baselined,
                            "stale": [e.to_dict() for e in baseline.stale]}
-    from fountain_audit.reporters import json_text  # json: only the formats that write it
-    return well_formed(json_text.dumps(doc))  # the fields are escaped already: a guard
+    return json_text.dumps(doc, finish=well_formed)  # the fields are escaped already: a guard
+
+
+#: The depth of a diagnostic in the ``json`` report (an item of the top-level object's ``diagnostics``).
+_DIAGNOSTIC_DEPTH = 2
+
+
+def diagnostic_json(d: Diagnostic) -> str:
+    """``d`` as :func:`report_json` writes it in its ``diagnostics`` array: the indented
+    :func:`diagnostic_dict`, well-formed. A parallel ``lint`` makes these in the processes
+    that lint the files (see ``render`` in :func:`fountain_audit.lint.runner.lint_all`), so the
+    process that prints the report joins them instead of encoding every diagnostic itself."""
+    from fountain_audit.reporters import json_text
+    return well_formed(json_text.dumps(diagnostic_dict(d), level=_DIAGNOSTIC_DEPTH))
 
 
 def diagnostic_dict(d: Diagnostic) -> dict:
