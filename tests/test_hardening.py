@@ -414,10 +414,11 @@ def test_redact_paths_on_json_nested_900_deep(project):
 def suppression_shapes(n: int) -> dict[str, str]:
     head = "Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\n"
     return {
-        "disable-next": head + "".join(f"/* fountain-audit: disable-next=N101 */\n[[tool: broken{i}]]\n\n"
+        # (P102 too: in a headed session with no scene, tool notes lie before the first scene)
+        "disable-next": head + "".join(f"/* fountain-audit: disable-next=N101,P102 */\n[[tool: broken{i}]]\n\n"
                                        for i in range(n)),
-        "disable/enable": head + "".join(f"/* fountain-audit: disable=N101 */\n\n[[tool: broken{i}]]\n\n"
-                                         f"/* fountain-audit: enable=N101 */\n\n" for i in range(n)),
+        "disable/enable": head + "".join(f"/* fountain-audit: disable=N101,P102 */\n\n[[tool: broken{i}]]\n\n"
+                                         f"/* fountain-audit: enable=N101,P102 */\n\n" for i in range(n)),
     }
 
 

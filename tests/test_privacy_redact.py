@@ -509,3 +509,93 @@ def test_redact_to_a_terminal_escapes_control_sequences(tmp_path):
     shown = on_terminal(["redact", str(f)], tmp_path)
     assert "\x1b" not in shown and "\x07" not in shown
     assert "hi \\x1b]0;owned\\x07 \\x1b[2J there" in shown
+
+
+_CUE_KEY = """Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+hi
+
+HARVEY
+Forwarding to AKIAZ7QK3M9VX2HP4RTW.
+
+AKIAZ7QK3M9VX2HP4RTW
+yo
+
+THE END.
+"""
+
+
+@pytest.mark.parametrize("args", [("dump", "--turns"), ("export", "--to", "otlp-json"), ("export", "--to", "toolpath")],
+                         ids=lambda a: " ".join(a))
+def test_a_secret_as_a_cue_is_redacted_from_its_lower_case_actor_ref(tmp_path, args):
+    """An actor ref is its cue lower-cased (agent:akiaz7…): the redactor matched the secret only
+    as written, so --redact printed it in every actor ref (the otlp harvey.actor attribute)."""
+    f = tmp_path / "s.spmd"
+    f.write_text(_CUE_KEY, encoding="utf-8")
+    r = cli(*args, "--redact", str(f))
+    assert r.returncode == 0, r.stderr
+    assert "akiaz7qk3m9vx2hp4rtw" not in r.stdout.lower() and "<redacted:" in r.stdout
+
+
+def test_choosing_replacements_is_linear_and_as_before():
+    """Many matches in one string (a reply of 20,000 home paths): each candidate was checked
+    against every span chosen before it (quadratic: 50 s of CPU). The choice itself is
+    unchanged: higher priority first, then the earliest, then the longest; no two overlap."""
+    import random
+
+    from fountain_audit.privacy.redact import Replacement, choose
+
+    from .test_scaling import _assert_linear
+
+    def reference(cands):  # the choice as it was made before (quadratic)
+        cands = sorted(cands, key=lambda c: (c[1], c[0], -(c[2].end - c[2].start)))
+        chosen = []
+        for _, _, r in cands:
+            if all(r.end <= c.start or r.start >= c.end for c in chosen):
+                chosen.append(r)
+        return sorted(chosen)
+
+    rng = random.Random(7)
+    for _ in range(500):
+        cands = []
+        for _ in range(rng.randrange(1, 30)):
+            a, level = rng.randrange(60), rng.randrange(4)
+            cands.append((a, level, Replacement(a, a + rng.randrange(1, 12), f"<{level}>", "home")))
+        assert choose(list(cands)) == reference(cands)
+
+    def redact(text):
+        red = Redactor(secrets=False, paths=True).learn(None, text)
+        assert red.text(text).count("<home>") == text.count("/home/")
+
+    paths = lambda n: "".join(f"/home/u{k}/x\n" for k in range(n))  # noqa: E731
+    _assert_linear(redact, paths(1_000), paths(8_000), "home paths in one string")
+
+
+def test_user_paths_are_found_as_by_the_alternation_of_every_name():
+    """The paths naming a known user are those the former expression found (an alternation of
+    every user name after up to six path segments, any capitals), on random path-like text."""
+    import random
+    import re
+
+    from fountain_audit.privacy.detect import SEP
+
+    users = {"alice", "Bob", "c.d", "e$f", "john smith"}
+    old = re.compile(r"(?<![\w.$-])(?:[A-Za-z]:" + SEP + r"+|" + SEP + r"{1,2})(?:[\w.$ -]{1,64}?" + SEP
+                     + r"+){0,6}?(?:" + "|".join(re.escape(u) for u in sorted(users, key=len, reverse=True))
+                     + r")(?![\w.-])", re.I)
+    red = Redactor(secrets=False, paths=True)
+    red._add_users(users)
+    pieces = ["/", "\\", "//", "C:", "alice", "ALICE", "bob", "x", " ", "$", ".", "-", "c.d", "e$f", "john smith",
+              "home", "a" * 70, "\n", "é"]
+    rng = random.Random(11)
+    for _ in range(3000):
+        s = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 14)))
+        assert list(red._user_paths(s)) == [m.span() for m in old.finditer(s)], repr(s)

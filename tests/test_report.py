@@ -165,6 +165,24 @@ def test_directory_gives_pages_and_index(tmp_path):
     assert "samples__clean-session.spmd.html" in pages or any(p.endswith("clean-session.spmd.html") for p in pages)
 
 
+def test_pages_of_an_earlier_run_are_named_not_deleted(tmp_path):
+    """Writing one session into a folder that holds another run's pages: the index links only
+    this run's page, and the others are named in a warning (they were left orphaned silently)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("a.spmd.html", "b.spmd.html", "c.spmd.html", "d.spmd.html"):
+        (out / name).write_text("old page")
+    (out / "notes.txt").write_text("mine")
+    r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"), "-o", str(out) + "/"])
+    assert r.exit_code == 0
+    assert r.stderr.splitlines()[-1] == (
+        f"fountain-audit: warning: {out}/ also holds 4 pages this run did not write (a.spmd.html, b.spmd.html, "
+        "c.spmd.html and 1 more), not linked from index.html: delete them, or write the report to an empty folder")
+    assert sorted(p.name for p in out.iterdir()) == ["a.spmd.html", "b.spmd.html", "c.spmd.html",
+                                                     "clean-session.spmd.html", "d.spmd.html", "index.html",
+                                                     "notes.txt"]
+
+
 def test_refuses_to_overwrite_an_input_and_empty_input(tmp_path):
     f = tmp_path / "a.spmd"
     f.write_text(HOSTILE)

@@ -239,6 +239,17 @@ def test_turn_without_user_input_is_reported_at_the_forwarding_line():
     assert _found(injected, "T106") == []
 
 
+def test_notes_of_a_headed_session_without_scenes_are_placed_before_the_first_scene():
+    """A heading spelt with a Cyrillic I (`ІNT.`) is action text: the session has no scene and
+    its tool note was all clear. A headed session's notes are judged (P102 before the first
+    scene); a fragment of notes with no scene (a design-doc excerpt) still is not."""
+    look = _ONE_TURN.replace("INT. HARVEY", "\u0406NT. HARVEY")
+    assert _found(look, "P102") == [("P102", 16, 1, "tool note before the first scene; it belongs in a chat turn, "
+                                     "between HARVEY's forwarding line and the reply")]
+    fragment = '[[tool: read_file({"path":"main.go"}) — ok]]\n\n[[rag: 1 chunks from a.db, top score 0.5]]\n'
+    assert _found(fragment, "P101", "P102", "P104", "N104") == []
+
+
 def test_misspelt_note_kind_names_the_kind_it_is_closest_to():
     """N112: a note read as free text whose head is one slip from a note kind (a letter missing,
     extra, swapped; capitals; separators; the blanks around the colon) is reported at the head;
@@ -282,8 +293,13 @@ def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     two = '[[tool: read_file({"path":"a.go"}) — ok]] then [[tool: list_files() — ok]]'  # text between them
     between = text.replace(line, two)
     assert _found(between, "N111") == [("N111", 16, two.index("[[tool: list") + 1, "second note [[tool:]] " + tail)]
-    heads = text.replace(line, "[[tool: a [[tool: b\n[[rag: c ]] [[recall: d]]")  # no `]]` before it: no finding
-    assert _found(heads, "N111") == [("N111", 17, 13, "second note [[recall:]] " + tail)]
+    heads = text.replace(line, "[[tool: a [[tool: b\n x [[rag: c ]] [[recall: d]]")  # no `]]` before: no finding
+    assert _found(heads, "N111") == [("N111", 17, 16, "second note [[recall:]] " + tail)]
+    unclosed = text.replace(line, '[[tool: read_file({"path":"a"}) — ok\n  [[tool: run_shell({"cmd":"make"}) — error: 2]]')
+    assert _found(unclosed, "N111") == [("N111", 17, 3, "note [[tool:]] starts a line inside the note at line 16, "
+                                         "which has no ']]' before it: the two are read as one note, so this note's "
+                                         "record is lost (dump, provenance and export miss it) and its status is read "
+                                         "as the first one's; close the note at line 16 with ']]'")]
 
 
 def test_content_after_the_end_is_s106_alone():

@@ -155,10 +155,27 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
             _fail(f"cannot write {os.path.join(output, 'index.html')}: {e.strerror or e}")
         click.echo(f"fountain-audit: wrote {len(index)} page{'s' if len(index) != 1 else ''} and "
                    f"index.html to {terminal_safe(output)}", err=True)
+        _warn_about_other_pages(output, {href for _, href in index} | {"index.html"})
     for msg in errors:
         click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
     if errors:
         sys.exit(2)
+
+
+def _warn_about_other_pages(folder: str, written: set[str]) -> None:
+    """Say which pages in ``folder`` this run did not write: left by an earlier run (of other
+    sessions), they are no longer linked from index.html. They are not deleted: the folder
+    may hold the user's own files."""
+    try:
+        others = sorted(n for n in os.listdir(folder) if n.endswith(".html") and n not in written
+                        and os.path.isfile(os.path.join(folder, n)))
+    except OSError:
+        return
+    if others:
+        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        click.secho(f"fountain-audit: warning: {terminal_safe(folder)} also holds {len(others)} page"
+                    f"{'s' * (len(others) != 1)} this run did not write ({terminal_safe(shown)}), not linked from "
+                    "index.html: delete them, or write the report to an empty folder", err=True, fg="yellow")
 
 
 class _InputFiles:

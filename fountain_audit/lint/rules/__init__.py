@@ -247,6 +247,15 @@ _ROWS: list[tuple] = []  # the catalogue with severities and scopes as the rules
 SESSION_LIKE = ("session", "fragment")
 
 
+def no_placement_to_judge(session) -> bool:
+    """Whether the placement rules (P101, P102, P104, N104) leave ``session``'s notes alone: a
+    fragment with no scene at all is a design-doc excerpt of notes, with no placement to judge.
+    A headed session (title page or ``FADE IN:``) with notes and no scene is judged: its notes
+    lie before any scene, where the recorder writes none (a heading spelt with a lookalike
+    letter, ``ІNT.`` with a Cyrillic I, is action text, and the turn under it was all clear)."""
+    return not session.scenes and session.kind != "session"
+
+
 def scene_phrase(placement) -> str:
     """Where a note outside its home is, for messages: ``"before the first scene"``,
     ``"in a shell scene"``, ``"in a non-Harvey scene"``."""

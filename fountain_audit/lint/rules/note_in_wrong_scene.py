@@ -53,7 +53,7 @@ no issues found
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.lint.rules import SESSION_LIKE, no_placement_to_judge
 
 CODE = "N104"
 NAME = "note-in-wrong-scene"
@@ -82,8 +82,8 @@ NOTE_KINDS = tuple(_HOMES)
 
 
 def check_note(ctx, placed):
-    if not ctx.session.scenes:
-        return  # notes without scenes (a design-doc excerpt): no placement to judge
+    if no_placement_to_judge(ctx.session):
+        return  # a design-doc excerpt of notes
     rec = placed.note
     kind = placed.scene.kind if placed.scene is not None else None
     home = _HOMES[rec.kind]

@@ -57,7 +57,7 @@ It proposes three services.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.lint.rules import SESSION_LIKE, no_placement_to_judge
 from fountain_audit.lint.rules import scene_phrase
 
 CODE = "P101"
@@ -75,8 +75,8 @@ _WHERE = {
 
 
 def check_note(ctx, p):
-    if not ctx.session.scenes:
-        return None  # notes without scenes (a design-doc excerpt): no placement to judge
+    if no_placement_to_judge(ctx.session):
+        return None  # a design-doc excerpt of notes
     rec = p.note
     scene = p.scene
     if scene is None or scene.info.kind not in ("chat", "ext-chat"):

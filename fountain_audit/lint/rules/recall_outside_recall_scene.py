@@ -39,7 +39,7 @@ Remember the port?
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.lint.rules import SESSION_LIKE, no_placement_to_judge
 from fountain_audit.lint.rules import scene_phrase
 
 CODE = "P104"
@@ -51,8 +51,8 @@ NOTE_KINDS = ("recall",)
 
 
 def check_note(ctx, p):
-    if not ctx.session.scenes:
-        return  # notes without scenes (a design-doc excerpt): no placement to judge
+    if no_placement_to_judge(ctx.session):
+        return  # a design-doc excerpt of notes
     if p.note.kind == "recall" and (p.scene is None or p.scene.kind != "context-recall"):
         where = scene_phrase(p)
         yield Finding(p.note.line, p.note.column, f"[[recall:]] note {where}; "

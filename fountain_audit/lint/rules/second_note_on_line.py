@@ -4,7 +4,10 @@
 Reports a standalone note whose text holds the head of another audit note after a `]]` on
 the same line: `[[tool:`, `[[rag:`, `[[recall:`, `[[write:`, … (any note kind Harvey writes,
 an actor's `[[NAME.tool:` too), whether blanks or other text stand between the two
-(`[[tool: a() — ok]] then [[tool: b() — ok]]`), at the second note's `[[`.
+(`[[tool: a() — ok]] then [[tool: b() — ok]]`), at the second note's `[[`; and the head of
+an audit note that opens a line inside a note whose `]]` is missing before it (`[[tool: a() —
+ok` then, on the next line, `[[tool: b() — error: exit 2]]`: both read as one call to `a`, with
+`b`'s status).
 
 ## Why is this bad?
 A note runs from its `[[` to the last `]]` of the note, so that tool arguments may hold
@@ -106,13 +109,23 @@ def check(ctx):
             scanned = p
             if close == -2 or 0 <= close < before:  # the first `]]` after the line's start
                 close = raw.find("]]", max(before, start))
-            if close < 0 or close + 2 > p:
-                continue  # no `]]` before it on its line: not the head of a second note
+            unclosed = False
+            if close < 0 or close + 2 > p:  # no `]]` before it on its line:
+                if before < 0 or raw[before + 1:p].strip(" \t"):
+                    continue  # not the head of a second note
+                unclosed = True  # unless it opens a line of its own: the note before has no `]]`
             line = node.line + newlines
             column = node.column + p if before < 0 else p - before
             kind = m.group("kind")
             head = f"[[{kind}:]]" if kind else "[[pipeline stopped …]]" if "stopped" in m.group() else \
                 "[[hidden confidence instruction appended]]"
+            if unclosed:
+                yield Finding(line, column,
+                              f"note {head} starts a line inside the note at line {node.line}, which has no ']]' "
+                              "before it: the two are read as one note, so this note's record is lost (dump, "
+                              "provenance and export miss it) and its status is read as the first one's; close the "
+                              f"note at line {node.line} with ']]'", line, column + 2)
+                continue
             yield Finding(line, column,
                           f"second note {head} on the same line as the note at line {node.line}: it is "
                           "read as part of the first note's text, so its record is lost (dump, provenance and export "

@@ -55,7 +55,7 @@ It declares package main.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.lint.rules import SESSION_LIKE, no_placement_to_judge
 from fountain_audit.lint.rules import scene_phrase
 
 CODE = "P102"
@@ -67,8 +67,8 @@ NOTE_KINDS = ("tool",)
 
 
 def check_note(ctx, p):
-    if not ctx.session.scenes:
-        return None  # notes without scenes (a design-doc excerpt): no placement to judge
+    if no_placement_to_judge(ctx.session):
+        return None  # a design-doc excerpt of notes
     rec = p.note
     if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
         where = scene_phrase(p)
