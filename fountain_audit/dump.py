@@ -33,7 +33,7 @@ from typing import Any, TextIO
 from fountain_audit.parse.fountain import (Blank, Dialogue, Document, Node, Note, SceneHeading, Section, TitleEntry, TitlePage,
                        parse)
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
-from fountain_audit.parse.source import undecodable_bytes, well_formed
+from fountain_audit.parse.source import json_safe, undecodable_bytes
 from fountain_audit.model import actors
 from fountain_audit.audit.provenance import session_provenance
 from fountain_audit.privacy.detect import workspace_paths
@@ -777,9 +777,11 @@ def encode_json(value: Any, indent: int | None = None) -> str:
     """JSON text for ``value``, well-formed Unicode (non-ASCII kept, ready to write as UTF-8):
     each undecodable input byte (a lone surrogate from ``surrogateescape``), in a value or a
     key, is written as U+FFFD (:func:`fountain_audit.parse.source.well_formed`), which strict
-    consumers (JavaScript, Go, Rust) accept. Where the raw bytes were is reported apart
-    (:class:`UndecodableBytesRecord`, ``"undecodable_bytes"`` fields)."""
-    return well_formed(json.dumps(value, ensure_ascii=False, indent=indent))
+    consumers (JavaScript, Go, Rust) accept, and what a terminal acts on (C1 controls, bidi
+    controls) as ``\\uNNNN`` escapes (:func:`~fountain_audit.parse.source.json_safe`). Where
+    the raw bytes were is reported apart (:class:`UndecodableBytesRecord`,
+    ``"undecodable_bytes"`` fields)."""
+    return json_safe(json.dumps(value, ensure_ascii=False, indent=indent))
 
 
 def redaction_note(redactor: Redactor) -> dict:

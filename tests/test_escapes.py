@@ -92,3 +92,35 @@ def test_newline_and_escape_in_file_names_stay_on_one_line(tmp_path, monkeypatch
     assert out.splitlines()[0].startswith("a\\nfake.spmd:1:1: V101 forged\\x1b[2J.spmd:20:1: P102 ")
     gh = CliRunner().invoke(cli_main, ["lint", "--isolated", "--output-format", "github", "."]).output
     assert "\x1b" not in gh and "forged\\x1b[2J.spmd,line=20" in gh
+
+
+#: What JSON may carry raw and a terminal acts on: a C1 CSI (U+009B: ``\u009b2J`` clears an xterm),
+#: a bidi override and an isolate.
+C1_BIDI = ("\u009b", "\u202e", "\u2066")
+
+
+def test_json_outputs_escape_c1_and_bidi_controls(tmp_path, monkeypatch):
+    """JSON escapes C0 controls itself but wrote C1 controls and bidi controls raw (the default
+    `dump` output on a terminal cleared it): every JSON output writes them as \\uNNNN escapes,
+    the same JSON values."""
+    import json
+
+    reply = "yo \u009b2J \u202eevil \u2066x"
+    text = HOSTILE.replace("fine \x1b]0;pwned\x07 and \x1b[2J gone\r\n", reply + "\n")
+    monkeypatch.chdir(tmp_path)
+    name = "a\u202eb.spmd"  # a file name, in every lint format
+    Path(name).write_text(text, encoding="utf-8")
+    outputs = {
+        "dump --turns": run("dump", "--turns", name).stdout,
+        "dump jsonl": run("dump", "--records", "all", "--format", "jsonl", name).stdout,
+        "show json": run("show", "--format", "json", name, "t1.reply").stdout,
+        "provenance json": run("provenance", "--format", "json", name).stdout,
+        "export toolpath": run("export", "--to", "toolpath", name).stdout,
+        "diff json": run("diff", "--format", "json", name, name).stdout,
+    }
+    for fmt in ("json", "json-lines", "sarif", "gitlab"):
+        outputs[f"lint {fmt}"] = run("lint", "--output-format", fmt, "--select", "E102", name).stdout
+    for what, out in outputs.items():
+        assert out.strip() and not any(c in out for c in C1_BIDI), what
+    assert "\\u202e" in outputs["lint json"] and "yo \\u009b2J \\u202eevil \\u2066x" in outputs["dump --turns"]
+    assert json.loads(outputs["dump --turns"])["records"][0]["reply"]["text"] == reply

@@ -53,6 +53,28 @@ def well_formed(text: str) -> str:
     return text
 
 
+#: What a terminal acts on that JSON text may carry unescaped (JSON escapes C0 controls itself):
+#: C1 controls (U+009B is a whole CSI, ``\u009b2J`` clears an xterm), the Arabic letter mark,
+#: direction marks, bidi embeddings, overrides and isolates (they reorder what is shown), line
+#: and paragraph separators.
+_JSON_UNSAFE_RE = lazy("[\x80-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_safe(text: str) -> str:
+    """JSON ``text`` made safe to print: :func:`well_formed`, and each character a terminal
+    acts on (:data:`_JSON_UNSAFE_RE`) written as its ``\\uNNNN`` escape, the same JSON value
+    (such characters occur only inside strings). What every JSON output of fountain-audit
+    writes, to a terminal or to a file that is printed later."""
+    text = well_formed(text)
+    if text.isascii():
+        return text
+    return _JSON_UNSAFE_RE.sub(_json_escape, text)
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    return f"\\u{ord(m.group()):04x}"
+
+
 def undecodable_bytes(text: str) -> list[dict[str, int | str]]:
     """Where the bytes the UTF-8 decoder could not read are, one entry per run of
     consecutive undecodable bytes, in file order (``[]`` for valid UTF-8)::

@@ -38,7 +38,7 @@ from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.reporters.text import _safe, diagnostic_dict, diagnostic_line, stale_lines, summary_line
 from fountain_audit.lint.rules import Rule
 from fountain_audit.records import record
-from fountain_audit.parse.source import well_formed
+from fountain_audit.parse.source import json_safe
 from fountain_audit.untrusted import terminal_safe
 
 #: Every ``--output-format`` value; ``auto`` picks one of the first two (or ``github``).
@@ -227,7 +227,7 @@ def report_json_lines(run: LintRun) -> str:
     """One JSON object per diagnostic per line (the objects of the ``json`` format's
     ``diagnostics``); nothing else."""
     import json
-    return "".join(well_formed(json.dumps(diagnostic_dict(d), ensure_ascii=False)) + "\n" for d in run.diagnostics)
+    return "".join(json_safe(json.dumps(diagnostic_dict(d), ensure_ascii=False)) + "\n" for d in run.diagnostics)
 
 
 # -- github -------------------------------------------------------------------------------------------------
@@ -371,7 +371,7 @@ def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
 def report_sarif(run: LintRun) -> str:
     """:func:`sarif_log` as indented JSON."""
     from fountain_audit.reporters import json_text  # json: only the formats that write it
-    return well_formed(json_text.dumps(sarif_log(run))) + "\n"
+    return json_safe(json_text.dumps(sarif_log(run))) + "\n"
 
 
 # -- junit --------------------------------------------------------------------------------------------------
@@ -483,7 +483,7 @@ def report_gitlab(run: LintRun) -> str:
             "location": {"path": path, "lines": {"begin": d.line, "end": max(d.line, d.end_line or d.line)}},
         })
     from fountain_audit.reporters import json_text  # json: only the formats that write it
-    return well_formed(json_text.dumps(issues)) + "\n"
+    return json_safe(json_text.dumps(issues)) + "\n"
 
 
 #: Formats rendered as one string (the others print to a rich console).

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 from fountain_audit import __version__
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
-from fountain_audit.parse.source import well_formed
+from fountain_audit.parse.source import json_safe
 from fountain_audit.untrusted import one_line
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -156,7 +156,7 @@ def report_json(diagnostics: Sequence[Diagnostic], files: Sequence[str], unreada
     if baseline is not None:
         doc["baseline"] = {"file": _safe(baseline.file), "baselined": baseline.baselined,
                            "stale": [e.to_dict() for e in baseline.stale]}
-    return json_text.dumps(doc, finish=well_formed)  # the fields are escaped already: a guard
+    return json_text.dumps(doc, finish=json_safe)  # the fields are escaped already: a guard
 
 
 #: The depth of a diagnostic in the ``json`` report (an item of the top-level object's ``diagnostics``).
@@ -169,7 +169,7 @@ def diagnostic_json(d: Diagnostic) -> str:
     that lint the files (see ``render`` in :func:`fountain_audit.lint.runner.lint_all`), so the
     process that prints the report joins them instead of encoding every diagnostic itself."""
     from fountain_audit.reporters import json_text
-    return well_formed(json_text.dumps(diagnostic_dict(d), level=_DIAGNOSTIC_DEPTH))
+    return json_safe(json_text.dumps(diagnostic_dict(d), level=_DIAGNOSTIC_DEPTH))
 
 
 def diagnostic_dict(d: Diagnostic) -> dict:
