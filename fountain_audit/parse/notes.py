@@ -51,13 +51,15 @@ KINDS: dict[str, str] = {
 }
 MEMORY_KINDS = frozenset(k for k, v in KINDS.items() if v == "memory")
 
-_HEAD_RE = lazy(
-    r"(?:(?P<actor>[^\s:\[\]]+?)\.)?(?P<kind>tool|rag-source|rag|recall|write|shell|model switch"
-    r"|chunk-result|chunk|synthesis|add_memory|update_memory|delete_memory|filter_context"
-    r"|summary_context|confidence|run|stats):(?: (?=\S)|$)"
-)
-_PIPELINE_HIDDEN = "hidden confidence instruction appended"
-_PIPELINE_STOP = "pipeline stopped at step "
+#: The head of an audit note's text (after ``[[``): an optional ``ACTOR.``, a kind of :data:`KINDS`
+#: (group ``kind``; the longest first: ``rag-source`` before ``rag``), ``:`` and a blank before
+#: the payload, or the end. Rules N110 and N111 look for it inside other text too.
+AUDIT_HEAD_RE = lazy(r"(?:(?P<actor>[^\s:\[\]]+?)\.)?(?P<kind>"
+                     + "|".join(re.escape(k) for k in sorted(KINDS, key=len, reverse=True))
+                     + r"):(?: (?=\S)|$)")
+#: The two pipeline notes that have no ``kind:`` head: the whole text of the first, the start of the second.
+PIPELINE_HIDDEN = "hidden confidence instruction appended"
+PIPELINE_STOP = "pipeline stopped at step "
 _INT_RE = lazy(r"-?\d{1,18}")
 #: A Go ``time.Duration`` string: ``8.3s``, ``850ms``, ``1m2.5s``, ``2h0m0s``.
 _GO_DURATION_RE = lazy(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
@@ -563,11 +565,11 @@ def parse_note(note: Note) -> NoteRecord:
     (see ``body``).
     """
     body = note.body
-    if body == _PIPELINE_HIDDEN:
+    if body == PIPELINE_HIDDEN:
         return NoteRecord("pipeline-hidden", note)
-    if body.startswith(_PIPELINE_STOP):
+    if body.startswith(PIPELINE_STOP):
         return _read_payload(NoteRecord("pipeline-stop", note), body, 0, "pipeline_stop")
-    m = _HEAD_RE.match(body)
+    m = AUDIT_HEAD_RE.match(body)
     if not m:
         return NoteRecord("unknown", note)
     kind, actor = _KIND_NAMES[m.group("kind")], m.group("actor")

@@ -138,15 +138,15 @@ def _scan(text: str, lines, start: int, stop: int, inside: str):
     """The findings for the audit-kind ``[[…]]`` notes in ``text[start:stop]`` (each ``[[`` to the
     first ``]]`` after it, as inline notes are found), said to be inside ``inside``."""
     from fountain_audit.parse.lexer import inline_notes
-    from fountain_audit.parse.notes import _HEAD_RE, _PIPELINE_STOP
+    from fountain_audit.parse.notes import AUDIT_HEAD_RE, PIPELINE_STOP
 
     for i, end in inline_notes(text, start, stop):
         j = end - 2
         body = text[i + 2:j].strip()
-        if body.startswith(_PIPELINE_STOP):
+        if body.startswith(PIPELINE_STOP):
             head = "[[pipeline stopped …]]"
         else:
-            m = _HEAD_RE.match(body)
+            m = AUDIT_HEAD_RE.match(body)
             head = f"[[{m.group('kind')}:]]" if m else None
         if head is not None:
             line, column = lines.position(i)

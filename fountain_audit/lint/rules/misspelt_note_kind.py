@@ -104,7 +104,8 @@ def _one_slip(a: str, b: str) -> bool:
     while i < min(len(a), len(b)) and a[i] == b[i]:
         i += 1
     if len(a) == len(b):
-        return a[i + 1:] == b[i + 1:] or (a[i:i + 2] == b[i + 1::-1][:2] and a[i + 2:] == b[i + 2:])
+        swapped = i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i]
+        return a[i + 1:] == b[i + 1:] or (swapped and a[i + 2:] == b[i + 2:])
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
     return short[i:] == long_[i + 1:]
 

@@ -70,12 +70,12 @@ SCOPE = SESSION_LIKE
 
 @functools.cache
 def _second_re() -> re.Pattern[str]:
-    """``[[`` and the head of a note kind (:data:`fountain_audit.parse.notes._HEAD_RE`, the
+    """``[[`` and the head of a note kind (:data:`fountain_audit.parse.notes.AUDIT_HEAD_RE`, the
     pipeline notes too); group ``at`` is the ``[[`` (:func:`check` asks for a ``]]`` before it
     on its line: a pattern reaching back to the ``]]`` would rescan the line from every ``]]``)."""
-    from fountain_audit.parse.notes import _HEAD_RE, _PIPELINE_HIDDEN, _PIPELINE_STOP
-    head = _HEAD_RE.pattern.replace("|$)", r"|\]\]|$)")
-    return re.compile(rf"(?P<at>\[\[)(?:{head}|{re.escape(_PIPELINE_HIDDEN)}\]\]|{re.escape(_PIPELINE_STOP)})")
+    from fountain_audit.parse.notes import AUDIT_HEAD_RE, PIPELINE_HIDDEN, PIPELINE_STOP
+    head = AUDIT_HEAD_RE.pattern.replace("|$)", r"|\]\]|$)")
+    return re.compile(rf"(?P<at>\[\[)(?:{head}|{re.escape(PIPELINE_HIDDEN)}\]\]|{re.escape(PIPELINE_STOP)})")
 
 
 def check(ctx):
