@@ -493,3 +493,15 @@ def test_an_update_rewrites_a_kept_entrys_old_unmasked_excerpt(tmp_path, monkeyp
     r = lint("--isolated", "--no-cache", "--baseline", "b.json", "--update-baseline", "s.spmd")
     assert r.stderr == "fountain-audit: baseline b.json: 6 entries (0 added, 0 removed)\n"
     assert Path("b.json").read_text() == masked.replace(DAY, "2026-01-02")
+
+
+def test_the_file_escapes_the_characters_a_terminal_acts_on():
+    """A committed baseline is printed (``cat``, ``git diff``): C1 controls (U+009B is a CSI),
+    bidi controls and line separators in an excerpt are written as ``\\uNNNN``, the same JSON
+    values, as every JSON output of fountain-audit; plain non-ASCII text stays as written."""
+    excerpt = "a\x9b2Jb \u202eevil\u202c é\u2028"
+    text = bl.render([bl.Entry("0" * 32, "P102", "sessions/a.spmd", excerpt, DAY)])
+    assert text.splitlines()[4] == ('    {"fingerprint": "00000000000000000000000000000000", "code": "P102", '
+                                    '"path": "sessions/a.spmd", "excerpt": "a\\u009b2Jb \\u202eevil\\u202c é\\u2028", '
+                                    f'"added": "{DAY}"}}')
+    assert json.loads(text)["entries"][0]["excerpt"] == excerpt

@@ -47,6 +47,7 @@ from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from fountain_audit.atomic import TEMP_INFIX, write_atomic
 from fountain_audit.lint.diagnostics import Diagnostic
+from fountain_audit.parse.source import json_safe
 
 #: The only layout version this code reads and writes.
 VERSION = 1
@@ -264,7 +265,9 @@ def render(entries: Iterable[Entry]) -> str:
     q = json.encoder.encode_basestring  # a JSON string literal, as json.dumps(..., ensure_ascii=False) writes it
     lines = [f'{{"fingerprint": {q(e.fingerprint)}, "code": {q(e.code)}, "path": {q(e.path)}, '
              f'"excerpt": {q(e.excerpt)}, "added": {q(e.added)}}}' for e in sorted(entries, key=Entry.sort_key)]
-    body = ",\n".join("    " + line for line in lines).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    # C1 controls (U+009B is a CSI), bidi controls and U+2028/U+2029 as \uNNNN escapes, the same JSON
+    # values: a committed baseline is printed (cat, git diff) and reviewed, as every JSON output of ours.
+    body = json_safe(",\n".join("    " + line for line in lines))
     return (f'{{\n  "version": {VERSION},\n  "tool": "{TOOL}",\n  "entries": [' +
             (f"\n{body}\n  ]" if lines else "]") + "\n}\n")
 
