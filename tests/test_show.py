@@ -141,6 +141,14 @@ def test_unreadable_file_exits_2(tmp_path):
     assert r.stderr == f"fountain-audit: error: {tmp_path / 'missing.spmd'}: cannot read: No such file or directory\n"
 
 
+def test_an_id_before_the_file_is_named_as_the_mistake():
+    """``show t1 FILE`` (the two swapped): the message says so, with the command in its order."""
+    r = run("t1", CLEAN)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (f"fountain-audit: error: t1: no such file; the session file comes first: "
+                        f"fountain-audit show {CLEAN} t1\n")
+
+
 def test_stdin():
     data = (SAMPLES / "clean-session.spmd").read_bytes()
     r = CliRunner().invoke(main, ["show", "-", "t2.tool1", "--format", "json"], input=data)

@@ -7,6 +7,7 @@ message on standard error and nothing on standard output.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -79,6 +80,8 @@ def show(file, ids, lines, output_format, color, redact, redact_paths):
     """
     from fountain_audit.audit import show as sh
 
+    if file != "-" and not os.path.lexists(file) and os.path.isfile(ids[0]):  # `show t3 session.spmd`
+        fail(f"{file}: no such file; the session file comes first: fountain-audit show {ids[0]} {file}")
     name, session, *red = read_session(file, redact, redact_paths)
     try:
         document, notes = sh.show_document(session, name, list(ids), lines)
