@@ -168,3 +168,14 @@ def test_every_command_prefixes_its_errors_alike(tmp_path, args):
     r = CliRunner().invoke(main, argv, env={"NO_COLOR": "1"})
     assert r.exit_code == 2
     assert r.stderr.startswith(f"fountain-audit: error: {missing}: "), r.stderr
+
+
+@pytest.mark.parametrize("typed, why", [("sample/", "no such file or directory"),
+                                        ("s.spmd/", "cannot read: Not a directory")])
+def test_an_unreadable_path_is_named_as_typed(tmp_path, monkeypatch, typed, why):
+    """``lint sample/`` was reported as ``sample``; ``s.spmd/`` (a file with a slash) was read as
+    the file ``s.spmd``, which the path does not name."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.spmd").write_text(A03)
+    r = CliRunner().invoke(main, ["lint", typed])
+    assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {typed}: {why}\n")

@@ -163,11 +163,11 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
     files: list[str] = []
     errors: list[str] = []
     warnings: list[str] = []
-    for p in paths:
-        if p == "-":
-            files.append(p)
+    for given in paths:
+        if given == "-":
+            files.append(given)
             continue
-        p = display_path(p)
+        p = display_path(given)
         if os.path.isdir(p):
             found = []
             excluded = 0
@@ -199,9 +199,9 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
                 warnings.append(f"no *.spmd or *.fountain files under {p}{why}")
             files.extend(found)
         else:
-            problem = _not_a_file(p)
+            problem = _not_a_file(given)  # (as typed: `a.spmd/` names no file, `sample/` no folder)
             if problem:
-                errors.append(f"{p}: {problem}")
+                errors.append(f"{given}: {problem}")
             else:
                 files.append(p)
     seen: set[str] = set()
