@@ -239,6 +239,17 @@ def test_turn_without_user_input_is_reported_at_the_forwarding_line():
     assert _found(injected, "T106") == []
 
 
+def test_unanswered_turn_points_at_a_reply_cue_in_other_capitals():
+    """T102: a reply whose cue is written `Llama` is action text, and the turn has no reply: the
+    message points at the line; a reply lost outright is reported without the hint."""
+    mixed = _ONE_TURN.replace("LLAMA\nIt is fine.", "Llama\nIt is fine.")
+    assert _found(mixed, "T102") == [("T102", 10, 1, "BOB's input has no reply (forwarded to LLAMA, line 14); "
+                                      "'Llama' (line 18) is read as action text, not as LLAMA's cue: a cue is "
+                                      "written in upper case")]
+    gone = _ONE_TURN.replace("LLAMA\nIt is fine.\n", "It is fine.\n")
+    assert _found(gone, "T102") == [("T102", 10, 1, "BOB's input has no reply (forwarded to LLAMA, line 14)")]
+
+
 def test_notes_of_a_headed_session_without_scenes_are_placed_before_the_first_scene():
     """A heading spelt with a Cyrillic I (`ІNT.`) is action text: the session has no scene and
     its tool note was all clear. A headed session's notes are judged (P102 before the first

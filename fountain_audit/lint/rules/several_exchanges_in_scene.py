@@ -2,8 +2,11 @@
 
 ## What it does
 Reports (as information) a chat scene (`INT. HARVEY AND USER TALKING` or `EXT. …`)
-with more than one turn: several user inputs, each with its own reply, in one scene.
-It is reported once per scene, at the second turn.
+with more than one turn: several user inputs, each with its own reply, in one scene, or
+one input that HARVEY forwards to several models in turn (FOUNTAIN_FORMAT.md's multi-model
+example: each forwarding and its reply is a turn; T106 accepts the later forwardings as
+valid, and this rule counts them as exchanges). It is reported once per scene, at the
+second turn.
 
 ## Why is this bad?
 The recorder writes one scene per turn. Several exchanges in one scene come from

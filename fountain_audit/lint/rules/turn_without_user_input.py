@@ -6,7 +6,8 @@ no one has spoken before it in the scene: the forwarded input is missing. When a
 before it starts with the scene's human written in other capitals (`Alice` for `ALICE`),
 the message points at it: Fountain reads a cue only in upper case, so the input was taken as
 action text. A later forwarding in the same scene without new input (`@mistral review this,
-then @claude give a second opinion`: one input, two models) is not reported, nor a model's
+then @claude give a second opinion`: one input, two models) is not reported (T103 counts
+that scene's turns, as information: Harvey's reader before 3cf6ac3 kept one), nor a model's
 reply without a forwarding line (the result of a chunk analysis or pipeline, injected into
 the conversation).
 

@@ -13,6 +13,10 @@ replied. Not reported:
 - a user line with neither a forwarding line nor a reply that ends its scene (how
   hand-written excerpts end; the recorder never writes one).
 
+When a paragraph after the forwarding line starts with the model's name in other capitals
+(`Gemma3` for `GEMMA3`), the message points at it: Fountain reads a cue only in upper case,
+so the reply was taken as action text.
+
 ## Why is this bad?
 The recorder writes the user's input, HARVEY's forwarding line and the reply in one go
 when the turn completes, so a closed session never holds a question without an answer.
@@ -97,6 +101,24 @@ def _empty_reply(scene, turn, next_line):
     return False
 
 
+def _cue_in_other_capitals(scene, turn, next_line):
+    """The first line of an action paragraph after the forwarding line that is the target's
+    name in other capitals (``Gemma3`` for ``GEMMA3``: the reply read as action text), and its
+    line, else ``None``."""
+    target = (turn.target or "").strip()
+    if not target:
+        return None
+    start = turn.forwarding.end_line
+    for n in scene.nodes:
+        if n.line <= start or (next_line is not None and n.line >= next_line):
+            continue
+        if isinstance(n, Action):
+            first = n.text.split("\n", 1)[0].strip()
+            if first != target and first.upper() == target.upper():
+                return first, n.line
+    return None
+
+
 def check(ctx):
     session = ctx.session
     turns = session.turns
@@ -116,5 +138,9 @@ def check(ctx):
                 continue
             u = turn.user
             after = f" (forwarded to {turn.target}, line {turn.forwarding.forwarding_line})" if turn.target else ""
+            cue = _cue_in_other_capitals(scene, turn, nxt) if turn.forwarding is not None else None
+            if cue is not None:
+                after += (f"; '{cue[0]}' (line {cue[1]}) is read as action text, not as {turn.target}'s cue: a cue is "
+                          "written in upper case")
             yield Finding(u.line, u.column, f"{u.character}'s input has no reply{after}",
                           u.line, u.column + len(u.dialogue.cue.rstrip("\r\n")))
