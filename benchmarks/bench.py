@@ -145,6 +145,8 @@ SHAPES = {
     "THE END. then content (issue 14)": (lambda n: HEAD + "HARVEY\nForwarding to LLAMA.\n\n"
                                          + "".join(f"THE END.\n\nmore content {i}\n\n" for i in range(n))
                                          + "THE END.\n", 2_000),
+    "unanswered turns in one scene": (lambda n: HEAD + "".join(f"HARVEY\nForwarding to LLAMA.\n\nALICE\nquestion {i}\n\n"
+                                                                for i in range(n)) + "THE END.\n", 2_000),
     "disable-next before flagged notes (issue 14)": (
         lambda n: HEAD + "".join(f"/* fountain-audit: disable-next=N101,P102 */\n[[tool: broken{i}]]\n\n"
                                  for i in range(n)), 2_000),

@@ -4,7 +4,8 @@ formats) of 8× the input take at most 16× the time.
 
 The shapes are the benchmark's (``benchmarks/bench.py`` ``SHAPES``: one long line, unclosed
 ``[[``, unclosed ``/*``, cues without dialogue, a long non-forwarding HARVEY reply, "Routing to
-X" lines in a reply, ``THE END.`` lines each followed by content, ``disable-next`` before flagged
+X" lines in a reply, ``THE END.`` lines each followed by content, many unanswered turns in one scene,
+``disable-next`` before flagged
 lines, alternating ``disable``/``enable``); ``python benchmarks/bench.py`` times them at 1× and
 10×. The diff's shapes are in ``test_diff_scaling.py``. A ratio, not a time: best of 3 at n and
 at 8n in CPU time (time.process_time), one retry for a loaded machine; a quadratic shape gives
@@ -37,7 +38,8 @@ _spec.loader.exec_module(bench)
 #: constant (Routing to X was 15 s at 4 MB): ``benchmarks/bench.py`` times 1× and 10× of MBs.
 SIZES = {"one long line": 250_000, "unclosed [[": 600, "unclosed /*": 700, "cues without dialogue": 800,
          "long HARVEY reply (issue 14)": 600, "Routing to X in a reply (issue 14)": 300,
-         "THE END. then content (issue 14)": 300, "disable-next before flagged notes (issue 14)": 150,
+         "THE END. then content (issue 14)": 300, "unanswered turns in one scene": 300,
+         "disable-next before flagged notes (issue 14)": 150,
          "alternating disable/enable (issue 14)": 120}
 
 

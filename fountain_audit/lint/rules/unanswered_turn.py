@@ -74,6 +74,9 @@ It declares package main.
 - rules catalog A7; recorder `RecordTurnWithStats` writes all three dialogues together
 """
 
+from bisect import bisect_left, bisect_right
+from operator import itemgetter
+
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.parse.fountain import Action
 from fountain_audit.lint.rules import SESSION_LIKE
@@ -85,37 +88,36 @@ SINCE = "1.0"
 SCOPE = SESSION_LIKE
 
 _CHOICES = frozenset({"yes", "no", "all", "quit", "auto"})
+_LINE = itemgetter(0)
 
 
-def _empty_reply(scene, turn, next_line):
+def _actions_after_forwarding(actions, turn, next_line):
+    """The ``(line, action)`` pairs of ``actions`` (a scene's action paragraphs with their lines,
+    in order) after the turn's forwarding line and before ``next_line`` (the next turn's line, or
+    ``None``), found by bisection: a scene of many unanswered turns is read once, not once a turn."""
+    lo = bisect_right(actions, turn.forwarding.end_line, key=_LINE)
+    hi = len(actions) if next_line is None else bisect_left(actions, next_line, lo, key=_LINE)
+    return actions[lo:hi]
+
+
+def _empty_reply(actions, turn, next_line):
     """Is there a lone cue line (``LLAMA`` read as an action) after the forwarding line?"""
-    target = turn.target
-    if not target:
-        return False
-    start = turn.forwarding.end_line
-    for n in scene.nodes:
-        if n.line <= start or (next_line is not None and n.line >= next_line):
-            continue
-        if isinstance(n, Action) and n.text.strip().upper() == target.strip().upper():
-            return True
-    return False
+    target = (turn.target or "").strip().upper()
+    return bool(target) and any(n.text.strip().upper() == target
+                                for _, n in _actions_after_forwarding(actions, turn, next_line))
 
 
-def _cue_in_other_capitals(scene, turn, next_line):
+def _cue_in_other_capitals(actions, turn, next_line):
     """The first line of an action paragraph after the forwarding line that is the target's
     name in other capitals (``Gemma3`` for ``GEMMA3``: the reply read as action text), and its
     line, else ``None``."""
     target = (turn.target or "").strip()
     if not target:
         return None
-    start = turn.forwarding.end_line
-    for n in scene.nodes:
-        if n.line <= start or (next_line is not None and n.line >= next_line):
-            continue
-        if isinstance(n, Action):
-            first = n.text.split("\n", 1)[0].strip()
-            if first != target and first.upper() == target.upper():
-                return first, n.line
+    for line, n in _actions_after_forwarding(actions, turn, next_line):
+        first = n.text.split("\n", 1)[0].strip()
+        if first != target and first.upper() == target.upper():
+            return first, line
     return None
 
 
@@ -124,6 +126,7 @@ def check(ctx):
     turns = session.turns
     last = turns[-1] if turns else None
     for scene in session.scenes:
+        actions = None  # the scene's action paragraphs with their lines, once a turn needs them
         for k, turn in enumerate(scene.turns):
             if turn.user is None or turn.reply is not None:
                 continue
@@ -134,11 +137,14 @@ def check(ctx):
             nxt = scene.turns[k + 1].line if k + 1 < len(scene.turns) else None
             if turn.forwarding is None and nxt is None:
                 continue  # a lone user line ending the scene
-            if turn.forwarding is not None and _empty_reply(scene, turn, nxt):
-                continue
+            if turn.forwarding is not None:
+                if actions is None:
+                    actions = [(n.line, n) for n in scene.nodes if isinstance(n, Action)]
+                if _empty_reply(actions, turn, nxt):
+                    continue
             u = turn.user
             after = f" (forwarded to {turn.target}, line {turn.forwarding.forwarding_line})" if turn.target else ""
-            cue = _cue_in_other_capitals(scene, turn, nxt) if turn.forwarding is not None else None
+            cue = _cue_in_other_capitals(actions, turn, nxt) if turn.forwarding is not None else None
             if cue is not None:
                 after += (f"; '{cue[0]}' (line {cue[1]}) is read as action text, not as {turn.target}'s cue: a cue is "
                           "written in upper case")
