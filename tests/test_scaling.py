@@ -4,9 +4,9 @@ formats) of 8× the input take at most 16× the time.
 
 The shapes are the benchmark's (``benchmarks/bench.py`` ``SHAPES``: one long line, unclosed
 ``[[``, unclosed ``/*``, cues without dialogue, a long non-forwarding HARVEY reply, "Routing to
-X" lines in a reply, ``THE END.`` lines each followed by content, many unanswered turns in one scene,
-``disable-next`` before flagged
-lines, alternating ``disable``/``enable``); ``python benchmarks/bench.py`` times them at 1× and
+X" lines in a reply, ``THE END.`` lines each followed by content, many unanswered turns in one
+scene, ``disable-next`` before flagged lines, alternating ``disable``/``enable``);
+``python benchmarks/bench.py`` times them at 1× and
 10×. The diff's shapes are in ``test_diff_scaling.py``. A ratio, not a time: best of 3 at n and
 at 8n in CPU time (time.process_time), one retry for a loaded machine; a quadratic shape gives
 about 64×.
