@@ -505,3 +505,16 @@ def test_output_dash_is_the_one_page_on_standard_output(tmp_path, monkeypatch):
     assert two.exit_code == 2 and two.stdout == ""
     assert "Error: -o -: one page takes one session, and the paths hold 2; give -o a directory" in two.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_screenplay_names_no_harness_it_does_not_mention(tmp_path):
+    """A plain screenplay's page said "Harness HARVEY" (HARVEY was added to any file with scenes):
+    the recorder is named only for a Harvey file."""
+    play = tmp_path / "play.fountain"
+    play.write_text("INT. KITCHEN - DAY\n\nMAYA\nCoffee?\n\nEXT. GARDEN - NIGHT\n\nThe wind.\n", encoding="utf-8")
+    out = tmp_path / "play.html"
+    assert run("report", str(play), "-o", str(out)).exit_code == 0
+    assert "<dt>Harness</dt><dd>none</dd>" in out.read_text()
+    session = SAMPLES / "clean-session.spmd"
+    assert run("report", str(session), "-o", str(out)).exit_code == 0
+    assert "<dt>Harness</dt><dd>HARVEY</dd>" in out.read_text()

@@ -288,7 +288,7 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
                     name = sp.get("character") or sp["actor_ref"]
                     if prefix in people and name not in people[prefix]:
                         people[prefix].append(name)
-    if "HARVEY" not in people["tool"] and session.scenes:
+    if "HARVEY" not in people["tool"] and session.scenes and session.kind != "screenplay":  # (the recorder wrote it)
         people["tool"].insert(0, "HARVEY")
     title = [(red(k), red(v)) for k, v in session.title.items()]
     # what dump, diff and export call a file that holds no session (empty, a PNG image ...)
