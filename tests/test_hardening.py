@@ -198,13 +198,30 @@ def test_export_names_what_a_file_that_is_no_session_is(project):
     assert len(json.loads(r.stdout)["paths"]) == 1
 
 
-@pytest.mark.parametrize("command", [("provenance",), ("show", "--lines", "1:1", "s0")])
-def test_provenance_and_show_warn_about_binary_data(project, command):
+def test_show_warns_about_binary_data(project):
     Path("bin.spmd").write_bytes(bytes(range(256)) * 4)
-    r = cli(command[0], "bin.spmd", *command[1:])
+    r = cli("show", "bin.spmd", "--lines", "1:1", "s0")
     assert r.exit_code == 0
     assert r.stderr.splitlines()[0] == \
         "fountain-audit: warning: bin.spmd: binary data, not a session transcript"
+
+
+def test_provenance_refuses_what_is_not_a_session(project):
+    """provenance of binary data, an empty file or a plain screenplay said "undetermined session"
+    and exited 0; there is no reply to trace: exit 2 with what the file is, as diff does."""
+    Path("bin.spmd").write_bytes(bytes(range(256)) * 4)
+    Path("empty.spmd").write_bytes(b"")
+    Path("play.fountain").write_text("INT. KITCHEN - DAY\n\nMAYA\nCoffee?\n", encoding="utf-8")
+    r = cli("provenance", "bin.spmd")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr.splitlines() == [
+        "fountain-audit: warning: bin.spmd: binary data, not a session transcript",
+        "fountain-audit: error: bin.spmd: not a Harvey session: binary data, not a session transcript"]
+    r = cli("provenance", "empty.spmd")
+    assert (r.exit_code, r.stderr.splitlines()[-1]) == (2, "fountain-audit: error: empty.spmd: not a Harvey session: empty")
+    r = cli("provenance", "--format", "json", "play.fountain")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        2, "", "fountain-audit: error: play.fountain: not a Harvey session: a plain screenplay (no Harvey scene or note)\n")
 
 
 # -- 9. every diagnostic has an end -------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The ``fountain-audit provenance FILE`` command: wiring only (the work is
 :mod:`fountain_audit.audit.provenance`).
 
-Exit status: 0, or 2 for an unreadable FILE.
+Exit status: 0, or 2 for an unreadable FILE or one that is not a Harvey session (a plain
+screenplay, an empty or binary file: no reply to trace), with a message.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import click
 
 from fountain_audit.cli.outputs import use_color, write_document
-from fountain_audit.cli.show import read_session
+from fountain_audit.cli.show import fail, read_session
 
 
 @click.command("provenance", context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,11 +35,15 @@ def provenance(file, output_format, color, redact, redact_paths):
       fountain-audit provenance session.spmd
       fountain-audit provenance --format json session.spmd | jq '.replies[] | [.reply, .basis]'
 
-    Exit status: 0, or 2 for an unreadable FILE.
+    Exit status: 0, or 2 for an unreadable FILE or one that is not a Harvey session.
     """
     from fountain_audit.audit.provenance import render_text, session_provenance
 
     name, session, *red = read_session(file, redact, redact_paths)
+    if session.kind == "screenplay":  # (as diff: no reply to trace; an empty or binary file was named above)
+        from fountain_audit.parse.source import describe_content
+
+        fail(f"{name}: not a Harvey session: {describe_content(session.document.text, session.kind)}")
     document = session_provenance(session, name)
     styled = use_color(color)
     write_document(document, output_format,
