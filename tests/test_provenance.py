@@ -149,6 +149,18 @@ def test_no_marker_at_all_is_unknown():
     assert [r["basis"] for r in doc["replies"]] == ["unknown", "unknown"]
 
 
+def test_recall_is_not_recorded_in_a_session_without_a_v12_marker():
+    """Recall scenes exist since v1.2: a session with no v1.2 marker cannot say whether one was in
+    force ("none in force" claimed it knew); a v1.2 session with none says "none in force"."""
+    plain = SESSION.replace('[[tool: read_file({"path":"a"}) — ok]]\n\n', "")
+    for text, row in ((plain, "├─ recall: not recorded (the recorder writes recall scenes since v1.2; this session "
+                              "shows no v1.2 marker)"),
+                      (SESSION, "├─ recall: none in force")):
+        r = CliRunner().invoke(main, ["provenance", "-"], input=text)
+        assert r.exit_code == 0
+        assert r.stdout.splitlines()[5] == row
+
+
 def test_text_tree_exact():
     r = CliRunner().invoke(main, ["provenance", "-"], input=SESSION)
     assert r.exit_code == 0

@@ -381,7 +381,10 @@ def render_text(document: dict[str, Any], style=None) -> str:
         m = r["model"]
         rows.append((f"route: {where} · replied: {safe(_v(m['replied']))} · forwarded to: "
                      f"{safe(_v(m['forwarded_to']))} · scene Model: {safe(_v(m['scene_model']))}", []))
-        rows.append((f"recall: {r['recall']} (session-wide)" if r["recall"] else "recall: none in force", []))
+        rows.append((f"recall: {r['recall']} (session-wide)" if r["recall"] else "recall: none in force"
+                     if s["era"] in ("v1.2+", "mixed") else
+                     "recall: not recorded (the recorder writes recall scenes since v1.2; this session shows no "
+                     "v1.2 marker)", []))
         rows.append((f"model switch in force: {r['model_switch']}" if r["model_switch"] else
                      "model switch in force: none", []))
         for g in r["rag"]:
