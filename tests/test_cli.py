@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -179,3 +180,17 @@ def test_an_unreadable_path_is_named_as_typed(tmp_path, monkeypatch, typed, why)
     (tmp_path / "s.spmd").write_text(A03)
     r = CliRunner().invoke(main, ["lint", typed])
     assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {typed}: {why}\n")
+
+
+@pytest.mark.parametrize("args", [("lint", "--bogus"), ("schema", "bogus"), ("rule", "Z999")])
+def test_a_usage_error_keeps_its_status_when_its_reader_is_gone(args):
+    """``fountain-audit lint --bogus 2>&1 | head -c 5``: printing the usage error met a closed pipe
+    and the status was 1 (an uncaught BrokenPipeError); it is the usage error's, 2."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written
+    try:
+        p = subprocess.run([sys.executable, "-m", "fountain_audit", *args], stdout=write, stderr=write,
+                           stdin=subprocess.DEVNULL, timeout=60)
+    finally:
+        os.close(write)
+    assert p.returncode == 2

@@ -8,6 +8,9 @@ and is imported only when it runs; the commands only wire options to the layers.
 
 from __future__ import annotations
 
+import errno
+import sys
+
 import click
 
 from fountain_audit import __version__
@@ -57,6 +60,31 @@ class LazyGroup(click.Group):
         except BrokenPipeError:
             reader_gone()
             ctx.exit(0)
+        except click.ClickException as e:
+            self.failed_with = e.exit_code  # (see main)
+            raise
+
+    def make_context(self, *args, **kwargs) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.ClickException as e:
+            self.failed_with = e.exit_code  # (see main)
+            raise
+
+    #: The exit status of the usage error (or other ClickException) being reported, if any.
+    failed_with: int | None = None
+
+    def main(self, *args, **kwargs):
+        """click's ``main``; when printing a usage error fails because standard error's reader
+        went away (``fountain-audit lint --bogus 2>&1 | head -c 5``), the status is still the
+        error's (2), not 1: a reader that goes away never changes the exit status."""
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as e:
+            if e.errno != errno.EPIPE or self.failed_with is None:
+                raise
+            reader_gone(stderr=True)
+            sys.exit(self.failed_with)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = self.lazy.get(cmd_name)

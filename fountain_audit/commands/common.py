@@ -249,14 +249,19 @@ def read_stdin(max_size: int | None) -> str:
     return decode_bytes(data)
 
 
-def reader_gone() -> None:
+def reader_gone(stderr: bool = False) -> None:
     """Standard output's reader went away (``| head``, ``| true``, a closed pager): send what is
     still to be written to ``os.devnull``, so that neither the rest of the command nor the
     interpreter's last flush fails on it. The caller then exits with the status it has so far
-    (a closed pipe is not an error of the command: ``lint`` still exits 1 for errors found)."""
+    (a closed pipe is not an error of the command: ``lint`` still exits 1 for errors found).
+    With ``stderr``, standard error's too (``2>&1 | head``: a message could not be printed)."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
-        os.dup2(devnull, sys.stdout.fileno())
+        for stream in (sys.stdout, sys.stderr) if stderr else (sys.stdout,):
+            try:
+                os.dup2(devnull, stream.fileno())
+            except (AttributeError, OSError, ValueError):  # (no file descriptor: a test runner's stream)
+                continue
     finally:
         os.close(devnull)
 
