@@ -365,3 +365,18 @@ def test_malformed_note_points_at_the_bad_field_and_names_it(note, column, messa
     it; a note whose shape is wrong keeps the parser's position and the expected form."""
     text = _ONE_TURN.replace('[[tool: read_file({"path":"main.go"}) — ok]]', note)
     assert _found(text, "N101") == [("N101", 16, column, message)]
+
+
+def test_bidi_controls_are_reported_per_run_with_their_names():
+    """E106: each run of embedding/override/isolate controls once, at its column, ending after it;
+    the right-to-left marks (U+200F, U+061C) that Arabic and Hebrew text use are not reported."""
+    text = ("INT. SHELL 2026-06-24 10:02:30\n\nSHELL\nok \u202e\u2066x\u2069\u202c done\n\n"
+            "\u05e9\u05dc\u05d5\u05dd\u200f \u061c text\n")
+    found = [(d.code, d.line, d.column, d.end_column, d.message)
+             for d in lint_text(text, "x", Selection.build(select=["E106"]))]
+    tail = "the text around it displays in another order than it is stored"
+    assert found == [
+        ("E106", 4, 4, 6, f"bidirectional control character(s) U+202E RIGHT-TO-LEFT OVERRIDE, "
+                          f"U+2066 LEFT-TO-RIGHT ISOLATE: {tail}"),
+        ("E106", 4, 7, 9, f"bidirectional control character(s) U+2069 POP DIRECTIONAL ISOLATE, "
+                          f"U+202C POP DIRECTIONAL FORMATTING: {tail}")]

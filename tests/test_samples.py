@@ -32,6 +32,7 @@ VIOLATIONS = [
     ("E103-byte-order-mark.spmd", "E103", 1),                # BOM before Title:
     ("E104-binary-file.spmd", "E104", 1),                    # a PNG header, NUL bytes
     ("E105-empty-file.spmd", "E105", 1),                     # zero bytes
+    ("E106-bidi-control-character.spmd", "E106", 19),        # a right-to-left override in shell output
     ("F101-unclosed-note.spmd", "F101", 17),                 # [[rag: ... without ]]
     ("F102-unclosed-boneyard.spmd", "F102", 28),             # /* in the reply, never closed
     ("F103-stray-boneyard-close.spmd", "F103", 19),          # outer */ of a nested boneyard

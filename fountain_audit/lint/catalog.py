@@ -29,6 +29,7 @@ RULES = (
     ('byte_order_mark', 'E103', 'byte-order-mark', 'info', '1.0', ALL),
     ('binary_file', 'E104', 'binary-file', 'error', '1.0', ALL),
     ('empty_file', 'E105', 'empty-file', 'info', '1.0', ALL),
+    ('bidi_control', 'E106', 'bidi-control-character', 'warning', '1.0', ALL),
     ('unclosed_note', 'F101', 'unclosed-note', 'error', '1.0', ALL),
     ('unclosed_boneyard', 'F102', 'unclosed-boneyard', 'error', '1.0', ALL),
     ('stray_boneyard_close', 'F103', 'stray-boneyard-close', 'warning', '1.0', ALL),

@@ -45,6 +45,7 @@ RULE_MODULES = (
     "byte_order_mark",
     "binary_file",
     "empty_file",
+    "bidi_control",
     "unclosed_note",
     "unclosed_boneyard",
     "stray_boneyard_close",
