@@ -80,7 +80,9 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
     A and B are session files ('-' for standard input, once). Timestamps, stats lines and the
     workspace path are ignored unless --compare-* asks for them. Scenes, then turns, then
     their notes are aligned, so a turn that changed is shown as changed (user input, tool
-    calls, RAG and recall, reply, model), not as removed plus added.
+    calls, RAG and recall, reply, model), not as removed plus added. Turns are paired by
+    their user input (a replay asks the same questions): an input reworded until it is less
+    than half alike is another question, shown as a turn removed and one added.
 
     \b
     Examples:
