@@ -69,7 +69,8 @@ def test_format_resolution():
 def test_github_annotations_under_github_actions_with_auto(a03):
     r = run("--output-format", "auto", a03, env={"GITHUB_ACTIONS": "true"})
     assert r.exit_code == 1
-    assert r.output == (f"::error file=s.spmd,line=14,col=1,title=P102::{P102_MESSAGE}\n"
+    assert r.output == (f"::error file=s.spmd,line=14,col=1,endLine=14,endColumn=42,title=P102 tools-between-forward-and-reply::"
+                        f"{P102_MESSAGE}\n"
                         "Found 1 error, 0 warnings, 0 infos in 1 file checked.\n")
 
 
@@ -82,8 +83,8 @@ def test_github_escapes_properties_and_data():
     d = Diagnostic("a,b:c%.spmd", 3, 2, "S104", "missing-the-end", Severity.WARNING, "50%\nnext", None, None)
     i = Diagnostic("x.spmd", 1, 1, "T103", "several-exchanges-in-scene", Severity.INFO, "m")
     assert report_github(LintRun([d, i], ["a,b:c%.spmd", "x.spmd"])).splitlines()[:2] == [
-        "::warning file=a%2Cb%3Ac%25.spmd,line=3,col=2,title=S104::50%25%0Anext",
-        "::notice file=x.spmd,line=1,col=1,title=T103::m"]
+        "::warning file=a%2Cb%3Ac%25.spmd,line=3,col=2,title=S104 missing-the-end::50%25%0Anext",
+        "::notice file=x.spmd,line=1,col=1,title=T103 several-exchanges-in-scene::m"]
 
 
 # -- full and concise --------------------------------------------------------------------------------------
@@ -325,7 +326,8 @@ def test_output_that_cannot_be_written_exits_2(a03):
 def test_stdin_filename_in_reports():
     sample = SAMPLES / "violations" / "P102-tools-between-forward-and-reply.spmd"
     for fmt, expected in (("concise", "x.spmd:20:1: P102 [tools-between-forward-and-reply]"),
-                          ("github", "::error file=x.spmd,line=20,col=1,title=P102::")):
+                          ("github", "::error file=x.spmd,line=20,col=1,endLine=20,endColumn=56,"
+                                     "title=P102 tools-between-forward-and-reply::")):
         r = subprocess.run(f"cat '{sample}' | '{sys.executable}' -m fountain_audit lint - --stdin-filename x.spmd "
                            f"--output-format {fmt}", shell=True, capture_output=True, text=True, cwd=ROOT, env=cli_env())
         assert r.returncode == 1 and r.stdout.startswith(expected), r.stdout + r.stderr

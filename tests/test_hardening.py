@@ -37,7 +37,8 @@ def project(tmp_path, monkeypatch):
 
 def test_paths_have_no_dot_slash_in_any_format(project):
     assert cli("lint", "--output-format", "github", ".").output.splitlines()[0] == (
-        "::error file=s.spmd,line=14,col=1,title=P102::" + P102_MESSAGE)
+        "::error file=s.spmd,line=14,col=1,endLine=14,endColumn=42,title=P102 tools-between-forward-and-reply::"
+        + P102_MESSAGE)
     assert cli("lint", "--output-format", "concise", "./s.spmd").output.splitlines()[0] == (
         "s.spmd:14:1: P102 [tools-between-forward-and-reply] " + P102_MESSAGE)
     doc = json.loads(cli("lint", "--output-format", "json", ".").output)

@@ -246,10 +246,12 @@ def _gh_property(text: str) -> str:
 
 def report_github(run: LintRun) -> str:
     """GitHub Actions workflow commands, one per diagnostic:
-    ``::error file=PATH,line=L,col=C,title=CODE::MESSAGE`` (``warning`` and
-    ``notice`` for the other severities), then the summary line."""
+    ``::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=CODE name::MESSAGE`` (``warning``
+    and ``notice`` for the other severities; the end, exclusive as in every format, when the
+    diagnostic has one), then the summary line."""
     out = [f"::{_GITHUB_LEVEL[d.severity]} file={_gh_property(d.path)},line={d.line},col={d.column},"
-           f"title={_gh_property(d.code)}::{_gh_data(d.message)}" for d in run.diagnostics]
+           + ("" if d.end_line is None else f"endLine={d.end_line},endColumn={d.end_column},")
+           + f"title={_gh_property(f'{d.code} {d.name}')}::{_gh_data(d.message)}" for d in run.diagnostics]
     out.append(summary_line(run.diagnostics, len(run.files), len(run.unreadable), run.baseline))
     return "\n".join(out) + "\n"
 
