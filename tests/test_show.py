@@ -100,9 +100,10 @@ def test_lines_past_the_end_are_clamped_with_a_note():
 @pytest.mark.parametrize("spec, message", [
     ("5:3", "--lines 5:3: the start is after the end; valid: 1:14 (t1.reply has 14 lines)"),
     ("0:3", "--lines 0:3: lines count from 1; valid: 1:14 (t1.reply has 14 lines)"),
-    ("0", "--lines '0' is not A:B (1-based, inclusive; A: and :B are accepted); valid: 1:14 (t1.reply has 14 lines)"),
-    ("a:b", "--lines 'a:b' is not A:B (1-based, inclusive; A: and :B are accepted); valid: 1:14 (t1.reply has 14 lines)"),
-    ("-2:3", "--lines '-2:3' is not A:B (1-based, inclusive; A: and :B are accepted); valid: 1:14 (t1.reply has 14 lines)"),
+    ("0", "--lines 0: lines count from 1; valid: 1:14 (t1.reply has 14 lines)"),
+    ("15", "--lines 15: starts after the last line; valid: 1:14 (t1.reply has 14 lines)"),
+    ("a:b", "--lines 'a:b' is not A:B (1-based, inclusive; A:, :B and N are accepted); valid: 1:14 (t1.reply has 14 lines)"),
+    ("-2:3", "--lines '-2:3' is not A:B (1-based, inclusive; A:, :B and N are accepted); valid: 1:14 (t1.reply has 14 lines)"),
     ("20:30", "--lines 20:30: starts after the last line; valid: 1:14 (t1.reply has 14 lines)"),
 ])
 def test_bad_lines_exit_2_naming_the_valid_range(spec, message):
@@ -242,3 +243,10 @@ def test_end_in_a_file_without_the_end_says_there_is_no_end_marker(tmp_path):
     assert (r.exit_code, r.stdout) == (2, "")  # as for an id not found
     assert r.stderr == f"fountain-audit: error: {f}: no element 'end': the file has no end marker (THE END.)\n"
     assert run(CLEAN, "end").stdout.rstrip().endswith("THE END.")
+
+
+def test_lines_n_is_line_n_alone():
+    r = run(CLEAN, "t1.reply", "--lines", "3", "--format", "json")
+    assert r.exit_code == 0
+    lines = json.loads(r.stdout)["elements"][0]["lines"]
+    assert (lines["start"], lines["end"], lines["total"], lines["clamped"]) == (3, 3, 14, False)

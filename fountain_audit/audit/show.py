@@ -34,7 +34,7 @@ from fountain_audit.untrusted import terminal_safe
 FORMAT_VERSION = "1.1"
 
 _EOL_RE = re.compile(r"\r\n|\r|\n")
-_LINES_RE = re.compile(r"(?P<a>[0-9]*):(?P<b>[0-9]*)")  # used with fullmatch: ASCII digits only
+_LINES_RE = re.compile(r"(?P<a>[0-9]*):(?P<b>[0-9]*)|(?P<n>[0-9]+)")  # used with fullmatch: ASCII digits only
 _ALL = record_kinds(["all"])
 
 
@@ -80,7 +80,7 @@ def source_lines(text: str) -> list[str]:
 
 
 def select_lines(spec: str | None, total: int, ident: str) -> Selection:
-    """Parse ``--lines`` (``A:B``, ``A:``, ``:B``) against an element of ``total`` lines.
+    """Parse ``--lines`` (``A:B``, ``A:``, ``:B``, or ``N`` for ``N:N``) against an element of ``total`` lines.
 
     Returns the :class:`Selection` (all lines when ``spec`` is ``None``); an end past the
     element is clamped. Raises :class:`ShowError` for a malformed range, ``0``, ``A > B`` or a
@@ -92,9 +92,12 @@ def select_lines(spec: str | None, total: int, ident: str) -> Selection:
         return Selection(1, total, total)
     m = _LINES_RE.fullmatch(spec.strip())
     if not m:
-        raise ShowError(f"--lines {spec!r} is not A:B (1-based, inclusive; A: and :B are accepted); {valid}")
-    a = _number(m.group("a")) if m.group("a") else 1
-    b = _number(m.group("b")) if m.group("b") else max(total, a)
+        raise ShowError(f"--lines {spec!r} is not A:B (1-based, inclusive; A:, :B and N are accepted); {valid}")
+    if m.group("n"):  # N: line N alone (N:N)
+        a = b = _number(m.group("n"))
+    else:
+        a = _number(m.group("a")) if m.group("a") else 1
+        b = _number(m.group("b")) if m.group("b") else max(total, a)
     if a == 0 or b == 0:
         raise ShowError(f"--lines {spec}: lines count from 1; {valid}")
     if a > b:
