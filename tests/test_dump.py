@@ -435,7 +435,7 @@ def test_unreadable_path_exits_2_and_dumps_the_others(tmp_path):
     doc = json.loads(r.stdout)
     assert doc["files"] == [str(good)] and len(doc["records"]) == 2
     assert doc["errors"] == [f"{tmp_path / 'missing.spmd'}: no such file or directory",
-                             f"{broken}: cannot read: No such file or directory"]
+                             f"{broken}: a dangling symbolic link (to {tmp_path / 'nowhere'})"]
     assert "fountain-audit: error:" in r.output
 
 

@@ -170,7 +170,7 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
         p = display_path(given)
         if os.path.isdir(p):
             found = []
-            excluded = 0
+            excluded = refused = 0  # (refused: session files found that cannot be read, named as errors)
             for root, dirs, names in os.walk(p, onerror=lambda e: errors.append(
                     f"{e.filename}: cannot read directory: {e.strerror}")):
                 # os.walk does not follow symlinked directories, so symlink loops cannot trap it;
@@ -186,15 +186,13 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
                     if cfg and cfg.excluded(full):
                         excluded += 1
                         continue
-                    try:
-                        regular = stat.S_ISREG(os.stat(full).st_mode)
-                    except OSError:
-                        regular = True  # a dangling or looping symlink: reading it reports why
-                    if regular:
+                    problem = _not_a_file(full)  # (a FIFO or device would block or never end: not opened)
+                    if problem is None:
                         found.append(full)
-                    else:  # a FIFO or device would block or never end: report it, do not open it
-                        errors.append(f"{full}: not a regular file")
-            if not found:
+                    else:
+                        errors.append(f"{full}: {problem}")
+                        refused += 1
+            if not found and not refused:
                 why = f" ({excluded} file(s) or folder(s) excluded by the configuration)" if excluded else ""
                 warnings.append(f"no *.spmd or *.fountain files under {p}{why}")
             files.extend(found)
@@ -277,19 +275,28 @@ def refuse_output_over_inputs(output: str, inputs: list[str], what: str = "the r
 
 
 def _not_a_file(path: str) -> str | None:
-    """Why ``path`` (named on the command line, not a directory) cannot be read, or ``None``:
-    ``no such file or directory``, ``permission denied`` (e.g. inside an unreadable
-    directory), ``not a regular file`` (a FIFO would block forever, a device never ends).
-    A dangling or looping symlink is left for the reader to report."""
+    """Why ``path`` (named on the command line, or found in a directory) cannot be read, or
+    ``None``: ``no such file or directory``, ``permission denied`` (e.g. inside an unreadable
+    directory), ``not a regular file`` (a FIFO would block forever, a device never ends),
+    ``a dangling symbolic link (to TARGET)``, ``a symbolic link loop``."""
     import errno
     try:
         mode = os.stat(path).st_mode
     except OSError as e:
-        if e.errno == errno.ENOENT and not os.path.islink(path):
-            return "no such file or directory"
+        link = os.path.islink(path)
+        if e.errno == errno.ENOENT:
+            if not link:
+                return "no such file or directory"
+            try:
+                target = os.readlink(path)
+            except OSError:
+                return "a dangling symbolic link"
+            return f"a dangling symbolic link (to {target})"
+        if e.errno == errno.ELOOP:
+            return "a symbolic link loop"
         if e.errno in (errno.EACCES, errno.EPERM):
             return "permission denied"
-        return None if os.path.islink(path) else f"cannot read: {e.strerror or e}"
+        return f"cannot read: {e.strerror or e}"
     return None if stat.S_ISREG(mode) else "not a regular file"
 def _fail(message: str) -> None:
     """Print ``fountain-audit: error: MESSAGE`` on standard error and exit 2."""
