@@ -505,3 +505,17 @@ def test_the_file_escapes_the_characters_a_terminal_acts_on():
                                     '"path": "sessions/a.spmd", "excerpt": "a\\u009b2Jb \\u202eevil\\u202c é\\u2028", '
                                     f'"added": "{DAY}"}}')
     assert json.loads(text)["entries"][0]["excerpt"] == excerpt
+
+
+def test_a_secret_in_a_stale_excerpt_is_masked(project):
+    """A baseline written by hand, or before a detector existed, may hold a secret in an excerpt:
+    a stale entry's excerpt is printed masked, in every format (--redact or not)."""
+    token = "ghp_Zq3Vx9LmTt2Rk8Wp4Yh7Nb1Cd6Fg0Js5Ea2Q"
+    Path("b.json").write_text(bl.render([bl.Entry("0" * 32, "P102", "sessions/a.spmd", f"key {token}", DAY)]))
+    r = lint("--baseline", "b.json", "--select", "P102", "sessions")
+    assert r.stdout.splitlines()[1] == ('b.json: stale baseline entry P102 in sessions/a.spmd: '
+                                        f'"key ghp_{"*" * 36}" matches nothing now; --update-baseline drops it')
+    r = CliRunner().invoke(main, ["lint", "--output-format", "json", "--redact", "--baseline", "b.json", "--select",
+                                  "P102", "sessions"], catch_exceptions=False)
+    assert token not in r.stdout
+    assert json.loads(r.stdout)["baseline"]["stale"][0]["excerpt"] == f"key ghp_{'*' * 36}"

@@ -217,7 +217,8 @@ def load(path: str | os.PathLike, max_entries: int = DEFAULT_MAX_ENTRIES, *,
 
 def apply(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], scope: Scope, file: str = "") -> Outcome:
     """Split ``diagnostics`` (with fingerprints) into new ones and baselined ones; entries in
-    ``scope`` that match none are stale. Diagnostics keep their order."""
+    ``scope`` that match none are stale (their excerpt and path with any secret masked, as a
+    diagnostic's: the file is read, not trusted). Diagnostics keep their order."""
     new: list[Diagnostic] = []
     matched: set[str] = set()
     baselined = 0
@@ -228,6 +229,10 @@ def apply(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], scope
         else:
             new.append(d)
     stale = sorted((e for fp, e in entries.items() if fp not in matched and e in scope), key=Entry.sort_key)
+    if stale:  # reported: a secret in an excerpt (a hand-edited file, one older than a detector) is masked
+        from fountain_audit.privacy.redact import mask
+        stale = [e._replace(excerpt=mask(e.excerpt, keep_newlines=False), path=mask(e.path, keep_newlines=False))
+                 for e in stale]
     return Outcome(new, baselined, stale, file)
 
 
