@@ -313,3 +313,15 @@ def test_output_dash_prints_the_document_also_with_an_endpoint(tmp_path, monkeyp
     assert r.exit_code == 1 and "http://127.0.0.1:9/v1/traces: cannot send" in r.stderr
     assert r.stdout == plain.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("value, message", [
+    ("nan", "'nan' is not a number of seconds"),
+    ("inf", "inf is not in the range 0.1<=x<=86400.0."),
+    ("1e308", "1e+308 is not in the range 0.1<=x<=86400.0."),
+])
+def test_a_timeout_that_is_not_a_number_of_seconds_is_a_usage_error(value, message):
+    """--timeout nan reached the socket (ValueError, a traceback), inf and 1e308 overflowed it."""
+    r = run("--endpoint", "http://127.0.0.1:9/v1/traces", "--timeout", value, str(CLEAN))
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == f"Error: Invalid value for '--timeout': {message}"

@@ -12,6 +12,20 @@ from fountain_audit.untrusted import terminal_safe
 from fountain_audit.export import TARGETS
 
 
+class _Seconds(click.FloatRange):
+    """Seconds from 0.1 to a day: click's ``FloatRange``, which lets ``nan`` through (every
+    comparison with it is false; the socket then raised ValueError)."""
+
+    def convert(self, value, param, ctx):
+        rv = super().convert(value, param, ctx)
+        if rv != rv:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return rv
+
+
+_SECONDS = _Seconds(min=0.1, max=86400.0)
+
+
 @click.command("export")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--to", "target", type=click.Choice(TARGETS),
@@ -24,7 +38,7 @@ from fountain_audit.export import TARGETS
 @click.option("--endpoint", metavar="URL",
               help="Send the traces over OTLP/HTTP (protobuf) to URL, e.g. http://127.0.0.1:6006/v1/traces "
                    "(Phoenix). The document is printed only with -o.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True, metavar="SECONDS",
+@click.option("--timeout", type=_SECONDS, default=10.0, show_default=True, metavar="SECONDS",
               help="How long to wait for the --endpoint.")
 @click.option("--redact", is_flag=True, help="Make the output shareable: secrets become <redacted:KIND>, the "
                                               "workspace <workspace>, home directories <home>.")
