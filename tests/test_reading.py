@@ -200,3 +200,17 @@ def test_scene_model_without_a_closing_period_is_read_to_the_end_of_its_line():
     assert model("Harvey and ALICE are in chat mode. Model: llama3.2. Workspace: /w.") == "llama3.2"
     assert model("Harvey and ALICE are in chat mode. Model: Ollama (mistral:7b).") == "Ollama (mistral:7b)"
     assert model("Harvey and ALICE are in chat mode. Model: ") is None
+
+
+def test_times_and_counts_are_read_in_ascii_digits_only():
+    """`14:2٥:3١` (Arabic-Indic digits) passed as an exact heading time (dump printed it as an ISO
+    8601 time, which it is not) and `1٥ reply` as a token count: the recorder writes Go's ASCII
+    digits, and what is not one of its times or counts is not read as one."""
+    from fountain_audit.model.session import parse_stats, read_heading
+
+    info = read_heading("INT. HARVEY AND ALICE TALKING 2026-08-03 14:2\u0665:3\u0661")
+    assert (info.timestamp, info.timestamp_form) == (None, None)
+    assert read_heading("INT. HARVEY AND ALICE TALKING 2026-08-03 14:25:31").timestamp == "2026-08-03 14:25:31"
+    assert parse_stats("Q (llama) · 15 reply + 2 ctx · 1.\u0665s") is None  # (it was 1.5 s)
+    assert parse_stats("Q (llama) · 1\u0665 reply + 2 ctx · 1.5s").reply_tokens is None  # (it was 15)
+    assert parse_stats("Q (llama) · 15 reply + 2 ctx · 1.5s").reply_tokens == 15

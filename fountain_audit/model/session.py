@@ -45,7 +45,8 @@ SCENE_KINDS = ("chat", "ext-chat", "agent-mode", "shell", "skill", "context-reca
 #: Kinds whose scenes hold turns.
 TURN_KINDS = frozenset({"chat", "ext-chat", "pipeline"})
 
-_TIMESTAMP_RE = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?$")
+#: (ASCII digits only, here and in the stats patterns: the recorder writes Go's; `14:2٥` is no time)
+_TIMESTAMP_RE = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?$", re.ASCII)
 _KIND_RES: list[tuple[str, re.Pattern[str]]] = [
     ("chat", lazy(r"INT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
     ("ext-chat", lazy(r"EXT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
@@ -53,7 +54,7 @@ _KIND_RES: list[tuple[str, re.Pattern[str]]] = [
     ("shell", lazy(r"INT\. SHELL$")),
     ("context-recall", lazy(r"INT\. CONTEXT RECALL$")),
     ("chunk-analysis", lazy(r"INT\. CHUNK ANALYSIS\s+[—-]\s+(?P<file>.+)$")),
-    ("pipeline", lazy(r"INT\. PIPELINE (?P<file>.+?) STEP (?P<step>\d+)/(?P<steps>\d+)$")),
+    ("pipeline", lazy(r"INT\. PIPELINE (?P<file>.+?) STEP (?P<step>\d+)/(?P<steps>\d+)$", re.ASCII)),
     ("skill", lazy(r"INT\. SKILL (?P<name>.+)$")),
     ("memory", lazy(r"INT\. MEMORY(?:\s+-\s+(?P<label>.+))?$")),
     ("hand-off", lazy(r"INT\. HAND-OFF(?:\s+-\s+(?P<label>.+))?$")),
@@ -78,7 +79,7 @@ _FORWARD_V0_RE = lazy(r"^\(forwarding to (?P<target>.+?)\)$")
 _DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)"
 _STATS_RE = lazy(
     rf"^(?:(?P<models>[^\n]+?) · (?=\d))?(?:(?P<reply>\d+) reply \+ (?P<ctx>\d+) ctx · )?(?P<duration>{_DUR})"
-    rf"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$")
+    rf"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$", re.ASCII)
 _ROUTE_STEP_RE = lazy(r"^(?:Routing to|Answered by) \S+$")
 #: Pre-v1.2 prose tool call (88504ea–cf4aa0d): ``Harvey calls NAME: ARGS`` / ``Harvey calls NAME``.
 PROSE_TOOL_CALL_RE = lazy(r"^Harvey calls (?P<name>[^\s:]+)(?:: (?P<args>.*))?$", re.S)
@@ -575,8 +576,8 @@ StatsLine.__doc__ = """What a stats line records (§4 `a_stats`): ``models`` (``
     ``rate`` in tokens per second (``None`` when not written)."""
 
 
-_DURATION_PART_RE = lazy(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
-_TOKENS_ONLY_RE = lazy(r"^(\d+) reply \+ (\d+) ctx$")
+_DURATION_PART_RE = lazy(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)", re.ASCII)
+_TOKENS_ONLY_RE = lazy(r"^(\d+) reply \+ (\d+) ctx$", re.ASCII)
 _DURATION_UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 

@@ -85,7 +85,7 @@ INLINE_TYPES = frozenset({"ACTION", "CHARACTER", "PARENTHETICAL", "DIALOGUE", "D
 #: A timestamped Harvey scene heading glued to the end of a line (a dropped line break):
 #: ``…done.INT. HARVEY AND ALICE TALKING 2026-06-24 10:05:00`` (exact or loose timestamp).
 GLUED_HEADING_RE = lazy(
-    r"(?<=[^\sA-Z])(?:INT|EXT)\. [^\r\n]*?(?: | — )\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?[ \t]*$")
+    r"(?<=[^\sA-Z])(?:INT|EXT)\. [^\r\n]*?(?: | — )[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}(?::[0-9]{2})?[ \t]*$")
 _GLUE_HINT_RE = lazy(r"[^\sA-Z](?:INT|EXT)\. ")
 #: A boneyard close ``*/`` (a glob's ``**/`` is not one) with only blanks after it on its line.
 _CLOSE_AT_EOL_RE = lazy(r"(?<![*/])\*/(?=[ \t]*(?:\r\n|\r|\n|$))")
