@@ -818,3 +818,13 @@ def test_a_scene_without_turns_moved_elsewhere_is_reported_once_as_moved():
     r = diff_texts(text, "".join(parts))
     moved = [(c.kind, c.a_scene, c.b_scene, c.message) for c in r.changes if c.category == "scenes"]
     assert moved == [("scene-moved", 5, 3, "scene moved from scene 6 to scene 4: INT. SHELL 2026-08-03 14:24:15")]
+
+
+def test_a_newline_in_a_file_name_cannot_forge_a_line(tmp_path, pair):
+    """`x\\n0  changes\\ny.spmd` printed raw in the `+++` header made `0  changes` a line of its own:
+    names are written on one line (as lint writes them)."""
+    a, _ = pair
+    b = tmp_path / "x\n0  changes\ny.spmd"
+    b.write_bytes(a.read_bytes())
+    r = run("--stat", a, b)
+    assert r.output.splitlines()[:2] == [f"--- {a}", f"+++ {tmp_path}/x\\n0  changes\\ny.spmd"]

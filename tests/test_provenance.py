@@ -278,3 +278,11 @@ def test_text_tree_gives_a_recorded_score_unrounded():
     assert r.exit_code == 0
     assert "3 chunks from s.db, top score 0.871  L13\n" in r.stdout
     assert prov("--format", "json", "-", input=session)["replies"][0]["rag"][0]["top_score"] == 0.871
+
+
+def test_a_newline_in_a_file_name_stays_on_its_line(tmp_path):
+    f = tmp_path / "x\n0  changes\ny.spmd"
+    f.write_text(SESSION, encoding="utf-8")
+    r = CliRunner().invoke(main, ["provenance", str(f)])
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[0].startswith(f"{tmp_path}/x\\n0  changes\\ny.spmd: v1.2+ session")

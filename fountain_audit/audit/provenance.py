@@ -346,7 +346,7 @@ def render_text(document: dict[str, Any], style=None) -> str:
     scenes with their items and scope, model switches), then a tree per reply. Session text
     is passed through :func:`fountain_audit.untrusted.terminal_safe`; ``style(text, **kw)``
     (click.style) colours it, or ``None`` for plain text."""
-    from fountain_audit.untrusted import terminal_safe as safe
+    from fountain_audit.untrusted import one_line, terminal_safe as safe
 
     st = style or (lambda t, **kw: t)
     out: list[str] = []
@@ -354,7 +354,7 @@ def render_text(document: dict[str, Any], style=None) -> str:
     first = s["markers"][0] if s["markers"] else None
     why = f" (first marker: {first['form']} {safe(first['id'] or '')} at line {first['line']})".replace("  ", " ") \
         if first else " (no v1.2 marker and no pre-v1.2 form)"
-    out.append(st(safe(document["file"]), bold=True) + f": {s['era']} session{why}\n")
+    out.append(st(one_line(document["file"]), bold=True) + f": {s['era']} session{why}\n")  # (a name on one line)
     if document["recall"]:
         out.append("recall in force (session-wide, reported once):\n")
         for r in document["recall"]:

@@ -9,7 +9,7 @@ from typing import Any
 from fountain_audit.diff.changes import Change, one_line
 from fountain_audit.diff.context import in_context
 from fountain_audit.diff.result import DiffResult
-from fountain_audit.untrusted import terminal_safe
+from fountain_audit.untrusted import one_line as file_line, terminal_safe
 
 #: A rendered line: segments ``(text, style)``; style names: ``header``, ``meta``, ``add``,
 #: ``remove``, ``change``, ``move``, ``del`` / ``ins`` (words), ``summary``, or ``None``.
@@ -153,7 +153,8 @@ def render_lines(result: DiffResult, stat: bool = False) -> list[Line]:
     ``--- A`` / ``+++ B`` header, one hunk per turn (or scene), headed
     ``@@ -turn N +turn M @@ scene K: HEADING``, then the summary footer. With ``stat``:
     the header and one ``count  label`` line per summary count."""
-    lines: list[Line] = [[(f"--- {result.a.name}", "remove")], [(f"+++ {result.b.name}", "add")]]
+    # (file names on one line: a newline in a name could forge a line of the diff)
+    lines: list[Line] = [[(f"--- {file_line(result.a.name)}", "remove")], [(f"+++ {file_line(result.b.name)}", "add")]]
     s = result.summary()
     if stat:
         width = max(len(str(s[k])) for k, _ in _STAT_ROWS)
