@@ -467,12 +467,12 @@ def test_json_patch_is_rfc6902(a, b):
 
 def test_unreadable_file_exits_2(tmp_path, pair):
     pa, _ = pair
-    for bad in (tmp_path / "missing.spmd", tmp_path):
+    for bad, why in ((tmp_path / "missing.spmd", "no such file or directory"), (tmp_path, "is a directory")):
         for args in ((bad, pa), (pa, bad)):
             r = run(*args)
             assert r.exit_code == 2
             assert r.stdout == ""
-            assert f"fountain-audit: error: {bad}: cannot read:" in r.stderr
+            assert f"fountain-audit: error: {bad}: {why}" in r.stderr
 
 
 def test_non_session_exits_2(tmp_path, pair):
@@ -790,8 +790,8 @@ def test_error_messages_escape_file_names(tmp_path, pair):
     pa, _ = pair
     r = run(pa, tmp_path / "gone\x1b]0;pwned\x07.spmd")
     assert r.exit_code == 2 and "\x1b" not in r.stderr and "\x07" not in r.stderr
-    assert r.stderr.strip() == (f"fountain-audit: error: {tmp_path}/gone\\x1b]0;pwned\\x07.spmd: cannot read: "
-                                "No such file or directory")
+    assert r.stderr.strip() == (f"fountain-audit: error: {tmp_path}/gone\\x1b]0;pwned\\x07.spmd: "
+                                "no such file or directory")
 
 
 def _scenes(text: str) -> list[str]:
@@ -828,3 +828,12 @@ def test_a_newline_in_a_file_name_cannot_forge_a_line(tmp_path, pair):
     b.write_bytes(a.read_bytes())
     r = run("--stat", a, b)
     assert r.output.splitlines()[:2] == [f"--- {a}", f"+++ {tmp_path}/x\\n0  changes\\ny.spmd"]
+
+
+def test_unreadable_files_are_named_in_the_words_lint_uses(tmp_path, pair):
+    a, _ = pair
+    (tmp_path / "dangling.spmd").symlink_to(tmp_path / "gone")
+    for other, why in (("missing.spmd", "no such file or directory"),
+                       ("dangling.spmd", f"a dangling symbolic link (to {tmp_path / 'gone'})")):
+        r = run(a, tmp_path / other)
+        assert (r.exit_code, r.stderr.strip()) == (2, f"fountain-audit: error: {tmp_path / other}: {why}")

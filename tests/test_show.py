@@ -139,7 +139,7 @@ def test_unknown_ids_exit_2_with_the_nearest_valid_ids(ident, hint):
 def test_unreadable_file_exits_2(tmp_path):
     r = run(str(tmp_path / "missing.spmd"), "t1")
     assert r.exit_code == 2
-    assert r.stderr == f"fountain-audit: error: {tmp_path / 'missing.spmd'}: cannot read: No such file or directory\n"
+    assert r.stderr == f"fountain-audit: error: {tmp_path / 'missing.spmd'}: no such file or directory\n"
 
 
 def test_an_id_before_the_file_is_named_as_the_mistake():

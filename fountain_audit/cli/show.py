@@ -22,12 +22,12 @@ def read_session(path: str, redact: bool = False, redact_paths: bool = False):
     learnt the session (see :mod:`fountain_audit.privacy.redact`)."""
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
-    from fountain_audit.parse.source import decode_bytes, describe_content, read_path
+    from fountain_audit.parse.source import decode_bytes, describe_content, read_path, why_unreadable
 
     try:
         text = decode_bytes(sys.stdin.buffer.read()) if path == "-" else read_path(path)
     except OSError as e:
-        fail(f"{path}: cannot read: {e.strerror or e}")
+        fail(f"{path}: {why_unreadable(path, e)}")
     what = describe_content(text)
     if what is not None:  # empty, blank or binary: say so, then answer as for any file
         click.secho(f"fountain-audit: warning: {terminal_safe(path)}: {what}", err=True, fg="yellow")

@@ -17,7 +17,7 @@ from fountain_audit.diff.normalisation import HEADING_TS_RE, TIMESTAMP, normalis
 from fountain_audit.diff.options import DiffError, Options
 from fountain_audit.model.session import Session, build_session
 from fountain_audit.parse.fountain import parse
-from fountain_audit.parse.source import looks_binary, read_path
+from fountain_audit.parse.source import looks_binary, read_path, why_unreadable
 
 
 def turns_document(session: Session, file: str) -> dict[str, Any]:
@@ -148,8 +148,6 @@ def read_side(path: str, options: Options = Options(), name: str | None = None,
     try:
         text = read_path(path)  # never blocks on a FIFO: "not a regular file"
     except OSError as e:
-        if e.strerror == "not a regular file":
-            raise DiffError(f"{name}: not a regular file") from None
-        raise DiffError(f"{name}: cannot read: {e.strerror or e}") from None
+        raise DiffError(f"{name}: {why_unreadable(path, e)}") from None
     return make_side(name, redact(text) if redact else text, options)
 

@@ -193,6 +193,32 @@ def read_path(path: str | os.PathLike, max_size: int | None = DEFAULT_MAX_FILE_S
     return decode_file(read_bytes(path, max_size), path)
 
 
+def why_unreadable(path: str | os.PathLike, error: OSError) -> str:
+    """What :func:`read_path`'s ``error`` for ``path`` means, in the words every command uses:
+    ``no such file or directory``, ``a dangling symbolic link (to TARGET)``, ``a symbolic link
+    loop``, ``permission denied``, ``not a regular file``, ``is a directory``, else ``cannot read:
+    STRERROR`` (a file too large says so)."""
+    if isinstance(error, FileTooLarge):
+        return f"cannot read: {error.strerror or error}"
+    code = error.errno
+    if code == errno.ENOENT:
+        if not os.path.islink(path):
+            return "no such file or directory"
+        try:
+            return f"a dangling symbolic link (to {os.readlink(path)})"
+        except OSError:
+            return "a dangling symbolic link"
+    if code == errno.ELOOP:
+        return "a symbolic link loop"
+    if code in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if code == errno.EISDIR:
+        return "is a directory"
+    if error.strerror == "not a regular file":
+        return "not a regular file"
+    return f"cannot read: {error.strerror or error}"
+
+
 def decode_file(data: bytes, path: str | os.PathLike) -> str:
     """:func:`decode_bytes` of the bytes read from ``path``; :class:`FileTooLarge` (naming
     ``path``) when the text does not fit in memory."""
