@@ -9,7 +9,14 @@ assignment (``password: …``, ``"api_key": "…"``, ``SECRET=…``) counts only
 looks like a credential (one token, 8+ characters, two character classes, entropy of at
 least :data:`MIN_KEYWORD_ENTROPY` bits per character, not a template or a reference). Token
 kinds detect-secrets has no plugin for (GitHub fine-grained tokens, Anthropic, Google and
-Hugging Face keys) are our own patterns (:func:`_own`), run the same way.
+Hugging Face keys) are our own patterns (:func:`_own`), run the same way; so are secrets in a
+context that names them (:func:`_own_secret`: ``Authorization: Bearer``/``Basic``, ``mysql
+-p…``), values of names ending in ``token`` (:data:`_TOKEN_KEYWORD_RE`) and ``api-key``-style
+keywords, which the keyword detector reads only as ``api_key``.
+
+Lines holding JSON escapes (``\\"``, ``\\/``, ``\\uXXXX``…) are read decoded too, up to
+:data:`_ESCAPE_LEVELS` times (:class:`_EscapedLines`): what is found there is reported at its
+spelling in the text, escapes included. A text without a backslash is not read again.
 
 Home paths are absolute paths under ``/home/<user>``, ``/Users/<user>`` or
 ``C:\\Users\\<user>`` in any spelling: backslashes or forward slashes, JSON-escaped
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 import re
 
@@ -126,11 +134,25 @@ def _own(kind, label, needle, pattern, *, shown):
     return _Plugin(kind, label, "", (needle,), lazy(re.escape(needle)), shown=shown, own=lazy(pattern))
 
 
+def _own_secret(kind, label, needles, anchor, pattern, *, lower=False):
+    """A secret that detect-secrets (1.5) has no plugin for, in a context that names it:
+    ``pattern`` (case-insensitive when ``lower``) matches the context with the secret in group 1,
+    which must pass the kind's check (see :func:`_own_secrets`); nothing of it is shown."""
+    flags = re.I if lower else 0
+    return _Plugin(kind, label, "", tuple(needles), lazy(anchor, flags), lower, 0, own=lazy(pattern, flags))
+
+
 #: Characters a token runs on with after its pattern's match (the value is taken to its end).
 _TOKEN_CHARS = r"A-Za-z0-9_\-"
 
 
-_KEYWORDS = ("key", "pass", "pwd", "secret", "contrase")
+_KEYWORDS = ("key", "pass", "pwd", "secret", "contrase", "token")
+#: The keywords of the detect-secrets keyword detector (``token`` is ours: :data:`_TOKEN_KEYWORD_RE`),
+#: with ``-`` allowed where it allows ``_`` (see :data:`_DASHED_KEYWORD_RE`).
+_DENYLIST = ("(?:api[_-]?key|auth[_-]?key|service[_-]?key|account[_-]?key|db[_-]?key|database[_-]?key|priv[_-]?key"
+             "|private[_-]?key|client[_-]?key|db[_-]?pass|database[_-]?pass|key[_-]?pass|password|passwd|pwd|secret"
+             "|contrase)")
+_DENYLIST_RE = lazy(_DENYLIST, re.I)
 PLUGINS: tuple[_Plugin, ...] = (
     _p("aws-access-key", "AWS access key", "aws.AWSKeyDetector", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
        r"A[3BCKS][0-9A-Z]{18}"),
@@ -175,9 +197,19 @@ PLUGINS: tuple[_Plugin, ...] = (
        shown=7),
     _p("azure-storage-key", "Azure storage account key", "azure_storage_key.AzureStorageKeyDetector",
        ("AccountKey=",), r"AccountKey=", shown=0),
+    # Authorization headers (RFC 6750 bearer tokens, RFC 7617 basic credentials) and passwords given on a
+    # command line: kinds detect-secrets (1.5) has no plugin for (see :func:`_own_secrets`)
+    _own_secret("bearer-token", "bearer token", ("bearer",), r"bearer\s",
+                r"(?<![\w-])bearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)(?![\w~+/=-])", lower=True),
+    _own_secret("basic-auth-header", "password in an Authorization header", ("basic",), r"basic\s",
+                r"(?<![\w-])basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=-])", lower=True),
+    _own_secret("cli-password", "password on a command line", ("mysql", "mariadb", "sshpass"),
+                r"mysql|mariadb|sshpass",
+                # mysql -pSECRET (attached: a lone -p prompts for it), sshpass -p SECRET
+                r"(?<![\w.-])(?:(?:mysql\w*|mariadb[\w-]*)(?:[ \t]+(?!-p)[^\s|;&]+){0,20}?[ \t]+-p"
+                r"|sshpass[ \t]+-p[ \t]*)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"\\;|&]+)"),
     _p("keyword-secret", "secret assigned to a keyword", "keyword.KeywordDetector", _KEYWORDS,
-       "(?:api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key|client_?key"
-       "|db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret|contrase)", lower=True, shown=0, flags=re.I, by_needle=True),
+       f"{_DENYLIST}|token", lower=True, shown=0, flags=re.I, by_needle=True),
 )
 _BY_KIND = {p.kind: p for p in PLUGINS}
 
@@ -248,12 +280,38 @@ _JWT_TAIL_RE = lazy(r"[A-Za-z0-9_\-.+/=]*")
 _TOKEN_END_RE = lazy(r"[\s\"'`\\]")
 #: The rest of an OpenAI key after the detector's match (which stops 20 characters after the
 #: ``T3BlbkFJ`` marker; a project key runs on for 100 more).
-#: A password in a URL that holds ``&``, ``!``, ``*``, ``+`` or ``=``: RFC 3986 allows these
-#: sub-delimiters in the userinfo, the detect-secrets plugin excludes every sub-delimiter. The
-#: others (``$'(),;``) stay excluded, as there: they end a token in code and prose, and ``$``
-#: starts a shell reference (``https://u:$TOKEN@host``); so do ``"`` and a backtick, which
+#: A password in a URL that holds ``&``, ``!``, ``*``, ``+``, ``=``, ``$`` or ``;``: RFC 3986 allows
+#: these sub-delimiters in the userinfo, the detect-secrets plugin excludes every sub-delimiter.
+#: ``$`` and ``;`` only after the password's first character, and then only in a password that
+#: looks like a credential holding no ``${`` or ``$(`` (:func:`_url_password`): ``$`` starts a
+#: shell reference (``https://u:$TOKEN@host``), ``;`` ends a command. The others (``'(),``)
+#: stay excluded, as there: they end a token in code and prose; so do ``"`` and a backtick, which
 #: no URL holds (``"https://"+user+":"+pw+"@"+host`` is code, not a password).
-_BASIC_AUTH_RE = lazy(r"://[^:/?#\[\]@$'(),;\s\"`]+:([^:/?#\[\]@$'(),;\s\"`]+)@")
+_BASIC_AUTH_RE = lazy(r"://[^:/?#\[\]@$'(),;\s\"`]+:([^:/?#\[\]@$'(),;\s\"`][^:/?#\[\]@'(),\s\"`]*)@")
+#: ``api-key``, ``x-api-key``, ``private-key``, ``db-pass``…: keywords the detect-secrets keyword
+#: detector reads only with ``_`` or nothing between their words (``api_?key``).
+#: (Only before an assignment, as the detector reads them: a value spelt so stays as written.)
+_DASHED_KEYWORD_RE = lazy(r"(?:api|auth|service|account|db|database|priv|private|client|key)-(?:key|pass)"
+                          r"(?=\w*['\"\]]{0,2}[ \t]*[:=])", re.I)
+#: A value assigned to a name that ends in ``token`` (``token``, ``access_token``, ``GITHUB_TOKEN``,
+#: ``X-Auth-Token``, ``accessToken``; not ``tokens``, ``tokenizer``, ``token_count``), which the
+#: detect-secrets keyword list lacks: group 1 is the name before ``token``, group 2 the value, in
+#: the characters of a token or password (no code such as ``match.group(1)`` or ``tokens[0]``),
+#: ending where the value ends (a quote, a blank, ``,;)]}&``, a backslash).
+_TOKEN_KEYWORD_RE = lazy(r"(?<![\w-])([\w-]{0,40}?)token['\"\]]{0,2}[ \t]*(?:=>|:=|=|:)[ \t]*['\"`]?"
+                         r"([A-Za-z0-9._~+/=%#!*^$@-]+)(?![^\s'\"`,;)\]}&\\])", re.I)
+#: Names ending in ``token`` whose values are no credentials: pagination, idempotency and
+#: request tokens, a tokenizer's special tokens, counts, .NET's public key token (the last word
+#: of the name before ``token``).
+_NOT_SECRET_TOKENS = frozenset((
+    "next", "page", "continuation", "pagination", "cursor", "sync", "resume", "idempotency", "cancellation",
+    "client", "request", "purchase", "verification", "public", "pad", "eos", "bos", "unk", "sep", "cls",
+    "mask", "stop", "start", "end", "special", "max", "min", "num", "total", "count", "first", "last", "prev",
+    "previous", "input", "output", "prompt", "completion"))
+_SNAKE_CASE_RE = lazy(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+#: A dotted attribute path (``self.api_key``, ``settings.db.password``): code naming a value.
+_ATTRIBUTE_RE = lazy(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_NAME_WORDS_RE = lazy(r"[_-]+|(?<=[a-z0-9])(?=[A-Z])")
 _OPENAI_TAIL_RE = lazy(r"[A-Za-z0-9_-]*")
 #: Project, service-account and admin keys, which need not hold the ``T3BlbkFJ`` marker the
 #: detect-secrets plugin (1.5) requires; the part after the prefix must look random (see
@@ -313,6 +371,8 @@ def _looks_like_credential(value: str) -> bool:
         return False
     if is_sequential_string(value) or is_potential_uuid(value) or value.lower() in ("true", "false", "null", "none"):
         return False
+    if _ATTRIBUTE_RE.fullmatch(value):
+        return False  # code: `api_key = self.api_key`
     return not (value[0] in "/." or "://" in value)  # a path or a URL is not the secret itself
 
 
@@ -338,7 +398,7 @@ def _detector(plugin: _Plugin):
 def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
     """(position in ``line``, value) of each candidate the plugin's regexes find."""
     if plugin.own is not None:
-        yield from _own_tokens(plugin, line)
+        yield from (_own_secrets if plugin.kind in _OWN_CHECKS else _own_tokens)(plugin, line)
         return
     det = _detector(plugin)
     if plugin.kind == "openai-key":
@@ -347,11 +407,15 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
     if plugin.kind == "keyword-secret":
         from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP
 
-        for value in det.analyze_string(line, denylist_regex_to_group=CONFIG_DENYLIST_REGEX_TO_GROUP):
-            pos = line.find(value)
-            while pos >= 0:
-                yield pos, value
-                pos = line.find(value, pos + len(value))
+        # the detector reads api_key, not api-key: read `-` there as `_` (same length, same offsets)
+        if _DENYLIST_RE.search(line):  # (not a line that is a candidate for `token` alone)
+            norm = _DASHED_KEYWORD_RE.sub(lambda m: m.group().replace("-", "_"), line) if "-" in line else line
+            for value in det.analyze_string(norm, denylist_regex_to_group=CONFIG_DENYLIST_REGEX_TO_GROUP):
+                pos = norm.find(value)
+                while pos >= 0:
+                    yield pos, line[pos:pos + len(value)]
+                    pos = norm.find(value, pos + len(value))
+        yield from _token_keywords(line)
         return
     for regex in det.denylist + [_BASIC_AUTH_RE] if plugin.kind == "basic-auth" else det.denylist:
         for m in regex.finditer(line):
@@ -359,6 +423,8 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
             if plugin.kind in _GROUPED and regex.groups:
                 g = next((i for i in range(1, regex.groups + 1) if m.group(i)), 0)
             value = m.group(g)
+            if regex is _BASIC_AUTH_RE and ("$" in value or ";" in value) and not _url_password(value):
+                continue
             if plugin.kind == "jwt":  # the detector's match stops before the signature: take it too
                 tail = _JWT_TAIL_RE.match(line, m.end())
                 value = (value + tail.group()).rstrip(".")
@@ -367,6 +433,75 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
                     if not det.is_formally_valid(value):
                         continue
             yield m.start(g), value
+
+
+def _token_keywords(line: str) -> Iterator[tuple[int, str]]:
+    """(position, value) of each value assigned to a token name (:data:`_TOKEN_KEYWORD_RE`)
+    that is no pagination or tokenizer token (:data:`_NOT_SECRET_TOKENS`) and reads as a
+    credential (:func:`_token_value`)."""
+    for m in _TOKEN_KEYWORD_RE.finditer(line):
+        words = [w for w in _NAME_WORDS_RE.split(m.group(1)) if w]
+        if any(w.lower() in _NOT_SECRET_TOKENS for w in words[-2:]):  # (next_page_token, publicKeyToken)
+            continue
+        if _token_value(m.group(2)):
+            yield m.start(2), m.group(2)
+
+
+def _token_value(value: str) -> bool:
+    """A token name's value that reads as a credential: as a keyword's (:func:`_looks_like_credential`),
+    and 12+ characters holding a letter and a digit, with few ``-``/``_`` (``Photosynthesis``, a
+    streamed word, and ``text-embedding-3-small``, a model name, are none), no short part
+    between dots, not a snake_case name."""
+    if "." in value and min(len(part) for part in value.split(".")) < 8:
+        return False  # an attribute (``self.api_token``), a version: a JWT's parts are longer
+    if _SNAKE_CASE_RE.fullmatch(value):
+        return False  # a variable (``imdsv2_session_token``)
+    return (len(value) >= 12 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+            and sum(c in "-_" for c in value) <= len(value) // 8 and _looks_like_credential(value))
+
+
+def _url_password(value: str) -> bool:
+    """A URL's password holding ``$`` or ``;`` (see :data:`_BASIC_AUTH_RE`) that is one: no shell
+    reference or substitution in it (``${``, ``$(``) and credential-like (:func:`_looks_like_credential`)."""
+    return "${" not in value and "$(" not in value and _looks_like_credential(value)
+
+
+def _bearer_token(value: str) -> bool:
+    """A bearer token (RFC 6750 ``b64token``): 16+ characters, random-looking (:func:`_random_enough`),
+    few ``-``/``_`` (``YOUR_ACCESS_TOKEN_HERE`` is none)."""
+    return (sum(c in "-_" for c in value) <= len(value) // 8 and _random_enough(value)
+            and not _REFERENCE_RE.match(value))
+
+
+def _basic_credentials(value: str) -> bool:
+    """Basic credentials (RFC 7617): base64 of printable ``user:password`` with a password."""
+    import base64
+    import binascii
+
+    if len(value) % 4:
+        return False
+    try:
+        plain = base64.b64decode(value, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    return plain.isprintable() and ":" in plain and plain.partition(":")[2] != ""
+
+
+#: The check a value must pass for each kind :func:`_own_secret` made.
+_OWN_CHECKS = {"bearer-token": _bearer_token, "basic-auth-header": _basic_credentials,
+               "cli-password": lambda v: _looks_like_credential(v)}
+
+
+def _own_secrets(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
+    """(position, value) of group 1 of each match of the plugin's own pattern (quotes around it
+    taken off) that passes its kind's check (:data:`_OWN_CHECKS`)."""
+    check = _OWN_CHECKS[plugin.kind]
+    for m in plugin.own.finditer(line):
+        pos, value = m.start(1), m.group(1)
+        if len(value) >= 2 and value[0] in "'\"" and value[-1] == value[0]:
+            pos, value = pos + 1, value[1:-1]
+        if check(value):
+            yield pos, value
 
 
 def _own_tokens(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
@@ -489,7 +624,7 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
         return list(last[1])
     found = _plain_secrets(text, ascii_bytes, folded)
     decoded: list[tuple[str, Secret]] = []
-    if "\\u" in text:  # JSON strings that spell characters as \uXXXX: read them decoded too
+    if "\\" in text:  # JSON escapes (\", \/, \uXXXX, …): read the lines holding them decoded too
         decoded = [(v, s) for v, s in _escaped_secrets(text)
                    if not (allow and any(p.search(v) for p in allow))]
         found.extend(s for _, s in decoded)
@@ -528,17 +663,33 @@ def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | by
     return found
 
 
-# --------------------------------------------------------------------------- \u escapes
+# --------------------------------------------------------------------------- JSON escapes
 
-#: A JSON string on one line; group 1 is its body.
-_JSON_STRING_RE = lazy(r'"((?:[^"\\\n]|\\.)*)"')
-_HEX4_RE = lazy(r"[0-9A-Fa-f]{4}")
+#: One JSON escape: a surrogate pair written as two ``\uXXXX``, one ``\uXXXX``, or a
+#: one-character escape (``\"``, ``\\``, ``\/``, ``\b``, ``\f``, ``\n``, ``\r``, ``\t``). A
+#: backslash before anything else is no escape and stays as written.
+_ESCAPE_RE = lazy(r'\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|[0-9a-fA-F]{4})|["\\/bfnrt])')
 _SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+#: How many times a line's escapes are read: once for JSON in a tool argument's string (a tool
+#: writing a JSON file, ``"{\"password\":\"…\"}"``), twice for JSON in a string of that JSON
+#: (``\\\"`` → ``\"`` → ``"``), three times for one more nesting.
+_ESCAPE_LEVELS = 3
+
+
+def _unescape(m: re.Match[str]) -> str:
+    """The character one :data:`_ESCAPE_RE` match stands for (a lone surrogate stays one)."""
+    s = m.group()
+    if s[1] != "u":
+        return _SIMPLE_ESCAPES[s[1]]
+    code = int(s[2:6], 16)
+    if len(s) == 12:  # a surrogate pair: one code point
+        code = 0x10000 + ((code - 0xD800) << 10) + (int(s[8:12], 16) - 0xDC00)
+    return chr(code)
 
 
 class _Decoded:
-    """A line whose JSON strings holding ``\\u`` escapes are decoded (``text``), and the way
-    back: :meth:`raw` is the offset in the line of an offset in ``text``."""
+    """A line with its JSON escapes decoded (``text``), and the way back: :meth:`raw` is the
+    0-based offset in the line of a 0-based offset in ``text``."""
 
     __slots__ = ("text", "_at", "_raw")
 
@@ -546,118 +697,80 @@ class _Decoded:
         self.text, self._at, self._raw = text, at, raw
 
     def raw(self, offset: int) -> int:
+        """Where the character at ``offset`` of :attr:`text` is spelt in the line (the start of
+        its escape); ``len(text)`` gives ``len(line)``."""
         k = bisect.bisect_right(self._at, offset) - 1
         return self._raw[k] + offset - self._at[k]
 
 
-def _decode_line(line: str) -> _Decoded | None:
-    """``line`` with each JSON string that holds a ``\\uXXXX`` escape decoded (every escape of
-    it: ``\\u005f`` → ``_``, surrogate pairs joined, ``\\/`` → ``/``; a malformed escape is
-    kept as written), or ``None`` when no such escape is there."""
+def _decode_line(line: str) -> _Decoded:
+    """``line`` with every JSON escape of :data:`_ESCAPE_RE` decoded once (``\\u005f`` → ``_``,
+    ``\\"`` → ``"``, ``\\\\`` → ``\\``, surrogate pairs joined; a malformed escape is kept as
+    written), with its map back. Linear: one left-to-right pass."""
     out: list[str] = []
     at, raw = [0], [0]  # breakpoints: decoded offset at[k] is raw offset raw[k], 1:1 after it
     n = 0       # decoded length so far
     pos = 0     # raw offset copied up to
-    changed = False
-    for m in _JSON_STRING_RE.finditer(line):
-        b, e = m.span(1)
-        if line.find("\\u", b, e) < 0:
-            continue
-        i = line.find("\\", b, e)
-        while i >= 0:
-            out.append(line[pos:i])
-            n += i - pos
-            c = line[i + 1]
-            if c == "u" and _HEX4_RE.fullmatch(line, i + 2, i + 6):
-                code, j = int(line[i + 2:i + 6], 16), i + 6
-                if 0xD800 <= code < 0xDC00 and line.startswith("\\u", j) and _HEX4_RE.fullmatch(line, j + 2, j + 6):
-                    low = int(line[j + 2:j + 6], 16)
-                    if 0xDC00 <= low < 0xE000:
-                        code, j = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00), j + 6
-                char = chr(code)
-                changed = True
-            elif c in _SIMPLE_ESCAPES:
-                char, j = _SIMPLE_ESCAPES[c], i + 2
-            else:
-                char, j = "\\", i + 1
-            out.append(char)
-            if j - i != 1:
-                at.append(n)
-                raw.append(i)
-                at.append(n + 1)
-                raw.append(j)
-            n += 1
-            pos = j
-            i = line.find("\\", j, e)
-    if not changed:
-        return None
+    for m in _ESCAPE_RE.finditer(line):
+        i, j = m.span()
+        out.append(line[pos:i])
+        n += i - pos
+        out.append(_unescape(m))
+        at.append(n)
+        raw.append(i)
+        at.append(n + 1)
+        raw.append(j)
+        n += 1
+        pos = j
     out.append(line[pos:])
     return _Decoded("".join(out), at, raw)
 
 
-def _decode_fast(line: str) -> str | None:
-    """The text of :func:`_decode_line` (without its map back), decoded by ``json`` (in C)
-    where the strings are well-formed JSON; ``None`` when no string holds ``\\u``."""
-    import json  # (here: a lint of a text without escapes starts without it, issue 9)
-
-    out: list[str] = []
-    pos = 0
-    for m in _JSON_STRING_RE.finditer(line):
-        b, e = m.span(1)
-        if line.find("\\u", b, e) < 0:
-            continue
-        try:
-            body = json.loads(m.group(), strict=False)
-        except ValueError:  # a malformed escape: the slow way, which keeps it as written
-            d = _decode_line(line)
-            return None if d is None else d.text
-        out.append(line[pos:b])
-        out.append(body)
-        pos = e
-    if not out:
-        return None
-    out.append(line[pos:])
-    return "".join(out)
-
-
 class _EscapedLines:
-    """The lines of a text that hold a ``\\u`` escape in a JSON string, decoded and joined by
-    line ends into ``text`` (one detector run for all of them), and the way back: :meth:`span`
-    maps a span of ``text`` to the span of the original text it was decoded from (the map of
-    a line is made only when something is found on it)."""
+    """The lines of a text that hold a JSON escape, decoded (and decoded again while escapes
+    remain, up to :data:`_ESCAPE_LEVELS` times), joined by line ends into ``text`` (one
+    detector run for all of them), and the way back: :meth:`span` maps a span of ``text`` to
+    the span of the original text it was decoded from (the maps of a line are made only when
+    something is found on it). Linear in the text: each line is read once per level."""
 
     def __init__(self, text: str):
-        self.lines: list[tuple[int, int, str, str]] = []  # (offset in .text, in the original, line, decoded)
+        #: (offset in .text, offset of the line in the original, (line, decoded once, twice, …))
+        self.lines: list[tuple[int, int, tuple[str, ...]]] = []
         parts = []
         at = 0
-        i = text.find("\\u")
+        sub = _ESCAPE_RE.sub
+        i = text.find("\\")
         while i >= 0:
             b = text.rfind("\n", 0, i) + 1
             e = text.find("\n", i)
             e = len(text) if e < 0 else e
-            line = text[b:e]
-            d = _decode_fast(line)
-            if d is not None and d != line:
-                self.lines.append((at, b, line, d))
+            chain: tuple[str, ...] = (text[b:e],)
+            for _ in range(_ESCAPE_LEVELS):
+                d = sub(_unescape, chain[-1])
+                if d == chain[-1]:
+                    break
+                chain += (d,)
+                self.lines.append((at, b, chain))
                 parts.append(d)
                 at += len(d) + 1
-            i = text.find("\\u", e)
+                if "\\" not in d:
+                    break
+            i = text.find("\\", e)
         self.text = "\n".join(parts)
         self._at = [x[0] for x in self.lines]
 
     def span(self, start: int, end: int) -> tuple[int, int, str] | None:
-        """(start, end, text as written) in the original of a span of :attr:`text` that some
-        escape changed, or ``None`` (a span written as decoded, or across lines)."""
+        """(start, end, text as written) in the original of a span of :attr:`text`, or ``None``
+        (a span across two decoded lines)."""
         k = bisect.bisect_right(self._at, start) - 1
-        at, base, line, dec = self.lines[k]
-        if end > at + len(dec):
+        at, base, chain = self.lines[k]
+        if end > at + len(chain[-1]):
             return None
-        d = _decode_line(line)
-        if d is None or d.text != dec:  # (cannot happen: both decode the same escapes)
-            return None
-        a, b = d.raw(start - at), d.raw(end - at)
-        spelt = line[a:b]
-        return None if spelt == self.text[start:end] else (base + a, base + b, spelt)
+        a, b = start - at, end - at
+        for level in range(len(chain) - 1, 0, -1):  # back one decoding at a time
+            d = _decode_line(chain[level - 1])
+            a, b = d.raw(a), d.raw(b)
+        return base + a, base + b, chain[0][a:b]
 
 
 _LAST_ESCAPED: tuple[str, _EscapedLines] | None = None
@@ -676,8 +789,10 @@ def _escaped_lines(text: str) -> _EscapedLines:
 
 
 def _escaped_secrets(text: str) -> Iterator[tuple[str, Secret]]:
-    """(decoded value, secret at its escaped spelling in ``text``) of each secret that only the
-    decoded JSON strings of a line show (``"ghp\\u005f…"``)."""
+    """(decoded value, secret at its spelling in ``text``) of each secret the detectors find
+    in the decoded lines (``"ghp\\u005f…"``, ``{\\"password\\":\\"…\\"}``, ``https:\\/\\/u:p@h``).
+    One also found as written is found again here, at the same span (:func:`_no_overlaps`
+    keeps one)."""
     lines = _escaped_lines(text)
     if not lines.lines:
         return
@@ -736,12 +851,17 @@ def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes,
                 i = hay.find(needle, e)
         return [v for v in lines.values() if v is not None]
     scans = plugin.scans or (plugin.anchor,)
+    n = len(text)
     for scan in scans:
-        for m in scan.finditer(text):
+        search = scan.search
+        m = search(text)
+        while m is not None:  # the first match of a line, then on after its end: each line read once
             b = text.rfind("\n", 0, m.start()) + 1
+            e = text.find("\n", m.start())
+            e = n if e < 0 else e
             if b not in lines:
-                e = text.find("\n", m.start())
-                lines[b] = (b, text[b:e if e >= 0 else len(text)])
+                lines[b] = (b, text[b:e])
+            m = search(text, e + 1) if e < n else None
     return list(lines.values()) if len(scans) == 1 else [lines[b] for b in sorted(lines)]
 
 
@@ -799,12 +919,23 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
         if lines.lines:
             dec = lines.text
             dlow = _folded(dec)
-            plain = out
-            out = list(plain)
+            spans = []
             for h in _home_paths_fast(dec, dlow) if len(dlow) == len(dec) else _home_paths_slow(dec):
                 span = lines.span(h.start, h.end)
-                if span is not None and not any(p.start < span[1] and span[0] < p.end for p in plain):
-                    out.append(HomePath(span[0], span[1], h.user, h.text))
+                if span is not None:
+                    spans.append((span[0], -span[1], h))
+            spans.sort(key=lambda x: x[:2])
+            # not one overlapping a path found as written, nor one found before (the same path
+            # decoded once and twice): sorted by start, so an overlap is with the furthest end so far
+            starts = [h.start for h in out]
+            reach = list(itertools.accumulate((h.end for h in out), max))
+            last_end = -1
+            for start, neg_end, h in spans:
+                k = bisect.bisect_left(starts, -neg_end)
+                if start < last_end or (k and reach[k - 1] > start):
+                    continue
+                out.append(HomePath(start, -neg_end, h.user, h.text))
+                last_end = -neg_end
             out.sort(key=lambda h: h.start)
     return out
 

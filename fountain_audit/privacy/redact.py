@@ -4,9 +4,11 @@
 What it replaces, in any string (parsed values and raw text alike):
 
 * secrets (see :func:`fountain_audit.privacy.detect.find_secrets`) → ``<redacted:KIND>``,
-  e.g. ``<redacted:github-token>``; a secret learnt from the session's raw text is also
-  replaced where it appears alone (a JSON value whose keyword is in another string) and in
-  its JSON-escaped spelling;
+  e.g. ``<redacted:github-token>``; a secret written through JSON escapes
+  (``{\\"password\\":\\"…\\"}``, ``https:\\/\\/u:p@h``, ``ghp\\u005f…``) is replaced in
+  that spelling, escapes and all, so the JSON around it stays JSON; a secret learnt from the
+  session's raw text is also replaced where it appears alone (a JSON value whose keyword is in
+  another string) and in its JSON-escaped spelling;
 * the session's ``Workspace:`` paths → ``<workspace>``, in every spelling: either separator
   (``C:/Users/alice/proj`` for ``C:\\Users\\alice\\proj``), JSON-escaped (``\\/home\\/alice``,
   ``C:\\\\Users``), any case;

@@ -7,9 +7,18 @@ Kinds: AWS access and secret keys, GitHub (classic `ghp_`… and fine-grained `g
 GitLab, Slack, Stripe, OpenAI, Anthropic (`sk-ant-api03-`…), Google API keys (`AIza`…),
 Hugging Face (`hf_`…), SendGrid, npm,
 PyPI, Twilio, Mailchimp, Discord, Telegram and Square tokens, Azure storage keys, JSON Web
-Tokens, private key blocks, passwords in URLs (`https://user:password@host`) and values
-assigned to a secret-sounding keyword (`password: …`, `"api_key": "…"`, `SECRET=…`) that
-look like credentials (one token of 8+ characters, mixed character classes, high entropy).
+Tokens, private key blocks, passwords in URLs (`https://user:password@host`, also with `$` or
+`;` inside the password) and values assigned to a secret-sounding keyword (`password: …`,
+`"api_key": "…"`, `"api-key": "…"`, `SECRET=…`, and names ending in `token`: `"token": "…"`,
+`GITHUB_TOKEN=…`) that look like credentials (one token of 8+ characters, mixed character
+classes, high entropy); `Authorization: Bearer …` and `Authorization: Basic …` credentials;
+passwords on a command line (`mysql -pSECRET`, `sshpass -p SECRET`).
+
+Lines holding JSON escapes are also read decoded (`\\"`, `\\/`, `\\\\`, `\\uXXXX`, …, again
+while escapes remain): a tool argument that writes a JSON file
+(`"{\\"password\\":\\"…\\"}"`), a URL written `https:\\/\\/user:pass@host`, a keyword spelt
+`pass\\u0077ord`. Such a secret is reported at its spelling in the file (1-based line and
+column of its first escaped character, end after its last).
 The diagnostic names the kind and spans the secret exactly; it shows at most a short
 public prefix (`AKIA…(20 chars)`), never the secret, in every output format and code frame.
 
