@@ -363,3 +363,17 @@ def test_root_home_paths_flagged_but_not_the_workspace():
     found = lint_text(text, "s.spmd", Selection.build(select=["V102"]))
     line = text[:text.index("/root/.netrc")].count("\n") + 1
     assert [(d.line, d.message) for d in found] == [(line, "home directory path /root names a user account")]
+
+
+def test_a_provider_token_longer_than_its_pattern_is_redacted_whole():
+    """detect-secrets reads ``ghp_`` + 36 and ``sk_live_`` + 24 characters: a longer token (Stripe's
+    run to 99) was redacted with its tail left (``<redacted:github-token>xR``)."""
+    from fountain_audit.privacy.detect import find_secrets
+    from fountain_audit.privacy.redact import Redactor
+
+    github = "ghp_" + "Zq3Vx9LmTt2Rk8Wp4Yh7Nb1Cd6Fg0Js5Ea2QxR"  # 38 after the prefix
+    stripe = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + "Xk2Lp9Qw3Er5Ty7Ui0Op"
+    text = f"a {github}. b {stripe}, c"
+    assert [(s.kind, s.start, s.end) for s in find_secrets(text)] == [
+        ("github-token", 2, 2 + len(github)), ("stripe-key", 48, 48 + len(stripe))]
+    assert Redactor().learn(None, text).text(text) == "a <redacted:github-token>. b <redacted:stripe-key>, c"

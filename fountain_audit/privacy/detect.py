@@ -561,11 +561,26 @@ def _trim(plugin: _Plugin, pos: int, value: str) -> tuple[int, str]:
     return pos, value
 
 
+#: Provider tokens whose detect-secrets pattern has a fixed length (``ghp_`` + 36, ``sk_live_`` + 24):
+#: the value is taken on to the end of its run of these characters, so that a longer token (Stripe's
+#: are up to 99 characters) is not redacted with its tail left in the text.
+_RUNS_ON = {"github-token": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"),
+            "stripe-key": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
+            "gitlab-token": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"),
+            "slack-token": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")}
+
+
 def _line_secrets(plugin: _Plugin, line: str, base: int) -> Iterator[Secret]:
+    runs_on = _RUNS_ON.get(plugin.kind)
     for pos, value in _matches(plugin, line):
         pos, value = _trim(plugin, pos, value)
         if not value:
             continue
+        if runs_on is not None:
+            end = pos + len(value)
+            while end < len(line) and line[end] in runs_on:
+                end += 1
+            value = line[pos:end]
         if plugin.kind == "aws-secret-key" and _AWS_ID_RE.fullmatch(value):
             continue  # the key ID; reported as aws-access-key
         if plugin.kind == "aws-access-key" and not _AWS_ID_RE.fullmatch(value):
