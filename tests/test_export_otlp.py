@@ -325,3 +325,11 @@ def test_a_timeout_that_is_not_a_number_of_seconds_is_a_usage_error(value, messa
     r = run("--endpoint", "http://127.0.0.1:9/v1/traces", "--timeout", value, str(CLEAN))
     assert r.exit_code == 2
     assert r.output.splitlines()[-1] == f"Error: Invalid value for '--timeout': {message}"
+
+
+def test_a_fallback_time_finer_than_a_microsecond_is_refused():
+    """`.123456789` was cut to `.123456` without a word (datetime keeps microseconds)."""
+    r = run("--to", "otlp-json", "--fallback-time", "2026-08-03T14:20:00.123456789Z", str(CLEAN))
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == ("Error: Invalid value for --fallback-time: '2026-08-03T14:20:00.123456789Z' "
+                                         "gives 9 digits of a second; times are kept to the microsecond (6 digits)")

@@ -104,9 +104,9 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     if fallback_time is not None:
         try:
             fallback = parse_time(fallback_time, zone)
-        except ValueError:
-            raise click.BadParameter(f"not an ISO 8601 time: {fallback_time!r}", param_hint="--fallback-time") \
-                from None
+        except ValueError as e:
+            why = str(e) if "digits of a second" in str(e) else f"not an ISO 8601 time: {fallback_time!r}"
+            raise click.BadParameter(why, param_hint="--fallback-time") from None
     clock = Clock(zone, fallback)
 
     files, errors = discover(paths)
