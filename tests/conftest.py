@@ -57,3 +57,17 @@ def cpu_best_of_3(fn, arg) -> float:
     finally:
         gc.enable()
     return best
+
+
+#: The tool arguments of line 37 of samples/clean-session.spmd (what the privacy tests replace).
+CLEAN_TOOL_ARGS = '{"query":"retro — action items","limit":5}'
+
+
+def clean_session_with_tool_args(tmp_path, args: str):
+    """samples/clean-session.spmd with the arguments of its line 37 tool note replaced by ``args``,
+    written to ``tmp_path / "esc.spmd"`` (returned)."""
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    assert CLEAN_TOOL_ARGS in text
+    path = tmp_path / "esc.spmd"
+    path.write_text(text.replace(CLEAN_TOOL_ARGS, args), encoding="utf-8")
+    return path

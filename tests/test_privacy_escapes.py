@@ -17,7 +17,7 @@ from fountain_audit.lint.linter import Selection, lint_text
 from fountain_audit.privacy.detect import find_home_paths, find_secrets
 from fountain_audit.privacy.redact import redact_session, redact_text
 
-from .conftest import cpu_best_of_3
+from .conftest import clean_session_with_tool_args, cpu_best_of_3
 
 # (text, [(start, end, kind)], redacted text); each span is checked against its spelling too
 FOUND = {
@@ -130,11 +130,7 @@ LEAKS = ("hunter2", "Tr0ub4dor", "Qx7fAkEfAkE9")
 
 @pytest.fixture
 def escaped_session(tmp_path):
-    text = open("samples/clean-session.spmd", encoding="utf-8").read()
-    assert '{"query":"retro — action items","limit":5}' in text
-    path = tmp_path / "esc.spmd"
-    path.write_text(text.replace('{"query":"retro — action items","limit":5}', ARGS), encoding="utf-8")
-    return path
+    return clean_session_with_tool_args(tmp_path, ARGS)
 
 
 def test_v101_reports_escaped_secrets_at_their_line_and_column(escaped_session):

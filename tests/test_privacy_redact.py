@@ -14,6 +14,7 @@ import pytest
 
 from fountain_audit.privacy.redact import Redactor, redact_text
 from tests import privacy_session
+from tests.conftest import SAMPLES, clean_session_with_tool_args
 
 TEXT, VALUES = privacy_session.build()
 #: Every personal spelling the issue lists, as written in the seeded session.
@@ -300,11 +301,7 @@ ESC_ARGS = r'{"t":"ghp\u005fZ9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2","p":"\u002fhom
 
 @pytest.fixture
 def escaped_file(tmp_path):
-    text = open("samples/clean-session.spmd", encoding="utf-8").read()
-    assert '{"query":"retro — action items","limit":5}' in text
-    path = tmp_path / "esc.spmd"
-    path.write_text(text.replace('{"query":"retro — action items","limit":5}', ESC_ARGS), encoding="utf-8")
-    return path
+    return clean_session_with_tool_args(tmp_path, ESC_ARGS)
 
 
 def escaped_leaks(out: str) -> list[str]:
@@ -471,7 +468,7 @@ def test_redact_output_dash_is_standard_output(tmp_path):
 def test_root_home_is_redacted_and_the_workspace_under_it_is_the_workspace():
     from fountain_audit.privacy.redact import redact_session
 
-    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace(
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8").replace(
         "/home/margot/src/tidewater", "/root/src/tidewater").replace(
         '"cmd":"make test"', '"cmd":"make -C /root/src/tidewater test && cat /root/.netrc /var/root/x"')
     out = redact_session(text)

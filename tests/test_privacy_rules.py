@@ -16,7 +16,7 @@ from fountain_audit.lint.linter import Selection, lint_text
 from fountain_audit.parse.source import read_path
 from fountain_audit.privacy.detect import find_home_paths, find_secrets
 from tests import privacy_session
-from tests.conftest import SHARED
+from tests.conftest import SAMPLES, SHARED
 
 TEXT, VALUES = privacy_session.build()
 
@@ -246,7 +246,7 @@ def test_openai_prefixed_non_keys(text):
 def test_openai_project_key_is_redacted_whole():
     from fountain_audit.privacy.redact import redact_session
 
-    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace(
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8").replace(
         '"limit":5', f'"limit":5,"k":"{OPENAI_PROJECT_KEY}"')
     out = redact_session(text)
     assert out.problem is None
@@ -333,7 +333,7 @@ def test_github_fine_grained_and_ai_provider_tokens_are_redacted_whole():
     from fountain_audit.privacy.redact import redact_session
 
     extra = ",".join(f'"k{i}":"{t}"' for i, (t, _, _) in enumerate(AI_TOKENS))
-    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace('"limit":5', f'"limit":5,{extra}')
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8").replace('"limit":5', f'"limit":5,{extra}')
     out = redact_session(text)
     assert out.problem is None and out.counts.secrets == len(AI_TOKENS)
     want = ",".join(f'"k{i}":"<redacted:{k}>"' for i, (_, k, _) in enumerate(AI_TOKENS))
@@ -357,7 +357,7 @@ def test_root_is_a_home_directory(text, found):
 
 
 def test_root_home_paths_flagged_but_not_the_workspace():
-    text = open("samples/clean-session.spmd", encoding="utf-8").read().replace(
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8").replace(
         "/home/margot/src/tidewater", "/root/src/tidewater").replace(
         '"cmd":"make test"', '"cmd":"make -C /root/src/tidewater test && cat /root/.netrc"')
     found = lint_text(text, "s.spmd", Selection.build(select=["V102"]))

@@ -221,7 +221,7 @@ def test_lines_take_ascii_digits_only(spec):
 
 
 def test_ids_take_ascii_digits_only():
-    r = CliRunner().invoke(main, ["show", "samples/clean-session.spmd", "s\u0661"])
+    r = CliRunner().invoke(main, ["show", CLEAN, "s\u0661"])
     assert r.exit_code == 2 and "unknown id 's\u0661'" in r.stderr
 
 

@@ -1,4 +1,5 @@
 from fountain_audit.untrusted import terminal_safe
+from tests.conftest import SAMPLES
 
 
 def test_terminal_sequences_are_escaped():
@@ -29,13 +30,13 @@ def test_show_and_diff_escape_invisible_characters(tmp_path):
 
     from fountain_audit.cli import main
 
-    text = open("samples/clean-session.spmd", encoding="utf-8").read()
+    text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
     odd = "r\u200ee\u200ft\u061cr\u200bo\u00ad\ufeff\U000e0041"
     changed = tmp_path / "odd.spmd"
     changed.write_text(text.replace("docs/retro-2026-07.md", f"docs/{odd}-2026-07.md"), encoding="utf-8")
     shown = CliRunner().invoke(main, ["show", str(changed), "L27"])
     assert shown.output == ("27 | [[rag-source: docs/r\\u200ee\\u200ft\\u061cr\\u200bo\\u00ad\\ufeff\\U000e0041"
                             "-2026-07.md]]\n")
-    diffed = CliRunner().invoke(main, ["diff", "samples/clean-session.spmd", str(changed)])
+    diffed = CliRunner().invoke(main, ["diff", str(SAMPLES / "clean-session.spmd"), str(changed)])
     assert "docs/r\\u200ee\\u200ft\\u061cr\\u200bo\\u00ad\\ufeff\\U000e0041-2026-07.md" in diffed.output
     assert not any(c in diffed.output + shown.output for c in "\u200e\u200f\u061c\u200b\u00ad\ufeff\U000e0041")
