@@ -226,7 +226,7 @@ def test_redact_usage_and_unreadable(tmp_path):
     assert cli("redact", str(a), str(a)).returncode == 2
     assert cli("redact", "--in-place", "-o", str(tmp_path / "x"), str(a)).returncode == 2
     r = cli("redact", "--in-place", str(tmp_path / "missing.spmd"))
-    assert r.returncode == 2 and "cannot read" in r.stderr
+    assert r.returncode == 2 and "no such file or directory" in r.stderr
     r = cli("redact", str(a), "-o", str(tmp_path / "no" / "dir" / "x.spmd"))
     assert r.returncode == 2 and "cannot write" in r.stderr
 
@@ -598,3 +598,14 @@ def test_user_paths_are_found_as_by_the_alternation_of_every_name():
     for _ in range(3000):
         s = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 14)))
         assert list(red._user_paths(s)) == [m.span() for m in old.finditer(s)], repr(s)
+
+
+def test_a_url_naming_a_known_user_is_not_taken_for_a_path():
+    """`https://bob:…@host` became `https:<home>:…` once /home/bob was seen (the URL's `//bob` read
+    as a path naming the user): a URL's authority is left to the URL rules (its password is a
+    basic-auth secret); paths naming the user are still replaced."""
+    t = ("ws /home/bob/x; curl https://bob:S3cr3tPa55w0rd@example.com/x; git clone https://bob@github.com/r; "
+         'j "https:\\/\\/bob@h"; p /srv/bob/data; PATH=/usr/bin:/srv/bob/bin; unc //bob/share')
+    assert Redactor().learn(None, t).text(t) == (
+        "ws <home>/x; curl https://bob:<redacted:basic-auth>@example.com/x; git clone https://bob@github.com/r; "
+        'j "https:\\/\\/bob@h"; p <home>/data; PATH=/usr/bin:<home>/bin; unc <home>/share')

@@ -148,6 +148,9 @@ def test_an_id_before_the_file_is_named_as_the_mistake():
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == (f"fountain-audit: error: t1: no such file; the session file comes first: "
                         f"fountain-audit show {CLEAN} t1\n")
+    r = run("t1", "t2.reply", CLEAN)
+    assert r.stderr == (f"fountain-audit: error: t1: no such file; the session file comes first: "
+                        f"fountain-audit show {CLEAN} t1 t2.reply\n")
 
 
 def test_stdin():

@@ -47,7 +47,7 @@ def redact(files, output_file, in_place, paths_only):
     """
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.commands.common import read_stdin
-    from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, describe_content, encode_text, read_bytes
+    from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, describe_content, encode_text, read_bytes, why_unreadable
     from fountain_audit.privacy.redact import redact_session
 
     if output_file == "-" and not in_place:  # -o -: standard output, as without -o
@@ -77,8 +77,7 @@ def redact(files, output_file, in_place, paths_only):
                 original = read_bytes(f)
                 text = decode_file(original, f)
         except OSError as e:
-            _error(f"{f}: not a regular file" if e.strerror == "not a regular file"
-                   else f"{f}: cannot read: {e.strerror or e}")
+            _error(f"{f}: {why_unreadable(f, e)}")
             status = 2
             continue
         what = describe_content(text)

@@ -80,8 +80,12 @@ def show(file, ids, lines, output_format, color, redact, redact_paths):
     """
     from fountain_audit.audit import show as sh
 
-    if file != "-" and not os.path.lexists(file) and os.path.isfile(ids[0]):  # `show t3 session.spmd`
-        fail(f"{file}: no such file; the session file comes first: fountain-audit show {ids[0]} {file}")
+    if file != "-" and not os.path.lexists(file):  # `show t3 session.spmd`, `show t3 t4 session.spmd`
+        given = [file, *ids]
+        named = next((k for k, x in enumerate(given) if k and os.path.isfile(x)), None)
+        if named is not None:
+            order = " ".join([given[named], *given[:named], *given[named + 1:]])
+            fail(f"{file}: no such file; the session file comes first: fountain-audit show {order}")
     name, session, *red = read_session(file, redact, redact_paths)
     try:
         document, notes = sh.show_document(session, name, list(ids), lines)

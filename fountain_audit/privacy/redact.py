@@ -45,6 +45,10 @@ def secret_placeholder(kind: str) -> str:
 #: separators, not inside a word, before a segment; group 1, at every position (overlapping:
 #: in `c//////bob` the path is the last `//bob`).
 _PATH_START = re.compile(r"(?=((?<![\w.$-])(?:[A-Za-z]:" + SEP + r"+|" + SEP + r"{1,2})(?=[\w.$ -])))")
+_TWO_SEPARATORS = re.compile(SEP + SEP)
+#: A URL scheme ending just before ``//`` (then the user name after it is a URL's, not a path's).
+_URL_SCHEME = re.compile(r"(?<![A-Za-z0-9+.-])(?:https?|s?ftps?|ssh|git|svn|wss?|smb|ldaps?|mongodb(?:\+srv)?"
+                         r"|postgres(?:ql)?|mysql|redis|amqps?|s3):$", re.IGNORECASE)
 #: A path segment's characters, up to a separator or anything else.
 _SEGMENT_RUN = re.compile(r"[\w.$ -]*")
 
@@ -191,6 +195,10 @@ class Redactor:
         for m in _PATH_START.finditer(s):
             if m.start(1) < last:
                 continue
+            if m.start(1) and s[m.start(1) - 1] == ":" and _TWO_SEPARATORS.fullmatch(m.group(1)) \
+                    and _URL_SCHEME.search(s, max(0, m.start(1) - 16), m.start(1)):
+                last = m.end(1)  # (nor its second separator)
+                continue  # `https://bob@host`, `https:\/\/bob:pw@host`: a URL's authority, not a path
             pos = m.end(1)
             for _ in range(7):
                 run = _SEGMENT_RUN.match(s, pos)

@@ -22,6 +22,7 @@ INT. SHELL 2026-06-24 10:02:30
 SHELL
 access granted \u202e; rm -rf ~ \u202c
 ```
+(The controls are written `\u202e` and `\u202c` here; the file holds the characters.)
 
 ## Use instead
 ```fountain
