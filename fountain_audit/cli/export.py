@@ -77,7 +77,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.export import render
     from fountain_audit.export.common import SessionExport
-    from fountain_audit.export.timing import Clock, NoTimestamp, parse_offset, parse_time
+    from fountain_audit.export.timing import Clock, FinerThanMicroseconds, NoTimestamp, parse_offset, parse_time
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
     from fountain_audit.parse.source import decode_bytes, describe_content, read_path
@@ -104,9 +104,11 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     if fallback_time is not None:
         try:
             fallback = parse_time(fallback_time, zone)
-        except ValueError as e:
-            why = str(e) if "digits of a second" in str(e) else f"not an ISO 8601 time: {fallback_time!r}"
-            raise click.BadParameter(why, param_hint="--fallback-time") from None
+        except FinerThanMicroseconds as e:
+            raise click.BadParameter(str(e), param_hint="--fallback-time") from None
+        except ValueError:
+            raise click.BadParameter(f"not an ISO 8601 time: {fallback_time!r}", param_hint="--fallback-time") \
+                from None
     clock = Clock(zone, fallback)
 
     files, errors = discover(paths)

@@ -47,7 +47,8 @@ def redact(files, output_file, in_place, paths_only):
     """
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.commands.common import read_stdin
-    from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, decode_file, describe_content, encode_text, read_bytes, why_unreadable
+    from fountain_audit.parse.source import (DEFAULT_MAX_FILE_SIZE, decode_file, describe_content, encode_text,
+                                             read_bytes, why_unreadable)
     from fountain_audit.privacy.redact import redact_session
 
     if output_file == "-" and not in_place:  # -o -: standard output, as without -o

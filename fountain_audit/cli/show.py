@@ -52,7 +52,8 @@ def fail(message: str) -> None:
 @click.argument("ids", metavar="ID...", nargs=-1, required=True)
 @click.option("--lines", "lines", metavar="A:B",
               help="Only lines A to B of each element (1-based, inclusive, relative to the element; "
-                   "'A:', ':B' and 'N' (line N alone) are accepted). An end past the element is clamped (noted on stderr).")
+                   "'A:', ':B' and 'N' (line N alone) are accepted). An end past the element is clamped "
+                   "(noted on stderr).")
 @click.option("--format", "--output-format", "output_format", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text: the lines with their numbers; json: each element's dump record "
                                       "plus 'text' and the applied 'lines' (see 'fountain-audit schema show').")

@@ -279,24 +279,11 @@ def _not_a_file(path: str) -> str | None:
     ``None``: ``no such file or directory``, ``permission denied`` (e.g. inside an unreadable
     directory), ``not a regular file`` (a FIFO would block forever, a device never ends),
     ``a dangling symbolic link (to TARGET)``, ``a symbolic link loop``."""
-    import errno
+    from fountain_audit.parse.source import why_unreadable
     try:
         mode = os.stat(path).st_mode
     except OSError as e:
-        link = os.path.islink(path)
-        if e.errno == errno.ENOENT:
-            if not link:
-                return "no such file or directory"
-            try:
-                target = os.readlink(path)
-            except OSError:
-                return "a dangling symbolic link"
-            return f"a dangling symbolic link (to {target})"
-        if e.errno == errno.ELOOP:
-            return "a symbolic link loop"
-        if e.errno in (errno.EACCES, errno.EPERM):
-            return "permission denied"
-        return f"cannot read: {e.strerror or e}"
+        return why_unreadable(path, e)
     return None if stat.S_ISREG(mode) else "not a regular file"
 def _fail(message: str) -> None:
     """Print ``fountain-audit: error: MESSAGE`` on standard error and exit 2."""

@@ -154,7 +154,8 @@ def render_lines(result: DiffResult, stat: bool = False) -> list[Line]:
     ``@@ -turn N +turn M @@ scene K: HEADING``, then the summary footer. With ``stat``:
     the header and one ``count  label`` line per summary count."""
     # (file names on one line: a newline in a name could forge a line of the diff)
-    lines: list[Line] = [[(f"--- {file_line(result.a.name)}", "remove")], [(f"+++ {file_line(result.b.name)}", "add")]]
+    lines: list[Line] = [[(f"--- {file_line(result.a.name)}", "remove")],
+                         [(f"+++ {file_line(result.b.name)}", "add")]]
     s = result.summary()
     if stat:
         width = max(len(str(s[k])) for k, _ in _STAT_ROWS)

@@ -39,13 +39,18 @@ def parse_offset(text: str) -> dt.timezone:
 _FRACTION_RE = re.compile(r"\d\d:\d\d:\d\d[.,](\d+)", re.ASCII)
 
 
+class FinerThanMicroseconds(ValueError):
+    """A time written with more than 6 digits of a second (:func:`parse_time`); the message says so."""
+
+
 def parse_time(text: str, zone: dt.timezone) -> dt.datetime:
     """An ISO 8601 date-time (``2026-08-03T14:20:00Z``, ``2026-08-03 14:20``); a time without
-    an offset is read in ``zone``. Raises ``ValueError``, also for a fraction of a second finer
-    than a microsecond (``datetime`` would cut ``.123456789`` to ``.123456`` without a word)."""
+    an offset is read in ``zone``. Raises ``ValueError``; :class:`FinerThanMicroseconds` for a
+    fraction of a second finer than a microsecond (``datetime`` would cut ``.123456789`` to
+    ``.123456`` without a word)."""
     frac = _FRACTION_RE.search(text)
     if frac and len(frac.group(1)) > 6:
-        raise ValueError(f"{text.strip()!r} gives {len(frac.group(1))} digits of a second; times are kept to the "
+        raise FinerThanMicroseconds(f"{text.strip()!r} gives {len(frac.group(1))} digits of a second; times are kept to the "
                          "microsecond (6 digits)")
     t = dt.datetime.fromisoformat(text.strip())
     return t if t.tzinfo is not None else t.replace(tzinfo=zone)

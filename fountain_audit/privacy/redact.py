@@ -113,9 +113,7 @@ def _trie_pattern(node: dict) -> str:
     if not branches:
         return ""
     body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    if "" in node:  # a word may end here: the rest is optional
-        return (body + "?" if len(branches) == 1 and len(body) == 1 else "(?:" + body + ")?") if branches else ""
-    return body
+    return f"(?:{body})?" if "" in node else body  # (a word may end here: the rest is optional)
 
 
 class Redactor:
