@@ -18,7 +18,8 @@ from tests.conftest import SAMPLES, shared_files
 from tests.test_formats import cli_env
 
 #: A recorder-shaped session whose notes are all of kinds with a fast reader (tool, rag,
-#: rag-source, recall, write, shell, confidence), with a title page, a byte-order mark and a leading note in its head.
+#: rag-source, recall, write, shell, confidence, chunk, model switch), with a title page, a
+#: byte-order mark and a leading note in its head.
 SESSION = ("\ufeff[[recall: profile_1 (workspace_profile) — score 1.00]]\n\n"
            "Title: Harvey Session\nAuthor: ALICE\nDate: 2026-06-24 10:00:00\n  continued\n\nFADE IN:\n\n"
            "INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
@@ -27,6 +28,8 @@ SESSION = ("\ufeff[[recall: profile_1 (workspace_profile) — score 1.00]]\n\n"
            "ALICE\nFix the test.\n\nHARVEY\nForwarding to LLAMA3.\n\n"
            "[[tool: read_file({\"path\":\"a.go\"}) — ok]]\n\n[[tool: run_tests({}) — error: 1 failed]]\n\n"
            "[[write: a.go — ok]]\n\n[[shell: go test ./... — exit 1]]\n\n[[confidence: 0.91 — threshold met]]\n\n"
+           "[[chunk: file=a.log, chunks=2, model=qwen2.5-coder:7b, boundary=paragraph, chunk-size=4000]]\n\n"
+           "[[model switch: devstral:24b (ollama) at 2026-06-24 10:03:00]]\n\n"
            "LLAMA3\n(thinking)\nDone: the test passes [[inline note]] now.\n\n")
 
 #: Run in a fresh interpreter: the parse (node classes and spans), the lint findings, and

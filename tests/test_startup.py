@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,8 +31,10 @@ print(json.dumps(heavy), file=sys.stderr)
 
 
 def _imported(tmp_path: Path, *args: str) -> list[str]:
+    env = {**os.environ, "FOUNTAIN_AUDIT_CACHE_DIR": str(tmp_path / "cache")}  # the grammar memo: this test's
+    env.pop("FOUNTAIN_AUDIT_NO_CACHE", None)
     p = subprocess.run([sys.executable, "-c", PROBE % (HEAVY,), *args], capture_output=True, text=True,
-                       cwd=tmp_path)  # no fountain-audit.toml or pyproject.toml here
+                       cwd=tmp_path, env=env)  # no fountain-audit.toml or pyproject.toml here
     return sorted({m.split(".")[0] if m.startswith(("rich", "lark")) else m
                    for m in json.loads(p.stderr.strip().splitlines()[-1])})
 
@@ -41,10 +44,14 @@ def test_version_imports_nothing_heavy(tmp_path):
 
 
 @pytest.mark.parametrize("fmt", ["concise", "json", "sarif", "github", "json-lines"])
-def test_lint_imports_only_the_parser(tmp_path, fmt):
+def test_lint_imports_nothing_heavy_once_the_grammar_memo_knows_the_shapes(tmp_path, fmt):
+    # samples/clean-session.spmd has every kind of note the recorder writes (chunk and model switch
+    # included) and no configuration file: the first process asks Lark and records its answers
+    # (fountain_audit.parse.memo), the next needs neither Lark nor anything else heavy
     (tmp_path / "a.spmd").write_text((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"),
                                      encoding="utf-8")
     assert _imported(tmp_path, "lint", "--output-format", fmt, "a.spmd") == ["lark"]
+    assert _imported(tmp_path, "lint", "--output-format", fmt, "a.spmd") == []
 
 
 def _rich(diagnostics, files, **kw) -> str:

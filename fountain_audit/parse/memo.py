@@ -34,8 +34,9 @@ try:  # the built-in module: hashlib would load OpenSSL too (start-up time)
 except ImportError:  # pragma: no cover - every CPython build has it
     from hashlib import blake2b
 
-#: Version of the file layout and of what callers store; part of the key.
-FORMAT = 1
+#: Version of the file layout and of what callers store; part of the key (2: the notes memo's
+#: plans cover optional terminals and list rules).
+FORMAT = 2
 #: Longest key (characters) kept: a longer shape is decided by Lark each time, never stored.
 MAX_KEY = 2000
 #: Most entries a table keeps (a file of pathological shapes stays small).

@@ -775,6 +775,22 @@ def _plan_reader(rx: re.Pattern, plan: list, fields: NoteFields):
         method, steps = node
         return getattr(fields, method)([m.group(x) if isinstance(x, str) else reduce(m, x) for x in steps])
 
+    if plan[0] == "*":  # a list rule, `item (SEP item)*`: rx matches one item, then SEP or the end
+        method, item = getattr(fields, plan[1]), plan[2]
+
+        def read_list(payload: str):
+            items = []
+            at = 0
+            while True:
+                m = rx.match(payload, at)
+                if m is None:
+                    return None
+                items.append(reduce(m, item))
+                if m.group("sep") is None:  # (the end of the payload)
+                    return method(items)
+                at = m.end()
+        return read_list
+
     def read(payload: str):
         m = rx.match(payload)
         return None if m is None else reduce(m, plan)
@@ -784,6 +800,9 @@ def _plan_reader(rx: re.Pattern, plan: list, fields: NoteFields):
 def _is_plan(plan, groups: dict) -> bool:
     """Whether ``plan`` (from the memo) is well formed: ``[method, steps]`` naming a public
     :class:`NoteFields` method, each step a group of the pattern or a nested plan."""
+    if isinstance(plan, list) and len(plan) == 3 and plan[0] == "*":  # a list rule's: ["*", method, item plan]
+        return "sep" in groups and isinstance(plan[1], str) and _is_plan([plan[1], []], groups) and \
+            _is_plan(plan[2], groups)
     if not (isinstance(plan, list) and len(plan) == 2 and isinstance(plan[0], str) and isinstance(plan[1], list)):
         return False
     method, steps = plan
@@ -829,8 +848,13 @@ def _reader_tables() -> tuple[dict[str, str], dict[str, tuple[str, list]]]:
 
 def _plans() -> dict[str, tuple[str, list]]:
     """Start rules of notes.lark whose parse is one sequence of terminals and named sub-rules,
-    with no optional part, no inlined (``_rule``) or single-child (``?rule``) sub-rule and no
-    kept punctuation: start rule -> ``(pattern, plan)`` (see :func:`_plan_reader`). The
+    with no inlined (``_rule``) or single-child (``?rule``) sub-rule and no kept punctuation,
+    where a terminal may be optional (``[BACKEND]``: Lark's two expansions, one with the
+    terminal's place marked empty; its group is then ``None``, the parser's placeholder), or a
+    list of one sub-rule, ``item (SEP item)*`` (``chunk``: plan ``["*", method, item plan]``,
+    the pattern one item then group ``sep`` or the end): start rule -> ``(pattern, plan)``
+    (see :func:`_plan_reader`; ``tests/test_note_sequences.py`` checks the readers against the
+    parser on generated payloads). The
     pattern is :func:`_sequences`'; the plan passes each sub-rule's value and the text of each
     terminal the parser keeps (named terminals not starting with ``_``; anonymous strings and
     ``_NAME`` terminals are filtered out, as Lark's tree builder does) to the rule's
@@ -841,22 +865,25 @@ def _plans() -> dict[str, tuple[str, list]]:
     for r in lark.rules:
         rules.setdefault(r.origin.name, []).append(r)
 
-    def plan(rule, parts: list[str]):
+    def plan(rule, parts: list[str], optional: tuple[bool, ...] = ()):
         o = rule.options
         if o.keep_all_tokens or o.expand1 or o.empty_indices or getattr(o, "template_source", None):
             return None
         steps: list = []
-        for sym in rule.expansion:
+        for i, sym in enumerate(rule.expansion):
             if sym.is_term:
                 if sym.name not in patterns:
                     return None
                 group = f"g{len(parts)}"
-                parts.append(f"(?>(?P<{group}>{patterns[sym.name]}))")
+                part = f"(?>(?P<{group}>{patterns[sym.name]}))"
+                # an optional terminal (`[BACKEND]`): its group is None when absent, as the
+                # parser's placeholder
+                parts.append(f"(?:{part})?" if i < len(optional) and optional[i] else part)
                 if not sym.filter_out:
                     steps.append(group)
             else:
                 sub = rules.get(sym.name, [])
-                if sym.name.startswith("_") or len(sub) != 1:
+                if sym.name.startswith("_") or len(sub) != 1 or i < len(optional) and optional[i]:
                     return None
                 inner = plan(sub[0], parts)
                 if inner is None:
@@ -865,13 +892,66 @@ def _plans() -> dict[str, tuple[str, list]]:
         method = str(rule.alias or rule.origin.name)
         return [method, steps] if callable(getattr(NoteFields, method, None)) else None
 
+    def item_plan(name: str, parts: list[str]):
+        # a sub-rule's plan, `a [B]` allowed (as for a start rule, below)
+        exps = rules.get(name, [])
+        optional: tuple[bool, ...] = ()
+        if len(exps) == 2:
+            full, short = sorted(exps, key=lambda r: len(r.expansion), reverse=True)
+            optional = short.options.empty_indices
+            if full.options.empty_indices or len(optional) != len(full.expansion) or \
+                    [s for s, gone in zip(full.expansion, optional) if not gone] != list(short.expansion) or \
+                    short.alias != full.alias:
+                return None
+            exps = [full]
+        return plan(exps[0], parts, optional) if len(exps) == 1 else None
+
+    def list_plan(start: str, exps: list):
+        # `start: item (SEP... item)*`, which Lark writes as `start: item | item __star` and
+        # `__star: SEP... item | __star SEP... item`: one item, then the separators or the end
+        if len(exps) != 2 or any(r.options.empty_indices or r.alias for r in exps):
+            return None
+        one, more = sorted(exps, key=lambda r: len(r.expansion))
+        if len(one.expansion) != 1 or one.expansion[0].is_term or len(more.expansion) != 2 or \
+                more.expansion[0] != one.expansion[0] or more.expansion[1].is_term:
+            return None
+        item, star = one.expansion[0], more.expansion[1]
+        loop = rules.get(star.name, [])
+        if not star.name.startswith("__") or len(loop) != 2:
+            return None
+        first, again = sorted(loop, key=lambda r: len(r.expansion))
+        seps = first.expansion[:-1]
+        if first.expansion[-1] != item or list(again.expansion) != [star, *seps, item] or \
+                not seps or not all(s.is_term and s.filter_out and s.name in patterns for s in seps):
+            return None
+        parts: list[str] = []
+        node = item_plan(item.name, parts)
+        method = str(start)
+        if node is None or not callable(getattr(NoteFields, method, None)):
+            return None
+        sep = "".join(f"(?>{patterns[s.name]})" for s in seps)
+        return "".join(parts) + f"(?:(?P<sep>{sep})|\\Z)", ["*", method, node]
+
     out: dict[str, tuple[str, list]] = {}
     for start in lark.options.start:
         exps = rules.get(start, [])
+        listed = list_plan(start, exps)
+        if listed is not None:
+            out[start] = listed
+            continue
+        optional: tuple[bool, ...] = ()
+        if len(exps) == 2:  # `a [B] c`: the full sequence, and the one without B (B's place marked)
+            full, short = sorted(exps, key=lambda r: len(r.expansion), reverse=True)
+            optional = short.options.empty_indices
+            if full.options.empty_indices or len(optional) != len(full.expansion) or \
+                    [s for s, gone in zip(full.expansion, optional) if not gone] != list(short.expansion) or \
+                    short.alias != full.alias:
+                continue
+            exps = [full]
         if len(exps) != 1:
             continue
         parts: list[str] = []
-        node = plan(exps[0], parts)
+        node = plan(exps[0], parts, optional)
         if node is not None:
             out[start] = ("".join(parts) + r"\Z", node)
     return out
