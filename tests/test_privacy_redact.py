@@ -609,3 +609,31 @@ def test_a_url_naming_a_known_user_is_not_taken_for_a_path():
     assert Redactor().learn(None, t).text(t) == (
         "ws <home>/x; curl https://bob:<redacted:basic-auth>@example.com/x; git clone https://bob@github.com/r; "
         'j "https:\\/\\/bob@h"; p <home>/data; PATH=/usr/bin:<home>/bin; unc <home>/share')
+
+
+def test_a_string_read_before_the_redactor_learns_is_read_again_after():
+    # (Redactor.replacements keeps what it found in short strings; learning empties that memo)
+    red = Redactor()
+    assert [red.text("Zq8vLm3xT9qP"), red.text("/srv/alice/notes")] == ["Zq8vLm3xT9qP", "/srv/alice/notes"]
+    red.learn(text='password = "Zq8vLm3xT9qP"\n')  # a secret, learnt from the raw text
+    assert red.text("Zq8vLm3xT9qP") == "<redacted:keyword-secret>"
+    assert red.text("/srv/alice/notes") == "/srv/alice/notes"
+    red.learn(text="see /home/alice/x\n")  # a user name
+    assert red.text("/srv/alice/notes") == "<home>/notes"
+    red.add(["/srv/work"])  # a workspace
+    assert red.text("/srv/work/a.go") == "<workspace>/a.go"
+    assert red.counts.secrets == 1 and red.counts.home == 1 and red.counts.workspace == 1
+    red.text("Zq8vLm3xT9qP")  # a repeat is counted again (a replacement made), though not read again
+    assert red.counts.secrets == 2
+
+
+def test_dump_redact_reads_each_distinct_short_string_once(tmp_path, monkeypatch):
+    from fountain_audit.privacy import redact
+    calls = []
+    original = redact.Redactor._replacements
+    monkeypatch.setattr(redact.Redactor, "_replacements", lambda self, s: calls.append(s) or original(self, s))
+    text = "".join(f"[[tool: read_file({{\"path\":\"f{i}.go\"}}) — ok]]\n\n" for i in range(50))
+    red = redact.Redactor().learn(text=text)
+    out = [red({"kind": "tool", "name": "read_file", "arguments": {"path": f"f{i}.go"}}) for i in range(50)]
+    assert out[3] == {"kind": "tool", "name": "read_file", "arguments": {"path": "f3.go"}}
+    assert len(calls) == len(set(calls)) == 6 + 50  # the 6 keys and names once, each path once

@@ -211,6 +211,8 @@ PLUGINS: tuple[_Plugin, ...] = (
     _p("keyword-secret", "secret assigned to a keyword", "keyword.KeywordDetector", _KEYWORDS,
        f"{_DENYLIST}|token", lower=True, shown=0, flags=re.I, by_needle=True),
 )
+#: Each plugin's needles as ASCII bytes (to look for them in a text's byte form).
+_NEEDLE_BYTES = {p: tuple(n.encode("ascii") for n in p.needles) for p in PLUGINS}
 _BY_KIND = {p.kind: p for p in PLUGINS}
 
 #: Faster presence tests for short needles than ``needle in text`` (a scan of the whole text
@@ -655,14 +657,24 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
 _LAST_FOUND: tuple[str, tuple[Secret, ...]] | None = None
 
 
+#: Below this many code points :func:`_plain_secrets` tests each needle with ``in`` directly, without
+#: :func:`_presence`'s memo (which pays off when a needle is asked for again on a large text).
+_SMALL_TEXT = 4096
+
+
 def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | bytes | None = None) -> list[Secret]:
     """The secrets the detectors find in ``text`` as it is written (no repeats, no allow list)."""
     raw = text.encode("ascii", "replace") if ascii_bytes is None else ascii_bytes
     low = _folded(text, raw) if folded is None else folded
     present = _presence(raw, low)
     found: list[Secret] = []
+    small = len(text) < _SMALL_TEXT
     for plugin in PLUGINS:
-        if not any(present(n, plugin.lower) for n in plugin.needles):
+        if small:  # (a short string, as a dump writes thousands of: its needles looked for directly)
+            hay = low if plugin.lower else raw
+            if not any(n in hay for n in (_NEEDLE_BYTES[plugin] if type(hay) is bytes else plugin.needles)):
+                continue
+        elif not any(present(n, plugin.lower) for n in plugin.needles):
             continue
         lines = _candidate_lines(plugin, text, low if plugin.lower else text, present)
         if not lines:
