@@ -253,3 +253,27 @@ def test_lines_n_is_line_n_alone():
     assert r.exit_code == 0
     lines = json.loads(r.stdout)["elements"][0]["lines"]
     assert (lines["start"], lines["end"], lines["total"], lines["clamped"]) == (3, 3, 14, False)
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
+def test_the_session_and_ast_records_share_no_id_and_each_id_is_looked_up_in_its_own(path):
+    # show builds only the records an id can be among (the AST's for n… and doc); the same
+    # record as from every record at once, for every id dump prints
+    from fountain_audit.audit.show import _AST_ID_RE, Elements
+    session = build_session(parse(decode_bytes(path.read_bytes())))
+    elements = Elements(session, str(path))
+    ast, rest = elements._ast_records(), elements._session_records()
+    assert not set(ast) & set(rest)
+    assert all(_AST_ID_RE.fullmatch(i) for i in ast) and not any(_AST_ID_RE.fullmatch(i) for i in rest)
+    assert elements.records() == {**rest, **ast}
+
+
+def test_a_turn_is_shown_without_reading_the_ast(monkeypatch):
+    import fountain_audit.audit.show as show_module
+
+    def no(*args):
+        raise AssertionError("AST records built")
+    monkeypatch.setattr(show_module, "ast_records", no)
+    result = run(CLEAN, "t1.tool2")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("39 | [[tool: run_shell(")

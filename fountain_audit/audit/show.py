@@ -17,6 +17,7 @@ the element or a malformed range raise :class:`ShowError` naming the valid range
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ from fountain_audit.untrusted import terminal_safe
 FORMAT_VERSION = "1.1"
 
 _EOL_RE = re.compile(r"\r\n|\r|\n")
+#: The ids of AST records (``dump --ast``): ``n4``, ``n1.2``, and ``doc``.
+_AST_ID_RE = re.compile(r"n[0-9]+(?:\.[0-9]+)?|doc")
 _LINES_RE = re.compile(r"(?P<a>[0-9]*):(?P<b>[0-9]*)|(?P<n>[0-9]+)")  # used with fullmatch: ASCII digits only
 _ALL = record_kinds(["all"])
 
@@ -132,9 +135,31 @@ class Elements:
         return 0 if not self.text else len(self.starts)
 
     def records(self) -> dict[str, dict[str, Any]]:
-        """id → JSON-ready record, for every id but lines (in file order per kind)."""
-        if self._records is not None:
-            return self._records
+        """id → JSON-ready record, for every id but lines (in file order per kind): the session's
+        (scenes, regions, turns and their parts, notes), then the AST's (``n…``, ``doc``); the
+        two share no id."""
+        if self._records is None:
+            self._records = {**self._session_records(), **self._ast_records()}
+        return self._records
+
+    def _family(self, ident: str) -> dict[str, dict[str, Any]]:
+        """The records among which ``ident`` is, if anywhere: the AST's for ``n…`` and ``doc``,
+        else the session's. Each is built only when asked for (the AST's records are about half
+        the time of reading every record of a large file, and a turn's id does not need them)."""
+        return self._ast_records() if _AST_ID_RE.fullmatch(ident) else self._session_records()
+
+    @functools.cache
+    def _ast_records(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for rec in ast_records(self.session.document, self.file):
+            j = rec.to_json()
+            out[j["id"]] = j  # (an empty file's document has no span: it shows as no lines)
+            for c in j.get("children", []):
+                out[c["id"]] = c
+        return out
+
+    @functools.cache
+    def _session_records(self) -> dict[str, dict[str, Any]]:
         s, f = self.session, self.file
         out: dict[str, dict[str, Any]] = {}
         head = s.scenes[0].heading.offset if s.scenes else None
@@ -166,12 +191,6 @@ class Elements:
         for rec in note_records(s, f, _ALL):
             j = rec.to_json()
             out[j["id"]] = j
-        for rec in ast_records(s.document, f):
-            j = rec.to_json()
-            out[j["id"]] = j  # (an empty file's document has no span: it shows as no lines)
-            for c in j.get("children", []):
-                out[c["id"]] = c
-        self._records = out
         return out
 
     def get(self, ident: str) -> Element:
@@ -186,7 +205,7 @@ class Elements:
             end = self.starts[n] if n < len(self.starts) else len(self.text)
             span = self._span(start, end)
             return Element(ident, {"record": "line", "id": ident, "span": span.to_json()}, start, end, n)
-        rec = self.records().get(ident)
+        rec = self._family(ident).get(ident)
         if rec is None and ident == "end":  # a valid id, in a file that has THE END.
             raise ShowError("no element 'end': the file has no end marker (THE END.)")
         if rec is None:
