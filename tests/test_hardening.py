@@ -214,15 +214,28 @@ def test_provenance_refuses_what_is_not_a_session(project):
     Path("empty.spmd").write_bytes(b"")
     Path("play.fountain").write_text("INT. KITCHEN - DAY\n\nMAYA\nCoffee?\n", encoding="utf-8")
     r = cli("provenance", "bin.spmd")
-    assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr.splitlines() == [
-        "fountain-audit: warning: bin.spmd: binary data, not a session transcript",
-        "fountain-audit: error: bin.spmd: not a Harvey session: binary data, not a session transcript"]
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        2, "", "fountain-audit: error: bin.spmd: not a Harvey session: binary data, not a session transcript\n")
     r = cli("provenance", "empty.spmd")
-    assert (r.exit_code, r.stderr.splitlines()[-1]) == (2, "fountain-audit: error: empty.spmd: not a Harvey session: empty")
+    assert (r.exit_code, r.stdout, r.stderr) == (2, "", "fountain-audit: error: empty.spmd: not a Harvey session: empty\n")
     r = cli("provenance", "--format", "json", "play.fountain")
     assert (r.exit_code, r.stdout, r.stderr) == (
         2, "", "fountain-audit: error: play.fountain: not a Harvey session: a plain screenplay (no Harvey scene or note)\n")
+
+
+def test_provenance_refuses_a_session_with_no_turns_as_diff_does(project):
+    """A Harvey chat scene holding only action has no reply to trace: provenance said
+    "undetermined session" and exited 0 while diff exited 2 ("no turns"); now both exit 2."""
+    Path("noturns.spmd").write_text(
+        "Title: Harvey Session\nCredit: Recorded by Harvey\nAuthor: ALICE\n\n\nFADE IN:\n\n\n"
+        "INT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\nHarvey and ALICE are in chat mode.\n\n\nTHE END.\n",
+        encoding="utf-8")
+    for fmt in ("text", "json"):
+        r = cli("provenance", "--format", fmt, "noturns.spmd")
+        assert (r.exit_code, r.stdout, r.stderr) == (
+            2, "", "fountain-audit: error: noturns.spmd: not a Harvey session: no turns\n")
+    r = cli("diff", "noturns.spmd", "noturns.spmd")
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: noturns.spmd: not a Harvey session (no turns)\n")
 
 
 # -- 9. every diagnostic has an end -------------------------------------------------------------------------

@@ -247,7 +247,9 @@ def test_the_first_marker_id_reaches_the_terminal_escaped(tmp_path):
     escape sequence is shown escaped, and an undecodable byte as \\xNN (it raised UnicodeEncodeError
     writing to standard output; found by fuzzing)."""
     f = tmp_path / "s.spmd"
-    f.write_bytes(b"[[recall: p\x1b[2J\xff1 (workspace_profile) \xe2\x80\x94 score 1.00]]\n")
+    f.write_bytes(b"[[recall: p\x1b[2J\xff1 (workspace_profile) \xe2\x80\x94 score 1.00]]\n\n"
+                  b"INT. HARVEY AND IVO TALKING 2026-09-14 08:00:12\n\nIVO\nWhich variety?\n\n"
+                  b"HARVEY\nForwarding to GEMMA3.\n\nGEMMA3\nThe early one.\n")  # a turn: a file with none is refused
     r = CliRunner().invoke(main, ["provenance", str(f)])
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[0] == (f"{f}: v1.2+ session (first marker: [[recall:]] note "

@@ -2,7 +2,7 @@
 :mod:`fountain_audit.audit.provenance`).
 
 Exit status: 0, or 2 for an unreadable FILE or one that is not a Harvey session (a plain
-screenplay, an empty or binary file: no reply to trace), with a message.
+screenplay, an empty or binary file, a file with no turns: no reply to trace), with a message.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from fountain_audit.cli.outputs import use_color, write_document
-from fountain_audit.cli.show import fail, read_session
+from fountain_audit.cli.show import fail, read_session, warn_content
 
 
 @click.command("provenance", context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,11 +39,14 @@ def provenance(file, output_format, color, redact, redact_paths):
     """
     from fountain_audit.audit.provenance import render_text, session_provenance
 
-    name, session, *red = read_session(file, redact, redact_paths)
-    if session.kind == "screenplay":  # (as diff: no reply to trace; an empty or binary file was named above)
-        from fountain_audit.parse.source import describe_content
+    from fountain_audit.parse.source import describe_content
 
-        fail(f"{name}: not a Harvey session: {describe_content(session.document.text, session.kind)}")
+    name, session, *red = read_session(file, redact, redact_paths, warn=False)
+    text = session.document.text
+    if session.kind == "screenplay" or not session.turns:  # as diff: no reply to trace
+        what = describe_content(text, session.kind) or "no turns"
+        fail(f"{name}: not a Harvey session: {what}")  # one line: the error says what a warning would
+    warn_content(file, text)  # binary data around turns: traced, with a warning
     document = session_provenance(session, name)
     styled = use_color(color)
     write_document(document, output_format,

@@ -16,21 +16,22 @@ from fountain_audit.cli.outputs import use_color, write_document
 from fountain_audit.untrusted import terminal_safe
 
 
-def read_session(path: str, redact: bool = False, redact_paths: bool = False):
+def read_session(path: str, redact: bool = False, redact_paths: bool = False, warn: bool = True):
     """``(name, session)`` of FILE (``-``: standard input); exits 2 when it cannot be read.
     With ``redact``/``redact_paths``: ``(name, session, redactor)``, the redactor having
-    learnt the session (see :mod:`fountain_audit.privacy.redact`)."""
+    learnt the session (see :mod:`fountain_audit.privacy.redact`). An empty, blank or binary
+    FILE is warned about (:func:`warn_content`) unless ``warn`` is false (for a caller that
+    refuses such a file with an error saying the same)."""
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
-    from fountain_audit.parse.source import decode_bytes, describe_content, read_path, why_unreadable
+    from fountain_audit.parse.source import decode_bytes, read_path, why_unreadable
 
     try:
         text = decode_bytes(sys.stdin.buffer.read()) if path == "-" else read_path(path)
     except OSError as e:
         fail(f"{path}: {why_unreadable(path, e)}")
-    what = describe_content(text)
-    if what is not None:  # empty, blank or binary: say so, then answer as for any file
-        click.secho(f"fountain-audit: warning: {terminal_safe(path)}: {what}", err=True, fg="yellow")
+    if warn:
+        warn_content(path, text)
     session = build_session(parse(text))
     if redact or redact_paths:
         from fountain_audit.privacy.redact import Redactor
@@ -38,6 +39,15 @@ def read_session(path: str, redact: bool = False, redact_paths: bool = False):
         red = Redactor(secrets=redact).learn(session, text)
         return red.text(path), session, red
     return path, session
+
+
+def warn_content(path: str, text: str) -> None:
+    """Warn that FILE is empty, blank or binary (then it is answered as any file is)."""
+    from fountain_audit.parse.source import describe_content
+
+    what = describe_content(text)
+    if what is not None:
+        click.secho(f"fountain-audit: warning: {terminal_safe(path)}: {what}", err=True, fg="yellow")
 
 
 def fail(message: str) -> None:
