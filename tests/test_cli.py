@@ -125,6 +125,24 @@ def test_rule_typo_suggests_the_closest_rule():
                                                           "'fountain-audit rule' explains one: 'fountain-audit rule P101'")
 
 
+def test_rule_code_typo_suggests_a_code_of_its_own_family():
+    """E107 suggested S107 (difflib scores E106 and S107 alike and broke the tie by the later
+    string; L103 suggested T103, its L read as a 1): a code's own family comes first, then the
+    nearest number."""
+    from click.testing import CliRunner
+    said = {code: CliRunner().invoke(main, ["rule", code]) for code in ("E107", "e100", "S109", "X107", "L103")}
+    assert {code: (r.exit_code, r.output.splitlines()[-1]) for code, r in said.items()} == {
+        "E107": (2, "Error: unknown rule 'E107'; did you mean E106 / bidi-control-character? (see 'fountain-audit rules')"),
+        "e100": (2, "Error: unknown rule 'e100'; did you mean E101 / invalid-utf8? (see 'fountain-audit rules')"),
+        "S109": (2, "Error: unknown rule 'S109'; did you mean S108 / session-cut-short? (see 'fountain-audit rules')"),
+        "X107": (2, "Error: unknown rule 'X107'; did you mean S107 / timestamps-backwards? (see 'fountain-audit rules')"),
+        "L103": (2, "Error: unknown rule 'L103'; did you mean L102 / legacy-stats-note? (see 'fountain-audit rules')")}
+    r = CliRunner().invoke(main, ["lint", "--select", "E107", str(SAMPLES / "clean-session.spmd")])
+    assert (r.exit_code, r.output.splitlines()[-1]) == (
+        2, "Error: --select: unknown rule or rule prefix 'E107'; did you mean E106 / bidi-control-character? "
+           "(see 'fountain-audit rules')")
+
+
 def test_diff_only_typo_suggests_the_category(tmp_path):
     from click.testing import CliRunner
     r = CliRunner().invoke(main, ["diff", "--only", "tool", str(SAMPLES / "clean-session.spmd"),

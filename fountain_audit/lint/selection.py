@@ -49,16 +49,27 @@ def resolve_rules(selectors: Iterable[str], rules: Sequence[Rule] | None = None)
 def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | None:
     """The rule whose code or name is closest to a mistyped ``selector`` (``P1O2`` →
     ``P102``, ``rag-befor-dialogue`` → ``P101``), or ``None`` when nothing is close
-    (:func:`difflib.get_close_matches`, cutoff 0.6; ``O``/``I``/``L`` read as digits in codes)."""
+    (:func:`difflib.get_close_matches`, cutoff 0.6; ``O``/``I``/``L`` read as digits in codes).
+    A code is matched first within its family (``E107`` → ``E106``, not ``S107``): the
+    nearest number among the family's codes that are as close."""
     import difflib
+    import re
 
     from fountain_audit.suggest import closest
 
     rules = list(all_rules() if rules is None else rules)
     by_key = {r.code: r for r in rules} | {r.name: r for r in rules}
-    code_like = selector.strip().upper().translate(str.maketrans("OIL", "011"))
+    code_like = selector.strip().upper()
+    code_like = code_like[:1] + code_like[1:].translate(str.maketrans("OIL", "011"))
     if code_like in by_key:
         return by_key[code_like]
+    if re.fullmatch(r"[A-Z][0-9]+", code_like):
+        family = [r.code for r in rules if r.code[0] == code_like[0] and r.code[1:].isdigit()]
+        scored = [(difflib.SequenceMatcher(None, code_like, c).ratio(), -abs(int(c[1:]) - int(code_like[1:])), c)
+                  for c in family]
+        best = max(scored, default=None)
+        if best is not None and best[0] >= 0.6:
+            return by_key[best[2]]
     best = [b for b in (closest(selector, [r.code for r in rules]), closest(selector, [r.name for r in rules]))
             if b is not None]
     scored = [(difflib.SequenceMatcher(None, selector.strip().lower(), b.lower()).ratio(), b) for b in best]
