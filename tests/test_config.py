@@ -70,6 +70,19 @@ def test_a_bad_severity_names_its_key(tmp_path, monkeypatch, value, why):
     assert r.output.splitlines()[-1] == f"Error: {tmp_path / 'fountain-audit.toml'}: severity.missing-the-end: {why}"
 
 
+@pytest.mark.parametrize("value", ['1', '"infoo"', '"info"'])
+def test_a_severity_key_that_is_no_rule_is_named_before_its_value(tmp_path, monkeypatch, value):
+    """`bogus = 1` said the value was wrong, as if bogus were a rule: the unknown rule comes
+    first, whatever its value."""
+    (tmp_path / "fountain-audit.toml").write_text(f'[severity]\nP102 = "warning"\nbogus = {value}\n')
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert (r.exit_code, r.output.splitlines()[-1]) == (
+        2, f"Error: {tmp_path / 'fountain-audit.toml'}: severity: unknown rule or rule prefix 'bogus' "
+           "(see 'fountain-audit rules')")
+
+
 def test_config_typo_exits_2_naming_it(tmp_path, monkeypatch):
     (tmp_path / "fountain-audit.toml").write_text('ignore = ["rag-befor-dialogue"]\n')
     (tmp_path / "a.spmd").write_text(BAD)

@@ -354,7 +354,8 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
         if not isinstance(sev, dict):
             raise ConfigError(f"{where}'severity' must map rules to error, warning or info")
         cfg.severity = {}
-        for k, v in sev.items():  # each value checked on its own: the message names its key
+        for k, v in sev.items():  # each key, then its value, checked on its own: the message names the key
+            cfg._resolve("severity", [str(k)])  # an unknown rule is named before its value is judged
             if not isinstance(v, str):
                 raise ConfigError(f"{where}severity.{k}: must be \"error\", \"warning\" or \"info\", not {v!r}")
             try:
