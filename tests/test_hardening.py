@@ -320,6 +320,9 @@ def test_max_file_size_refuses_before_reading(project):
     assert r.stderr == ("fountain-audit: error: s.spmd: cannot read: 310 bytes is over the size limit "
                         "(max-file-size 200 bytes)\n")
     assert cli("lint", "--max-file-size", "1KB", "s.spmd").exit_code == 1
+    r = cli("lint", "--max-file-size", "1", "s.spmd")  # it said "max-file-size 1 bytes"
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: s.spmd: cannot read: 310 bytes is over the size "
+                                          "limit (max-file-size 1 byte)\n")
     r = cli("lint", "--max-file-size", "lots", "s.spmd")
     assert r.exit_code == 2 and "--max-file-size: not a size: 'lots'" in r.output
     (project / "fountain-audit.toml").write_text('max-file-size = -3\n')

@@ -288,3 +288,22 @@ def test_a_newline_in_a_file_name_stays_on_its_line(tmp_path):
     r = CliRunner().invoke(main, ["provenance", str(f)])
     assert r.exit_code == 0
     assert r.stdout.splitlines()[0].startswith(f"{tmp_path}/x\\n0  changes\\ny.spmd: v1.2+ session")
+
+
+def test_one_rag_chunk_is_one_chunk_in_the_text_tree_and_the_report(tmp_path):
+    """The recorder writes "1 chunks"; the text tree and the report page said it after it:
+    "1 chunk" now, as "(1 line)" for a scene of one line on the page."""
+    session = ("Title: Harvey Session\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+               "Harvey and ALICE are in chat mode. Model: M. Workspace: /tmp/ws.\n\n"
+               "ALICE\nq\n\nHARVEY\nForwarding to M.\n\n[[rag: 1 chunks from s.db, top score 0.5]]\n\n"
+               "M\nok\n\nINT. SHELL 2026-06-24 10:05:00\n")
+    r = CliRunner().invoke(main, ["provenance", "-"], input=session)
+    assert r.exit_code == 0
+    assert "└─ rag t1.rag1: 1 chunk from s.db, top score 0.50  L13\n" in r.stdout
+    (tmp_path / "s.spmd").write_text(session, encoding="utf-8")
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "s.spmd"), "-o", str(tmp_path / "s.html")])
+    assert r.exit_code == 0, r.output
+    import re
+    page = (tmp_path / "s.html").read_text(encoding="utf-8")
+    assert re.findall(r"RAG: (1 chunks?) from", page) == ["1 chunk"]
+    assert re.findall(r"recorded text \((\d+ lines?)\)", page) == ["1 line"]

@@ -97,3 +97,13 @@ def test_adversarial_files_through_every_command(a, b):
     provenance and diff never raise, every JSON output is well-formed Unicode, the AST prints
     back."""
     check(a, b)
+
+
+def test_fuzz_summary_counts_in_the_singular_when_one():
+    """The fuzz target's closing line said "in 1 minutes" for its default --minutes 1."""
+    from .fuzz.run import summary
+
+    assert summary(1, 1.0, 0.021, 1) == "fuzz: 1 input checked in 1 minute, no failure; slowest input 0.02 s (1 byte)"
+    assert summary(2406, 10, 0.5, 8192) == (
+        "fuzz: 2406 inputs checked in 10 minutes, no failure; slowest input 0.50 s (8192 bytes)")
+    assert summary(0, 0.5, 0.0, 0).startswith("fuzz: 0 inputs checked in 0.5 minutes,")

@@ -380,3 +380,13 @@ def test_bidi_controls_are_reported_per_run_with_their_names():
                           f"U+2066 LEFT-TO-RIGHT ISOLATE: {tail}"),
         ("E106", 4, 7, 9, f"bidirectional control character(s) U+2069 POP DIRECTIONAL ISOLATE, "
                           f"U+202C POP DIRECTIONAL FORMATTING: {tail}")]
+
+
+def test_a_chunk_result_counting_one_chunk_says_chunk():
+    """N106 said "[[chunk-result: 1/1]] counts 1 chunks"."""
+    text = ("INT. CHUNK ANALYSIS — NOTES.MD 2026-06-24 10:03:00\n\n"
+            "[[chunk: file=notes.md, chunks=2, model=llama3.2:1b, boundary=paragraph, chunk-size=6000]]\n\n"
+            "LLAMA3.2\n(chunk 1/1)\nThe goals.\n\n[[chunk-result: 1/1 — ok]]\n")
+    found = [(d.code, d.line, d.column, d.message) for d in lint_text(text, "x", Selection.build(select=["N106"]))]
+    assert found == [("N106", 3, 1, "1 chunk-result note(s) for chunks=2 ([[chunk:]] line 3); missing 2/2"),
+                     ("N106", 9, 1, "[[chunk-result: 1/1]] counts 1 chunk, but chunks=2 ([[chunk:]] line 3) says 2")]

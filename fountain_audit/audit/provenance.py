@@ -388,7 +388,7 @@ def render_text(document: dict[str, Any], style=None) -> str:
         rows.append((f"model switch in force: {r['model_switch']}" if r["model_switch"] else
                      "model switch in force: none", []))
         for g in r["rag"]:
-            head = (f"rag {st(safe(g['id']), fg='cyan')}: {g['chunks']} chunks from {safe(str(g['store']))}, top score "
+            head = (f"rag {st(safe(g['id']), fg='cyan')}: {g['chunks']} chunk{'s' * (g['chunks'] != 1)} from {safe(str(g['store']))}, top score "
                     f"{score_text(g['top_score'])}  {_lines(g['span'])}") if g["valid"] else \
                 f"rag {st(safe(g['id']), fg='cyan')}: (malformed)  {_lines(g['span'])}"
             rows.append((head, [f"{st(safe(x['id']), fg='cyan')}: {safe(str(x['source']))}"

@@ -158,7 +158,7 @@ def format_size(size: int) -> str:
     for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
         if size >= scale:
             return f"{size / scale:.1f} {unit} ({size} bytes)"
-    return f"{size} bytes"
+    return f"{size} byte{'s' * (size != 1)}"
 
 
 def parse_size(text: str | int) -> int:

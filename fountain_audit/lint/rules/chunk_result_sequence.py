@@ -113,7 +113,7 @@ def check_scene(ctx, scene):
     for r in results:
         i, count = r.fields["index"], r.fields["count"]
         if count != n:
-            yield Finding(r.line, r.column, f"[[chunk-result: {i}/{count}]] counts {count} chunks, "
+            yield Finding(r.line, r.column, f"[[chunk-result: {i}/{count}]] counts {count} chunk{'s' * (count != 1)}, "
                           f"but {told} says {n}", *_end(r))
         if i != prev + 1 and not out_of_order:
             out_of_order = True
