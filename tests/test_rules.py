@@ -390,3 +390,15 @@ def test_a_chunk_result_counting_one_chunk_says_chunk():
     found = [(d.code, d.line, d.column, d.message) for d in lint_text(text, "x", Selection.build(select=["N106"]))]
     assert found == [("N106", 3, 1, "1 chunk-result note(s) for chunks=2 ([[chunk:]] line 3); missing 2/2"),
                      ("N106", 9, 1, "[[chunk-result: 1/1]] counts 1 chunk, but chunks=2 ([[chunk:]] line 3) says 2")]
+
+
+def test_t105_says_both_of_its_findings_in_the_present_tense():
+    """T105 said "@pi2 was mentioned but did not respond" at a description line and "@pi2 is
+    mentioned but does not respond (...)" at a user input: one tense, the spec note's."""
+    text = ("INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+            "Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.\n"
+            "(@pi3 mentioned but does not respond)\n\n"
+            "ALICE\n@pi2 What is in a.go?\n\nHARVEY\nForwarding to LLAMA.\n\nLLAMA\nIt declares package main.\n")
+    found = [(d.code, d.line, d.column, d.message) for d in lint_text(text, "x", Selection.build(select=["T105"]))]
+    assert found == [("T105", 4, 1, "@pi3 is mentioned but does not respond"),
+                     ("T105", 7, 1, "@pi2 is mentioned but does not respond (HARVEY forwards to LLAMA, LLAMA replies)")]

@@ -106,7 +106,7 @@ def check(ctx):
                     name = m.group("name")
                     noted.add(name.rstrip(".").casefold())
                     col = (action.column if k == 0 else 1) + len(line) - len(line.lstrip())
-                    yield Finding(action.line + k, col, f"@{name} was mentioned but did not respond",
+                    yield Finding(action.line + k, col, f"@{name} is mentioned but does not respond",
                                   action.line + k, col + len(line.strip()))
         if scene.kind != "chat":
             continue
