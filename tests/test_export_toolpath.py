@@ -189,7 +189,7 @@ def test_no_timestamp_is_an_error_unless_a_fallback_is_chosen(tmp_path):
     f.write_text("Title: Harvey Session\n\nFADE IN:\n\nINT. MEMORY - NOTES\n\nA note.\n", encoding="utf-8")
     r = run("--to", "toolpath", str(f))
     assert r.exit_code == 2
-    assert r.stderr == (f"fountain-audit: error: {f}:1:1: no scene heading has a timestamp, so the session has no "
+    assert r.stderr == (f"fountain-audit: error: {f}:5:1: no scene heading has a timestamp, so the session has no "
                         "time; pass --fallback-time TIME to export it with an explicit time\n")
     doc = export(f, extra=("--fallback-time", "2026-05-04T10:00:00+02:00"))
     (step,) = doc["paths"][0]["steps"]
@@ -197,6 +197,25 @@ def test_no_timestamp_is_an_error_unless_a_fallback_is_chosen(tmp_path):
     assert step["meta"]["timestamp_from"] == "fallback"
     assert doc["paths"][0]["meta"]["harvey"]["timestamps"]["from"] == "fallback (--fallback-time)"
     assert run("--to", "toolpath", "--fallback-time", "yesterday", str(f)).exit_code == 2
+
+
+def test_no_timestamp_points_at_the_first_scene_heading_or_nowhere(tmp_path):
+    """The error said 1:1 (the title page) whatever the file: it points at the first scene
+    heading (line 5 above, line 7 here, after a prologue note), and a file with no scene
+    heading at all gets no line and column."""
+    f = tmp_path / "late.spmd"
+    f.write_text("Title: Harvey Session\n\nFADE IN:\n\n[[model switch: m]]\n\nINT. MEMORY - NOTES\n\nA note.\n",
+                 encoding="utf-8")
+    g = tmp_path / "noscene.spmd"
+    g.write_text("Title: Harvey Session\n\nFADE IN:\n\n[[recall: p1 (workspace_profile) — score 1.00]]\n",
+                 encoding="utf-8")
+    r = run("--to", "toolpath", str(f), str(g))
+    assert r.exit_code == 2
+    assert r.stderr.splitlines() == [
+        f"fountain-audit: error: {f}:7:1: no scene heading has a timestamp, so the session has no time; "
+        "pass --fallback-time TIME to export it with an explicit time",
+        f"fountain-audit: error: {g}: no scene heading has a timestamp, so the session has no time; "
+        "pass --fallback-time TIME to export it with an explicit time"]
 
 
 def test_utc_offset_and_scenes_without_a_timestamp(tmp_path):

@@ -150,8 +150,10 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             continue
         try:
             sessions.append(SessionExport(name, text, session, clock))
-        except NoTimestamp:
-            errors.append(f"{name}:1:1: no scene heading has a timestamp, so the session has no time; "
+        except NoTimestamp:  # at the first scene heading; a file without one has no place to point at
+            first = session.scenes[0].heading if session.scenes else None
+            where = f"{name}:{first.line}:{first.column}" if first else name
+            errors.append(f"{where}: no scene heading has a timestamp, so the session has no time; "
                           "pass --fallback-time TIME to export it with an explicit time")
             click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
             continue
