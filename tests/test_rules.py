@@ -250,6 +250,17 @@ def test_unanswered_turn_points_at_a_reply_cue_in_other_capitals():
     assert _found(gone, "T102") == [("T102", 10, 1, "BOB's input has no reply (forwarded to LLAMA, line 14)")]
 
 
+@pytest.mark.parametrize("cue", ["Qwen2.5-Coder (cont.)", "Qwen2.5-Coder (CONT'D) ^", "Qwen2.5-Coder^"])
+def test_unanswered_turn_points_at_a_reply_cue_in_other_capitals_with_an_extension(cue):
+    """T102's hint missed `Qwen2.5-Coder (cont.)`: the name is compared without the cue's
+    extensions and `^`, and the line is quoted whole."""
+    text = _ONE_TURN.replace("Model: LLAMA.", "Model: QWEN2.5-CODER.").replace(
+        "Forwarding to LLAMA.", "Forwarding to QWEN2.5-CODER.").replace("LLAMA\nIt is fine.", f"{cue}\nIt is fine.")
+    assert _found(text, "T102") == [("T102", 10, 1, "BOB's input has no reply (forwarded to QWEN2.5-CODER, line 14); "
+                                     f"'{cue}' (line 18) is read as action text, not as QWEN2.5-CODER's cue: a cue "
+                                     "is written in upper case")]
+
+
 def test_notes_of_a_headed_session_without_scenes_are_placed_before_the_first_scene():
     """A heading spelt with a Cyrillic I (`ІNT.`) is action text: the session has no scene and
     its tool note was all clear. A headed session's notes are judged (P102 before the first

@@ -14,8 +14,8 @@ replied. Not reported:
   hand-written excerpts end; the recorder never writes one).
 
 When a paragraph after the forwarding line starts with the model's name in other capitals
-(`Gemma3` for `GEMMA3`), the message points at it: Fountain reads a cue only in upper case,
-so the reply was taken as action text.
+(`Gemma3` for `GEMMA3`, with or without an extension such as `Gemma3 (cont.)`), the message
+points at it: Fountain reads a cue only in upper case, so the reply was taken as action text.
 
 ## Why is this bad?
 The recorder writes the user's input, HARVEY's forwarding line and the reply in one go
@@ -107,16 +107,26 @@ def _empty_reply(actions, turn, next_line):
                                 for _, n in _actions_after_forwarding(actions, turn, next_line))
 
 
+def _cue_name(line: str) -> str:
+    """The name part of a line written as a cue: without a dual-dialogue ``^`` and without the
+    extensions in parentheses that end it (``Gemma3 (cont.)`` → ``Gemma3``), as the lexer reads
+    a cue."""
+    s = line[:-1].rstrip() if line.endswith("^") else line
+    paren = s.find("(")
+    return s[:paren].rstrip() if paren > 0 and s.endswith(")") else s
+
+
 def _cue_in_other_capitals(actions, turn, next_line):
     """The first line of an action paragraph after the forwarding line that is the target's
-    name in other capitals (``Gemma3`` for ``GEMMA3``: the reply read as action text), and its
-    line, else ``None``."""
+    name in other capitals (``Gemma3`` or ``Gemma3 (cont.)`` for ``GEMMA3``: the reply read as
+    action text), and its line, else ``None``."""
     target = (turn.target or "").strip()
     if not target:
         return None
     for line, n in _actions_after_forwarding(actions, turn, next_line):
         first = n.text.split("\n", 1)[0].strip()
-        if first != target and first.upper() == target.upper():
+        name = _cue_name(first)
+        if name != target and name.upper() == target.upper():
             return first, line
     return None
 
