@@ -142,6 +142,22 @@ def test_v12_turn_without_notes_is_none_recorded():
     assert doc["replies"][1]["basis_reason"].startswith("v1.2+ session and no evidence note in this turn")
 
 
+def test_evidence_recorded_only_after_the_reply_is_named_as_such():
+    # (P102 reports the note's place; provenance says why it is no basis for the reply)
+    text = SESSION.replace("M\ndone\n", "M\ndone\n\n[[tool: read_file({\"path\":\"b\"}) — ok]]\n", 1)
+    doc = prov("-", input=text)
+    assert [(r["turn"], r["basis"], evidence_ids(r)) for r in doc["replies"]] == [
+        ("t1", "recorded", ["t1.tool1"]), ("t2", "none-recorded", [])]
+    assert doc["replies"][0]["basis_reason"] == "the turn records 1 evidence note before the reply"
+    text = SESSION.replace("Forwarding to M.\n\n[[tool: read_file({\"path\":\"a\"}) — ok]]\n\nM\ndone\n",
+                           "Forwarding to M.\n\nM\ndone\n\n[[tool: read_file({\"path\":\"a\"}) — ok]]\n", 1)
+    doc = prov("-", input=text)
+    assert [(r["turn"], r["basis"]) for r in doc["replies"]] == [("t1", "none-recorded"), ("t2", "none-recorded")]
+    assert doc["replies"][0]["basis_reason"] == (
+        "v1.2+ session and no evidence note before the reply in this turn (1 after it, which cannot have informed "
+        "it): the recorder writes one before the reply whenever a tool or retrieval is used")
+
+
 def test_no_marker_at_all_is_unknown():
     plain = SESSION.replace('[[tool: read_file({"path":"a"}) — ok]]\n\n', "")
     doc = prov("-", input=plain)

@@ -176,6 +176,10 @@ def _prose_entry(node: Action, ids) -> dict[str, Any]:
             "arguments_summary": arguments_summary(value, is_json), "status": None, "error": None, "valid": True}
 
 
+#: The note kinds counted as evidence for a reply (as in the turn's ``notes`` figure above).
+_EVIDENCE_KINDS = frozenset(("rag", "rag-source", "tool"))
+
+
 def _before_reply(turn: Turn) -> list[tuple[str, NoteRecord]]:
     """The turn's notes recorded before its reply (all of them when it has no reply)."""
     if turn.reply is None:
@@ -224,8 +228,12 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
     elif scene.kind == "pipeline":
         basis, reason = "unknown", "pipeline step: the recorder writes no evidence notes for pipeline steps"
     elif era.era == "v1.2+":
-        basis, reason = "none-recorded", ("v1.2+ session and no evidence note in this turn: the recorder writes one "
-                                          "whenever a tool or retrieval is used")
+        late = sum(1 for _, r in turn.notes if r.kind in _EVIDENCE_KINDS) if turn.reply is not None else 0
+        basis, reason = "none-recorded", (
+            f"v1.2+ session and no evidence note before the reply in this turn ({late} after it, which cannot have "
+            "informed it): the recorder writes one before the reply whenever a tool or retrieval is used" if late else
+            "v1.2+ session and no evidence note in this turn: the recorder writes one whenever a tool or retrieval "
+            "is used")
     elif era.era == "mixed":
         basis, reason = "unknown", "the session holds both v1.2 and pre-v1.2 forms"
     else:
