@@ -54,7 +54,7 @@ def test_every_session_validates_against_both_schemas(path, validators):
         assert r.exit_code == 2 and r.stdout == "" or json.loads(r.stdout)["paths"] == []
         return
     if r.exit_code == 2:  # no heading timestamp at all: an error unless a fallback is chosen
-        assert "no scene heading has a timestamp" in r.stderr
+        assert re.search("no scene heading has a (valid )?timestamp", r.stderr)
         doc = export(path, extra=("--fallback-time", FALLBACK))
         assert {s["meta"]["timestamp_from"] for s in doc["paths"][0]["steps"]} == {"fallback"}
     else:
@@ -383,3 +383,33 @@ def test_nothing_read_writes_no_document(tmp_path, target):
         r = run("--to", target, *args, "-o", str(out))
         assert r.exit_code == 2 and r.stderr.startswith("fountain-audit: error: ")
         assert out.read_text() == "previous\n"
+
+
+def test_an_invalid_heading_timestamp_is_named_where_it_is(tmp_path):
+    f = tmp_path / "badts.spmd"
+    f.write_text("Title: A\nAuthor: ALICE\n\nFADE IN:\n\nINT. MEMORY - NOTES\n\nA note.\n\n"
+                 "INT. HARVEY AND ALICE TALKING 2026-13-45 25:61:00\n\nALICE\nhi\n\nTHE END.\n", encoding="utf-8")
+    r = run("--to", "toolpath", str(f))
+    assert r.exit_code == 2
+    assert r.stderr.splitlines() == [
+        f"fountain-audit: error: {f}:10:1: no scene heading has a valid timestamp (this one's, "
+        "'2026-13-45 25:61:00', is no date and time), so the session has no time; "
+        "pass --fallback-time TIME to export it with an explicit time"]
+
+
+@pytest.mark.parametrize("target", ["toolpath", "otlp-json"])
+def test_a_folder_whose_files_are_all_skipped_exits_2_and_writes_nothing(tmp_path, target):
+    d = tmp_path / "plays"
+    d.mkdir()
+    (d / "a.fountain").write_text("INT. HOUSE - DAY\n\nAna waits.\n", encoding="utf-8")
+    (d / "b.spmd").write_text("", encoding="utf-8")
+    out = tmp_path / "out.json"
+    r = run("--to", target, str(d), "-o", str(out))
+    assert r.exit_code == 2
+    assert r.stderr.splitlines() == [
+        f"fountain-audit: warning: {d / 'a.fountain'}: a plain screenplay (no Harvey scene or note), not a session: "
+        "skipped",
+        f"fountain-audit: warning: {d / 'b.spmd'}: empty: nothing to export, skipped",
+        f"fountain-audit: error: no session to export in {d}: 2 files found, none a Harvey session "
+        "(see the warnings above)"]
+    assert not out.exists()

@@ -69,8 +69,9 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
       fountain-audit export --to otlp-json --redact session.spmd > shareable.json
 
     Exit status: 0 done; 1 the --endpoint did not accept the traces; 2 usage error, an
-    unreadable path, a file with no timestamp or (otlp-json) with a time OTLP cannot carry,
-    before 1970 or after 2554 (the other files are still exported).
+    unreadable path, no session among the files found (nothing is written), a file with no
+    timestamp or (otlp-json) with a time OTLP cannot carry, before 1970 or after 2554 (the
+    other files are still exported).
     """
     from fountain_audit import dump as dm
     from fountain_audit.cli.main import _fail, discover, no_session_file, reader_gone, refuse_output_over_inputs
@@ -151,9 +152,15 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         try:
             sessions.append(SessionExport(name, text, session, clock))
         except NoTimestamp:  # at the first scene heading; a file without one has no place to point at
-            first = session.scenes[0].heading if session.scenes else None
-            where = f"{name}:{first.line}:{first.column}" if first else name
-            errors.append(f"{where}: no scene heading has a timestamp, so the session has no time; "
+            from fountain_audit.model.session import valid_timestamp
+            invalid = next((sc for sc in session.scenes if sc.timestamp is not None
+                            and not valid_timestamp(sc.timestamp)), None)
+            first = invalid or (session.scenes[0] if session.scenes else None)
+            where = f"{name}:{first.heading.line}:{first.heading.column}" if first else name
+            what = ("no scene heading has a valid timestamp (this one's, "
+                    f"{invalid.timestamp!r}, is no date and time)" if invalid
+                    else "no scene heading has a timestamp")
+            errors.append(f"{where}: {what}, so the session has no time; "
                           "pass --fallback-time TIME to export it with an explicit time")
             click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
             continue
@@ -162,6 +169,9 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
 
     if not sessions and errors:  # nothing could be read: no empty document, an -o file is left as it is
         sys.exit(2)
+    if not sessions:  # every file found was skipped (plain screenplays, empty files): as no session file
+        _fail(f"no session to export in {', '.join(paths)}: "
+              f"{len(files)} file{'s' * (len(files) != 1)} found, none a Harvey session (see the warnings above)")
     if target == "toolpath":
         from fountain_audit.export.toolpath import graph_of
         doc = graph_of(sessions)
