@@ -334,3 +334,20 @@ def test_a_fallback_time_finer_than_a_microsecond_is_refused():
     assert r.exit_code == 2
     assert r.output.splitlines()[-1] == ("Error: Invalid value for --fallback-time: '2026-08-03T14:20:00.123456789Z' "
                                          "gives 9 digits of a second; times are kept to the microsecond (6 digits)")
+
+
+def test_the_root_span_holds_every_span_when_heading_times_go_backwards(tmp_path):
+    f = tmp_path / "back.spmd"
+    turn = "ALICE\n{q}\n\nHARVEY\nForwarding to LLAMA.\n\nLLAMA\nok\n\n"
+    f.write_text("Title: A\nAuthor: ALICE\n\nFADE IN:\n\n"
+                 "INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n" + turn.format(q="one") +
+                 "INT. HARVEY AND ALICE TALKING 2026-06-24 10:01:30\n\n" + turn.format(q="two") + "THE END.\n",
+                 encoding="utf-8")
+    spans = export(f)["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    root, children = spans[0], spans[1:]
+    assert root["name"] == "invoke_agent harvey"
+    assert [(s["name"], s["startTimeUnixNano"]) for s in children] == [
+        ("chat LLAMA", "1782295350000000000"), ("chat LLAMA", "1782295290000000000")]  # 10:02:30, 10:01:30 UTC
+    assert root["startTimeUnixNano"] == "1782295290000000000"  # the earliest, not the first heading's
+    assert all(int(root["startTimeUnixNano"]) <= int(s["startTimeUnixNano"]) and
+               int(s["endTimeUnixNano"]) <= int(root["endTimeUnixNano"]) for s in children)

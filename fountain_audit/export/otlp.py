@@ -27,7 +27,8 @@ Every span carries ``harvey.id`` (the ``dump``/``show`` id) and, where someone a
 
 Times: a span starts at its scene heading's time (:mod:`fountain_audit.export.timing`); a chat
 span lasts the stats line's duration where one is recorded, every other span is zero-length
-(tool calls and notes carry no time of their own); the root span ends with the last span.
+(tool calls and notes carry no time of their own); the root span starts with the first heading's
+time or the earliest span, if earlier (timestamps that go backwards), and ends with the last span.
 Strings are well-formed UTF-8: an undecodable input byte is written as U+FFFD, and the
 resource attribute ``harvey.session.undecodable_bytes`` lists where the raw bytes are, one
 ``BYTE_OFFSET:HEX`` string per run of such bytes (``761:f09f``: bytes F0 9F at 0-based byte
@@ -241,7 +242,9 @@ class _TraceBuilder:
                 self.scene(scene.index, when, notes)
         for n in loose.get(None, []):
             self.loose(n, sx.times.last if n.id.startswith("end.") else sx.times.first)
-        start = self.nano(sx.times.first)
+        # the root span holds every span: it starts with the earliest (a heading time that goes
+        # backwards, S107, puts a later scene's span before the first heading's time)
+        start = min([self.nano(sx.times.first), *(int(s["startTimeUnixNano"]) for s in self.spans)])
         end = max([start, *(int(s["endTimeUnixNano"]) for s in self.spans)])
         title = sx.session.title
         attributes: dict[str, Any] = {
