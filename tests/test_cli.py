@@ -212,3 +212,19 @@ def test_a_usage_error_keeps_its_status_when_its_reader_is_gone(args):
     finally:
         os.close(write)
     assert p.returncode == 2
+
+
+def test_a_mistyped_command_is_answered_with_the_nearest_one():
+    r = run("provenanse", str(SAMPLES / "clean-session.spmd"))
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == "Error: No such command 'provenanse'. Did you mean 'provenance'?"
+    r = run("zzzzz")
+    assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: No such command 'zzzzz'.")
+
+
+@pytest.mark.parametrize("command", [["dump", str(SAMPLES / "clean-session.spmd")], ["rules"]])
+def test_every_command_with_a_format_takes_its_output_format_spelling(command):
+    # (lint, diff, show and provenance took both; dump and rules only --format)
+    a, b = run(*command, "--format", "json"), run(*command, "--output-format", "json")
+    assert (a.exit_code, b.exit_code) == (0, 0) and a.output == b.output
+    json.loads(a.output)

@@ -47,7 +47,8 @@ def _schema_names() -> list[str]:
 @click.option("--scene-kind", "scene_kinds", multiple=True, metavar="KIND",
               help="Only records in scenes of this kind (chat, ext-chat, agent-mode, shell, skill, context-recall, "
                    "chunk-analysis, pipeline, memory, hand-off, other).")
-@click.option("--format", "output_format", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
+@click.option("--format", "--output-format", "output_format", type=click.Choice(["json", "jsonl"]), default="json",
+              show_default=True,
               help="json: one document {format_version, shape, records, files, errors}; jsonl: one record per "
                    "line, written as it is produced.")
 @click.option("--redact", is_flag=True, help="Make the output shareable: secrets become <redacted:KIND>, the "

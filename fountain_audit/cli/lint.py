@@ -60,7 +60,8 @@ lint = click.Command("lint", callback=_lint, help=HELP,
 
 
 @click.command("rules")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "--output-format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
 def rules_cmd(output_format):
     """List every rule: code, name, severity, since-version and summary."""
     rules = all_rules()

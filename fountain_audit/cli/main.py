@@ -86,6 +86,19 @@ class LazyGroup(click.Group):
             reader_gone(stderr=True)
             sys.exit(self.failed_with)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """click's, plus ``Did you mean 'lint'?`` for a mistyped command (``fountain-audit lnt``)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            name = args[0] if args else ""
+            if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+                from fountain_audit.suggest import closest
+                guess = closest(name, self.list_commands(ctx))
+                if guess is not None:
+                    raise click.UsageError(f"No such command {name!r}. Did you mean {guess!r}?", ctx) from None
+            raise
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = self.lazy.get(cmd_name)
         if target is not None and cmd_name not in self.commands:
