@@ -127,6 +127,38 @@ def test_fixed_finding_is_reported_stale_and_dropped_on_update(project):
     assert last["when"].endswith("Z")
 
 
+def test_the_entries_of_a_file_gone_from_a_searched_folder_are_stale_and_dropped(project):
+    # (a new user moved a file out of the linted folder: its entry stayed, never reported stale)
+    adopt()
+    Path("elsewhere").mkdir()
+    Path("sessions/a.spmd").rename("elsewhere/a.spmd")
+    # a file named alone, or a folder other than the one it was in, judges nothing about it
+    assert lint("--baseline", "baseline.json", "sessions/b.spmd").stdout == \
+        "All clear: no problems in 1 file checked; 0 baselined.\n"
+    assert lint("--baseline", "baseline.json", "elsewhere").exit_code == 1  # its findings are new there
+    r = lint("--baseline", "baseline.json", "sessions")
+    assert (r.exit_code, r.stdout.splitlines()) == (0, [
+        "baseline.json: stale baseline entry H102 in sessions/a.spmd: "
+        + json.loads(Path("baseline.json").read_text())["entries"][0]["excerpt"].join('""')
+        + " matches nothing now; --update-baseline drops it",
+        'baseline.json: stale baseline entry P102 in sessions/a.spmd: "' + TOOL + '" matches nothing now; '
+        "--update-baseline drops it",
+        "All clear: no problems in 1 file checked; 0 baselined, 2 stale baseline entries."])
+    r = lint("--baseline", "baseline.json", "--update-baseline", "sessions")
+    assert r.stderr == "fountain-audit: baseline baseline.json: 0 entries (0 added, 2 removed)\n"
+    assert json.loads(Path("baseline.json").read_text())["entries"] == []
+
+
+def test_gone_paths_judges_only_the_folders_searched(tmp_path):
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "here.spmd").write_text("x", encoding="utf-8")
+    entries = [bl.Entry("f", "P102", path, "x", DAY) for path in
+               ("s/here.spmd", "s/gone.spmd", "t/gone.spmd", "../out.spmd", "s/\\xff.spmd", "top.spmd")]
+    assert bl.gone_paths(entries, ["s"], str(tmp_path)) == {"s/gone.spmd"}
+    assert bl.gone_paths(entries, ["."], str(tmp_path)) == {"s/gone.spmd", "t/gone.spmd", "top.spmd"}
+    assert bl.gone_paths(entries, [], str(tmp_path)) == frozenset()
+
+
 def test_update_with_a_subset_keeps_other_files_entries_and_dates(project):
     adopt()
     Path("sessions/b.spmd").write_text(session([SCENES[1]]), encoding="utf-8")

@@ -160,7 +160,12 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
             from fountain_audit.privacy.redact import Redactor
             plain = Redactor(secrets=redact)
             keys = {name: plain.text(key) for name, key in keys.items()}
-        scope = bl.Scope(frozenset(keys[name] for name in checked), frozenset(r.code for r in selection.rules))
+        # a file the baseline names, in a folder this run searched, that is gone: its entries are stale
+        # (not judged on redacted paths, which name no file)
+        folders = [] if redact or redact_paths else \
+            [bl.stored_path(relative_path(p, root)) for p in paths or (".",) if p != "-" and os.path.isdir(p)]
+        scope = bl.Scope(frozenset(keys[name] for name in checked), frozenset(r.code for r in selection.rules),
+                         bl.gone_paths(ledger.values(), folders, root))
         if update_baseline:
             try:
                 change = bl.update(baseline_file, bl.entries_for(diagnostics, keys, bl.today()), scope,

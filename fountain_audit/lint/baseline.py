@@ -88,14 +88,30 @@ class Entry(NamedTuple):
 
 @dataclass(frozen=True)
 class Scope:
-    """What a run checked: ``paths`` (relative to the project root) and rule ``codes``. Only
-    entries inside it can be matched, found stale or replaced; the others are kept as they are."""
+    """What a run checked: ``paths`` (relative to the project root) and rule ``codes``, and the
+    ``gone`` paths: files the baseline names, in a folder the run searched, that no longer exist
+    (see :func:`gone_paths`), whose entries are all in scope. Only entries inside it can be
+    matched, found stale or replaced; the others are kept as they are."""
 
     paths: frozenset[str]
     codes: frozenset[str]
+    gone: frozenset[str] = frozenset()
 
     def __contains__(self, entry: Entry) -> bool:
-        return entry.path in self.paths and entry.code in self.codes
+        return entry.path in self.gone or (entry.path in self.paths and entry.code in self.codes)
+
+
+def gone_paths(entries: Iterable[Entry], folders: Iterable[str], root: str) -> frozenset[str]:
+    """The paths of ``entries`` that lie in one of ``folders`` (relative to the project ``root``,
+    ``/`` separators, ``.`` for the root itself: the folders a run searched) and name no file
+    there any more (deleted, renamed): their entries can never match again. A path outside those
+    folders is not judged (the run did not look there), nor one stored with an escaped byte."""
+    prefixes = tuple("" if f in (".", "") else f.rstrip("/") + "/" for f in folders)
+    if not prefixes:
+        return frozenset()
+    return frozenset(p for p in {e.path for e in entries}
+                     if p.startswith(prefixes) and not p.startswith("../") and "\\x" not in p
+                     and not os.path.lexists(os.path.join(root, *p.split("/"))))
 
 
 @dataclass(frozen=True)
