@@ -413,3 +413,14 @@ def test_t105_says_both_of_its_findings_in_the_present_tense():
     found = [(d.code, d.line, d.column, d.message) for d in lint_text(text, "x", Selection.build(select=["T105"]))]
     assert found == [("T105", 4, 1, "@pi3 is mentioned but does not respond"),
                      ("T105", 7, 1, "@pi2 is mentioned but does not respond (HARVEY forwards to LLAMA, LLAMA replies)")]
+
+
+def test_a_session_without_a_title_page_misses_its_author_too():
+    # (it had only S101's warning, while a title page missing only Author: had S102's error)
+    text = ("FADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\n"
+            "Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/w.\n\n"
+            "ALICE\nhi\n\nHARVEY\nForwarding to LLAMA.\n\nLLAMA\nhello\n\nTHE END.\n")
+    found = [(d.code, d.line, d.column, str(d.severity), d.message) for d in lint_text(text, "s.spmd")]
+    assert found == [
+        ("S101", 1, 1, "warning", "no title page (a session starts with 'Title:', 'Author:' ... lines)"),
+        ("S102", 1, 1, "error", "no title page, so no 'Author:' (the human in the session, e.g. 'Author: ALICE')")]
