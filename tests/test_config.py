@@ -67,7 +67,7 @@ def test_a_bad_severity_names_its_key(tmp_path, monkeypatch, value, why):
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["lint", "a.spmd"])
     assert r.exit_code == 2
-    assert r.output.splitlines()[-1] == f"Error: {tmp_path / 'fountain-audit.toml'}: severity.missing-the-end: {why}"
+    assert r.output.splitlines()[-1] == f"fountain-audit: error: {tmp_path / 'fountain-audit.toml'}: severity.missing-the-end: {why}"
 
 
 @pytest.mark.parametrize("value", ['1', '"infoo"', '"info"'])
@@ -79,7 +79,7 @@ def test_a_severity_key_that_is_no_rule_is_named_before_its_value(tmp_path, monk
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["lint", "a.spmd"])
     assert (r.exit_code, r.output.splitlines()[-1]) == (
-        2, f"Error: {tmp_path / 'fountain-audit.toml'}: severity: unknown rule or rule prefix 'bogus' "
+        2, f"fountain-audit: error: {tmp_path / 'fountain-audit.toml'}: severity: unknown rule or rule prefix 'bogus' "
            "(see 'fountain-audit rules')")
 
 
@@ -152,7 +152,7 @@ def test_config_naming_a_pyproject_without_our_table_is_an_error(tmp_path, monke
     (tmp_path / "a.spmd").write_text(BAD)
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["lint", "--config", "pyproject.toml", "a.spmd"])
-    assert r.exit_code == 2 and r.output.splitlines()[-1] == "Error: pyproject.toml: no [tool.fountain-audit] table"
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == "fountain-audit: error: pyproject.toml: no [tool.fountain-audit] table"
     assert CliRunner().invoke(main, ["lint", "a.spmd"]).exit_code == 1  # defaults: BAD's error
 
 
@@ -165,7 +165,7 @@ def test_a_hostile_config_is_a_configuration_error(tmp_path, monkeypatch, conten
     (tmp_path / "a.spmd").write_text(BAD)
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["lint", "a.spmd"])
-    assert r.exit_code == 2 and r.output.splitlines()[-1] == f"Error: {tmp_path / 'fountain-audit.toml'}: {problem}"
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == f"fountain-audit: error: {tmp_path / 'fountain-audit.toml'}: {problem}"
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
@@ -177,7 +177,7 @@ def test_config_given_as_a_fifo_a_device_or_a_huge_file_is_refused_unread(tmp_pa
     for path, problem in (("fifo.toml", "not a regular file"), (os.devnull, "not a regular file"),
                           ("big.toml", "larger than 16 MB: not a configuration file")):
         r = CliRunner().invoke(main, ["lint", "--config", path, "a.spmd"])
-        assert r.exit_code == 2 and r.output.splitlines()[-1] == f"Error: {path}: {problem}"
+        assert r.exit_code == 2 and r.output.splitlines()[-1] == f"fountain-audit: error: {path}: {problem}"
 
 
 def test_a_size_of_thousands_of_digits_is_a_usage_error(tmp_path, monkeypatch):

@@ -72,7 +72,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         cfg = Config() if isolated else load_config(config_path)
         selection = Selection(tuple(cfg.rules()), tuple(getattr(cfg, "privacy_allow", ())))
     except (ConfigError, ValueError) as e:
-        raise click.UsageError(one_line(str(e))) from None
+        if str(e).startswith("--"):  # an option's value: a usage error
+            raise click.UsageError(one_line(str(e))) from None
+        _fail(one_line(str(e)))  # the configuration file's: no usage line, the file named
     files, errors = discover(paths, cfg)
     to_stdout = output == "-"  # the one page on standard output (not a directory named '-')
     single = to_stdout or output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)

@@ -57,7 +57,9 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
             cfg.max_file_size = parse_size(max_file_size)
         selection = Selection(tuple(cfg.rules()), tuple(cfg.privacy_allow))
     except (ConfigError, RuleSelectionError) as e:
-        raise UsageError(one_line(str(e))) from None
+        if str(e).startswith("--"):  # an option's value: a usage error (usage line, help hint)
+            raise UsageError(one_line(str(e))) from None
+        _fail(one_line(str(e)))  # the configuration file's: no usage line, the file named
     except ValueError as e:
         raise UsageError(f"--max-file-size: {e}") from None
     if not selection.rules:
