@@ -424,3 +424,18 @@ def test_a_session_without_a_title_page_misses_its_author_too():
     assert found == [
         ("S101", 1, 1, "warning", "no title page (a session starts with 'Title:', 'Author:' ... lines)"),
         ("S102", 1, 1, "error", "no title page, so no 'Author:' (the human in the session, e.g. 'Author: ALICE')")]
+
+
+def test_messages_cite_no_recorder_commit():
+    # (T103 said "its replay before 3cf6ac3 keeps only one", L102 "since b45c946": hashes a user
+    # cannot read; the rule docs keep them as references)
+    from pathlib import Path
+    samples = Path(__file__).resolve().parents[1] / "samples" / "violations"
+    names = ("L102-legacy-stats-note.spmd", "T103-several-exchanges-in-scene.spmd")
+    found = {d.code: (d.line, d.message) for name in names
+             for d in lint_text((samples / name).read_text(encoding="utf-8"), name, Selection.build(["L102", "T103"]))}
+    assert found == {
+        "L102": (26, "legacy [[stats:]] note; Harvey now writes statistics as an action line after the reply: write "
+                     "the action line 'MODELS · 19 reply + 1022 ctx · 1.65s · 11.5 tok/s'"),
+        "T103": (26, "chat scene (line 13) holds 2 exchanges; Harvey writes one scene per turn, and older Harvey "
+                     "builds replay only one of them")}

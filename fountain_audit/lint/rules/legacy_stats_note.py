@@ -82,5 +82,5 @@ def check_note(ctx, placed):
         hint = f"write the action line 'MODELS · {line}'"
     else:
         hint = "write the action line 'MODELS · R reply + P ctx · DUR · T.T tok/s'"
-    yield Finding(rec.line, rec.column, f"legacy [[stats:]] note; since b45c946 statistics are an action "
+    yield Finding(rec.line, rec.column, f"legacy [[stats:]] note; Harvey now writes statistics as an action "
                   f"line after the reply: {hint}", rec.node.end_line, rec.node.end_column)

@@ -101,4 +101,4 @@ def check_scene(ctx, scene):
             return
     second = turns[1]
     yield Finding(second.line, 1, f"chat scene (line {scene.line}) holds {len(turns)} exchanges; "
-                  "Harvey writes one scene per turn, and its replay before 3cf6ac3 keeps only one")
+                  "Harvey writes one scene per turn, and older Harvey builds replay only one of them")
