@@ -296,6 +296,39 @@ def test_misspelt_note_kind_names_the_kind_it_is_closest_to():
         assert _found(_ONE_TURN.replace(note, free), "N112") == []
 
 
+
+def test_misspelt_note_kind_reports_a_head_without_its_colon_or_with_a_suffix():
+    """N112: a note kind followed by a blank, `;`, `,` ... instead of `:` (`[[tool read_file(…) — ok]]`),
+    or a kind with a suffix (`[[tool-call: …]]`, `[[tool_use …]]`), was read as free text and linted
+    all clear: the record vanished. Reported at the head when what follows reads as that kind's
+    payload; a writer's `[[tool tips for later]]`, `[[rag doll scene]]` or `[[shell game]]` is not."""
+    note = '[[tool: read_file({"path":"main.go"}) — ok]]'
+    tail = ": the note is read as free text, not as an audit record, so dump, provenance and export miss it; " \
+           "did you mean '[[{}: …]]'?"
+    cases = {'[[tool read_file({"path":"a.go"}) — ok]]': ("tool", "is followed by a blank, not ':'", "tool"),
+             '[[tool; read_file({"path":"a.go"}) — ok]]': ("tool", "is followed by ';', not ':'", "tool"),
+             '[[Tool, read_file({"path":"a.go"}) — error: no such file]]':
+                 ("Tool", "is followed by ',', not ':'", "tool"),
+             '[[LLAMA.tool read_file({"path":"a.go"}) - ok]]': ("tool", "is followed by a blank, not ':'", "tool"),
+             '[[rag 3 chunks from s.db, top score 0.5]]': ("rag", "is followed by a blank, not ':'", "rag"),
+             '[[tool-call: read_file({"path":"a.go"}) — ok]]': ("tool-call:", "is not a note kind Harvey writes",
+                                                               "tool"),
+             '[[tool_use read_file({"path":"a.go"}) — ok]]':
+                 ("tool_use", "is not a note kind Harvey writes and is followed by a blank, not ':'", "tool"),
+             "[[shell ls -la — exit 0]]": ("shell", "is followed by a blank, not ':'", "shell"),
+             "[[recall; p1 (workspace_profile) — score 1.00]]": ("recall", "is followed by ';', not ':'", "recall"),
+             "[[model switch GEMMA (ollama) at 2026-09-01 09:00:20]]":
+                 ("model switch", "is followed by a blank, not ':'", "model switch")}
+    for written, (word, what, kind) in cases.items():
+        text = _ONE_TURN.replace(note, written)
+        column = written.index(word) + 1
+        assert _found(text, "N112") == [("N112", 16, column, f"note head '{word}' {what}" + tail.format(kind))], \
+            written
+    for free in ("[[tool tips for later]]", "[[rag doll scene]]", "[[shell game]]", "[[tool time (later) — maybe]]",
+                 "[[rag, 3 of them]]", "[[recall this later — ok]]", "[[tool-call: remember to log these]]",
+                 "[[tools read_file() — ok]]", "[[run tests — ok]]", "[[rag-source docs/a.md]]"):
+        assert _found(_ONE_TURN.replace(note, free), "N112") == [], free
+
 def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     """N111: `[[tool: a]] [[tool: b]]` on one line is one note (it runs to the last `]]`), so the
     list_files call is lost; reported at the second `[[`. `]]` and a note head inside a tool's

@@ -10,6 +10,14 @@ too. Reported at the head, naming the kind it is closest to. A three-letter word
 with the three-letter kinds (`rag`, `run`) only for swapped or capital letters, so a writer's
 `[[tag: …]]` or `[[note: …]]` is not taken for one.
 
+Also a note kind (in any capitals) followed by a blank, `;`, `,` or another separator instead of
+`:` (`[[tool read_file(…) — ok]]`, `[[rag; 3 chunks from …]]`), or written with a suffix
+(`-call`, `_call`, `-use`, `-result` …: `[[tool-call: …]]`, `[[tool_use …]]`), when what follows
+reads as that kind's payload: `NAME(…) — ok|error` for a tool, `N chunk(s) from` for RAG,
+`ID (SOURCE) — score` for a recall, `COMMAND — exit N` for a shell command, and so on. A
+writer's `[[tool tips for later]]`, `[[rag doll scene]]` or `[[shell game]]` is not reported;
+nor are `run` and `rag-source` without their colon, whose payload is free text.
+
 ## Why is this bad?
 A note is an audit record only when its head is exactly a kind the format defines, followed by
 `: `. Any other note is a writer's annotation: readers (Harvey's, ours) keep its text and
@@ -82,6 +90,47 @@ NOTE_KINDS = ("unknown",)
 _HEAD = re.compile(r"[ \t]*(?:[^\s:\[\]]+?\.)?(?P<word>[A-Za-z][A-Za-z_ -]{1,24}?)(?P<blank>[ \t]*):(?P<after>\S?)")
 
 
+#: Suffixes a writer puts after a note kind (`tool-call`, `tool_use`, `rag-results`).
+_SUFFIX = r"[-_ ]?(?:calls?|use|results?)"
+#: What reads as each kind's payload when its head has no colon (see the module's docstring): loose
+#: (other capitals, the status separator as a hyphen or en dash: N101 then says what is wrong), but
+#: shaped, so that prose after an ordinary word is not taken for one. ``run`` and ``rag-source``
+#: are missing: their payload is free text.
+_SEP = r"[ \t]{0,3}(?:—|–|--?)[ \t]{0,3}"  # (bounded: linear time on any note)
+_PAYLOADS = {
+    "tool": rf"[^\s()]+\((?s:.*)\){_SEP}(?:ok|error)\b",
+    "rag": r"-?\d+ chunks? from \S",
+    "recall": rf"[^\s(][^(]*? \([^)]*\){_SEP}score\b",
+    "write": rf"[^\s—]*[./][^\s—]*{_SEP}(?:ok|skipped|aborted|error)\b",  # a path: `a.go`, `docs/x`
+    "shell": rf"\S(?s:.*){_SEP}exit -?\d+$",
+    "model switch": r"[^\s(][^(]*? \([^)]*\) at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$",
+    "chunk": r"file=[^,]*, *chunks=",
+    "chunk-result": rf"\d+/\d+{_SEP}(?:ok|error)\b",
+    "synthesis": rf"model=\S+{_SEP}(?:ok|error)\b",
+    "confidence": rf"-?\d+(?:\.\d+)?{_SEP}threshold\b",
+    "stats": r"(?:\d+ prompt \+ \d+ reply tokens|[^·]+ · \d+ tokens) · ",
+    **{k: rf"\S(?s:.*){_SEP}\S" for k in ("add_memory", "update_memory", "delete_memory", "filter_context",
+                                            "summary_context")},
+}
+
+
+@functools.cache
+def _near_head() -> re.Pattern:
+    """A note's start with a kind of :data:`_PAYLOADS` (any capitals, ``-``, ``_`` or a blank
+    between its words; group ``word``, with a suffix of :data:`_SUFFIX`), then a separator other
+    than a plain ``: `` (group ``sep``): blanks, or punctuation with blanks around it."""
+    kinds = sorted(_PAYLOADS, key=len, reverse=True)
+    alternatives = "|".join(r"[-_ ]".join(re.escape(w) for w in re.split(r"[-_ ]", k)) for k in kinds)
+    return re.compile(rf"[ \t]*(?:[^\s:\[\]]+?\.)?(?P<word>(?P<kind>{alternatives})(?P<suffix>{_SUFFIX})?)"
+                      r"(?P<sep>[ \t]*[:;,.=|/>—–：-][ \t]*|[ \t]+)", re.I)
+
+
+@functools.cache
+def _payload(kind: str) -> re.Pattern:
+    """Kind ``kind``'s pattern of :data:`_PAYLOADS`, compiled."""
+    return re.compile(_PAYLOADS[kind], re.I)
+
+
 @functools.cache
 def _kinds() -> dict[str, str]:
     """Each note kind keyed by its folded form (:func:`_fold`)."""
@@ -128,20 +177,45 @@ def _closest(word: str) -> str | None:
 def check_note(ctx, placed):
     node = placed.note.node
     raw = ctx.text[node.offset:node.end_offset]
-    m = _HEAD.match(raw, raw.find("[[") + 2)
-    if m is None:
-        return None
-    word = m.group("word").rstrip()
-    kind = _closest(word)
+    start = raw.find("[[") + 2
+    m = _HEAD.match(raw, start)
+    kind = None if m is None else _closest(m.group("word").rstrip())
     if kind is None:
-        return None
+        return _near_miss(node, raw, start)
+    word = m.group("word").rstrip()
     if word == kind:  # the kind itself: its colon is where the slip is
         how = "a blank before its colon" if m.group("blank") else "no blank after its colon" if m.group("after") \
             else "more than one blank, or a tab, after its colon"
         what = f"note head '{word}:' has {how}"
     else:
         what = f"note head '{word}:' is not a note kind Harvey writes"
-    p = m.start("word")
+    return _finding(node, raw, m.start("word"), word, what, kind)
+
+
+def _near_miss(node, raw: str, start: int):
+    """The finding for a kind followed by another separator than ``: ``, or with a suffix, whose
+    payload reads as the kind's (see :func:`_near_head`), else ``None``."""
+    m = _near_head().match(raw, start)
+    if m is None:
+        return None
+    sep = m.group("sep").strip(" \t")
+    if sep == ":" and not m.group("suffix"):
+        return None  # (the kind and its colon: a head the first pattern judged)
+    kind = _kinds()[_fold(m.group("kind"))]
+    end = raw.rfind("]]")
+    if not _payload(kind).match(raw[m.end():end if end >= m.end() else len(raw)]):
+        return None
+    word = m.group("word")
+    what = [] if not m.group("suffix") else ["is not a note kind Harvey writes"]
+    if sep != ":":
+        what.append(f"is followed by {repr(sep) if sep else 'a blank'}, not ':'")
+    head = word + ":" if sep == ":" else word
+    return _finding(node, raw, m.start("word"), word, f"note head '{head}' " + " and ".join(what), kind)
+
+
+def _finding(node, raw: str, p: int, word: str, what: str, kind: str) -> tuple:
+    """N112's finding ``what`` at the head ``word``, code point ``p`` of the note's text ``raw``,
+    saying the note is lost and naming ``kind``."""
     before = raw.rfind("\n", 0, p)
     line = node.line + raw.count("\n", 0, p)
     column = node.column + p if before < 0 else p - before
