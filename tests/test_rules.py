@@ -411,6 +411,33 @@ def test_malformed_note_points_at_the_bad_field_and_names_it(note, column, messa
     assert _found(text, "N101") == [("N101", 16, column, message)]
 
 
+
+_DASH = "malformed [[tool:]] note: the status must follow ' — ' (an em dash, U+2014, with a space each side), not {}; " \
+        "expected 'NAME(ARGS) — ok|error: MESSAGE'"
+
+
+@pytest.mark.parametrize("note, at, message", [
+    ('[[tool: read_file({"path":"a.go"}) - ok]]', "- ok", _DASH.format("' - '")),
+    ('[[tool: read_file({"path":"a.go"}) -- ok]]', "-- ok", _DASH.format("' -- '")),
+    ('[[tool: read_file({"path":"a.go"}) – ok]]', "– ok", _DASH.format("' – '")),
+    ('[[tool: read_file({"path":"a.go"})—ok]]', "—ok", _DASH.format("'—'")),
+    ('[[tool: run_shell({"cmd":"make"}) - error: exit 2]]', "- error", _DASH.format("' - '")),
+    ('[[tool: read_file({"path":"a.go"}) — OK]]', "OK",
+     "malformed [[tool:]] note: status 'OK' must be lower-case 'ok'; expected 'NAME(ARGS) — ok|error: MESSAGE'"),
+    ('[[tool: read_file({"path":"a.go"}) — Error: no such file]]', "Error",
+     "malformed [[tool:]] note: status 'Error' must be lower-case 'error'; expected 'NAME(ARGS) — ok|error: MESSAGE'"),
+    ('[[tool: read_file({"path":"a.go"}) — done]]', "done",
+     "malformed [[tool:]] note: expected 'NAME(ARGS) — ok|error: MESSAGE'"),
+    ('[[tool: read_file — ok]]', "ok", "malformed [[tool:]] note: expected 'NAME(ARGS) — ok|error: MESSAGE'"),
+])
+def test_malformed_tool_note_names_a_wrong_status_separator_or_capitals(note, at, message):
+    """N101 on a tool note whose status follows a hyphen, two hyphens, an en dash or an unspaced
+    em dash instead of ' — ', or is written 'OK'/'Error': the message says so and points at the
+    dash (or the status); it gave the generic expected form at the '('. Other malformations keep
+    the generic message."""
+    text = _ONE_TURN.replace('[[tool: read_file({"path":"main.go"}) — ok]]', note)
+    assert _found(text, "N101") == [("N101", 16, note.rindex(at) + 1, message)]
+
 def test_bidi_controls_are_reported_per_run_with_their_names():
     """E106: each run of embedding/override/isolate controls once, at its column, ending after it;
     the right-to-left marks (U+200F, U+061C) that Arabic and Hebrew text use are not reported."""

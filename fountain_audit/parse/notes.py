@@ -1009,8 +1009,11 @@ _FIELDS: dict[str, tuple[re.Pattern[str], tuple[tuple[str, str, str], ...]]] = {
 
 def _bad_field(kind: str, payload: str) -> tuple[int, str] | None:
     """``(offset in payload, "the top score 'abc' is not a number")`` for the first number
-    field of a rejected payload that is not one, when the payload has its kind's shape; else
-    ``None`` (the parser's position is used)."""
+    field of a rejected payload that is not one, when the payload has its kind's shape, or for a
+    tool call's status written after another dash than `` — `` or in other capitals (see
+    :func:`_bad_tool_status`); else ``None`` (the parser's position is used)."""
+    if kind == "tool":
+        return _bad_tool_status(payload)
     known = _FIELDS.get(kind)
     if known is None:
         return None
@@ -1023,6 +1026,29 @@ def _bad_field(kind: str, payload: str) -> tuple[int, str] | None:
         if not re.fullmatch(pattern, value):
             kind_of = "a whole number" if pattern == _WHOLE else "a plain decimal number (like 0.87)"
             return m.start(group), f"{what} '{value}' is not {kind_of}"
+    return None
+
+
+#: A tool call whose status follows a dash (group ``sep``: a hyphen, two, an en dash, a minus
+#: sign, an em dash, with up to three blanks each side) and is ``ok`` or ``error`` in any capitals
+#: (group ``status``): ``NAME(ARGS) - ok``, ``NAME(ARGS) — OK``. (Bounded blanks: linear time.)
+_TOOL_STATUS = lazy(r"[^\s(]+\((?s:.*)\)(?P<sep>[ \t]{0,3}(?:—|–|−|-{1,2})[ \t]{0,3})"
+                    r"(?P<status>(?i:ok|error))(?::(?s:.*))?")
+
+
+def _bad_tool_status(payload: str) -> tuple[int, str] | None:
+    """``(offset in payload, what is wrong)`` for a rejected tool call whose status follows
+    another separator than `` — `` (at the dash: "the status must follow ' — ' ..., not ' - '")
+    or is not in lower case (at the status); else ``None``."""
+    m = _TOOL_STATUS.fullmatch(payload)
+    if m is None:
+        return None
+    sep, status = m.group("sep", "status")
+    if sep != " — ":
+        return (m.start("sep") + len(sep) - len(sep.lstrip(" \t")),
+                f"the status must follow ' — ' (an em dash, U+2014, with a space each side), not '{sep}'")
+    if status != status.lower():
+        return m.start("status"), f"status '{status}' must be lower-case '{status.lower()}'"
     return None
 
 

@@ -4,7 +4,10 @@
 Reports `[[tool:]]`, `[[rag:]]`, `[[recall:]]`, `[[write:]]`, `[[shell:]]`,
 `[[model switch:]]`, `[[chunk:]]`, `[[chunk-result:]]`, `[[synthesis:]]`, memory-tool
 and pipeline notes that do not parse, pointing at the first character that does not
-fit. The note is kept (as raw text) and the rest of the file is checked.
+fit. Where it can tell, the message names what is wrong: a number field that is not a number
+(`top score abc`), or a tool call's status after a hyphen, two hyphens or an en dash instead of
+` — ` (an em dash with a space each side; reported at the dash) or written in capitals (`— OK`).
+The note is kept (as raw text) and the rest of the file is checked.
 
 ## Why is this bad?
 These notes are the audit trail. A tool note without a status, a RAG note without a
