@@ -438,6 +438,24 @@ def test_malformed_tool_note_names_a_wrong_status_separator_or_capitals(note, at
     text = _ONE_TURN.replace('[[tool: read_file({"path":"main.go"}) — ok]]', note)
     assert _found(text, "N101") == [("N101", 16, note.rindex(at) + 1, message)]
 
+
+def test_tool_arguments_nested_too_deep_are_not_called_invalid_json():
+    """N102 said "not valid JSON" of valid JSON nested 5000 deep (Python's decoder gave up): it says
+    the arguments are nested too deep to decode, and the limit. Arguments nested up to the limit
+    (950 levels) are decoded; brackets inside strings do not count; JSON that is wrong is still
+    "not valid"."""
+    note = '[[tool: read_file({"path":"main.go"}) — ok]]'
+    deep = lambda n: "[" * n + "]" * n  # noqa: E731
+    too_deep = "arguments of tool 'x' are nested too deep to decode ({} levels; the limit is 950): kept as raw text"
+    assert _found(_ONE_TURN.replace(note, f"[[tool: x({deep(5000)}) — ok]]"), "N102") == \
+        [("N102", 16, 1, too_deep.format(5000))]
+    assert _found(_ONE_TURN.replace(note, '[[tool: x({"a":' + deep(951) + '}) — ok]]'), "N102") == \
+        [("N102", 16, 1, too_deep.format(952))]
+    assert _found(_ONE_TURN.replace(note, '[[tool: x({"a":' + deep(949) + '}) — ok]]'), "N102") == []
+    assert _found(_ONE_TURN.replace(note, '[[tool: x({"a":"[[[[", "b":' + deep(10) + '}) — ok]]'), "N102") == []
+    assert _found(_ONE_TURN.replace(note, "[[tool: x([[1,]]) — ok]]"), "N102") == \
+        [("N102", 16, 1, "arguments of tool 'x' are not valid JSON (kept as raw text)")]
+
 def test_bidi_controls_are_reported_per_run_with_their_names():
     """E106: each run of embedding/override/isolate controls once, at its column, ending after it;
     the right-to-left marks (U+200F, U+061C) that Arabic and Hebrew text use are not reported."""

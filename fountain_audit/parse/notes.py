@@ -329,6 +329,35 @@ def _json_decoder(strict: bool):
     return decoder
 
 
+#: The deepest nesting of JSON arrays and objects decoded in a tool's arguments. Python's decoder
+#: recurses once a level and stops near the interpreter's recursion limit (1000 by default, less
+#: the caller's stack), so deeper arguments are not decoded at all: kept as raw text, the same
+#: on every run (N102 says they are too deep, with this limit).
+JSON_MAX_DEPTH = 950
+#: A JSON string (to its closing quote, or the end of the text), or a bracket.
+_JSON_NESTING_RE = lazy(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
+
+
+def json_nesting(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in ``text`` outside JSON strings (``0`` for a scalar),
+    counted without decoding it (valid JSON or not), in linear time."""
+    depth = deepest = 0
+    for m in _JSON_NESTING_RE.finditer(text):
+        c = m.group()
+        if c == "[" or c == "{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif c == "]" or c == "}":
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+def too_deep_to_decode(text: str) -> bool:
+    """Whether JSON ``text`` nests deeper than :data:`JSON_MAX_DEPTH` (then it is not decoded)."""
+    return text.count("[") + text.count("{") > JSON_MAX_DEPTH and json_nesting(text) > JSON_MAX_DEPTH
+
+
 def _decode_json(text: str, strict: bool):
     """``json.JSONDecoder(strict=strict).decode(text)``: the value, else ``ValueError`` (or
     ``RecursionError`` for absurd nesting). Calls the decoder's scanner directly when the value
@@ -508,7 +537,7 @@ def _split_tool_arguments(fields: dict[str, Any], note: Note | None = None, body
     fields["arguments"] = None
     fields["arguments_json"] = False
     fields["arguments_strict_json"] = False
-    if not text:
+    if not text or too_deep_to_decode(text):
         return fields
     for strict in (True, False):
         try:

@@ -3,7 +3,9 @@
 ## What it does
 Reports a `[[tool:]]` note whose arguments are not valid JSON (they are kept as raw
 text), or are JSON only when raw control characters such as a literal newline inside
-a string are allowed (they are then parsed leniently).
+a string are allowed (they are then parsed leniently). Arguments whose arrays and objects nest
+deeper than 950 levels are not decoded at all (Python's JSON decoder cannot read much deeper):
+they are reported as nested too deep to decode, with that limit, valid JSON or not.
 
 ## Why is this bad?
 Harvey writes tool arguments as the JSON the model sent. Arguments that are not JSON
@@ -51,6 +53,7 @@ Done.
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.parse.notes import JSON_MAX_DEPTH, json_nesting, too_deep_to_decode
 
 CODE = "N102"
 NAME = "tool-arguments-not-json"
@@ -65,6 +68,10 @@ def check_note(ctx, placed):
     if not rec.valid or rec.field("arguments_strict_json") or not rec.field("arguments_text"):
         return None  # (strict JSON: the usual case, decided without building the fields)
     fields = rec.fields
+    if not fields["arguments_json"] and too_deep_to_decode(fields["arguments_text"]):
+        return (Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' are nested too deep to decode "
+                        f"({json_nesting(fields['arguments_text'])} levels; the limit is {JSON_MAX_DEPTH}): kept as "
+                        "raw text", rec.node.end_line, rec.node.end_column),)
     if not fields["arguments_json"]:
         return (Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' are not valid JSON (kept as "
                         "raw text)", rec.node.end_line, rec.node.end_column),)
