@@ -228,3 +228,19 @@ def test_every_command_with_a_format_takes_its_output_format_spelling(command):
     a, b = run(*command, "--format", "json"), run(*command, "--output-format", "json")
     assert (a.exit_code, b.exit_code) == (0, 0) and a.output == b.output
     json.loads(a.output)
+
+
+def test_no_session_file_names_one_found_only_under_a_hidden_folder(tmp_path, monkeypatch):
+    (tmp_path / "hid" / ".sessions").mkdir(parents=True)
+    (tmp_path / "hid" / ".sessions" / "a.spmd").write_text("Title: A\n", encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path)
+    for command in (["lint"], ["dump"]):
+        r = CliRunner().invoke(main, [*command, "hid"])
+        assert r.exit_code == 2
+        assert r.stderr.startswith("fountain-audit: error: no session file (*.spmd, *.fountain) in hid; hidden files "
+                                   "and folders are skipped (hid/.sessions/a.spmd is one): name them to include them")
+    r = CliRunner().invoke(main, ["lint", "empty"])
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: no session file (*.spmd, *.fountain) in empty "
+                                          "(--allow-empty accepts that)\n")
+    assert CliRunner().invoke(main, ["lint", "--exit-zero", "hid/.sessions"]).exit_code == 0  # named: linted

@@ -217,8 +217,30 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
 
 def no_session_file(paths: tuple[str, ...]) -> str:
     """The message for paths that hold no session file at all (the caller exits 2: a mistyped
-    path in CI must not pass)."""
-    return f"no session file (*.spmd, *.fountain) in {' '.join(display_path(p) for p in paths)}"
+    path in CI must not pass); it names a session file found only under a hidden file or folder,
+    which the search skips (the first met, looking at no more than 10,000 entries)."""
+    message = f"no session file (*.spmd, *.fountain) in {' '.join(display_path(p) for p in paths)}"
+    hidden = _hidden_session_file(paths)
+    if hidden is not None:
+        message += (f"; hidden files and folders are skipped ({display_path(hidden)} is one): "
+                    "name them to include them")
+    return message
+
+
+def _hidden_session_file(paths: tuple[str, ...], budget: int = 10_000) -> str | None:
+    for top in paths:
+        if top == "-" or not os.path.isdir(top):
+            continue
+        for folder, dirs, files in os.walk(top):
+            budget -= len(dirs) + len(files)
+            inside_hidden = any(part.startswith(".") and part not in (".", "..")
+                                for part in os.path.relpath(folder, top).split(os.sep))
+            for name in sorted(files):
+                if name.endswith(SUFFIXES) and (inside_hidden or name.startswith(".")):
+                    return os.path.join(folder, name)
+            if budget <= 0:
+                return None
+    return None
 
 
 def nothing_selected(cfg: Config) -> str:
