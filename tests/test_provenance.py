@@ -323,3 +323,18 @@ def test_one_rag_chunk_is_one_chunk_in_the_text_tree_and_the_report(tmp_path):
     page = (tmp_path / "s.html").read_text(encoding="utf-8")
     assert re.findall(r"RAG: (1 chunks?) from", page) == ["1 chunk"]
     assert re.findall(r"recorded text \((\d+ lines?)\)", page) == ["1 line"]
+
+
+@pytest.mark.parametrize("line, endpoint, url", [
+    ("Harvey routing to QWEN2.5-CODER. Workspace: /tmp/ws.", "QWEN2.5-CODER", None),
+    ("Harvey routing to PI2 at ollama://192.168.1.2:11434. Workspace: /tmp/ws.", "PI2", "ollama://192.168.1.2:11434"),
+    ("Harvey routing to MISTRAL (cloud API). Workspace: /tmp/ws.", "MISTRAL", None),
+    ("Harvey routing to LIGHTHOUSE.", "LIGHTHOUSE", None),
+])
+def test_a_route_keeps_the_periods_of_its_endpoint_and_url(line, endpoint, url):
+    # (the endpoint was cut at its first period: "QWEN2", "ollama://192": names the file does not hold)
+    session = ("Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\n"
+               f"EXT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n{line}\n\nALICE\nhi\n\n{endpoint}\nhello\n\n"
+               "THE END.\n")
+    route = prov("-", input=session)["replies"][0]["route"]
+    assert (route["kind"], route["endpoint"], route["url"]) == ("remote", endpoint, url)

@@ -73,7 +73,9 @@ TIMESTAMPED_KINDS = frozenset({"chat", "ext-chat", "agent-mode", "shell", "skill
 #: alone on a line, as some recorders write it: read as "not recorded" before).
 _CHAT_DESC_RE = lazy(r"Model:[ \t]*(?P<model>[^\s][^\n]*?)(?:\.(?=\s|\Z)|[ \t]*(?=\n|\Z))")
 _WORKSPACE_RE = lazy(r"Workspace:\s*(?P<ws>.*?)\.?\s*$", re.M)
-_ROUTING_RE = lazy(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| \(cloud API\))?\.")
+#: ``Harvey routing to ENDPOINT[ at URL| (cloud API)].``: the closing period is one followed by a
+#: blank or the end (``QWEN2.5-CODER.``, ``ollama://192.168.1.2:11434.`` keep their own periods).
+_ROUTING_RE = lazy(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| \(cloud API\))?\.(?=\s|\Z)")
 _FORWARD_RE = lazy(r"^Forwarding to (?P<target>.+?)\.$")
 _FORWARD_V0_RE = lazy(r"^\(forwarding to (?P<target>.+?)\)$")
 _DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)"
