@@ -338,3 +338,19 @@ def test_a_route_keeps_the_periods_of_its_endpoint_and_url(line, endpoint, url):
                "THE END.\n")
     route = prov("-", input=session)["replies"][0]["route"]
     assert (route["kind"], route["endpoint"], route["url"]) == ("remote", endpoint, url)
+
+
+def test_a_malformed_tool_note_is_not_shown_as_a_tool_named_none(tmp_path):
+    # (the text tree printed "HARVEY None() → malformed", the report page "None by HARVEY")
+    session = SESSION.replace('[[tool: read_file({"path":"a"}) — ok]]', '[[tool: read_file {"path":"a"} — ok]]', 1)
+    r = CliRunner().invoke(main, ["provenance", "-"], input=session)
+    assert r.exit_code == 0
+    assert "tool t1.tool1: HARVEY (malformed note: name and arguments not read)  L17\n" in r.stdout
+    assert "None" not in r.stdout
+    assert prov("-", input=session)["replies"][0]["tools"][0]["name"] is None  # JSON: null, as before
+    (tmp_path / "s.spmd").write_text(session, encoding="utf-8")
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "s.spmd"), "-o", str(tmp_path / "s.html")])
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "s.html").read_text(encoding="utf-8")
+    assert '<span class="tool-name muted">(malformed note: name not read)</span>' in page
+    assert ">None<" not in page and "None by" not in page

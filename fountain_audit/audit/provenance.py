@@ -411,6 +411,10 @@ def render_text(document: dict[str, Any], style=None) -> str:
             args = "" if t["arguments_summary"] is None else safe(t["arguments_summary"])
             status = "status not recorded (prose)" if t["form"] == "prose" else \
                 "malformed" if not t["valid"] else t["status"] + (f": {safe(t['error'])}" if t["error"] else "")
+            if t["name"] is None:  # a malformed note: no name was read (never shown as "None")
+                rows.append((f"tool {st(safe(t['id']), fg='cyan')}: {safe(t['actor'])} (malformed note: name and "
+                             f"arguments not read)  {_lines(t['span'])}", []))
+                continue
             rows.append((f"tool {st(safe(t['id']), fg='cyan')}: {safe(t['actor'])} {safe(str(t['name']))}({args}) → "
                          f"{status}  {_lines(t['span'])}", []))
         for n in r["other_notes"]:
