@@ -377,3 +377,16 @@ def test_a_provider_token_longer_than_its_pattern_is_redacted_whole():
     assert [(s.kind, s.start, s.end) for s in find_secrets(text)] == [
         ("github-token", 2, 2 + len(github)), ("stripe-key", 48, 48 + len(stripe))]
     assert Redactor().learn(None, text).text(text) == "a <redacted:github-token>. b <redacted:stripe-key>, c"
+
+
+def test_nul_bytes_in_front_of_a_session_do_not_hide_its_secrets():
+    # (200 NULs made the file "binary": only E104 ran, and --select V said all clear; adversarial trial)
+    from fountain_audit.lint.linter import Selection, lint_text
+    from fountain_audit.parse.source import decode_bytes
+    from tests.conftest import SAMPLES
+    raw = b"\x00" * 200 + b"\n\n" + (SAMPLES / "violations" / "V101-secret-in-session.spmd").read_bytes()
+    found = [(d.code, d.line, d.column) for d in lint_text(decode_bytes(raw), "n.spmd")]
+    assert found == [("E104", 1, 1), ("V101", 25, 57)]
+    assert [d.message for d in lint_text(decode_bytes(raw), "n.spmd", Selection.build(["E104"]))] == [
+        "file looks binary (NUL bytes and control characters); only the privacy rules (V) check it further"]
+    assert [(d.code, d.line) for d in lint_text(decode_bytes(raw), "n.spmd", Selection.build(["V"]))] == [("V101", 25)]

@@ -2,7 +2,8 @@ r"""The file is binary, not a session transcript.
 
 ## What it does
 Reports a file whose start holds NUL bytes and mostly non-text characters (an image,
-an archive, a database), and skips every other rule for it.
+an archive, a database), and skips every other rule for it but the privacy rules (V): NUL
+bytes put in front of a session must not hide the secrets and home paths in it.
 
 ## Why is this bad?
 A binary file named `*.spmd` or `*.fountain` is not a session: checking it would bury
@@ -41,4 +42,5 @@ SCOPE = ALL_KINDS
 
 def check(ctx):
     if looks_binary(ctx.text):
-        yield Finding(1, 1, "file looks binary (NUL bytes and control characters); not checked further")
+        yield Finding(1, 1, "file looks binary (NUL bytes and control characters); only the privacy rules (V) "
+                      "check it further")
