@@ -134,8 +134,11 @@ def test_disable_enable_region_and_file():
     region = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable=tools-between-forward-and-reply */\n\nALICE\nWhat") \
         .replace("HARVEY\nForwarding", "/* fountain-audit: enable */\n\nHARVEY\nForwarding")
     assert lint_codes(region) == [("S104", 24)]
-    assert lint_codes(BAD + "\n/* fountain-audit: disable-file */\n") == []
-    assert lint_codes(BAD + "\n/* fountain-audit: disable-file=S104 */\n") == [("P102", 14)]
+    # (before the title page: at the end of a file with no THE END. it would follow the last reply,
+    # and be that reply's text)
+    assert lint_codes("/* fountain-audit: disable-file */\n" + BAD) == []
+    assert lint_codes("/* fountain-audit: disable-file=S104 */\n" + BAD) == [("P102", 15)]
+    assert lint_codes(BAD + "\n/* fountain-audit: disable-file */\n") == [("P102", 14), ("A102", 22), ("S104", 22)]
 
 
 def test_unused_and_invalid_suppressions_are_reported():

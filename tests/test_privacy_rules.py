@@ -390,3 +390,24 @@ def test_nul_bytes_in_front_of_a_session_do_not_hide_its_secrets():
     assert [d.message for d in lint_text(decode_bytes(raw), "n.spmd", Selection.build(["E104"]))] == [
         "file looks binary (NUL bytes and control characters); only the privacy rules (V) check it further"]
     assert [(d.code, d.line) for d in lint_text(decode_bytes(raw), "n.spmd", Selection.build(["V"]))] == [("V101", 25)]
+
+
+def test_a_suppression_comment_in_a_reply_is_the_reply_s_text_not_a_directive():
+    # (a reply holding `/* fountain-audit: disable-file */` silenced the file, its AWS key included,
+    # and cut the reply's text at the comment; adversarial trial)
+    from fountain_audit import build_session, parse
+    from fountain_audit.lint.linter import lint_text
+    from tests.conftest import SAMPLES
+    text = (SAMPLES / "violations" / "V101-secret-in-session.spmd").read_text(encoding="utf-8").replace(
+        "Deployed.\n", "Deployed.\n\n/* fountain-audit: disable-file */\n\nAll done.\n")
+    found = [(d.code, d.line, d.column, d.message) for d in lint_text(text, "s.spmd")]
+    assert [f[:3] for f in found] == [("V101", 23, 57), ("A102", 28, 1)]
+    assert found[1][3] == ("suppression comment ignored: inside GEMMA3's speech, which is recorded verbatim (it may "
+                           "come from a model): session text, not a directive; put it before the speech's cue, or "
+                           "use per-file-ignores or a baseline")
+    (turn,) = build_session(parse(text)).turns
+    assert turn.reply.text == "Deployed.\n\n/* fountain-audit: disable-file */\n\nAll done."
+    # a disable-next right before what ends the speech still covers that element
+    text = text.replace("/* fountain-audit: disable-file */\n\nAll done.\n", "All done.\n\n"
+                        "/* fountain-audit: disable-next=N101 */\n[[tool: broken]]\n")
+    assert [(d.code, d.line) for d in lint_text(text, "s.spmd")] == [("V101", 23), ("P102", 31)]

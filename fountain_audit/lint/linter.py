@@ -106,7 +106,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
             out.append(Diagnostic(path, f.line, f.column, code, rule.name, rule.severity,
                                   share(f.message, f.message), f.end_line, f.end_column))
     out.extend(_internal_error(path, r, failed[r.code]) for r in rules if r.code in failed)  # in rule order
-    found = directives(document) if "fountain-audit:" in text else []
+    found = directives(document, session.speech_boneyards()) if "fountain-audit:" in text else []
     line_index = document.line_index
     if owned:
         # Nothing below reads the model: dropped now (most of the memory of a large file), what

@@ -81,8 +81,12 @@ def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None]:
         return None, str(e)
 
 
-def directives(document: Document) -> list[Directive]:
+def directives(document: Document, in_speech: dict[int, str] | None = None) -> list[Directive]:
     """Every ``/* fountain-audit: ... */`` boneyard of ``document``, with the lines it covers.
+    One that is part of a speech's text (``in_speech``: offset → speaker, as
+    :meth:`fountain_audit.model.session.Session.speech_boneyards` gives them) is not applied:
+    a speech is recorded verbatim, so it may come from a model (a reply could switch off the
+    checks of the file it is recorded in); it has an ``error`` (A102 reports it).
 
     Linear in the number of nodes and directives: a ``disable-next`` looks only at the
     blank lines after it; an ``enable`` closes the open ``disable`` regions it names
@@ -115,6 +119,12 @@ def directives(document: Document) -> list[Directive]:
             codes, err = _codes(m.group("rules"))
             d = Directive(m.group("verb"), m.group(0), node.line, node.column, codes, error=err)
         d.end_line, d.end_column = node.end_line, node.end_column
+        speaker = in_speech.get(node.offset) if in_speech else None
+        if speaker is not None:
+            d.verb, d.codes = "invalid", None
+            d.error = (f"inside {speaker}'s speech, which is recorded verbatim (it may come from a model): "
+                       "session text, not a directive; put it before the speech's cue, or use per-file-ignores "
+                       "or a baseline")
         if d.verb == "disable-file":
             d.first, d.last = 1, last_line
         elif d.verb == "disable-next":

@@ -87,7 +87,6 @@ _ROUTE_STEP_RE = lazy(r"^(?:Routing to|Answered by) \S+$")
 PROSE_TOOL_CALL_RE = lazy(r"^Harvey calls (?P<name>[^\s:]+)(?:: (?P<args>.*))?$", re.S)
 _END_MARKERS = frozenset({"THE END.", "THE END"})
 _PIPELINE_TRANSITIONS = frozenset({"CUT TO:", "CUT BACK TO:"})
-_SUPPRESSION_PREFIX = "fountain-audit:"
 
 @record(eq=False, slots=True)
 class HeadingInfo:
@@ -535,6 +534,19 @@ class Session:
             self._turns = [t for s in self.scenes for t in s.turns]
         return self._turns
 
+    def speech_boneyards(self) -> dict[int, str]:
+        """``/* ... */`` boneyards that are part of a speech's text (between its paragraphs, or
+        after them: a speech is recorded verbatim), by offset (0-based code points), each with
+        its speaker (as the cue writes it). A suppression comment there is the character's text,
+        never a directive (:func:`fountain_audit.lint.suppressions.directives`)."""
+        out: dict[int, str] = {}
+        for scene in self.scenes:
+            for sp in scene.speeches:
+                for n in sp.continuation:
+                    if isinstance(n, Boneyard):
+                        out[n.offset] = sp.character
+        return out
+
     @property
     def tool_calls(self) -> list[NoteRecord]:
         """Every ``[[tool:]]`` note, in order (computed once; do not modify)."""
@@ -630,15 +642,24 @@ def _is_end_marker(node: Node) -> bool:
     return isinstance(node, (Action, Transition)) and node.text.strip() in _END_MARKERS
 
 
-def _is_suppression(node: Node) -> bool:
-    return isinstance(node, Boneyard) and node.render().strip()[2:].lstrip().startswith(_SUPPRESSION_PREFIX)
+#: A ``disable-next`` suppression comment (see :func:`_close`).
+_DISABLE_NEXT_RE = lazy(r"/\*\s*fountain-audit:\s*disable-next\b")
 
 
 def _close(speech: Speech | None) -> None:
-    """End a speech: trailing blank lines are not part of what was written."""
+    """End a speech: trailing blank lines are not part of what was written, nor are
+    ``/* fountain-audit: disable-next=... */`` comments right before what ends it (a note, a
+    heading...): the user's suppression of that element's findings. Any other boneyard, a
+    suppression comment with more text of the speech after it or one of another verb stays
+    the speech's text (:meth:`Session.speech_boneyards`): a speech is recorded verbatim."""
     if speech is not None:
-        while speech.continuation and isinstance(speech.continuation[-1], Blank):
-            speech.continuation.pop()
+        cont = speech.continuation
+        while cont:
+            last = cont[-1]
+            if isinstance(last, Blank) or isinstance(last, Boneyard) and _DISABLE_NEXT_RE.match(last.render().strip()):
+                cont.pop()
+            else:
+                break
         speech._text = None
 
 
@@ -776,7 +797,9 @@ class _Builder:
                     # its own name included (`LLAMA (CONT'D)`).
                     goes_on = speaker not in people and node.character.upper() not in people
                 elif code == _BONEYARD:
-                    goes_on = not _is_suppression(node)
+                    # (a `/* fountain-audit: ... */` too: a speech is recorded verbatim, so what looks
+                    # like a suppression in it is the character's text, not the user's directive)
+                    goes_on = True
                 elif code == _TRANSITION:
                     goes_on = node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
                 elif code == _ACTION:

@@ -48,6 +48,6 @@ def check(ctx):
     if "fountain-audit:" not in ctx.text:
         return  # no suppression comment at all
     from fountain_audit.lint.suppressions import directives
-    for d in directives(ctx.document):
+    for d in directives(ctx.document, ctx.session.speech_boneyards()):
         if d.error:
             yield Finding(d.line, d.column, f"suppression comment ignored: {d.error}", d.end_line, d.end_column)
