@@ -283,3 +283,21 @@ def test_tool_fields_kept_small_and_read_from_the_note():
     # repeated strings are held once: kind, actor, tool name, error message
     assert a.kind is b.kind and a.actor is b.actor
     assert a.fields["name"] is b.fields["name"] and a.fields["error"] is b.fields["error"] == "exit 1"
+
+
+@pytest.mark.parametrize("body, message", [
+    ("rag: 3 chunks from s.db, top score ９.９",
+     "malformed [[rag:]] note: the top score '９.９' is not a plain decimal number (like 0.87); "
+     "expected 'N chunks from STORE, top score S'"),
+    ("recall: p1 (workspace_profile) — score ０.５",
+     "malformed [[recall:]] note: the score '０.５' is not a plain decimal number (like 0.87); "
+     "expected 'ID (SOURCE) — score S'"),
+    ("shell: ls — exit ٣", "malformed [[shell:]] note: the exit status '٣' is not a whole number; "
+     "expected 'COMMAND — exit N'"),
+])
+def test_note_numbers_are_ascii_digits(body, message):
+    # (other scripts' digits were read as numbers: "top score ９.９" as 9.9; heading times already
+    # read ASCII digits only; adversarial trial)
+    rec = parse_note(parse(f"[[{body}]]\n").children[0])
+    assert (rec.valid, rec.error) == (False, message)
+    _parse_cached.cache_clear()

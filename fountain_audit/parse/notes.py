@@ -60,9 +60,9 @@ AUDIT_HEAD_RE = lazy(r"(?:(?P<actor>[^\s:\[\]]+?)\.)?(?P<kind>"
 #: The two pipeline notes that have no ``kind:`` head: the whole text of the first, the start of the second.
 PIPELINE_HIDDEN = "hidden confidence instruction appended"
 PIPELINE_STOP = "pipeline stopped at step "
-_INT_RE = lazy(r"-?\d{1,18}")
+_INT_RE = lazy(r"-?[0-9]{1,18}")
 #: A Go ``time.Duration`` string: ``8.3s``, ``850ms``, ``1m2.5s``, ``2h0m0s``.
-_GO_DURATION_RE = lazy(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
+_GO_DURATION_RE = lazy(r"([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)")
 _UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 _SOURCE_DETAIL_RE = lazy(r"^(?P<source>.*?)\s*\((?P<detail>[^()]*)\)$", re.S)
 
@@ -1018,8 +1018,8 @@ def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> Note
     return rec
 
 
-_NUMBER = r"-?\d+(?:\.\d+)?"
-_WHOLE = r"-?\d+"
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
+_WHOLE = r"-?[0-9]+"
 #: Per note kind: the note's shape with one group per field (loose: any text in each), and for
 #: the fields that must be numbers, ``(group, what it is, pattern)``. A payload the grammar
 #: rejected whose shape matches names its first field that fails its pattern.
