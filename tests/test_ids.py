@@ -4,6 +4,7 @@ every sample and corpus file, and what does and does not change them."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fountain_audit.dump import dump_session, dump_text, record_kinds
 from fountain_audit.model.ids import ID_RE, ids_of, note_group
@@ -76,16 +77,15 @@ def test_repeated_recall_id_gets_an_occurrence_suffix():
 
 
 @pytest.mark.parametrize("order, expected", [
-    ((0.81, 0.50, "dup#2"), ["recall:dup", "recall:dup#3", "recall:dup#2"]),   # the written dup#2 after
-    (("dup#2", 0.81, 0.50), ["recall:dup#2", "recall:dup", "recall:dup#3"]),   # ... and before
-    ((0.81, "dup#2", 0.50, "dup#3", 0.40), ["recall:dup", "recall:dup#2", "recall:dup#4", "recall:dup#3",
-                                            "recall:dup#5"]),
+    ((0.81, 0.50, "dup#2"), ["recall:dup", "recall:dup#2", "recall:dup#2#2"]),   # the written dup#2 after
+    (("dup#2", 0.81, 0.50), ["recall:dup#2", "recall:dup", "recall:dup#3"]),     # ... and before
+    ((0.81, "dup#2", 0.50, "dup#3", 0.40), ["recall:dup", "recall:dup#2", "recall:dup#3", "recall:dup#3#2",
+                                            "recall:dup#4"]),
     ((0.81, "dup#2", "dup#2"), ["recall:dup", "recall:dup#2", "recall:dup#2#2"]),
 ])
-def test_a_duplicate_suffix_never_takes_an_id_the_file_writes(order, expected):
-    """`ID#2` for a second `ID` would be the id of a note whose recorded id is `dup#2`: the
-    suffix skips every id the file writes, whichever comes first; ids are unique, and show
-    reopens each note by its id."""
+def test_a_duplicate_suffix_never_takes_an_id_an_earlier_note_has(order, expected):
+    """Named in file order: a note's recorded id, else (an earlier note has it) that id and the
+    next free `#k`; ids are unique, and show reopens each note by its id."""
     from fountain_audit.audit.show import show_document
 
     notes = [f"[[recall: dup ({x}) — score {x}]]" if isinstance(x, float) else f"[[recall: {x} (p) — score 0.10]]"
@@ -95,6 +95,19 @@ def test_a_duplicate_suffix_never_takes_an_id_the_file_writes(order, expected):
     assert ids == expected and len(set(ids)) == len(ids)
     doc, _ = show_document(build_session(parse(text)), "x.spmd", ids)
     assert [e["span"]["line"] for e in doc["elements"]] == [3 + 2 * k for k in range(len(order))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["dup", "dup#2", "dup#3", "dup#2#2", "x"]), min_size=1, max_size=8),
+       st.sampled_from(["dup", "dup#2", "dup#3", "dup#2#2", "x"]))
+def test_a_recall_note_added_at_the_end_renames_no_earlier_one(recorded, added):
+    # (appending [[recall: a#2 …]] renamed an earlier recall:a#2 to recall:a#3, and `show recall:a#2`
+    # then gave the new note; adversarial trial)
+    def ids(names):
+        notes = "\n\n".join(f"[[recall: {n} (p) — score 0.{k + 10}]]" for k, n in enumerate(names))
+        return record_ids("INT. CONTEXT RECALL 2026-06-24 10:00:00\n\n" + notes + "\n", "dump")
+    before, after = ids(recorded), ids([*recorded, added])
+    assert after[:-1] == before and len(set(after)) == len(after)
 
 
 def test_notes_before_the_first_scene():

@@ -23,8 +23,9 @@ and ``show`` reopens it. The grammar (:data:`ID_RE`), numbers 1-based, in file o
                           the first scene)
 ``recall:ID``             the recall note with the recorded id ``ID``
                           (``recall:workspace_profile_8c41d2``); a second note with the
-                          same recorded id is ``recall:ID#2`` (``#3``, … past a
-                          ``ID#2`` the file writes itself); a recall note whose id
+                          same recorded id is ``recall:ID#2`` (``#3``, … past an id an
+                          earlier note took; in file order, so a note added later never
+                          renames an earlier one); a recall note whose id
                           cannot be read keeps its positional id (``s1.recall3``)
 ``n4``, ``n2.3``          AST node 4 (top-level, 1-based; ``dump --ast`` ``index`` 3);
                           ``n2.3`` the 3rd title-page entry; ``doc`` the whole file
@@ -217,20 +218,21 @@ def _name_across_scenes(session: Session, ids: dict[int, str], recall_notes: lis
         inline[owner] += 1
         ids[id(p.note)] = f"{owner}.inline{inline[owner]}"
     recalls = [rec for rec in session.notes if rec.kind == "recall" and rec.valid and rec.fields.get("id")]
-    # a generated `ID#k` never takes an id the file writes (`[[recall: dup#2 …]]`), before or after it
-    written = {rec.fields["id"] for rec in recalls}
-    seen: Counter[str] = Counter()
-    for rec in recalls:  # recall notes are named by their recorded id
+    # named in file order, each by its recorded id, else (taken by an earlier note) by the id and
+    # the next free `#k`: a note added later (sessions grow at the end) never renames an earlier one,
+    # even one whose recorded id is a generated name (`[[recall: dup#2 …]]` after two `dup`s is dup#2#2)
+    taken: set[str] = set()
+    nxt: dict[str, int] = {}
+    for rec in recalls:
         rid = rec.fields["id"]
-        seen[rid] += 1
-        if seen[rid] == 1:
-            name = rid
-        else:
-            k = seen[rid]
-            while f"{rid}#{k}" in written:
+        name = rid
+        if name in taken:
+            k = nxt.get(rid, 2)
+            while f"{rid}#{k}" in taken:
                 k += 1
-            seen[rid] = k  # (the next duplicate goes on from here)
+            nxt[rid] = k + 1  # (the next duplicate goes on from here)
             name = f"{rid}#{k}"
+        taken.add(name)
         ids[id(rec)] = f"recall:{name}"
         recall_notes.append(rec)
 
