@@ -13,13 +13,22 @@ import re
 
 from fountain_audit.lazyre import lazy
 
-# C0 controls except TAB and LF, CR not followed by LF, DEL, C1 controls, the Unicode line and
-# paragraph separators, bidirectional embedding/override/isolate controls and direction marks
-# (U+200E, U+200F, U+061C), invisible characters (soft hyphen U+00AD, zero width space U+200B,
-# zero width no-break space / BOM U+FEFF, tag characters U+E0000-U+E007F), and lone surrogates
-# (undecodable input bytes kept by ``surrogateescape``).
-_UNSAFE_CHARS = ("\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u200b\u200e\u200f\u2028\u2029"
-                 "\u202a-\u202e\u2066-\u2069\ufeff\U000e0000-\U000e007f")
+#: Characters that show nothing, or change how the text around them is shown, other than the C0
+#: controls: DEL and the C1 controls, the Unicode line and paragraph separators, bidirectional
+#: embedding/override/isolate controls and direction marks (U+200E, U+200F, U+061C), and the
+#: invisible format characters: soft hyphen U+00AD, Mongolian vowel separator U+180E, zero width
+#: space U+200B, word joiner and invisible operators U+2060-U+2065, the deprecated format controls
+#: U+206A-U+206F, zero width no-break space / BOM U+FEFF, interlinear annotation controls
+#: U+FFF9-U+FFFB, shorthand format controls U+1BCA0-U+1BCA3, musical formatting controls
+#: U+1D173-U+1D17A and tag characters U+E0000-U+E007F. (Not the zero width joiner and non-joiner
+#: U+200C/U+200D: scripts and emoji sequences need them, and they hide no text.) JSON outputs
+#: write these as escapes too (:func:`fountain_audit.parse.source.json_safe`).
+INVISIBLE_CHARS = ("\x7f-\x9f\xad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069"
+                   "\u206a-\u206f\ufeff\ufff9-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+                   "\U000e0000-\U000e007f")
+# ... and C0 controls except TAB and LF, CR not followed by LF, and lone surrogates (undecodable
+# input bytes kept by ``surrogateescape``).
+_UNSAFE_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f" + INVISIBLE_CHARS
 _UNSAFE_RE = lazy(f"[{_UNSAFE_CHARS}\ud800-\udfff]|\r(?!\n)")
 
 

@@ -40,3 +40,30 @@ def test_show_and_diff_escape_invisible_characters(tmp_path):
     diffed = CliRunner().invoke(main, ["diff", str(SAMPLES / "clean-session.spmd"), str(changed)])
     assert "docs/r\\u200ee\\u200ft\\u061cr\\u200bo\\u00ad\\ufeff\\U000e0041-2026-07.md" in diffed.output
     assert not any(c in diffed.output + shown.output for c in "\u200e\u200f\u061c\u200b\u00ad\ufeff\U000e0041")
+
+
+INVISIBLE = "\u180e\u2060\u2061\u2064\u206a\u206f\ufff9\ufffb\U0001bca0\U0001d173\U0001d17a"
+
+
+def test_every_invisible_format_character_is_escaped_but_the_joiners():
+    # (show, provenance and the report printed these raw; adversarial trial)
+    assert terminal_safe("a" + INVISIBLE + "b") == (
+        "a\\u180e\\u2060\\u2061\\u2064\\u206a\\u206f\\ufff9\\ufffb\\U0001bca0\\U0001d173\\U0001d17ab")
+    # the zero width joiner and non-joiner build emoji sequences and words of several scripts
+    assert terminal_safe("👩\u200d💻 می\u200cخواهم") == "👩\u200d💻 می\u200cخواهم"
+
+
+def test_json_outputs_write_invisible_characters_as_escapes():
+    # (dump and the other JSON outputs wrote DEL, U+FEFF, U+200B, U+00AD and tag characters raw)
+    import json
+
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main
+    text = ("Title: A\nAuthor: ALICE\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\nALICE\n"
+            "x\x7f\ufeff\u200b\xad" + INVISIBLE + "\U000e0041y\u200dz\n")
+    r = CliRunner().invoke(main, ["dump", "--turns", "-"], input=text)
+    assert r.exit_code == 0
+    assert ('"text": "x\\u007f\\ufeff\\u200b\\u00ad\\u180e\\u2060\\u2061\\u2064\\u206a\\u206f\\ufff9\\ufffb'
+            '\\ud82f\\udca0\\ud834\\udd73\\ud834\\udd7a\\udb40\\udc41y\u200dz"') in r.stdout
+    assert json.loads(r.stdout)["records"][0]["user"]["text"] == text.split("ALICE\n")[-1].rstrip("\n")

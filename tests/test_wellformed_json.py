@@ -24,7 +24,9 @@ SESSION = (b"Title: Bytes\nAuthor: ANA\n\nFADE IN:\n\n"
            b"QWEN\nIt is green.\n")
 USER = "Is the \ufffd\ufffd build \ufffd green?"
 # JSON's \uD800-\uDFFF escapes (an even number of backslashes before them: not escaped themselves)
-SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+#: A lone surrogate's escape (a pair, which JSON writes for a character past the BMP, is fine).
+SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                              r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})")
 
 
 # every byte before them is ASCII: code-point offsets equal byte offsets here

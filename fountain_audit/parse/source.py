@@ -15,6 +15,7 @@ import re
 import stat
 
 from fountain_audit.lazyre import lazy
+from fountain_audit.untrusted import INVISIBLE_CHARS
 
 _UNDECODABLE_RE = lazy("[\udc80-\udcff]+")
 _EOL_RE = lazy(r"\r\n|\r|\n")
@@ -53,11 +54,11 @@ def well_formed(text: str) -> str:
     return text
 
 
-#: What a terminal acts on that JSON text may carry unescaped (JSON escapes C0 controls itself):
-#: C1 controls (U+009B is a whole CSI, ``\u009b2J`` clears an xterm), the Arabic letter mark,
-#: direction marks, bidi embeddings, overrides and isolates (they reorder what is shown), line
-#: and paragraph separators.
-_JSON_UNSAFE_RE = lazy("[\x80-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: What a terminal acts on, or shows as nothing, that JSON text may carry unescaped (JSON escapes
+#: C0 controls itself): :data:`fountain_audit.untrusted.INVISIBLE_CHARS` (DEL and C1 controls:
+#: U+009B is a whole CSI, ``\u009b2J`` clears an xterm; bidi controls, which reorder what is
+#: shown; line and paragraph separators; invisible format characters such as U+200B and tags).
+_JSON_UNSAFE_RE = lazy(f"[{INVISIBLE_CHARS}]")
 
 
 def json_safe(text: str) -> str:
@@ -72,7 +73,11 @@ def json_safe(text: str) -> str:
 
 
 def _json_escape(m: re.Match[str]) -> str:
-    return f"\\u{ord(m.group()):04x}"
+    n = ord(m.group())
+    if n > 0xFFFF:  # JSON writes a character past the BMP as its UTF-16 surrogate pair
+        n -= 0x10000
+        return f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}"
+    return f"\\u{n:04x}"
 
 
 def undecodable_bytes(text: str) -> list[dict[str, int | str]]:
