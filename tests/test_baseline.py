@@ -551,3 +551,49 @@ def test_a_secret_in_a_stale_excerpt_is_masked(project):
                                   "P102", "sessions"], catch_exceptions=False)
     assert token not in r.stdout
     assert json.loads(r.stdout)["baseline"]["stale"][0]["excerpt"] == f"key ghp_{'*' * 36}"
+
+
+def _update_in_a_subprocess(*args: str) -> subprocess.CompletedProcess:
+    """lint --baseline baseline.json --update-baseline ARGS in a subprocess (a FIFO would block it: the timeout
+    ends a run that hangs, failing the test instead of hanging it)."""
+    return subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--output-format", "concise",
+                           "--baseline", "baseline.json", "--update-baseline", *args],
+                          capture_output=True, text=True, timeout=30, env=cli_env(SOURCE_DATE_EPOCH=EPOCH))
+
+
+def test_a_symlink_or_fifo_at_the_journal_name_is_refused_and_the_baseline_left_as_it_was(project):
+    """A symlink at BASELINE.journal.jsonl (to the session being linted) was followed: the journal's JSON lines were
+    appended to the session; a FIFO there blocked the update forever. Both are refused (exit 2, naming the journal)
+    before the baseline is written: it stays as it was (here: not created), the session untouched."""
+    before = Path("sessions/a.spmd").read_bytes()
+    os.symlink("sessions/a.spmd", "baseline.json.journal.jsonl")
+    r = _update_in_a_subprocess("sessions")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == ("fountain-audit: error: baseline.json.journal.jsonl: a symbolic link (to sessions/a.spmd), not "
+                        "a regular file: refusing to use it as the baseline's journal; the baseline was not written\n")
+    assert Path("sessions/a.spmd").read_bytes() == before and not os.path.exists("baseline.json")
+    os.unlink("baseline.json.journal.jsonl")
+    os.mkfifo("baseline.json.journal.jsonl")
+    r = _update_in_a_subprocess("sessions")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == ("fountain-audit: error: baseline.json.journal.jsonl: a FIFO, not a regular file: refusing to "
+                        "use it as the baseline's journal; the baseline was not written\n")
+    assert not os.path.exists("baseline.json")
+    os.unlink("baseline.json.journal.jsonl")
+    adopt()  # a regular journal (here: created) is appended to
+    assert len(Path("baseline.json.journal.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_symlink_or_fifo_at_the_lock_name_is_refused(project):
+    """The lock file was opened through a symlink (a dangling one created its target) and a FIFO there blocked."""
+    for make, kind in ((lambda p: os.symlink("sessions/a.spmd", p), "a symbolic link (to sessions/a.spmd)"),
+                       (lambda p: os.symlink("planted", p), "a symbolic link (to planted)"),
+                       (os.mkfifo, "a FIFO")):
+        make("baseline.json.lock")
+        r = _update_in_a_subprocess("sessions")
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr == (f"fountain-audit: error: baseline.json.lock: {kind}, not a regular file: refusing to use "
+                            "it as the baseline's lock file\n")
+        assert not os.path.exists("baseline.json") and not os.path.exists("planted")
+        os.unlink("baseline.json.lock")
+    adopt()

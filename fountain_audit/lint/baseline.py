@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import json
 import json.encoder
 import os
@@ -301,24 +302,78 @@ def write_durable(path: str, text: str) -> None:
 
 
 @contextlib.contextmanager
-def locked(path: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+def locked(path: str, timeout: float = LOCK_TIMEOUT, shown: str | None = None) -> Iterator[None]:
     """Hold an exclusive advisory lock on ``path + ".lock"`` (created if needed, never removed:
     removing a lock file races with the next locker). Raises :class:`BaselineError` when
-    another process holds it for ``timeout`` seconds or it cannot be opened."""
+    another process holds it for ``timeout`` seconds, it cannot be opened, or it is not a regular
+    file (a symlink is never followed, a FIFO never opened: see :func:`open_beside`). ``shown``
+    names the baseline in messages (default ``path``)."""
     lock_path = path + ".lock"
-    try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
-    except OSError as e:
-        raise BaselineError(f"{lock_path}: cannot open the lock file: {e.strerror or e}") from None
+    fd = open_beside(lock_path, os.O_RDWR | os.O_CREAT, "lock file", (shown or path) + ".lock")
     try:
         deadline = time.monotonic() + timeout
         while not _try_lock(fd):
             if time.monotonic() > deadline:
-                raise BaselineError(f"{lock_path}: another baseline update held the lock for {timeout:g} s")
+                raise BaselineError(f"{(shown or path)}.lock: another baseline update held the lock for {timeout:g} s")
             time.sleep(0.02)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _kind(st: os.stat_result, path: str) -> str:
+    """What a file that is not a regular one is, for a message."""
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            return f"a symbolic link (to {os.readlink(path)})"
+        except OSError:
+            return "a symbolic link"
+    if stat.S_ISFIFO(st.st_mode):
+        return "a FIFO"
+    if stat.S_ISDIR(st.st_mode):
+        return "a directory"
+    if stat.S_ISSOCK(st.st_mode):
+        return "a socket"
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
+        return "a device"
+    return "not a regular file"
+
+
+def open_beside(path: str, flags: int, what: str, shown: str | None = None) -> int:
+    """Open the baseline's lock file or journal ``path`` (``flags``: ``os.O_*``, creating it with
+    mode 0666 less the umask) and return the descriptor. Anything at that name that is not a
+    regular file (a symlink, even to a regular file, e.g. a session being linted; a FIFO, which
+    would block; a device; a directory) is refused with :class:`BaselineError` naming it
+    (``shown``, default ``path``) and ``what`` it was to be: never followed, never opened, never
+    waited on (``O_NOFOLLOW | O_NONBLOCK``, and the opened file is checked again, against a swap)."""
+    shown = shown or path
+
+    def refuse(kind: str) -> BaselineError:
+        return BaselineError(f"{shown}: {kind}, not a regular file: refusing to use it as the baseline's {what}")
+
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise BaselineError(f"{shown}: cannot open the {what}: {e.strerror or e}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise refuse(_kind(st, path))
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o666)
+    except OSError as e:
+        if e.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):  # replaced since the lstat: a symlink, a FIFO...
+            raise refuse({errno.ELOOP: "a symbolic link", errno.ENXIO: "a FIFO", errno.EISDIR: "a directory"}[e.errno]) \
+                from None
+        raise BaselineError(f"{shown}: cannot open the {what}: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        st = None
+    if st is None or not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise refuse(_kind(st, path) if st is not None else "not a regular file")
+    return fd
 
 
 def _try_lock(fd: int) -> bool:
@@ -372,11 +427,16 @@ def journal_bytes(added: Sequence[Entry], removed: Sequence[Entry], when: str) -
 def append_journal(path: str, added: Sequence[Entry], removed: Sequence[Entry], when: str) -> None:
     """Append one JSON line per change to ``FILE.journal.jsonl``: ``when`` (UTC, ISO 8601),
     ``change`` (``added``/``removed``) and the entry's fingerprint, code, path and excerpt.
-    One ``write`` then fsync. Raises ``OSError``."""
+    One ``write`` then fsync. Raises ``OSError``, and :class:`BaselineError` when the journal's
+    name holds something other than a regular file (see :func:`open_beside`)."""
     data = journal_bytes(added, removed, when)
     if not data:
         return
-    fd = os.open(journal_path(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    _write_journal(open_beside(journal_path(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, "journal"), data)
+
+
+def _write_journal(fd: int, data: bytes) -> None:
+    """Append ``data`` to the journal open at ``fd``, fsync it and close it. Raises ``OSError``."""
     try:
         os.write(fd, data)
         os.fsync(fd)
@@ -395,7 +455,8 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
     not obtained or a write that fails."""
     path = os.fspath(path)
     target = os.path.realpath(path)  # a symlinked baseline: lock, replace and journal the file it names
-    with locked(target):
+    shown = target if os.path.islink(path) else path  # (the lock and journal as messages name them)
+    with locked(target, shown=shown):
         old = load(path, max_entries, missing_ok=True)
         entries = {fp: e for fp, e in old.items() if e not in scope}
         for fp, e in current.items():  # a kept entry keeps its date; its path and excerpt are the
@@ -412,17 +473,32 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
             text = render(entries.values())
             try:  # both encoded before either is written: never a baseline without its journal lines
                 text.encode("utf-8")
-                journal_bytes(added, removed, when)
+                journal = journal_bytes(added, removed, when)
             except UnicodeEncodeError as e:
                 raise BaselineError(f"{path}: not written: an entry holds text that is not well formed "
                                     f"(at {e.object[e.start:e.end].encode('unicode_escape').decode()})") from None
+            # the journal is opened before the baseline is written: a symlink or FIFO at its name (which would
+            # append to the file it names, e.g. a session, or block) leaves the baseline as it was
+            fd = None
+            if journal:
+                try:
+                    fd = open_beside(journal_path(target), os.O_WRONLY | os.O_APPEND | os.O_CREAT, "journal",
+                                     journal_path(shown))
+                except BaselineError as e:
+                    raise BaselineError(f"{e}; the baseline was not written") from None
             try:
-                write_durable(target, text)
-            except OSError as e:
-                raise BaselineError(f"{path}: cannot write: {e.strerror or e}") from None
-            try:
-                append_journal(target, added, removed, when)
-            except OSError as e:
-                raise BaselineError(f"{journal_path(target)}: cannot append (the baseline itself was written): "
-                                    f"{e.strerror or e}") from None
+                try:
+                    write_durable(target, text)
+                except OSError as e:
+                    raise BaselineError(f"{path}: cannot write: {e.strerror or e}") from None
+            except BaseException:
+                if fd is not None:
+                    os.close(fd)
+                raise
+            if fd is not None:
+                try:
+                    _write_journal(fd, journal)
+                except OSError as e:
+                    raise BaselineError(f"{journal_path(shown)}: cannot append (the baseline itself was written): "
+                                        f"{e.strerror or e}") from None
     return Change(entries, added, removed)
