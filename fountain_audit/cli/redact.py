@@ -67,6 +67,11 @@ def redact(files, output_file, in_place, paths_only):
             _error(f"{output_file}: refusing to write the redacted copy over its input (--in-place replaces "
                    "the file)")
             sys.exit(2)
+    if output_file and files[0] == "-":  # (`redact - -o a.spmd < a.spmd`)
+        from fountain_audit.commands.common import is_standard_input
+        if is_standard_input(output_file):
+            _error(f"{output_file}: refusing to write the redacted copy over its input (standard input)")
+            sys.exit(2)
     status = 0
     for f in files:
         try:  # opened once, as dump reads: a FIFO or device is never read, a file over max-file-size never

@@ -288,12 +288,30 @@ def reader_gone(stderr: bool = False) -> None:
 
 def refuse_output_over_inputs(output: str, inputs: list[str], what: str = "the report") -> None:
     """Exit 2 when ``output`` is (or links to) one of ``inputs``: nothing we write may
-    overwrite a file we read."""
+    overwrite a file we read. An input ``-`` is standard input: refused when it is the file
+    ``output`` names (``lint - -o a.spmd < a.spmd``, see :func:`is_standard_input`)."""
     from fountain_audit.cli.outputs import is_same_file
 
     for f in inputs:
-        if f != "-" and is_same_file(output, f):
+        if f == "-":
+            if is_standard_input(output):
+                _fail(f"{output}: refusing to write {what} over an input file (standard input)")
+        elif is_same_file(output, f):
             _fail(f"{output}: refusing to write {what} over an input file ({f})")
+
+
+def is_standard_input(path: str) -> bool:
+    """True when standard input is a regular file and ``path`` names that same file (device and
+    inode of ``os.fstat`` on standard input's descriptor and ``os.stat(path)``, a symlink
+    followed): a shell's ``< a.spmd``. A pipe, terminal or device, a closed standard input, or
+    one with no descriptor (a test runner's) is never the same as a path."""
+    try:
+        fd = sys.stdin.fileno()
+        here = os.fstat(fd)
+        there = os.stat(path)
+    except (AttributeError, OSError, ValueError):  # (io.UnsupportedOperation is an OSError and a ValueError)
+        return False
+    return stat.S_ISREG(here.st_mode) and (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 def _not_a_file(path: str) -> str | None:

@@ -1,0 +1,67 @@
+"""Standard input, output and error as the shell gives them: an input read through ``-`` that is the file an
+output names, a standard output that cannot be written (``> /dev/full``) or is closed (``>&-``), a closed standard
+input (``<&-``). Real subprocesses: the streams are the process's own file descriptors."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import SAMPLES
+from .test_formats import cli_env
+
+VIOLATION = SAMPLES / "violations" / "P102-tools-between-forward-and-reply.spmd"
+
+
+def fa(*args: str, cwd, stdin=None, stdout=subprocess.PIPE, pass_fds=(), preexec_fn=None) -> subprocess.CompletedProcess:
+    """``python -m fountain_audit ARGS``: exit status, standard output and error (text)."""
+    return subprocess.run([sys.executable, "-m", "fountain_audit", *args], cwd=cwd, stdin=stdin, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=60, env=cli_env(NO_COLOR="1"),
+                          pass_fds=pass_fds, preexec_fn=preexec_fn)
+
+
+# -- an input read through '-' is never overwritten ------------------------------------------------------------
+
+@pytest.mark.parametrize(("args", "what"), [
+    (("lint", "-", "-o", "a.spmd"), "the report"),
+    (("lint", "--output-format", "json", "-", "-o", "link.spmd"), "the report"),
+    (("export", "--to", "toolpath", "-", "-o", "a.spmd"), "the export"),
+    (("export", "--to", "otlp-json", "-", "-o", "link.spmd"), "the export"),
+    (("report", "-", "-o", "a.spmd.html"), "the report"),
+])
+def test_an_output_that_is_the_file_standard_input_reads_is_refused(tmp_path, args, what):
+    """`lint - -o a.spmd < a.spmd` replaced a.spmd with the report (the same for export and report): standard
+    input that is a regular file is compared with the output (device and inode; a symlink followed)."""
+    shutil.copy(VIOLATION, tmp_path / "a.spmd")
+    shutil.copy(VIOLATION, tmp_path / "a.spmd.html")
+    os.symlink("a.spmd", tmp_path / "link.spmd")
+    before = VIOLATION.read_bytes()
+    out = args[-1]
+    with open(tmp_path / ("a.spmd.html" if out.endswith(".html") else "a.spmd"), "rb") as stdin:
+        r = fa(*args, cwd=tmp_path, stdin=stdin)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == f"fountain-audit: error: {out}: refusing to write {what} over an input file (standard input)\n"
+    assert (tmp_path / "a.spmd").read_bytes() == before and (tmp_path / "a.spmd.html").read_bytes() == before
+
+
+def test_redact_refuses_to_write_over_the_file_standard_input_reads(tmp_path):
+    shutil.copy(VIOLATION, tmp_path / "a.spmd")
+    with open(tmp_path / "a.spmd", "rb") as stdin:
+        r = fa("redact", "-", "-o", "a.spmd", cwd=tmp_path, stdin=stdin)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "fountain-audit: error: a.spmd: refusing to write the redacted copy over its input (standard input)\n"
+    assert (tmp_path / "a.spmd").read_bytes() == VIOLATION.read_bytes()
+
+
+def test_standard_input_from_another_file_or_a_pipe_is_still_written_from(tmp_path):
+    shutil.copy(VIOLATION, tmp_path / "a.spmd")
+    with open(tmp_path / "a.spmd", "rb") as stdin:
+        r = fa("lint", "--output-format", "concise", "-", "-o", "report.txt", cwd=tmp_path, stdin=stdin)
+    assert r.returncode == 1 and (tmp_path / "report.txt").read_text().startswith("-:")
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", "redact", "-", "-o", "copy.spmd"], cwd=tmp_path,
+                       input=VIOLATION.read_bytes(), capture_output=True, timeout=60, env=cli_env())
+    assert r.returncode == 0 and (tmp_path / "copy.spmd").exists()
