@@ -4,11 +4,46 @@ import sys
 
 
 def run() -> None:
-    """Run the command line. ``fountain-audit --version`` (alone) is answered here, and
+    """Run the command line. Standard input and output are guarded first
+    (:mod:`fountain_audit.stdio`): failing to read or write them ends the run with one line naming
+    the stream and status 2, for every command. ``fountain-audit --version`` (alone) is answered here, and
     ``fountain-audit lint ...`` runs here without click when its arguments are plain
     (:func:`fountain_audit.commands.fast.lint`): importing click is most of their start-up
     (issue 9). Every other invocation, ``--help`` included, goes to
     :data:`fountain_audit.cli.main.main`."""
+    from fountain_audit import stdio
+    stdio.guard()  # errors of standard input and output name the stream (see _flush_stdout)
+    try:
+        _main()
+    except OSError as e:
+        if stdio.failed_stream(e) is None:
+            raise
+        stdio.give_up(e)  # one line naming the stream, status 2
+    except SystemExit as e:
+        _flush_stdout(reported=e.code == 2)
+        raise
+    else:
+        _flush_stdout()
+
+
+def _flush_stdout(reported: bool = False) -> None:
+    """Standard output's last flush, here rather than as the interpreter exits (where a failure
+    prints "Exception ignored ..." and exits 120): failing to write it (``> /dev/full``) is one
+    line naming the stream and status 2 (:func:`fountain_audit.stdio.give_up`), unless the run
+    already ends with status 2 (``reported``: the command said what failed, e.g. diff's "cannot
+    write the report"); a reader that went away (``EPIPE``) keeps the status."""
+    import errno
+    from fountain_audit import stdio
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as e:
+        if e.errno != errno.EPIPE and stdio.failed_stream(e) is not None and not reported:
+            stdio.give_up(e)
+        stdio.discard_stdout()
+
+
+def _main() -> None:
     if sys.argv[1:] in (["--version"], ["-V"]):
         from fountain_audit import __version__
         sys.stdout.write(f"fountain-audit, version {__version__}\n")

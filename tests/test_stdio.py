@@ -65,3 +65,69 @@ def test_standard_input_from_another_file_or_a_pipe_is_still_written_from(tmp_pa
     r = subprocess.run([sys.executable, "-m", "fountain_audit", "redact", "-", "-o", "copy.spmd"], cwd=tmp_path,
                        input=VIOLATION.read_bytes(), capture_output=True, timeout=60, env=cli_env())
     assert r.returncode == 0 and (tmp_path / "copy.spmd").exists()
+
+
+# -- standard output that cannot be written, closed standard output or input --------------------------------------
+
+CLEAN = str(SAMPLES / "clean-session.spmd")
+WRITING_COMMANDS = [
+    ("lint", CLEAN), ("lint", str(VIOLATION)), ("lint", "--output-format", "json", CLEAN), ("dump", CLEAN),
+    ("show", CLEAN, "t1"), ("provenance", CLEAN), ("export", "--to", "toolpath", CLEAN),
+    ("export", "--to", "otlp-json", CLEAN), ("rules",), ("rule", "P102"), ("schema", "baseline"), ("--help",),
+    ("lint", "--help"), ("--version",), ("report", CLEAN, "-o", "-"),
+]
+
+
+def _closed_fd(fd: int):
+    return lambda: os.close(fd)
+
+
+@pytest.mark.parametrize("args", WRITING_COMMANDS, ids=lambda a: " ".join(a).replace(str(SAMPLES) + "/", ""))
+def test_a_standard_output_that_cannot_be_written_is_one_line_and_status_2(tmp_path, args):
+    """`fountain-audit lint s.spmd > /dev/full` printed an OSError traceback and exited 1 (the status of findings),
+    as did dump, show, provenance, export, rules, rule, schema, --help and --version."""
+    with open("/dev/full", "w") as full:
+        r = fa(*args, cwd=tmp_path, stdout=full)
+    assert (r.returncode, r.stderr) == (2, "fountain-audit: error: cannot write standard output: No space left on "
+                                           "device\n")
+
+
+@pytest.mark.parametrize("args", WRITING_COMMANDS, ids=lambda a: " ".join(a).replace(str(SAMPLES) + "/", ""))
+def test_a_closed_standard_output_is_one_line_and_status_2(tmp_path, args):
+    """`fountain-audit lint s.spmd >&-` ended in an AttributeError traceback ('NoneType' object has no attribute
+    'isatty'); --version and rules in an OSError at exit."""
+    r = fa(*args, cwd=tmp_path, stdout=None, preexec_fn=_closed_fd(1))
+    assert (r.returncode, r.stderr) == (2, "fountain-audit: error: cannot write standard output: Bad file descriptor "
+                                           "(closed)\n")
+
+
+def test_a_closed_standard_output_is_no_error_when_nothing_is_written_to_it(tmp_path):
+    r = fa("lint", CLEAN, "-o", "report.txt", cwd=tmp_path, stdout=None, preexec_fn=_closed_fd(1))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert (tmp_path / "report.txt").read_text().startswith("All clear")
+
+
+@pytest.mark.parametrize(("args", "stderr"), [
+    (("lint", "--output-format", "concise", "-"),
+     "fountain-audit: error: -: cannot read: Bad file descriptor (standard input is closed)\n"),
+    (("diff", "-", CLEAN), "fountain-audit: error: -: cannot read: Bad file descriptor (standard input is closed)\n"),
+    (("show", "-", "t1"), "fountain-audit: error: -: cannot read: Bad file descriptor (standard input is closed)\n"),
+    (("export", "--to", "toolpath", "-"),
+     "fountain-audit: error: -: cannot read: Bad file descriptor (standard input is closed)\n"),
+    (("redact", "-"), "fountain-audit: error: -: cannot read: Bad file descriptor (standard input is closed)\n"),
+])
+def test_a_closed_standard_input_read_as_dash_is_an_error_naming_it(tmp_path, args, stderr):
+    """`fountain-audit lint - <&-` ended in an AttributeError traceback ('NoneType' object has no attribute
+    'buffer'); diff in 'internal error: AttributeError'."""
+    r = fa(*args, cwd=tmp_path, preexec_fn=_closed_fd(0))
+    assert (r.returncode, r.stderr) == (2, stderr)
+
+
+def test_a_reader_that_goes_away_still_keeps_the_status(tmp_path):
+    """`| head`: unchanged by the guard on standard output (status of the command, nothing on standard error)."""
+    for args, status in ((("rules",), 0), (("lint", "--output-format", "concise", str(VIOLATION)), 1)):
+        p = subprocess.Popen([sys.executable, "-m", "fountain_audit", *args], cwd=tmp_path, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=cli_env(NO_COLOR="1"))
+        p.stdout.read(5)
+        p.stdout.close()
+        assert (p.wait(timeout=60), p.stderr.read()) == (status, b"")

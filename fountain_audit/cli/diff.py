@@ -31,7 +31,10 @@ def _read(path: str, options: diffing.Options, stdin_used: list[bool], redact=No
         if stdin_used[0]:
             raise diffing.DiffError("-: standard input can be only one side")
         stdin_used[0] = True
-        text = decode_bytes(sys.stdin.buffer.read())
+        try:
+            text = decode_bytes(sys.stdin.buffer.read())
+        except OSError as e:  # (closed: `<&-`; a directory: `< dir`)
+            raise diffing.DiffError(f"-: cannot read: {e.strerror or e}") from None
         return diffing.make_side("-", redact(text) if redact else text, options)
     return diffing.read_side(path, options, name, redact)
 
