@@ -351,3 +351,82 @@ def test_the_root_span_holds_every_span_when_heading_times_go_backwards(tmp_path
     assert root["startTimeUnixNano"] == "1782295290000000000"  # the earliest, not the first heading's
     assert all(int(root["startTimeUnixNano"]) <= int(s["startTimeUnixNano"]) and
                int(s["endTimeUnixNano"]) <= int(root["endTimeUnixNano"]) for s in children)
+
+
+@pytest.mark.parametrize(("url", "shown", "problem"), [
+    ("http://a b/", "'http://a b/'",
+     "the endpoint must not contain spaces or control characters (found ' '): percent-encode them"),
+    ("http://127.0.0.1:9/x\x1b[31my", "'http://127.0.0.1:9/x\\x1b[31my'",
+     "the endpoint must not contain spaces or control characters (found '\\x1b'): percent-encode them"),
+    ("http://127.0.0.1:9/v1?a\tb", "'http://127.0.0.1:9/v1?a\\tb'",
+     "the endpoint must not contain spaces or control characters (found '\\t'): percent-encode them"),
+    ("http://u:se cret@127.0.0.1:9/x", "'http://u:***@127.0.0.1:9/x'",
+     "the endpoint must not contain spaces or control characters (found ' '): percent-encode them"),
+    ("http://127.0.0.1:x/", "'http://127.0.0.1:x/'", "the endpoint's port must be a number from 0 to 65535"),
+    ("http://127.0.0.1:99999/", "'http://127.0.0.1:99999/'", "the endpoint's port must be a number from 0 to 65535"),
+    ("http://127.0.0.1:9/tr\u00e4ces", "'http://127.0.0.1:9/tr\u00e4ces'",
+     "the endpoint must be ASCII after the host: percent-encode '\u00e4' (%C3%A4)"),
+    ("user:s3cret@127.0.0.1:9", "'user:***@127.0.0.1:9'",
+     "the endpoint must be an http:// or https:// URL, e.g. http://127.0.0.1:4318/v1/traces"),
+])
+def test_an_endpoint_http_client_refuses_is_a_usage_error_shown_escaped_and_masked(url, shown, problem, tmp_path):
+    """'http://a b/', or an ESC in the path, ended in an http.client.InvalidURL traceback (exit 1); a non-numeric
+    port too, a non-ASCII path in a UnicodeEncodeError. Now a usage error (exit 2) naming the problem, the URL as a
+    Python literal (no raw control character), any password masked; nothing written."""
+    out = tmp_path / "traces.json"
+    r = run("--endpoint", url, "-o", str(out), str(CLEAN))
+    assert r.exit_code == 2 and not out.exists()
+    usage, _, error = r.stderr.partition("\n\n")
+    assert usage.startswith("Usage: ") and usage.endswith(" export --help' for help.")
+    assert error == f"Error: Invalid value for --endpoint: {shown}: {problem}\n"
+    assert "s3cret" not in r.output and "se cret" not in r.output
+
+
+@pytest.fixture
+def recording_server():
+    """A local OTLP/HTTP receiver that accepts every POST and records (path, Authorization header)."""
+    import http.server
+    import threading
+
+    seen: list[tuple[str, str | None]] = []
+
+    class Accept(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            seen.append((self.path, self.headers.get("Authorization")))
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Accept)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1], seen
+    server.shutdown()
+    server.server_close()
+
+
+def test_credentials_in_the_endpoint_are_sent_as_basic_auth_and_never_printed(recording_server):
+    """http://user:pass@127.0.0.1:1/x was sent to the host 'user:pass@127.0.0.1' ('Name or service not known') and
+    the password printed on standard error. The userinfo is sent as HTTP basic authentication (percent-decoded) and
+    shown masked in every message."""
+    import base64
+    port, seen = recording_server
+    r = run("--endpoint", f"http://al%40ice:p%3Ass@127.0.0.1:{port}/v1/traces", "--timeout", "5", str(CLEAN))
+    assert (r.exit_code, r.stderr) == (0, f"fountain-audit: sent 21 spans in 1 trace to "
+                                          f"http://al%40ice:***@127.0.0.1:{port}/v1/traces (HTTP 200)\n")
+    assert seen == [("/v1/traces", "Basic " + base64.b64encode(b"al@ice:p:ss").decode())]
+    r = run("--endpoint", f"http://t0ken@127.0.0.1:{port}/v1/traces", "--timeout", "5", str(CLEAN))
+    assert (r.exit_code, r.stderr) == (0, f"fountain-audit: sent 21 spans in 1 trace to "
+                                          f"http://***@127.0.0.1:{port}/v1/traces (HTTP 200)\n")
+    assert seen[1] == ("/v1/traces", "Basic " + base64.b64encode(b"t0ken:").decode())
+    r = run("--endpoint", f"http://127.0.0.1:{port}/v1/traces", "--timeout", "5", str(CLEAN))
+    assert r.exit_code == 0 and seen[2] == ("/v1/traces", None)
+
+
+def test_an_unreachable_endpoint_with_credentials_never_prints_the_password():
+    r = run("--endpoint", "http://user:s3cret@127.0.0.1:9/x", "--timeout", "2", str(CLEAN))
+    assert (r.exit_code, r.stderr) == (1, "fountain-audit: error: http://user:***@127.0.0.1:9/x: cannot send: "
+                                          "[Errno 111] Connection refused\n")

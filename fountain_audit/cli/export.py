@@ -93,10 +93,10 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     if endpoint is not None and target != "otlp-json":
         raise click.UsageError("--endpoint sends traces: use it with --to otlp-json")
     if endpoint is not None:
-        from fountain_audit.export.send import endpoint_problem
+        from fountain_audit.export.send import endpoint_problem, masked
         problem = endpoint_problem(endpoint)
         if problem is not None:
-            raise click.BadParameter(f"{endpoint!r}: {problem}", param_hint="--endpoint")
+            raise click.BadParameter(f"{masked(endpoint)!r}: {problem}", param_hint="--endpoint")
     try:
         zone = parse_offset(utc_offset)
     except ValueError as e:
@@ -199,13 +199,14 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             reader_gone()
     status = 2 if errors else 0
     if endpoint is not None:
-        from fountain_audit.export.send import SendError, send
+        from fountain_audit.export.send import SendError, masked, send
+        shown = masked(endpoint)  # (a password in the URL is never printed)
         try:
             result = send(doc, endpoint, timeout=timeout)
         except SendError as e:
-            click.secho(f"fountain-audit: error: {terminal_safe(f'{endpoint}: {e}')}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {terminal_safe(f'{shown}: {e}')}", err=True, fg="red")
             sys.exit(1)
         click.echo(f"fountain-audit: sent {result.spans} span{'s' * (result.spans != 1)} in {result.traces} "
-                   f"trace{'s' * (result.traces != 1)} to {terminal_safe(endpoint)} "
+                   f"trace{'s' * (result.traces != 1)} to {terminal_safe(shown)} "
                    f"(HTTP {result.status})", err=True)
     sys.exit(status)

@@ -112,22 +112,83 @@ def body_excerpt(body: bytes, content_type: str = "") -> str:
     return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS - 1].rstrip() + "…"
 
 
+#: A URL's scheme (optional), ``//`` (optional) and authority (``user:password@host:port``: up to
+#: the first ``/``, ``?`` or ``#``, as ``urllib.parse.urlsplit`` reads it).
+_AUTHORITY = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?(?://)?(?P<authority>[^/?#]*)")
+#: What ``http.client`` refuses anywhere in a URL (and ``urlsplit`` silently drops: tab, line feed).
+_NOT_IN_URL = re.compile(r"[\x00-\x20\x7f-\x9f]")
+
+
+def _userinfo(url: str) -> tuple[int, int, str, str] | None:
+    """Where ``url``'s userinfo is: ``(start, end, userinfo, host_and_port)`` (``end`` is the
+    index after the ``@``), or ``None`` when there is none. The userinfo ends at the authority's
+    last ``@``, as ``urlsplit`` reads it."""
+    m = _AUTHORITY.match(url)
+    authority = m.group("authority") if m else ""
+    if "@" not in authority:
+        return None
+    userinfo, _, host = authority.rpartition("@")
+    return m.start("authority"), m.start("authority") + len(userinfo) + 1, userinfo, host
+
+
+def masked(url: str) -> str:
+    """``url`` with the password of its userinfo shown as ``***`` (``http://user:***@host/x``), or
+    the whole userinfo when it has no password (a token: ``http://***@host/x``): credentials
+    are never printed. Any other URL is returned as it is."""
+    found = _userinfo(url)
+    if found is None:
+        return url
+    start, end, userinfo, _ = found
+    user, colon, _ = userinfo.partition(":")
+    return url[:start] + (f"{user}:***@" if colon else "***@") + url[end:]
+
+
+def credentials(url: str) -> tuple[str, tuple[str, str] | None]:
+    """``url`` without its userinfo, and the user name and password it held (percent-decoded;
+    ``None`` when there is no userinfo; an empty password when none is given)."""
+    from urllib.parse import unquote
+
+    found = _userinfo(url)
+    if found is None:
+        return url, None
+    start, end, userinfo, _ = found
+    user, _, password = userinfo.partition(":")
+    return url[:start] + url[end:], (unquote(user), unquote(password))
+
+
 def endpoint_problem(url: str) -> str | None:
     """Why ``url`` cannot be an OTLP/HTTP endpoint (``None`` when it can): it must be an
-    ``http://`` or ``https://`` URL with a host."""
-    from urllib.parse import urlsplit
+    ``http://`` or ``https://`` URL with a host and, if any, a port number, holding no space or
+    control character (which ``http.client`` refuses) and nothing but ASCII after the host
+    (percent-encode the rest). A userinfo (``user:password@``) is allowed: :func:`send` sends it as
+    HTTP basic authentication."""
+    from urllib.parse import quote, urlsplit
 
+    bad = _NOT_IN_URL.search(url)
+    if bad is not None:  # (checked first: urlsplit drops tabs and line feeds)
+        return f"the endpoint must not contain spaces or control characters (found {bad.group()!r}): percent-encode them"
     try:
         parts = urlsplit(url)
     except ValueError:  # e.g. an unbalanced [ in the host
         parts = None
     if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return "the endpoint must be an http:// or https:// URL, e.g. http://127.0.0.1:4318/v1/traces"
+    try:
+        parts.port
+    except ValueError:
+        return "the endpoint's port must be a number from 0 to 65535"
+    rest = url[url.index(parts.netloc) + len(parts.netloc):] if parts.netloc else ""
+    other = next((c for c in rest if ord(c) > 0x7f), None)
+    if other is not None:
+        return f"the endpoint must be ASCII after the host: percent-encode {other!r} ({quote(other)})"
     return None
 
 
 def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult:
     """POST ``request`` (OTLP/JSON dict) to ``url`` as OTLP/HTTP protobuf.
+
+    A userinfo in ``url`` (``http://user:password@host/...``, percent-encoded) is sent as HTTP
+    basic authentication (``Authorization``), not to where a redirect points.
 
     Raises :class:`SendError` when the URL is not http(s), the collector cannot be reached,
     answers with a non-2xx status, or reports rejected spans (``partial_success``).
@@ -140,8 +201,15 @@ def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult
     message = to_protobuf(request)
     spans = sum(len(ss.spans) for rs in message.resource_spans for ss in rs.scope_spans)
     traces = len({sp.trace_id for rs in message.resource_spans for ss in rs.scope_spans for sp in ss.spans})
-    req = urllib.request.Request(url, data=message.SerializeToString(), method="POST", headers={
-        "Content-Type": "application/x-protobuf", "User-Agent": f"fountain-audit/{__version__}"})
+    bare, login = credentials(url)  # urllib would take user:password@ for part of the host name
+    try:
+        req = urllib.request.Request(bare, data=message.SerializeToString(), method="POST", headers={
+            "Content-Type": "application/x-protobuf", "User-Agent": f"fountain-audit/{__version__}"})
+    except ValueError as e:  # (endpoint_problem let through a URL urllib does not take)
+        raise SendError(f"not a usable URL: {e}") from None
+    if login is not None:  # HTTP basic authentication; never sent on to where a redirect points
+        token = base64.b64encode(f"{login[0]}:{login[1]}".encode("utf-8")).decode("ascii")
+        req.add_unredirected_header("Authorization", f"Basic {token}")
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - the user's URL
             status, body = resp.status, resp.read()
@@ -154,6 +222,8 @@ def send(request: dict[str, Any], url: str, timeout: float = 10.0) -> SendResult
     except (urllib.error.URLError, OSError) as e:
         reason = getattr(e, "reason", e)
         raise SendError(f"cannot send: {reason}") from None
+    except ValueError as e:  # http.client.InvalidURL, a host name IDNA cannot encode ...
+        raise SendError(f"not a usable URL: {e}") from None
     if body:
         answer = ExportTraceServiceResponse()
         try:
