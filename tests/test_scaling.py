@@ -130,3 +130,26 @@ def test_redacting_known_secrets_in_linear_time():
         assert out[0].startswith("the value <redacted:")
 
     _assert_linear(redact, 250, 2000, "known secrets under --redact")
+
+
+def _secrets_of(text: str) -> None:
+    """:func:`~fountain_audit.privacy.detect.find_secrets` of ``text`` read anew (it keeps what it
+    found in the text it read last)."""
+    from fountain_audit.privacy import detect
+
+    detect._LAST_FOUND = None
+    detect.find_secrets(text)
+
+
+#: Lines of a run of token prefixes, where every prefix starts a match of its kind.
+TOKEN_RUNS = {"GitHub": "ghp_", "GitLab": "glpat-", "Slack": "xoxb-1-a"}
+
+
+@pytest.mark.parametrize("kind", list(TOKEN_RUNS))
+def test_runs_of_token_prefixes_in_linear_time(kind):
+    """A token is taken on to the end of its run of token characters (``_RUNS_ON``): each match
+    of ``ghp_ghp_ghp_…`` was, so a line of n prefixes took n²/2 steps (80 KB: 18 s for ``lint``).
+    40 lines of 250 and of 2,000 characters (10 and 80 KB)."""
+    run = TOKEN_RUNS[kind]
+    small, large = (("x " + run * (n // len(run)) + " y\n") * 40 for n in (250, 2000))
+    _assert_linear(_secrets_of, small, large, f"runs of {run}")

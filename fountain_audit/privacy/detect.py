@@ -572,16 +572,34 @@ _RUNS_ON = {"github-token": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmno
             "slack-token": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")}
 
 
+#: The run of :data:`_RUNS_ON` characters from a position, for each kind.
+_RUN_RE = {kind: lazy("[" + "".join(re.escape(c) for c in sorted(chars)) + "]*") for kind, chars in _RUNS_ON.items()}
+
+
 def _line_secrets(plugin: _Plugin, line: str, base: int) -> Iterator[Secret]:
-    runs_on = _RUNS_ON.get(plugin.kind)
+    run = _RUN_RE.get(plugin.kind)
+    if run is not None:
+        # Linear in the line however many matches one run holds (``ghp_ghp_ghp_…``): the run
+        # last read is remembered (a match ending inside it is taken on to its end without
+        # reading it again), and a match that starts inside a value already found and ends at
+        # the same run end is no new secret (its value would be a suffix of that one, which
+        # :func:`_no_overlaps` drops): not yielded, so no value is sliced once per match.
+        walked = (-1, -1)           # (from, to): line[from:to] is a run read to its end
+        first: dict[int, int] = {}  # run end -> start of the first value found ending there
     for pos, value in _matches(plugin, line):
         pos, value = _trim(plugin, pos, value)
         if not value:
             continue
-        if runs_on is not None:
+        if run is not None:
             end = pos + len(value)
-            while end < len(line) and line[end] in runs_on:
-                end += 1
+            if walked[0] <= end <= walked[1]:
+                end = walked[1]
+            else:
+                walked = (end, run.match(line, end).end())
+                end = walked[1]
+            if first.get(end, end) <= pos:
+                continue
+            first[end] = pos
             value = line[pos:end]
         if plugin.kind == "aws-secret-key" and _AWS_ID_RE.fullmatch(value):
             continue  # the key ID; reported as aws-access-key
