@@ -153,3 +153,18 @@ def test_runs_of_token_prefixes_in_linear_time(kind):
     run = TOKEN_RUNS[kind]
     small, large = (("x " + run * (n // len(run)) + " y\n") * 40 for n in (250, 2000))
     _assert_linear(_secrets_of, small, large, f"runs of {run}")
+
+
+#: A JSON Web Token's header (``{"alg":"HS256"}``) and a dot: ``eyJ`` starts a match of the
+#: detector, each taken on to the end of the line.
+JWT_PART = "eyJhbGciOiJIUzI1NiJ9."
+
+
+@pytest.mark.parametrize("end", ["", "a"], ids=["valid chain", "invalid last part"])
+def test_chains_of_jwt_parts_in_linear_time(end):
+    """Each detector match in ``eyJ….eyJ….eyJ….`` was taken on to the end of the line and its
+    whole was decoded (84 KB: 10 s for ``lint``); with a last part that does not decode (``a``),
+    every match fell back to its own text after reading the line. 8 lines of 48 and of 384 parts
+    (8 and 64 KB)."""
+    small, large = (("x " + JWT_PART * n + end + " y\n") * 8 for n in (48, 384))
+    _assert_linear(_secrets_of, small, large, f"JWT chains ending {end!r}")

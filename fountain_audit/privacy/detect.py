@@ -406,6 +406,9 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
     if plugin.kind == "openai-key":
         yield from _openai_keys(det, line)
         return
+    if plugin.kind == "jwt":
+        yield from _jwts(det, line)
+        return
     if plugin.kind == "keyword-secret":
         from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP
 
@@ -427,14 +430,74 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
             value = m.group(g)
             if regex is _BASIC_AUTH_RE and ("$" in value or ";" in value) and not _url_password(value):
                 continue
-            if plugin.kind == "jwt":  # the detector's match stops before the signature: take it too
-                tail = _JWT_TAIL_RE.match(line, m.end())
-                value = (value + tail.group()).rstrip(".")
-                if not det.is_formally_valid(value):
-                    value = m.group(g)
-                    if not det.is_formally_valid(value):
-                        continue
             yield m.start(g), value
+
+
+def _jwts(det, line: str) -> Iterator[tuple[int, str]]:
+    """(position, value) of each JSON Web Token: the detector's match, which stops before the
+    signature, taken on to the end of the token (the characters of :data:`_JWT_TAIL_RE`, less
+    trailing dots) when the whole is formally valid (the detector's ``is_formally_valid``), else
+    the match alone if it is valid.
+
+    Linear in the line however many matches one token run holds (``eyJ….eyJ….eyJ….``): the run
+    last read and its end without dots are remembered; a match starting inside a value already
+    taken to the end of its run is no new token (its value would lie inside that one, which
+    :func:`_no_overlaps` keeps): not yielded. The validity of a match taken on is that of its
+    first two parts (decoded as JSON), read once, and that of the parts after them (base64 only),
+    remembered for each dot of the run, since every match in it shares them."""
+    valid = det.is_formally_valid
+    for regex in det.denylist:
+        covered = -1      # end of the last value taken on: a match starting before it lies inside it
+        run = (-1, -1)    # (from, to): line[from:to] is a run of _JWT_TAIL_RE read to its end
+        end = -1          # the end of that run without its trailing dots
+        rest_ok: dict[int, bool] = {}  # dot offset in the run -> the parts after it are valid
+        for m in regex.finditer(line):
+            p, q = m.span()
+            if p < covered:
+                continue
+            if not run[0] <= q <= run[1]:
+                run = (q, _JWT_TAIL_RE.match(line, q).end())
+                end = run[1]
+                while end > p and line[end - 1] == ".":
+                    end -= 1
+                rest_ok = {}
+            # the value is line[p:end]: parts 0 and 1 (JSON) up to the second dot, then the rest
+            d0 = line.find(".", p, end)
+            d1 = line.find(".", d0 + 1, end) if d0 >= 0 else -1
+            if d1 < 0:
+                ok = valid(line[p:end])
+            else:
+                ok = valid(line[p:d1]) and _jwt_rest_ok(valid, line, d1, end, rest_ok)
+            if ok:
+                covered = end
+                yield p, line[p:end]
+            elif valid(m.group()):
+                yield p, m.group()
+
+
+#: A token's first two parts that decode to JSON (``{}``): ``is_formally_valid("e30.e30." + part)``
+#: is the validity of ``part`` as a later part of a token (base64 only).
+_JWT_HEAD = "e30.e30."
+
+
+def _jwt_rest_ok(valid, line: str, dot: int, end: int, known: dict[int, bool]) -> bool:
+    """Are the parts of ``line`` after the dot at ``dot``, up to ``end``, valid as later parts
+    of a token? Each part is read once: what is found is remembered in ``known`` for each dot."""
+    todo = []
+    d = dot
+    while d not in known:
+        nxt = line.find(".", d + 1, end)
+        todo.append((d, valid(_JWT_HEAD + line[d + 1:end if nxt < 0 else nxt])))
+        if nxt < 0:
+            ok = True
+            break
+        d = nxt
+    else:
+        ok = known[d]
+    for d, part_ok in reversed(todo):
+        ok = ok and part_ok
+        known[d] = ok
+    return known[dot]
 
 
 def _token_keywords(line: str) -> Iterator[tuple[int, str]]:
