@@ -168,3 +168,28 @@ def test_chains_of_jwt_parts_in_linear_time(end):
     (8 and 64 KB)."""
     small, large = (("x " + JWT_PART * n + end + " y\n") * 8 for n in (48, 384))
     _assert_linear(_secrets_of, small, large, f"JWT chains ending {end!r}")
+
+
+def _distinct_secrets(kind: str, n: int) -> str:
+    """n lines, each holding a distinct secret: a password after a keyword, or a GitHub token."""
+    import random
+    import string
+
+    rnd = random.Random(1)
+    chars = string.ascii_letters + string.digits
+    if kind == "passwords":
+        return "".join(f"password={''.join(rnd.choice(chars) for _ in range(12))}!1a\n" for _ in range(n))
+    return "".join(f"ghp_{''.join(rnd.choice(chars) for _ in range(36))}\n" for _ in range(n))
+
+
+@pytest.mark.parametrize("kind", ["passwords", "GitHub tokens"])
+def test_many_distinct_secrets_in_linear_time(kind):
+    """The repeats of the secrets found (``_repeats``, timed alone: the detectors' own linear
+    time would blur the ratio) were looked for with one scan of the text per distinct value: n
+    secrets on n lines took n² steps (40,000 passwords: 30 s for ``lint``). 500 and 4,000 lines
+    (12-20 and 100-160 KB)."""
+    from fountain_audit.privacy import detect
+
+    texts = [_distinct_secrets(kind, n) for n in (500, 4000)]
+    found = {id(t): detect._plain_secrets(t) for t in texts}
+    _assert_linear(lambda t: list(detect._repeats(t, found[id(t)])), *texts, f"distinct {kind}")

@@ -912,14 +912,47 @@ def _escaped_secrets(text: str) -> Iterator[tuple[str, Secret]]:
             yield s.value, Secret(start, end, s.kind, s.label, spelt, shown)
 
 
+#: Up to this many distinct values :func:`_repeats` looks for each with its own ``str.find``
+#: loop (a scan of the text each, fast for a few); more are looked for in one pass.
+_FIND_EACH = 256
+#: The length of the start of a value (the shortest) by which :func:`_repeats` looks it up.
+_HEAD = 8
+
+
 def _repeats(text: str, found: list[Secret]) -> Iterator[Secret]:
     """Other occurrences of a secret already found (e.g. a password given once after a
-    keyword and again inside a URL the detectors do not read)."""
-    for v, s in {s.value: s for s in found if len(s.value) >= 8}.items():
-        pos = text.find(v)
-        while pos >= 0:
-            yield Secret(pos, pos + len(v), s.kind, s.label, v, s.shown)
-            pos = text.find(v, pos + len(v))
+    keyword and again inside a URL the detectors do not read): for each value, each occurrence
+    in the text that does not overlap the one before it yielded (what a ``str.find`` loop from
+    the start finds). Linear in the text: with many values (:data:`_FIND_EACH`), one pass looks
+    the characters at each position up among the values' starts, not one scan per value (5,000
+    distinct passwords on as many lines took 1.7 s, 40,000 took 30 s)."""
+    known = {s.value: s for s in found if len(s.value) >= _HEAD}
+    if len(known) <= _FIND_EACH:
+        for v, s in known.items():
+            pos = text.find(v)
+            while pos >= 0:
+                yield Secret(pos, pos + len(v), s.kind, s.label, v, s.shown)
+                pos = text.find(v, pos + len(v))
+        return
+    by_head: dict[str, set[int]] = {}  # a value's first _HEAD characters -> the lengths of values so starting
+    for v in known:
+        by_head.setdefault(v[:_HEAD], set()).add(len(v))
+    lengths = {head: sorted(ns, reverse=True) for head, ns in by_head.items()}
+    free = dict.fromkeys(known, 0)  # value -> where its next occurrence may start (no overlap)
+    get = lengths.get
+    out = []
+    for p in range(len(text) - _HEAD + 1):
+        ns = get(text[p:p + _HEAD])
+        if ns is None:
+            continue
+        for n in ns:
+            v = text[p:p + n]
+            if v in known and free[v] <= p:
+                free[v] = p + n
+                out.append((p, v))
+    for p, v in out:
+        s = known[v]
+        yield Secret(p, p + len(v), s.kind, s.label, v, s.shown)
 
 
 def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes,
