@@ -42,37 +42,26 @@ class _Raw(io.FileIO):
         closed = "standard input is closed" if self.stream_name == "standard input" else "closed"
         return self._fail(OSError(errno.EBADF, f"{os.strerror(errno.EBADF)} ({closed})"))
 
-    def write(self, b):
+    def _guarded(self, method, *args):
+        # ``method`` of io.FileIO, its errors named after the stream; EBADF on a closed one
         if self.was_closed:
             raise self._closed_error()
         try:
-            return super().write(b)
+            return method(self, *args)
         except OSError as e:
             raise self._fail(e) from None
+
+    def write(self, b):
+        return self._guarded(io.FileIO.write, b)
 
     def readinto(self, b):
-        if self.was_closed:
-            raise self._closed_error()
-        try:
-            return super().readinto(b)
-        except OSError as e:
-            raise self._fail(e) from None
+        return self._guarded(io.FileIO.readinto, b)
 
     def readall(self):
-        if self.was_closed:
-            raise self._closed_error()
-        try:
-            return super().readall()
-        except OSError as e:
-            raise self._fail(e) from None
+        return self._guarded(io.FileIO.readall)
 
     def read(self, size=-1):
-        if self.was_closed:
-            raise self._closed_error()
-        try:
-            return super().read(size)
-        except OSError as e:
-            raise self._fail(e) from None
+        return self._guarded(io.FileIO.read, size)
 
     def isatty(self) -> bool:
         return False if self.was_closed else super().isatty()
