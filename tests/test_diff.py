@@ -837,3 +837,24 @@ def test_unreadable_files_are_named_in_the_words_lint_uses(tmp_path, pair):
                        ("dangling.spmd", f"a dangling symbolic link (to {tmp_path / 'gone'})")):
         r = run(a, tmp_path / other)
         assert (r.exit_code, r.stderr.strip()) == (2, f"fountain-audit: error: {tmp_path / other}: {why}")
+
+
+def test_a_route_sent_elsewhere_is_a_change(tmp_path):
+    # (diff --compare-all said "no differences" when only an EXT. scene's endpoint changed: a replay
+    # sent to another server; adversarial trial)
+    from fountain_audit.cli import main
+    text = ("Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\nEXT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+            "Harvey routing to QWEN2.5-CODER at ollama://192.168.1.2:11434. Workspace: /tmp/ws.\n\n"
+            "ALICE\nhi\n\nQWEN2.5-CODER\nhello\n\nTHE END.\n")
+    a, b = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    a.write_text(text, encoding="utf-8")
+    b.write_text(text.replace("routing to QWEN2.5-CODER at", "routing to EVIL.EXAMPLE at"), encoding="utf-8")
+    r = CliRunner().invoke(main, ["diff", "--format", "json", str(a), str(b)])
+    assert r.exit_code == 1
+    doc = json.loads(r.stdout)
+    (change,) = doc["changes"]
+    assert (change["kind"], change["category"], change["message"], change["pointer"]) == (
+        "route-changed", "model", "route QWEN2.5-CODER at ollama://192.168.1.2:11434 → EVIL.EXAMPLE at "
+        "ollama://192.168.1.2:11434", {"a": "/records/0/provenance/route", "b": "/records/0/provenance/route"})
+    assert doc["patch"] == [{"op": "replace", "path": "/records/0/provenance/route/endpoint", "value": "EVIL.EXAMPLE"}]
+    assert CliRunner().invoke(main, ["diff", str(a), str(a)]).exit_code == 0

@@ -52,7 +52,8 @@ category           kinds
 ``user``           ``user-changed`` (word diff)
 ``replies``        ``reply-changed`` (word diff)
 ``model``          ``model-changed``, ``target-changed``, ``forwarding-changed``,
-                   ``actor-changed`` (who replied), ``model-switch-changed``
+                   ``actor-changed`` (who replied), ``model-switch-changed``,
+                   ``route-changed`` (an EXT. scene's endpoint or URL)
 ``tools``          ``tool-added``, ``tool-removed``, ``tool-changed`` (name, actor,
                    status ``ok → error``, error, arguments as a JSON-path diff ...)
 ``context``        ``rag-added|removed|changed``, ``recall-added|removed|changed``

@@ -282,6 +282,13 @@ class Differ:
         if not same(x.get("model"), y.get("model")):
             self.add("model-changed", "model", f"model {shown(x.get('model'))} → {shown(y.get('model'))}", ctx,
                      pa + "/model", pb + "/model", before=x.get("model"), after=y.get("model"))
+        qx, qy = (x.get("provenance") or {}).get("route"), (y.get("provenance") or {}).get("route")
+        if not same(qx, qy):  # an EXT. scene's route (endpoint, URL): a replay sent elsewhere
+
+            def where(q):
+                return "local" if q is None else " at ".join(shown(v) for v in (q["endpoint"], q["url"]) if v)
+            self.add("route-changed", "model", f"route {where(qx)} → {where(qy)}", ctx,
+                     pa + "/provenance/route", pb + "/provenance/route", before=qx, after=qy)
         mx, my = compact(x.get("model_switch")), compact(y.get("model_switch"))
         if not same(mx, my) and self._dedupe("model-switch", mx, my):
             bx = None if mx is None else mx.get("body")

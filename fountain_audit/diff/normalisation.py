@@ -67,7 +67,12 @@ def normalise(document: dict[str, Any], session: Session, options: Options = Opt
         rec["index"] = None
         rec["span"] = None
         rec["id"] = None  # ids (t3, t3.reply ...) are positions, like index and span
-        rec.pop("provenance", None)  # derived from the turn's notes, which are compared themselves
+        # derived from the turn's notes, which are compared themselves; but for an EXT. scene's route
+        # (its endpoint and URL, from the scene description): a replay sent elsewhere differs
+        prov = rec.pop("provenance", None)
+        route = prov.get("route") if isinstance(prov, dict) else None
+        if isinstance(route, dict) and route.get("kind") == "remote":
+            rec["provenance"] = {"route": {"endpoint": route.get("endpoint"), "url": route.get("url")}}
         rec["scene"] = _norm_scene_ref(rec["scene"], options)
         for key in ("user", "forwarding", "reply"):
             if rec.get(key) is not None:
