@@ -17,7 +17,6 @@ the element or a malformed range raise :class:`ShowError` naming the valid range
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -128,6 +127,8 @@ class Elements:
         if self.starts[-1] == len(self.text) and len(self.starts) > 1:
             self.starts.pop()  # the text ends with a terminator: no empty last line
         self._records: dict[str, dict[str, Any]] | None = None
+        self._ast: dict[str, dict[str, Any]] | None = None  # (see _ast_records, _session_records)
+        self._sess: dict[str, dict[str, Any]] | None = None
 
     @property
     def line_count(self) -> int:
@@ -148,8 +149,17 @@ class Elements:
         the time of reading every record of a large file, and a turn's id does not need them)."""
         return self._ast_records() if _AST_ID_RE.fullmatch(ident) else self._session_records()
 
-    @functools.cache
     def _ast_records(self) -> dict[str, dict[str, Any]]:
+        if self._ast is None:
+            self._ast = self._read_ast_records()
+        return self._ast
+
+    def _session_records(self) -> dict[str, dict[str, Any]]:
+        if self._sess is None:
+            self._sess = self._read_session_records()
+        return self._sess
+
+    def _read_ast_records(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         for rec in ast_records(self.session.document, self.file):
             j = rec.to_json()
@@ -158,8 +168,7 @@ class Elements:
                 out[c["id"]] = c
         return out
 
-    @functools.cache
-    def _session_records(self) -> dict[str, dict[str, Any]]:
+    def _read_session_records(self) -> dict[str, dict[str, Any]]:
         s, f = self.session, self.file
         out: dict[str, dict[str, Any]] = {}
         head = s.scenes[0].heading.offset if s.scenes else None

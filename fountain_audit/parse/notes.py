@@ -922,7 +922,8 @@ def _plans() -> dict[str, tuple[str, list]]:
         return [method, steps] if callable(getattr(NoteFields, method, None)) else None
 
     def item_plan(name: str, parts: list[str]):
-        # a sub-rule's plan, `a [B]` allowed (as for a start rule, below)
+        # a rule's plan: one sequence, or `a [B] c` (Lark's two expansions: the full sequence, and
+        # the one without B, B's place marked empty; B's group is then None)
         exps = rules.get(name, [])
         optional: tuple[bool, ...] = ()
         if len(exps) == 2:
@@ -968,19 +969,8 @@ def _plans() -> dict[str, tuple[str, list]]:
         if listed is not None:
             out[start] = listed
             continue
-        optional: tuple[bool, ...] = ()
-        if len(exps) == 2:  # `a [B] c`: the full sequence, and the one without B (B's place marked)
-            full, short = sorted(exps, key=lambda r: len(r.expansion), reverse=True)
-            optional = short.options.empty_indices
-            if full.options.empty_indices or len(optional) != len(full.expansion) or \
-                    [s for s, gone in zip(full.expansion, optional) if not gone] != list(short.expansion) or \
-                    short.alias != full.alias:
-                continue
-            exps = [full]
-        if len(exps) != 1:
-            continue
         parts: list[str] = []
-        node = plan(exps[0], parts, optional)
+        node = item_plan(start, parts)
         if node is not None:
             out[start] = ("".join(parts) + r"\Z", node)
     return out
