@@ -162,6 +162,24 @@ def read_heading(text: str) -> HeadingInfo:
             s = head
         else:
             ts = None
+    key = (s, ts is not None)
+    known = _PLACES.get(key)
+    if known is None:
+        known = _classify_place(s, ts is not None)
+        if len(_PLACES) >= 4096:  # (a session names a few places, each with many timestamps)
+            _PLACES.clear()
+        _PLACES[key] = known
+    kind, place, groups = known
+    return HeadingInfo(kind, place, ts, form, annotation, dict(groups) if groups else {})
+
+
+#: (place, has a timestamp) -> what :func:`_classify_place` says of it.
+_PLACES: dict[tuple[str, bool], tuple[str, str, dict]] = {}
+
+
+def _classify_place(s: str, timestamped: bool) -> tuple[str, str, dict[str, str | None]]:
+    """``(kind, place, groups)`` of a heading's text without its timestamp and annotation (see
+    :func:`read_heading`); ``groups`` is shared: copied into each :class:`HeadingInfo`."""
     for kind, rx in _KIND_RES:
         if not s.startswith(_KIND_PREFIX[kind]) or (kind in ("chat", "ext-chat") and " AND " not in s):
             continue  # (what the expression starts with, tested before it)
@@ -169,13 +187,13 @@ def read_heading(text: str) -> HeadingInfo:
         if km:
             g = km.groupdict()
             # `INT. BLOOM HOUSE AND GARDEN - DAY` is a screenplay heading, not a chat.
-            if kind in ("chat", "ext-chat") and not (ts or g["talking"] or g["a"] == "HARVEY"):
+            if kind in ("chat", "ext-chat") and not (timestamped or g["talking"] or g["a"] == "HARVEY"):
                 continue
             for k, v in g.items():
                 if v is not None:
                     g[k] = intern(v)
-            return HeadingInfo(kind, intern(s), ts, form, annotation, g)
-    return HeadingInfo("other", intern(s), ts, form, annotation)
+            return kind, intern(s), g
+    return "other", intern(s), {}
 
 
 @record(eq=False, slots=True)

@@ -65,6 +65,8 @@ _INT_RE = lazy(r"-?[0-9]{1,18}")
 _GO_DURATION_RE = lazy(r"([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)")
 _UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 _SOURCE_DETAIL_RE = lazy(r"^(?P<source>.*?)\s*\((?P<detail>[^()]*)\)$", re.S)
+#: A URL's scheme, ``https://``, among a RAG source's details.
+_URL_SCHEME_RE = lazy(r"[a-z][a-z0-9+.-]*://")
 
 
 def _rare_value(rec: "NoteRecord", k: int):
@@ -206,7 +208,7 @@ class NoteFields:
             for p in parts:
                 if p.startswith("doi:"):
                     out["doi"] = intern(p[4:])
-                elif re.match(r"[a-z][a-z0-9+.-]*://", p):
+                elif _URL_SCHEME_RE.match(p):
                     out["url"] = intern(p)
                 else:
                     rest.append(p)
@@ -598,23 +600,31 @@ def parse_note(note: Note) -> NoteRecord:
         return NoteRecord("pipeline-hidden", note)
     if body.startswith(PIPELINE_STOP):
         return _read_payload(NoteRecord("pipeline-stop", note), body, 0, "pipeline_stop")
-    m = AUDIT_HEAD_RE.match(body)
-    if not m:
-        return NoteRecord("unknown", note)
-    kind, actor = _KIND_NAMES[m.group("kind")], m.group("actor")
+    # The head: most notes start `KIND: ` with no actor, read without the expression (the same
+    # answer: a head with no period can only be that kind, and a blank then a non-blank follow it)
+    colon = body.find(":", 0, 16)
+    kind = _KIND_NAMES.get(body[:colon]) if colon > 0 else None
+    if kind is not None and body[colon + 1:colon + 2] == " " and colon + 2 < len(body) \
+            and not body[colon + 2].isspace():
+        actor, end = None, colon + 2
+    else:
+        m = AUDIT_HEAD_RE.match(body)
+        if not m:
+            return NoteRecord("unknown", note)
+        kind, actor, end = _KIND_NAMES[m.group("kind")], m.group("actor"), m.end()
     if actor is not None:
         if kind != "tool":
             return NoteRecord("unknown", note)
         actor = intern(actor)  # (a session's notes name a few actors, each held once)
     rec = NoteRecord(kind, note, actor=actor)
-    if kind == "tool" and _read_tool_call(rec, body, m.end()):
+    if kind == "tool" and _read_tool_call(rec, body, end):
         return rec
     start = KINDS[kind]
     if not start:
         return rec
-    rec = _read_payload(rec, body[m.end():], m.end(), start)
+    rec = _read_payload(rec, body[end:], end, start)
     if rec.valid and kind == "tool":
-        rec.fields = _split_tool_arguments(rec.fields, note, body, m.end())
+        rec.fields = _split_tool_arguments(rec.fields, note, body, end)
     return rec
 
 
@@ -625,7 +635,9 @@ def _read_tool_call(rec: NoteRecord, body: str, at: int) -> bool:
     :func:`_read_payload` and :func:`_split_tool_arguments` give such a note, without the two
     dicts they build and drop. ``False`` (``rec`` untouched) for any other payload, which then
     takes that general path."""
-    match = _tool_match() if "tool" in _fast_readers() else None
+    match = _TOOL_MATCH[0]
+    if match is False:
+        match = _TOOL_MATCH[0] = _tool_match() if "tool" in _fast_readers() else None
     m = None if match is None else match(body, at)
     if m is None:
         return False
@@ -645,6 +657,10 @@ def _read_tool_call(rec: NoteRecord, body: str, at: int) -> bool:
         rec._fields = _shared_call((intern(name), error, strict, start, len(body) - start - len(text), True))
         return True
     return False
+
+
+#: ``[match]``: :func:`_tool_match` once asked (``False`` before), read without a call.
+_TOOL_MATCH: list = [False]
 
 
 @functools.cache
@@ -976,10 +992,14 @@ def _plans() -> dict[str, tuple[str, list]]:
     return out
 
 
+#: :func:`_fast_readers`, once asked (empty before), read without a call.
+_READERS: dict = {}
+
+
 def _read_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
     """``rec`` with the fields of ``payload`` (start rule ``start``), read by its fast reader
     when it has one and the payload is well formed, else by :func:`_parse_payload`."""
-    read = _fast_readers().get(start)
+    read = (_READERS or _READERS.update(_fast_readers()) or _READERS).get(start)
     if read is not None:
         try:
             fields = read(payload)
