@@ -87,6 +87,18 @@ def test_rag_note_in_a_scene_without_description_is_in_place():
         ("P101", 11, "[[rag:]] note after the user's dialogue (line 8); it belongs before the user's dialogue")]
 
 
+def test_chat_scene_without_description_in_a_whole_session():
+    """H106: a whole session's chat scene with no description at all records no model and no
+    workspace: reported at its heading; a fragment (a spec excerpt, no title page) is not."""
+    found = [(d.code, d.line, d.column, d.end_column, d.message)
+             for d in lint_text(_NO_DESCRIPTION, "s.spmd", Selection.build(["H106"]))]
+    assert found == [("H106", 6, 1, 50, "INT. chat scene has no description: no 'Model:' or 'Workspace:' recorded "
+                      "(the recorder writes 'Harvey and USER are in chat mode. Model: MODEL. Workspace: WS.' "
+                      "after the heading)")]
+    fragment = _NO_DESCRIPTION.split("FADE IN:\n\n", 1)[1]
+    assert lint_text(fragment, "s.spmd", Selection.build(["H106"])) == []
+
+
 def test_audit_note_inside_text_flags_audit_kinds_only():
     """N110: an audit-kind note inside dialogue or action is reported at its own line and column;
     a writer's inline note ([[draft]], case B34) is not."""

@@ -4,8 +4,10 @@
 Reports an `INT. HARVEY AND USER TALKING` scene whose description (the action lines
 after the heading) lacks `Model:` or `Workspace:`. `EXT.` scenes are exempt: their
 description is `Harvey routing to ENDPOINT. Workspace: WS.`, with no model. A scene
-with no description at all (the minimal excerpts in the spec and in these docs) is not
-reported, nor is a description that is an unclosed `/*` boneyard (F102 reports it).
+with no description at all is reported in a whole session (a title page or `FADE IN:`:
+what the recorder writes), at its heading; not in a fragment (the minimal excerpts in the
+spec and in these docs). A description that is an unclosed `/*` boneyard is not reported
+(F102 reports it).
 
 ## Why is this bad?
 The description is the audit record of which model answered and in which directory it
@@ -81,6 +83,11 @@ def check_scene(ctx, scene):
             desc.append(a)
             texts.append(t)
     if not desc:
+        if ctx.session.kind == "session" and not scene.description:
+            h = scene.heading
+            yield Finding(h.line, h.column, "INT. chat scene has no description: no 'Model:' or 'Workspace:' "
+                          "recorded (the recorder writes 'Harvey and USER are in chat mode. Model: MODEL. "
+                          "Workspace: WS.' after the heading)", h.line, h.column + len(h.lines[0]))
         return
     text = texts[0] if len(texts) == 1 else "\n".join(texts)
     missing = [k for k, rx in (("Model:", _MODEL_RE), ("Workspace:", _WORKSPACE_RE)) if not rx.search(text)]

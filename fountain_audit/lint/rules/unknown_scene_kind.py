@@ -54,6 +54,8 @@ ALICE
 
 INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
 
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
 ALICE
 Hello?
 
