@@ -502,9 +502,9 @@ def test_redact_stores_the_path_as_the_report_shows_it_and_still_matches(tmp_pat
     paths = sorted({e["path"] for e in json.loads(Path("b.json").read_text())["entries"]})
     assert paths == ["<redacted:github-token>.spmd", "clean.spmd"]
     again = lint("--isolated", "--no-cache", "--redact", "--baseline", "b.json", ".")
-    assert (again.exit_code, again.stdout) == (0, "All clear: no problems in 2 files checked; 12 baselined.\n")
+    assert (again.exit_code, again.stdout) == (0, "All clear: no problems in 2 files checked; 14 baselined.\n")
     same = lint("--isolated", "--no-cache", "--redact", "--baseline", "b.json", "--update-baseline", ".")
-    assert same.stderr == "fountain-audit: baseline b.json: 12 entries (0 added, 0 removed)\n"
+    assert same.stderr == "fountain-audit: baseline b.json: 14 entries (0 added, 0 removed)\n"
     Path(f"{token}.spmd").write_text(REPEAT_SESSION.replace("\nMARGOT\nI typed Tr0ub4dor&3xQz into the box.\n", ""),
                                      encoding="utf-8")
     stale = lint("--isolated", "--no-cache", "--redact", "--baseline", "b.json", ".")
@@ -523,7 +523,7 @@ def test_an_update_rewrites_a_kept_entrys_old_unmasked_excerpt(tmp_path, monkeyp
     assert old.count("Tr0ub4dor") == 1
     Path("b.json").write_text(old, encoding="utf-8")
     r = lint("--isolated", "--no-cache", "--baseline", "b.json", "--update-baseline", "s.spmd")
-    assert r.stderr == "fountain-audit: baseline b.json: 6 entries (0 added, 0 removed)\n"
+    assert r.stderr == "fountain-audit: baseline b.json: 7 entries (0 added, 0 removed)\n"
     assert Path("b.json").read_text() == masked.replace(DAY, "2026-01-02")
 
 
