@@ -169,6 +169,16 @@ def test_json_of_samples_and_cases_validates():
     assert doc["summary"]["files"] == len(doc["files"]) and len(doc["diagnostics"]) >= 42
 
 
+def test_file_reached_as_a_link_and_as_itself_is_named_as_itself(a03):
+    """A folder holding a session and a symlink to it: linted once, under the session's own name
+    (the link sorts first), so a baseline keeps the file's path, not the link's."""
+    os.makedirs("sl/real")
+    os.replace(a03, "sl/real/t.spmd")
+    os.symlink("real/t.spmd", "sl/linkfile.spmd")
+    lines = run("--output-format", "json-lines", "sl").output.splitlines()
+    assert [json.loads(x)["path"] for x in lines] == ["sl/real/t.spmd"]
+
+
 def test_json_lines(a03):
     r = run("--output-format", "json-lines", a03, a03)
     lines = r.output.splitlines()

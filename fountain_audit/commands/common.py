@@ -202,13 +202,16 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
                 errors.append(f"{given}: {problem}")
             else:
                 files.append(p)
-    seen: set[str] = set()
+    seen: dict[str, int] = {}  # real path -> its place in unique
     unique = []
     for f in files:  # a file named twice (or reached twice) is linted once
         key = f if f == "-" else os.path.realpath(f)
-        if key not in seen:
-            seen.add(key)
+        at = seen.get(key)
+        if at is None:
+            seen[key] = len(unique)
             unique.append(f)
+        elif os.path.islink(unique[at]) and not os.path.islink(f):
+            unique[at] = f  # reached as a link and as itself: named as itself (what a baseline keeps)
     for w in warnings:  # alone, "no files under X" would only repeat the caller's error
         if unique or errors or "excluded" in w:
             secho(f"fountain-audit: warning: {terminal_safe(w)}", err=True, fg="yellow")
