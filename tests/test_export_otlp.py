@@ -430,3 +430,30 @@ def test_an_unreachable_endpoint_with_credentials_never_prints_the_password():
     r = run("--endpoint", "http://user:s3cret@127.0.0.1:9/x", "--timeout", "2", str(CLEAN))
     assert (r.exit_code, r.stderr) == (1, "fountain-audit: error: http://user:***@127.0.0.1:9/x: cannot send: "
                                           "[Errno 111] Connection refused\n")
+
+
+def _chat_spans(doc: dict) -> list[tuple[str, str, str | None, str | None]]:
+    """(harvey.id, span name, gen_ai.request.model, harvey.actor) of each chat span."""
+    out = []
+    for s in doc["resourceSpans"][0]["scopeSpans"][0]["spans"]:
+        if s["name"].startswith("chat"):
+            a = {kv["key"]: kv["value"].get("stringValue") for kv in s["attributes"]}
+            out.append((a["harvey.id"], s["name"], a.get("gen_ai.request.model"), a.get("harvey.actor")))
+    return out
+
+
+def test_a_reply_under_harveys_cue_takes_the_scenes_model_never_harvey(tmp_path):
+    """The spec's examples have HARVEY answer directly under a scene that says `Model:
+    llama3:latest`: the span was "chat HARVEY" with gen_ai.request.model "HARVEY" (the harness
+    named as the model). The scene's Model: as written is the model; the actor stays the cue's."""
+    basic = export(shared_path("corpus", "harvey", "spec", "ff-v1.3-example1-basic.fountain"))
+    assert _chat_spans(basic) == [("t1", "chat llama3:latest", "llama3:latest", "tool:harvey")]
+    ops = export(shared_path("corpus", "harvey", "spec", "ff-v1.3-example3-file-ops.fountain"))
+    assert _chat_spans(ops) == [("t1", "chat llama3:latest", "llama3:latest", "tool:harvey"),
+                                ("t2", "chat llama3:latest", "llama3:latest", None),
+                                ("t3", "chat llama3:latest", "llama3:latest", "tool:harvey")]
+    # nothing records a model (no stats line, Model: or forwarding): left out, as the README says
+    f = tmp_path / "bare.spmd"
+    f.write_text("Title: t\nAuthor: A\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-05-04 10:00:00\n\n"
+                 "MARGOT\nhi\n\nHARVEY\nhello\n\nTHE END.\n", encoding="utf-8")
+    assert _chat_spans(export(f)) == [("t1", "chat", None, "tool:harvey")]

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from fountain_audit.cli import main
 from fountain_audit.report.markdown import render_markdown
 
-from .conftest import ROOT, SAMPLES
+from .conftest import ROOT, SAMPLES, SHARED
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -518,3 +518,20 @@ def test_a_screenplay_names_no_harness_it_does_not_mention(tmp_path):
     session = SAMPLES / "clean-session.spmd"
     assert run("report", str(session), "-o", str(out)).exit_code == 0
     assert "<dt>Harness</dt><dd>HARVEY</dd>" in out.read_text()
+
+
+def test_the_scenes_model_is_listed_when_harvey_answers_under_its_own_cue(tmp_path):
+    """The spec's Example 1 (`Model: llama3:latest`, HARVEY answers directly) said "Models none
+    recorded": only a model's own cue was listed. A turn no model's cue answered lists the model
+    the turn records (as the export names it)."""
+    out = tmp_path / "basic.html"
+    f = SHARED / "corpus" / "harvey" / "spec" / "ff-v1.3-example1-basic.fountain"
+    if not f.exists():
+        pytest.skip("reference data not present")
+    assert run("report", str(f), "-o", str(out)).exit_code == 0
+    assert '<dt>Models</dt><dd class="models">llama3:latest</dd>' in out.read_text()
+    # the pipeline steps of the clean sample are answered under HARVEY's cue; their stats line
+    # names devstral:24b
+    assert run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(out)).exit_code == 0
+    assert ('<dt>Models</dt><dd class="models">QWEN2.5-CODER, DEVSTRAL, LIGHTHOUSE, devstral:24b</dd>'
+            in out.read_text())

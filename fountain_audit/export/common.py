@@ -105,29 +105,12 @@ class SessionExport:
         self.loose_notes = [r for r in note_records(self.session, self.name, ALL_NOTE_KINDS) if r.turn is None]
 
     def stats(self, turn: TurnRecord) -> StatsLine | None:
-        """The turn's stats line, else its pre-b45c946 ``[[stats: N prompt + N reply tokens ·
-        DUR · R tok/s]]`` note; ``None`` when the turn records neither."""
-        if turn.stats:
-            return parse_stats(turn.stats)
-        for n in turn.other_notes:
-            m = _LEGACY_STATS_RE.match(n.body) if n.kind == "stats" else None
-            if m:
-                return StatsLine([], int(m.group("reply")), int(m.group("prompt")),
-                                 parse_duration(m.group("duration")), float(m.group("rate")) if m.group("rate") else None,
-                                 parse_duration_ns(m.group("duration")))
-        return None
+        """The turn's stats line, else its pre-b45c946 note (:func:`turn_stats`)."""
+        return turn_stats(turn)
 
     def client(self, turn: TurnRecord) -> Client:
-        """The model of a turn: the stats line's single model, else the scene's ``Model:`` when
-        it names a client (pipelines), else the forwarding target or the reply's cue."""
-        st = self.stats(turn)
-        if st is not None and len(st.models) == 1:
-            return client_of(st.models[0])
-        c = client_of(turn.model)
-        if c.provider is not None:
-            return c
-        name = turn.target or (turn.reply.character if turn.reply is not None else None) or turn.model
-        return Client(None, name.strip() if name else None)
+        """The model of a turn (:func:`turn_client`)."""
+        return turn_client(turn)
 
     def provider(self, turn: TurnRecord) -> str | None:
         """The turn's provider (``ollama``), else (not for an EXT route, which is remote) the
@@ -136,6 +119,43 @@ class SessionExport:
         if p is None and turn.scene.kind != "ext-chat" and self.session.title.get("Backend", "").strip():
             p = self.session.title["Backend"].strip().lower()
         return p
+
+
+def turn_stats(turn: TurnRecord) -> StatsLine | None:
+    """The turn's stats line, else its pre-b45c946 ``[[stats: N prompt + N reply tokens ·
+    DUR · R tok/s]]`` note; ``None`` when the turn records neither."""
+    if turn.stats:
+        return parse_stats(turn.stats)
+    for n in turn.other_notes:
+        m = _LEGACY_STATS_RE.match(n.body) if n.kind == "stats" else None
+        if m:
+            return StatsLine([], int(m.group("reply")), int(m.group("prompt")),
+                             parse_duration(m.group("duration")), float(m.group("rate")) if m.group("rate") else None,
+                             parse_duration_ns(m.group("duration")))
+    return None
+
+
+def turn_client(turn: TurnRecord) -> Client:
+    """The model of a turn, as the file records it, first found of: the stats line's single
+    model (``Ollama (qwen2.5-coder:7b)`` → provider ``ollama``, model ``qwen2.5-coder:7b``);
+    the scene's ``Model:`` when it names a client (pipelines); the forwarding target
+    (``Forwarding to MISTRAL.``); the scene's ``Model:`` as written (``llama3:latest``); the
+    reply's cue when it is a model's (an ``agent:`` actor: ``CLAUDE``). A reply under
+    ``HARVEY``'s cue names no model (the harness is never the model): with none of these,
+    ``Client(None, None)``, the model not recorded."""
+    st = turn_stats(turn)
+    if st is not None and len(st.models) == 1:
+        return client_of(st.models[0])
+    c = client_of(turn.model)
+    if c.provider is not None:
+        return c
+    for name in (turn.target, turn.model):
+        if name and name.strip():
+            return Client(None, name.strip())
+    reply = turn.reply
+    if reply is not None and reply.actor_ref.startswith("agent:") and reply.character.strip():
+        return Client(None, reply.character.strip())
+    return Client(None, None)
 
 
 def notes_by_scene(notes: Iterable[NoteRecordOut | ToolCallRecord]) -> dict[int | None, list]:

@@ -9,8 +9,9 @@ One trace per session, one ``resourceSpans`` per session (``service.name`` = ``h
   token usage when any turn records it;
 * a ``chat <model>`` span (CLIENT) per turn: ``gen_ai.operation.name``,
   ``gen_ai.provider.name`` and ``gen_ai.request.model`` (from the stats line, ``Ollama
-  (qwen2.5-coder:7b)``, else the scene's ``Model:``, else the forwarding target; left out when
-  the file does not say), ``gen_ai.usage.input_tokens``/``output_tokens`` where the stats line
+  (qwen2.5-coder:7b)``, else the scene's ``Model:`` or the forwarding target, else a model's
+  reply cue, never ``HARVEY``: :func:`~fountain_audit.export.common.turn_client`; left out, and
+  the span named ``chat``, when the file does not say), ``gen_ai.usage.input_tokens``/``output_tokens`` where the stats line
   records them, ``gen_ai.input.messages``/``gen_ai.output.messages`` with the exact texts;
   RAG notes and the turn's other notes as span events (``harvey.rag`` with
   ``harvey.rag.top_score`` ...);

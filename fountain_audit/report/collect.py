@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from fountain_audit.dump import note_records, record_kinds, turn_records
+from fountain_audit.export.common import turn_client
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.model.ids import ids_of, scene_id
 from fountain_audit.model.session import Session
@@ -177,7 +178,14 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
 
     turns_by_scene: dict[int, list[dict[str, Any]]] = {}
     spans = _Spans()
+    # a turn no model's cue answered (HARVEY replied, or no reply): the model the turn records
+    # (the export's: stats line, Model:, forwarding target), else none
+    unvoiced_models: list[str] = []
     for rec in turn_records(session, file):
+        if rec.reply is None or not rec.reply.actor_ref.startswith("agent:"):
+            m = turn_client(rec).model
+            if m and m not in unvoiced_models:
+                unvoiced_models.append(m)
         t = red(rec.to_json())
         counts.turns += 1
         t["route"] = "EXT (remote)" if t["scene"]["kind"] == "ext-chat" else "INT (local)"
@@ -288,6 +296,10 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
                     name = sp.get("character") or sp["actor_ref"]
                     if prefix in people and name not in people[prefix]:
                         people[prefix].append(name)
+    for m in unvoiced_models:
+        m = red(m)
+        if m not in people["agent"]:
+            people["agent"].append(m)
     if "HARVEY" not in people["tool"] and session.scenes and session.kind != "screenplay":  # (the recorder wrote it)
         people["tool"].insert(0, "HARVEY")
     title = [(red(k), red(v)) for k, v in session.title.items()]
