@@ -457,3 +457,23 @@ def test_a_reply_under_harveys_cue_takes_the_scenes_model_never_harvey(tmp_path)
     f.write_text("Title: t\nAuthor: A\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-05-04 10:00:00\n\n"
                  "MARGOT\nhi\n\nHARVEY\nhello\n\nTHE END.\n", encoding="utf-8")
     assert _chat_spans(export(f)) == [("t1", "chat", None, "tool:harvey")]
+
+
+def test_the_root_span_names_harvey_only_when_the_file_records_it():
+    """An EXT scene where only the user and CLAUDE speak (the spec's Scenario 4) records no
+    harness: the root span had harvey.actor tool:harvey all the same."""
+    def root_actor(doc):
+        root = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+        assert root["name"] == "invoke_agent harvey"
+        return {kv["key"]: kv["value"] for kv in root["attributes"]}.get("harvey.actor")
+
+    direct = export(shared_path("corpus", "harvey", "spec", "ff-v1.3-scenario4-ext-direct.fragment.fountain"))
+    assert root_actor(direct) is None
+    assert _chat_spans(direct) == [("t1", "chat CLAUDE", "CLAUDE", "agent:claude")]
+    assert root_actor(export(CLEAN)) == {"stringValue": "tool:harvey"}
+    fish = export(shared_path("corpus", "fountain", "screenplain__Big-Fish.fountain"),
+                  extra=("--fallback-time", FALLBACK))
+    spans = fish["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    assert root_actor(fish) is None
+    assert {kv["value"]["stringValue"] for s in spans[1:] for kv in s["attributes"] if kv["key"] == "harvey.actor"} == {
+        "human:user"}

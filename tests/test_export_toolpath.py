@@ -413,3 +413,27 @@ def test_a_folder_whose_files_are_all_skipped_exits_2_and_writes_nothing(tmp_pat
         f"fountain-audit: error: no session to export in {d}: 2 files found, none a Harvey session "
         "(see the warnings above)"]
     assert not out.exists()
+
+
+def test_harvey_is_no_actor_of_a_file_that_does_not_record_it(tmp_path, validators):
+    """Big Fish (a plain screenplay, no HARVEY anywhere) gave every step `tool:harvey` and listed
+    it in meta.actors. What has no character of its own is the file's recorder's: in a plain
+    screenplay, which records no harness, its title page's Author (outside the id grammar:
+    human:user, named as written)."""
+    doc = export(shared_path("corpus", "fountain", "screenplain__Big-Fish.fountain"),
+                 extra=("--fallback-time", "2026-01-01T00:00:00Z"))
+    assert_valid(validators, doc)
+    (p,) = doc["paths"]
+    assert {s["step"]["actor"] for s in p["steps"]} == {"human:user"} and len(p["steps"]) == 15
+    assert p["meta"]["actors"]["human:user"] == {"name": "John August"}
+    assert [a for a in p["meta"]["actors"] if a.startswith("tool:")] == []
+    # no Author: the name says so, nothing is made up
+    f = tmp_path / "play.fountain"
+    f.write_text("INT. KITCHEN - DAY\n\nMAYA\nHello.\n", encoding="utf-8")
+    (p,) = export(f, extra=("--fallback-time", "2026-01-01T00:00:00Z"))["paths"]
+    assert [s["step"]["actor"] for s in p["steps"]] == ["human:user"]
+    assert p["meta"]["actors"] == {"agent:maya": {"name": "MAYA"}, "human:user": {"name": "not recorded"}}
+    # a Harvey file keeps the documented behaviour: the recorder's scenes and notes are tool:harvey
+    (p,) = export(shared_path("corpus", "harvey", "spec", "ff-v1.3-context-recall-reference.fragment.fountain"),
+                  extra=("--fallback-time", "2026-01-01T00:00:00Z"))["paths"]
+    assert [(s["step"]["id"], s["step"]["actor"]) for s in p["steps"]] == [("s1", "tool:harvey")]

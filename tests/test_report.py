@@ -535,3 +535,20 @@ def test_the_scenes_model_is_listed_when_harvey_answers_under_its_own_cue(tmp_pa
     assert run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(out)).exit_code == 0
     assert ('<dt>Models</dt><dd class="models">QWEN2.5-CODER, DEVSTRAL, LIGHTHOUSE, devstral:24b</dd>'
             in out.read_text())
+
+
+def test_the_harness_is_named_only_when_the_file_records_it(tmp_path):
+    """The spec's Scenario 4 (EXT. CLAUDE AND RSDOIEL, no HARVEY anywhere) said "Harness
+    HARVEY": HARVEY was added to every Harvey file with scenes."""
+    spec = SHARED / "corpus" / "harvey" / "spec"
+    if not spec.exists():
+        pytest.skip("reference data not present")
+    out = tmp_path / "page.html"
+
+    def harness(path) -> str:
+        assert run("report", str(path), "-o", str(out)).exit_code == 0
+        return re.search(r"<dt>Harness</dt><dd>([^<]*)</dd>", out.read_text()).group(1)
+
+    assert harness(spec / "ff-v1.3-scenario4-ext-direct.fragment.fountain") == "none"
+    assert harness(spec / "ff-v1.3-context-recall-reference.fragment.fountain") == "HARVEY"  # the recorder's scene
+    assert harness(spec / "ff-v1.3-example1-basic.fountain") == "HARVEY"  # a HARVEY cue

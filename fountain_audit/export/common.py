@@ -84,7 +84,11 @@ class SessionExport:
     ``dump --records all``); ``times``: scene times (raises
     :class:`~fountain_audit.export.timing.NoTimestamp` on construction when the file has none
     and no fallback is given); ``humans``: the session's people
-    (:func:`~fountain_audit.model.actors.humans_of`, read once: it walks every scene).
+    (:func:`~fountain_audit.model.actors.humans_of`, read once: it walks every scene);
+    ``recorder``/``recorder_name``: whose the elements without a character of their own are
+    (:func:`~fountain_audit.model.actors.recorder`: ``tool:harvey`` in a Harvey file, the
+    ``Author:`` in a plain screenplay); ``harness``: whether the file records the harness
+    (:func:`~fountain_audit.model.actors.harness_recorded`).
     """
 
     name: str
@@ -96,6 +100,9 @@ class SessionExport:
     loose_notes: list[NoteRecordOut | ToolCallRecord] = field(default_factory=list)
     times: SessionTimes | None = None
     humans: frozenset[str] = frozenset()
+    recorder: actors.Actor = actors.HARVEY
+    recorder_name: str = "HARVEY"
+    harness: bool = False
 
     def __post_init__(self) -> None:
         self.times = SessionTimes(self.session, self.clock)
@@ -103,6 +110,9 @@ class SessionExport:
         self.humans = actors.humans_of(self.session)
         self.turns = list(turn_records(self.session, self.name))
         self.loose_notes = [r for r in note_records(self.session, self.name, ALL_NOTE_KINDS) if r.turn is None]
+        self.recorder = actors.recorder(self.session)
+        self.recorder_name = actors.recorder_name(self.session)
+        self.harness = actors.harness_recorded(self.session, self.turns, self.loose_notes)
 
     def stats(self, turn: TurnRecord) -> StatsLine | None:
         """The turn's stats line, else its pre-b45c946 note (:func:`turn_stats`)."""

@@ -218,7 +218,7 @@ class _TraceBuilder:
             events.append((n.span.offset, self.note_event(n, time)))
         events.sort(key=lambda e: e[0])
         attributes = {"harvey.scene.kind": sc.kind, "harvey.scene.heading": sc.heading.heading,
-                      "harvey.actor": str(actors.HARVEY)}
+                      "harvey.actor": str(self.sx.recorder)}
         # a turn scene that holds no turn (e.g. only a pipeline-stopped note) is no model call:
         # "scene chat", never "chat", the GenAI name of a chat span
         name = f"scene {sc.kind}" if sc.kind in TURN_KINDS else sc.kind
@@ -252,7 +252,8 @@ class _TraceBuilder:
             "gen_ai.operation.name": "invoke_agent",
             "gen_ai.provider.name": title.get("Backend", "").strip().lower() or None,
             "gen_ai.agent.name": "harvey", "gen_ai.conversation.id": self.conversation_id,
-            "harvey.actor": str(actors.HARVEY), "harvey.session.file": sx.name, "harvey.session.sha256": sx.digest,
+            "harvey.actor": str(actors.HARVEY) if sx.harness else None,  # only when the file records it
+            "harvey.session.file": sx.name, "harvey.session.sha256": sx.digest,
             "harvey.session.kind": sx.session.kind,
             "harvey.timestamps.from": "fallback" if sx.times.first.source == "fallback" else "scene headings",
             "harvey.timestamps.utc_offset": offset_text(sx.clock.zone)}

@@ -19,7 +19,9 @@ Steps, in file order, each the child of the one before (``parents``), ``head`` t
 * each scene without turns (shell, agent mode, skill, chunk analysis, context recall,
   memory, other) becomes a ``conversation.event`` step with ``entry_type`` = the scene kind
   (its notes in ``notes``, its tool notes also as ``tool_uses``), and each note outside every turn in a turn scene (or before the first scene) a
-  ``conversation.event`` step with ``entry_type`` = the note group.
+  ``conversation.event`` step with ``entry_type`` = the note group; these steps and the
+  ``file.write`` steps are the recorder's (:func:`fountain_audit.model.actors.recorder`:
+  ``tool:harvey`` in a Harvey file, the title page's author in a plain screenplay).
 
 Step timestamps are the scene headings' (:mod:`fountain_audit.export.timing`); a step whose
 scene has none says where its time comes from in ``meta.timestamp_from``.
@@ -77,6 +79,10 @@ class _PathBuilder:
         self.used.setdefault(ref, set()).add(name)
         return ref
 
+    def recorder(self) -> str:
+        """The actor of a step with no character of its own (:attr:`SessionExport.recorder`)."""
+        return self.actor(str(self.sx.recorder), self.sx.recorder_name)
+
     def step(self, sid: str, actor: str, when: When, change: dict[str, Any], meta: dict[str, Any] | None = None
              ) -> dict[str, Any]:
         ident: dict[str, Any] = {"id": sid, "actor": actor, "timestamp": when.iso()}
@@ -93,7 +99,7 @@ class _PathBuilder:
 
     def event(self, sid: str, when: When, entry_type: str, data: dict[str, Any]) -> None:
         structural = {"type": "conversation.event", "entry_type": entry_type, "event_source_id": sid, **data}
-        self.step(sid, self.actor(str(actors.HARVEY), "HARVEY"), when, {self.artifact: {"structural": structural}})
+        self.step(sid, self.recorder(), when, {self.artifact: {"structural": structural}})
 
     def write(self, note: NoteRecordOut, when: When) -> None:
         f = note.fields
@@ -108,7 +114,7 @@ class _PathBuilder:
             structural["detail"] = f["detail"]
         if status == "ok" and path not in self.files_changed:
             self.files_changed.append(path)
-        self.step(note.id, self.actor(str(actors.HARVEY), "HARVEY"), when, {path: {"structural": structural}},
+        self.step(note.id, self.recorder(), when, {path: {"structural": structural}},
                   {"source_note": note.body})
 
     def turn(self, t: TurnRecord, when: When) -> None:

@@ -27,6 +27,13 @@ How a session's characters map to actors (:func:`of_character`):
 
 A harness line is never an ``agent:`` actor: "no model was involved"
 (``tool:harvey``) and "a model ran, unnamed" (``agent:unknown``) stay distinct.
+
+What has no character of its own (a scene without turns, a note outside every turn, a
+``[[write:]]`` note) is its recorder's (:func:`recorder`): in a Harvey file the harness's
+(``tool:harvey``: the recorder writes those scenes and notes on its own behalf); a plain
+screenplay records no harness, so there it is its author's, ``human:<Author>`` from the title
+page (``human:user`` when it names none usable). HARVEY is named as an actor of a file only
+when the file records it (:func:`harness_recorded`).
 """
 
 from __future__ import annotations
@@ -36,6 +43,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from fountain_audit.dump import NoteRecordOut, ToolCallRecord, TurnRecord
     from fountain_audit.model.session import Session
 
 #: The actor kinds a Harvey session holds.
@@ -154,3 +164,46 @@ def of_tool_note(actor: str | None) -> Actor:
     if actor is None or actor.strip().upper() == "HARVEY":
         return HARVEY
     return agent(actor)
+
+
+def recorder(session: Session) -> Actor:
+    """Who wrote the elements of ``session`` that have no character of their own (scenes
+    without turns, notes outside every turn, ``[[write:]]`` notes): the harness, ``tool:harvey``,
+    in a Harvey file (``session.kind`` other than ``screenplay``: its recorder writes them on its
+    own behalf, harvey-recorder-inventory.md); in a plain screenplay, which records no harness,
+    the title page's ``Author:`` as :func:`human` (``human:user`` when there is none or it is
+    outside the grammar)."""
+    if session.kind != "screenplay":
+        return HARVEY
+    return human(session.author)
+
+
+def recorder_name(session: Session) -> str:
+    """The name shown for :func:`recorder`: ``HARVEY``, else the ``Author:`` as written, else
+    ``not recorded``."""
+    if session.kind != "screenplay":
+        return "HARVEY"
+    return session.author.strip() if session.author and session.author.strip() else "not recorded"
+
+
+def harness_recorded(session: Session, turns: Iterable[TurnRecord],
+                     loose_notes: Iterable[NoteRecordOut | ToolCallRecord]) -> bool:
+    """True when the file records the harness, so that HARVEY may be named as an actor: a
+    speech or a tool call of a turn (``turns``: :func:`fountain_audit.dump.turn_records`) is
+    ``tool:harvey`` (a ``HARVEY`` cue, a ``[chunk i failed: …]`` notice, a ``[[tool:]]`` note or
+    ``Harvey calls`` line: the harness ran the call), or :func:`recorder` is the harness and the
+    file holds a scene without turns or a note outside every turn (``loose_notes``: records of
+    :func:`fountain_audit.dump.note_records` whose ``turn`` is ``None``). An ``EXT. CLAUDE AND
+    RSDOIEL`` scene where only the user and the model speak records none."""
+    harvey = format(HARVEY)
+    scenes_with_turns: set[int] = set()
+    for t in turns:
+        scenes_with_turns.add(t.scene.index)
+        if any(sp is not None and sp.actor_ref == harvey for sp in (t.user, t.forwarding, t.reply, *t.actions)):
+            return True
+        if any(c.actor_ref == harvey for c in t.tool_calls):
+            return True
+    loose = list(loose_notes)
+    if recorder(session) != HARVEY:
+        return any(getattr(n, "actor_ref", None) == harvey for n in loose)
+    return bool(loose) or any(s.index not in scenes_with_turns for s in session.scenes)

@@ -19,6 +19,7 @@ from typing import Any, Callable
 from fountain_audit.dump import note_records, record_kinds, turn_records
 from fountain_audit.export.common import turn_client
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
+from fountain_audit.model import actors
 from fountain_audit.model.ids import ids_of, scene_id
 from fountain_audit.model.session import Session
 from fountain_audit.parse.source import describe_content
@@ -166,7 +167,9 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
 
     # notes outside turns (the turn records hold the others): counted, and shown in their scene
     loose_notes: dict[int, list[dict[str, Any]]] = {}
-    for n in note_records(session, file, record_kinds(["all"]), in_turns=False):
+    loose_recs = list(note_records(session, file, record_kinds(["all"]), in_turns=False))
+    turn_recs = list(turn_records(session, file))
+    for n in loose_recs:
         kind = "tool" if n.record == "tool_call" else n.kind
         count(kind, getattr(n, "status", None))
         rec = red(n.to_json())
@@ -181,7 +184,7 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
     # a turn no model's cue answered (HARVEY replied, or no reply): the model the turn records
     # (the export's: stats line, Model:, forwarding target), else none
     unvoiced_models: list[str] = []
-    for rec in turn_records(session, file):
+    for rec in turn_recs:
         if rec.reply is None or not rec.reply.actor_ref.startswith("agent:"):
             m = turn_client(rec).model
             if m and m not in unvoiced_models:
@@ -300,7 +303,10 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
         m = red(m)
         if m not in people["agent"]:
             people["agent"].append(m)
-    if "HARVEY" not in people["tool"] and session.scenes and session.kind != "screenplay":  # (the recorder wrote it)
+    # the harness only when the file records it (a HARVEY cue, a [[tool:]] note, a scene or note
+    # the recorder writes on its own behalf): an EXT scene where only the user and a model speak
+    # names no HARVEY (model.actors.harness_recorded, as the exports)
+    if "HARVEY" not in people["tool"] and actors.harness_recorded(session, turn_recs, loose_recs):
         people["tool"].insert(0, "HARVEY")
     title = [(red(k), red(v)) for k, v in session.title.items()]
     # what dump, diff and export call a file that holds no session (empty, a PNG image ...)
