@@ -103,7 +103,8 @@ def record_kinds(names: Iterable[str]) -> frozenset[str]:
 
 
 def iso_timestamp(ts: str | None) -> str | None:
-    """``YYYY-MM-DD HH:MM[:SS]`` → ``YYYY-MM-DDTHH:MM[:SS]`` (no time zone is added)."""
+    """``YYYY-MM-DD HH:MM[:SS]`` → ``YYYY-MM-DDTHH:MM[:SS]`` (no time zone is added); a hand-off's
+    RFC 3339 time (``2026-07-01T16:04:05Z``) is already ISO 8601 and comes back as written."""
     return None if ts is None else ts.replace(" ", "T", 1)
 
 
@@ -146,8 +147,9 @@ class Span:
 class SceneRef:
     """The scene a record belongs to: 0-based ``index``, ``kind`` (see
     :data:`fountain_audit.model.session.SCENE_KINDS`), the ``heading`` text, its ``timestamp`` in
-    ISO 8601 without zone (``None`` when the heading has none, or one that names no real date
-    and time) and ``timestamp_form`` (``"exact"``, ``"loose"``, ``"invalid"`` for such an impossible
+    ISO 8601 without zone (a hand-off heading's RFC 3339 label as written, with its UTC offset:
+    ``2026-07-01T16:04:05Z``; ``None`` when the heading has none, or one that names no real date
+    and time) and ``timestamp_form`` (``"exact"``, ``"loose"``, ``"rfc3339"``, ``"invalid"`` for such an impossible
     one, e.g. ``2026-13-45 25:61:99``, kept as written in ``heading`` only, or ``None``); ``id`` its stable id (``s3``, see
     :mod:`fountain_audit.model.ids`)."""
 

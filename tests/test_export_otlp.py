@@ -477,3 +477,11 @@ def test_the_root_span_names_harvey_only_when_the_file_records_it():
     assert root_actor(fish) is None
     assert {kv["value"]["stringValue"] for s in spans[1:] for kv in s["attributes"] if kv["key"] == "harvey.actor"} == {
         "human:user"}
+
+
+def test_a_hand_off_headings_time_starts_its_span():
+    spans = export(shared_path("corpus", "harvey", "other", "handoff-reconstructed.spmd"))[
+        "resourceSpans"][0]["scopeSpans"][0]["spans"]
+    # 2026-07-01T16:04:05Z
+    assert [(s["name"], s["startTimeUnixNano"]) for s in spans] == [
+        ("invoke_agent harvey", "1782921845000000000"), ("hand-off", "1782921845000000000")]

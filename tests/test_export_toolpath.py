@@ -437,3 +437,27 @@ def test_harvey_is_no_actor_of_a_file_that_does_not_record_it(tmp_path, validato
     (p,) = export(shared_path("corpus", "harvey", "spec", "ff-v1.3-context-recall-reference.fragment.fountain"),
                   extra=("--fallback-time", "2026-01-01T00:00:00Z"))["paths"]
     assert [(s["step"]["id"], s["step"]["actor"]) for s in p["steps"]] == [("s1", "tool:harvey")]
+
+
+def test_a_hand_off_headings_rfc3339_label_is_its_time(tmp_path, validators):
+    """`INT. HAND-OFF - 2026-07-01T16:04:05Z` (harvey.go WriteHandoff writes the label as an
+    RFC 3339 time) was read as no time: the export failed with "no scene heading has a timestamp"
+    (exit 2). The label is the scene's time, as written, with its own offset (--utc-offset is
+    not applied to it)."""
+    handoff = shared_path("corpus", "harvey", "other", "handoff-reconstructed.spmd")
+    doc = export(handoff, extra=("--utc-offset", "+05:00"))
+    assert_valid(validators, doc)
+    (p,) = doc["paths"]
+    assert [(s["step"]["id"], s["step"]["timestamp"], s["meta"]["timestamp_from"]) for s in p["steps"]] == [
+        ("s1", "2026-07-01T16:04:05Z", "s1")]
+    assert p["meta"]["harvey"]["timestamps"] == {"from": "scene headings", "utc_offset": "+05:00",
+                                                 "utc_offset_recorded": True}
+    f = tmp_path / "h.spmd"
+    f.write_text("INT. HAND-OFF - 2026-07-01T16:04:05+02:00\n\nHARVEY\nBye.\n", encoding="utf-8")
+    (p,) = export(f)["paths"]
+    assert p["steps"][0]["step"]["timestamp"] == "2026-07-01T16:04:05+02:00"
+    # a label that is no time (or no RFC 3339 time: no seconds) gives none; nothing is made up
+    for label in ("SUMMARY", "2026-07-01T16:04Z", "2026-07-01T16:04:05"):
+        f.write_text(f"INT. HAND-OFF - {label}\n\nHARVEY\nBye.\n", encoding="utf-8")
+        r = run("--to", "toolpath", str(f))
+        assert r.exit_code == 2 and ":1:1: no scene heading has a timestamp, so the session has no time" in r.stderr

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from fountain_audit.cli import main
@@ -214,3 +215,19 @@ def test_times_and_counts_are_read_in_ascii_digits_only():
     assert parse_stats("Q (llama) · 15 reply + 2 ctx · 1.\u0665s") is None  # (it was 1.5 s)
     assert parse_stats("Q (llama) · 1\u0665 reply + 2 ctx · 1.5s").reply_tokens is None  # (it was 15)
     assert parse_stats("Q (llama) · 15 reply + 2 ctx · 1.5s").reply_tokens == 15
+
+
+@pytest.mark.parametrize("heading, ts, form, label", [
+    ("INT. HAND-OFF - 2026-07-01T16:04:05Z", "2026-07-01T16:04:05Z", "rfc3339", "2026-07-01T16:04:05Z"),
+    ("INT. HAND-OFF - 2026-07-01T16:04:05-05:30", "2026-07-01T16:04:05-05:30", "rfc3339", "2026-07-01T16:04:05-05:30"),
+    ("INT. HAND-OFF - 2026-07-01T16:04:05", None, None, "2026-07-01T16:04:05"),  # no offset: no RFC 3339 time
+    ("INT. HAND-OFF - 2026-07-01T16:04Z", None, None, "2026-07-01T16:04Z"),  # no seconds
+    ("INT. HAND-OFF - SUMMARY", None, None, "SUMMARY"),
+    ("INT. MEMORY - 2026-07-01T16:04:05Z", None, None, "2026-07-01T16:04:05Z"),  # memory labels are labels
+])
+def test_a_hand_off_label_written_as_rfc3339_is_the_headings_time(heading, ts, form, label):
+    from fountain_audit.model.session import read_heading
+    for _ in range(2):  # the second read comes from the per-place cache
+        info = read_heading(heading)
+        assert (info.kind in ("hand-off", "memory"), info.place, info.timestamp, info.timestamp_form,
+                info.groups) == (True, heading, ts, form, {"label": label})

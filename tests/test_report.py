@@ -552,3 +552,21 @@ def test_the_harness_is_named_only_when_the_file_records_it(tmp_path):
     assert harness(spec / "ff-v1.3-scenario4-ext-direct.fragment.fountain") == "none"
     assert harness(spec / "ff-v1.3-context-recall-reference.fragment.fountain") == "HARVEY"  # the recorder's scene
     assert harness(spec / "ff-v1.3-example1-basic.fountain") == "HARVEY"  # a HARVEY cue
+
+
+def test_a_hand_off_headings_time_is_the_pages_date(tmp_path):
+    """A hand-off (`INT. HAND-OFF - 2026-07-01T16:04:05Z`) said "Dates not recorded"."""
+    f = SHARED / "corpus" / "harvey" / "other" / "handoff-reconstructed.spmd"
+    if not f.exists():
+        pytest.skip("reference data not present")
+    out = tmp_path / "h.html"
+    assert run("report", str(f), "-o", str(out)).exit_code == 0
+    assert '<dt>Dates</dt><dd class="dates">2026-07-01T16:04:05Z – 2026-07-01T16:04:05Z</dd>' in out.read_text()
+    # with local heading times beside it: no common clock, so only the local ones are placed
+    mixed = tmp_path / "m.spmd"
+    mixed.write_text("Title: t\nAuthor: A\n\nFADE IN:\n\nINT. SHELL 2026-07-01 10:00:00\n\nA\n! ls\n\n"
+                     "[[shell: ls — exit 0]]\n\nINT. HAND-OFF - 2026-07-01T16:04:05Z\n\nHARVEY\nBye.\n\n"
+                     "INT. SHELL 2026-07-01 10:05:00\n\nA\n! pwd\n\n[[shell: pwd — exit 0]]\n\nTHE END.\n",
+                     encoding="utf-8")
+    assert run("report", str(mixed), "-o", str(out)).exit_code == 0
+    assert '<dt>Dates</dt><dd class="dates">2026-07-01 10:00:00 – 2026-07-01 10:05:00</dd>' in out.read_text()

@@ -277,3 +277,16 @@ def test_a_turn_is_shown_without_reading_the_ast(monkeypatch):
     result = run(CLEAN, "t1.tool2")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("39 | [[tool: run_shell(")
+
+
+def test_a_hand_off_heading_gives_its_rfc3339_time():
+    """`show --format json FILE s1` of a hand-off said "timestamp": null although the heading is
+    `INT. HAND-OFF - 2026-07-01T16:04:05Z`."""
+    from tests.conftest import shared_path
+    f = shared_path("corpus", "harvey", "other", "handoff-reconstructed.spmd")
+    r = CliRunner().invoke(main, ["show", "--format", "json", str(f), "s1"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    (el,) = doc["elements"]
+    assert (el["timestamp"], el["timestamp_form"]) == ("2026-07-01T16:04:05Z", "rfc3339")
+    jsonschema.validate(doc, schemas.load("show"))

@@ -3,9 +3,10 @@
 A heading's timestamp is the recorder's local time (``YYYY-MM-DD HH:MM:SS``, no zone;
 harvey-recorder-inventory.md §1). Exports need an absolute time, so a heading time is read
 in the zone given by ``utc_offset`` (UTC unless the user says otherwise; the exports record
-which offset they used). A scene whose heading has no timestamp (memory, hand-off, other
-screenplay scenes, a malformed heading) takes the latest heading time before it, else the
-first one after it; every time says which scene heading it came from. A file with no
+which offset they used). A hand-off heading's time (``INT. HAND-OFF - 2026-07-01T16:04:05Z``,
+RFC 3339, §3) carries its own UTC offset and is read with it, as written. A scene whose
+heading has no timestamp (memory, a hand-off whose label is no time, other screenplay scenes,
+a malformed heading) takes the latest heading time before it, else the first one after it; every time says which scene heading it came from. A file with no
 heading timestamp at all raises :class:`NoTimestamp` unless the caller passes an explicit
 ``fallback`` time: no time is ever made up silently.
 """
@@ -100,21 +101,25 @@ def _heading_time(text: str | None, zone: dt.timezone) -> dt.datetime | None:
     if not text:
         return None
     try:
-        return dt.datetime.fromisoformat(text.replace(" ", "T", 1)).replace(tzinfo=zone)
+        t = dt.datetime.fromisoformat(text.replace(" ", "T", 1))
     except ValueError:  # 2026-13-45 99:99: a malformed heading (H101) gives no time
         return None
+    return t if t.tzinfo is not None else t.replace(tzinfo=zone)  # a hand-off's own offset is kept
 
 
 class SessionTimes:
     """The time of each scene of a session (see the module docstring).
 
     Raises :class:`NoTimestamp` when no heading has a timestamp and ``clock.fallback`` is
-    ``None``.
+    ``None``. ``offsets_recorded``: every heading time the session has carries its own UTC
+    offset (hand-off headings), so ``clock.zone`` was not used; ``False`` with the fallback.
     """
 
     def __init__(self, session: Session, clock: Clock):
         own = [_heading_time(s.info.timestamp, clock.zone) for s in session.scenes]
         known = [(i, t) for i, t in enumerate(own) if t is not None]
+        self.offsets_recorded = bool(known) and all(
+            session.scenes[i].info.timestamp_form == "rfc3339" for i, _ in known)
         if not known:
             if clock.fallback is None:
                 raise NoTimestamp("no scene heading has a timestamp")

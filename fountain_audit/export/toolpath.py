@@ -255,7 +255,7 @@ def path_of(sx: SessionExport, path_id: str) -> dict[str, Any]:
                    "timestamps": {"from": "scene headings" if sx.times.first.source != "fallback"
                                   else "fallback (--fallback-time)",
                                   "utc_offset": offset_text(sx.clock.zone),
-                                  "utc_offset_recorded": False}},
+                                  "utc_offset_recorded": sx.times.offsets_recorded}},
     }
     runs = undecodable_bytes(sx.text)
     if runs:  # the text fields carry U+FFFD for these bytes

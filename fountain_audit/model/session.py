@@ -88,10 +88,18 @@ PROSE_TOOL_CALL_RE = lazy(r"^Harvey calls (?P<name>[^\s:]+)(?:: (?P<args>.*))?$"
 _END_MARKERS = frozenset({"THE END.", "THE END"})
 _PIPELINE_TRANSITIONS = frozenset({"CUT TO:", "CUT BACK TO:"})
 
+#: The label of ``INT. HAND-OFF - RFC3339Z`` (harvey.go WriteHandoff, Go's ``time.RFC3339``;
+#: harvey-recorder-inventory.md §3): a date and time with its own UTC offset.
+_RFC3339_RE = lazy(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:Z|[+-]\d\d:\d\d)$", re.ASCII)
+
+
 @record(eq=False, slots=True)
 class HeadingInfo:
-    """What a scene heading says. ``timestamp_form`` is ``"exact"``
-    (``␠YYYY-MM-DD HH:MM:SS``), ``"loose"`` (em dash and/or no seconds) or ``None``."""
+    """What a scene heading says. ``timestamp`` is the heading's time as written:
+    ``YYYY-MM-DD HH:MM[:SS]`` (the recorder's local time, no zone) or, for a hand-off heading
+    whose label is one (``INT. HAND-OFF - 2026-07-01T16:04:05Z``), an RFC 3339 time with its
+    UTC offset. ``timestamp_form`` is ``"exact"`` (``␠YYYY-MM-DD HH:MM:SS``), ``"loose"`` (em
+    dash and/or no seconds), ``"rfc3339"`` (the hand-off label) or ``None``."""
 
     kind: str
     place: str
@@ -112,12 +120,17 @@ class HeadingInfo:
 
 
 def valid_timestamp(ts: str) -> bool:
-    """A heading timestamp ``YYYY-MM-DD HH:MM[:SS]`` names a real date and time (``2026-02-30``
-    and ``25:61:99`` do not; H101 reports them, S107 does not compare them, ``dump`` gives no
-    ISO 8601 time for them): what ``datetime`` accepts, the date's answer remembered."""
+    """A heading timestamp ``YYYY-MM-DD HH:MM[:SS]`` (or a hand-off's RFC 3339
+    ``YYYY-MM-DDTHH:MM:SS[.f](Z|±HH:MM)``) names a real date and time (``2026-02-30``,
+    ``25:61:99`` and an offset of ``+24:00`` do not; H101 reports them, S107 does not compare
+    them, ``dump`` gives no ISO 8601 time for them): what ``datetime`` accepts, the date's
+    answer remembered."""
     try:
         year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
         hour, minute, second = int(ts[11:13]), int(ts[14:16]), int(ts[17:19]) if len(ts) > 16 else 0
+        off = ts[-6:] if len(ts) > 19 and ts[-6] in "+-" else None
+        if off is not None and not (int(off[1:3]) <= 23 and int(off[4:6]) <= 59):
+            return False
     except ValueError:
         return False
     return 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and _real_date(year, month, day)
@@ -170,6 +183,8 @@ def read_heading(text: str) -> HeadingInfo:
             _PLACES.clear()
         _PLACES[key] = known
     kind, place, groups = known
+    if kind == "hand-off" and ts is None and groups.get("label") and _RFC3339_RE.match(groups["label"]):
+        ts, form = groups["label"], "rfc3339"  # WriteHandoff's label is the hand-off's time
     return HeadingInfo(kind, place, ts, form, annotation, dict(groups) if groups else {})
 
 

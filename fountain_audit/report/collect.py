@@ -255,6 +255,13 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
 
     times = [(s, _timestamp(s["timestamp"])) for s in scenes]
     stamped = [t for _, t in times if t is not None]
+    local = [t for t in stamped if t.tzinfo is None]
+    if local and len(local) != len(stamped):
+        # the recorder's local times and a hand-off's time with a UTC offset share no clock
+        # without the recorder's zone, which the file does not record: only the local ones are
+        # placed; the others are drawn as scenes without a time (their timestamp still shown)
+        times = [(s, t if t is None or t.tzinfo is None else None) for s, t in times]
+        stamped = local
     timeline: list[dict[str, Any]] = []
     date_range = None
     if stamped:
@@ -262,7 +269,7 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
         # as the headings write them: a heading without seconds shows none (19:15, not 19:15:00)
         first = next(s["timestamp"] for s, t in times if t == t0)
         last = next(s["timestamp"] for s, t in reversed(times) if t == t1)
-        date_range = (first.replace("T", " "), last.replace("T", " "))
+        date_range = (first, last)
         total = (t1 - t0).total_seconds()
         following = [None] * len(times)
         nxt = None

@@ -3,7 +3,9 @@
 ## What it does
 Reports a scene whose heading timestamp is earlier than the timestamp of the previous
 scene that has one. When either timestamp has no seconds (the loose form), they are
-compared to the minute.
+compared to the minute. A hand-off heading's RFC 3339 time (``INT. HAND-OFF -
+2026-07-01T16:04:05Z``) carries a UTC offset the recorder's local times lack, so it is not
+compared with them.
 
 ## Why is this bad?
 The recorder stamps each heading with the local time when it writes the scene and only
@@ -82,8 +84,9 @@ def check(ctx):
     prev = None
     for scene in ctx.session.scenes:
         ts = scene.timestamp
-        if not ts or not valid_timestamp(ts):
-            continue  # (an impossible one, 2026-13-45 25:61:99, is H101's: nothing to compare)
+        if not ts or not valid_timestamp(ts) or scene.info.timestamp_form == "rfc3339":
+            continue  # (an impossible one, 2026-13-45 25:61:99, is H101's: nothing to compare; a local
+            # time and one with a UTC offset cannot be ordered without the recorder's zone)
         if prev is not None:
             pts, pscene = prev
             n = min(len(ts), len(pts))  # 16 when either has no seconds
