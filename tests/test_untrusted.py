@@ -67,3 +67,19 @@ def test_json_outputs_write_invisible_characters_as_escapes():
     assert ('"text": "x\\u007f\\ufeff\\u200b\\u00ad\\u180e\\u2060\\u2061\\u2064\\u206a\\u206f\\ufff9\\ufffb'
             '\\ud82f\\udca0\\ud834\\udd73\\ud834\\udd7a\\udb40\\udc41y\u200dz"') in r.stdout
     assert json.loads(r.stdout)["records"][0]["user"]["text"] == text.split("ALICE\n")[-1].rstrip("\n")
+
+
+def test_usage_errors_escape_the_arguments_they_quote():
+    # (click quoted extra arguments raw: a file name holding an OSC sequence retitled the
+    # terminal, "Got unexpected extra arguments (esc^[]0;FN^G...)"; adversarial trial)
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main
+    name = "esc\x1b]0;FN\x07\u202e.spmd"
+    for args in (["rule", "V101", name], ["provenance", "a.spmd", name], ["diff", "a", "b", name]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2
+        assert r.output.endswith("Error: Got unexpected extra argument (esc\\x1b]0;FN\\x07\\u202e.spmd)\n")
+    r = CliRunner().invoke(main, ["lint", "--bogus\u202e\x9b"])
+    assert r.exit_code == 2
+    assert r.output.endswith("Error: No such option '--bogus\\u202e\\x9b'.\n")

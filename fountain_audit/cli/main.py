@@ -62,6 +62,7 @@ class LazyGroup(click.Group):
             ctx.exit(0)
         except click.ClickException as e:
             self.failed_with = e.exit_code  # (see main)
+            _print_safely(e)
             raise
 
     def make_context(self, *args, **kwargs) -> click.Context:
@@ -69,6 +70,7 @@ class LazyGroup(click.Group):
             return super().make_context(*args, **kwargs)
         except click.ClickException as e:
             self.failed_with = e.exit_code  # (see main)
+            _print_safely(e)
             raise
 
     #: The exit status of the usage error (or other ClickException) being reported, if any.
@@ -106,6 +108,20 @@ class LazyGroup(click.Group):
             module, _, attribute = target.partition(":")
             self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
         return super().get_command(ctx, cmd_name)
+
+
+def _print_safely(e: click.ClickException) -> None:
+    """Make ``e``'s message, as click prints it (``Error: ...``), safe for a terminal
+    (:func:`fountain_audit.untrusted.terminal_safe`): click quotes arguments in it raw, e.g. a
+    file name holding ``ESC ] 0 ; ... BEL`` in "Got unexpected extra arguments (...)" (adversarial
+    trial). Only the message: the usage line and help hint hold nothing the user typed but the
+    command's name."""
+    if getattr(e, "_terminal_safe", False):
+        return
+    from fountain_audit.untrusted import terminal_safe
+    format_message = e.format_message
+    e.format_message = lambda: terminal_safe(format_message())  # type: ignore[method-assign]
+    e._terminal_safe = True  # type: ignore[attr-defined]
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
