@@ -15,17 +15,23 @@ from fountain_audit.lazyre import lazy
 
 #: Characters that show nothing, or change how the text around them is shown, other than the C0
 #: controls: DEL and the C1 controls, the Unicode line and paragraph separators, bidirectional
-#: embedding/override/isolate controls and direction marks (U+200E, U+200F, U+061C), and the
-#: invisible format characters: soft hyphen U+00AD, Mongolian vowel separator U+180E, zero width
-#: space U+200B, word joiner and invisible operators U+2060-U+2065, the deprecated format controls
-#: U+206A-U+206F, zero width no-break space / BOM U+FEFF, interlinear annotation controls
-#: U+FFF9-U+FFFB, shorthand format controls U+1BCA0-U+1BCA3, musical formatting controls
-#: U+1D173-U+1D17A and tag characters U+E0000-U+E007F. (Not the zero width joiner and non-joiner
-#: U+200C/U+200D: scripts and emoji sequences need them, and they hide no text.) JSON outputs
-#: write these as escapes too (:func:`fountain_audit.parse.source.json_safe`).
-INVISIBLE_CHARS = ("\x7f-\x9f\xad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069"
-                   "\u206a-\u206f\ufeff\ufff9-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-                   "\U000e0000-\U000e007f")
+#: embedding/override/isolate controls and direction marks (U+200E, U+200F, U+061C), the
+#: interlinear annotation controls U+FFF9-U+FFFB, the braille pattern blank U+2800 (a blank that
+#: is no white space), and every other Default_Ignorable_Code_Point of Unicode: soft hyphen U+00AD,
+#: combining grapheme joiner U+034F, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, the
+#: Khmer inherent vowels U+17B4-U+17B5, the Mongolian free variation selectors and vowel separator
+#: U+180B-U+180F, zero width space U+200B, word joiner and invisible operators U+2060-U+2065, the
+#: deprecated format controls U+206A-U+206F, the variation selectors U+FE00-U+FE0D, zero width
+#: no-break space / BOM U+FEFF, the unassigned U+FFF0-U+FFF8, shorthand format controls
+#: U+1BCA0-U+1BCA3, musical formatting controls U+1D173-U+1D17A, the tag characters
+#: U+E0000-U+E007F, the variation selectors supplement U+E0100-U+E01EF and the rest of
+#: U+E0000-U+E0FFF (unassigned). Not the zero width joiner and non-joiner U+200C/U+200D, nor the
+#: text and emoji presentation selectors U+FE0E/U+FE0F: scripts and emoji sequences need them
+#: (``⚠️`` is U+26A0 U+FE0F), and they hide no text. JSON outputs write these as escapes too
+#: (:func:`fountain_audit.parse.source.json_safe`).
+INVISIBLE_CHARS = ("\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f"
+                   "\u2028\u2029\u202a-\u202e\u2060-\u2069\u206a-\u206f\u2800\u3164\ufe00-\ufe0d\ufeff"
+                   "\uffa0\ufff0-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
 # ... and C0 controls except TAB and LF, CR not followed by LF, and lone surrogates (undecodable
 # input bytes kept by ``surrogateescape``).
 _UNSAFE_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f" + INVISIBLE_CHARS

@@ -22,7 +22,8 @@ def test_direction_marks_and_invisible_characters():
 
 def test_tag_characters():
     assert terminal_safe("x\U000e0001\U000e0041\U000e007fy") == "x\\U000e0001\\U000e0041\\U000e007fy"
-    assert terminal_safe("\U000e0080\U000e007e") == "\U000e0080\\U000e007e"  # a variation selector stays
+    # the rest of U+E0000-U+E0FFF is default-ignorable too (variation selectors supplement, unassigned)
+    assert terminal_safe("\U000e0080\U000e0100\U000e0fff\U000e1000") == "\\U000e0080\\U000e0100\\U000e0fff\U000e1000"
 
 
 def test_show_and_diff_escape_invisible_characters(tmp_path):
@@ -51,6 +52,29 @@ def test_every_invisible_format_character_is_escaped_but_the_joiners():
         "a\\u180e\\u2060\\u2061\\u2064\\u206a\\u206f\\ufff9\\ufffb\\U0001bca0\\U0001d173\\U0001d17ab")
     # the zero width joiner and non-joiner build emoji sequences and words of several scripts
     assert terminal_safe("👩\u200d💻 می\u200cخواهم") == "👩\u200d💻 می\u200cخواهم"
+
+
+DEFAULT_IGNORABLE = "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180f\u2800\u3164\ufe00\ufe0d\uffa0\ufff0\ufff8"
+
+
+def test_hangul_fillers_and_the_other_default_ignorable_characters_are_escaped():
+    # (show t1.user printed the Hangul fillers, U+17B4, U+034F and the braille blank raw; adversarial trial)
+    assert terminal_safe("a" + DEFAULT_IGNORABLE + "b") == (
+        "a\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b\\u180f\\u2800\\u3164\\ufe00\\ufe0d\\uffa0\\ufff0\\ufff8b")
+    # the presentation selectors stay: emoji need them (U+26A0 U+FE0F is the warning sign as emoji)
+    assert terminal_safe("\u26a0\ufe0f \u2709\ufe0e") == "\u26a0\ufe0f \u2709\ufe0e"
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main
+    text = ("Title: A\nAuthor: ALICE\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\nALICE\n"
+            "x" + DEFAULT_IGNORABLE + "y\n")
+    shown = CliRunner().invoke(main, ["show", "-", "t1.user"], input=text)
+    assert shown.exit_code == 0
+    assert shown.output == ("6 | ALICE\n7 | x\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b\\u180f\\u2800\\u3164\\ufe00"
+                            "\\ufe0d\\uffa0\\ufff0\\ufff8y\n")
+    dumped = CliRunner().invoke(main, ["dump", "--turns", "-"], input=text)
+    assert ('"text": "x\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b\\u180f\\u2800\\u3164\\ufe00\\ufe0d'
+            '\\uffa0\\ufff0\\ufff8y"') in dumped.stdout
 
 
 def test_json_outputs_write_invisible_characters_as_escapes():
