@@ -29,24 +29,28 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
 
     What ``path`` names decides how it is written (see :func:`resolve_target`):
 
-    - a symlink is followed (``os.path.realpath``): the file it points to is replaced
-      atomically and the link stays a link (a dangling link creates its target);
-    - an existing target that is not a regular file nor a directory (a character device such
-      as ``/dev/null``, a FIFO, a socket) or a path through ``/proc`` (``/dev/stdout``,
-      ``/dev/fd/N``, ``/proc/self/fd/N``) is opened and written directly, with no temporary
-      file and no rename (it is a stream, not a file to replace: ``-o /dev/null`` discards, a
-      FIFO's reader gets the data; opening a FIFO waits for its reader);
+    - a symlink is never written through: the link itself is replaced by the new file, its
+      target left as it was (a link planted in an output folder, e.g. ``pages/index.html ->
+      ../victim.txt``, or committed in a checkout, must not redirect the write; adversarial
+      trial). Symlinks in the folders above ``path`` are followed;
+    - an existing file at ``path`` that is not a regular file nor a directory (a character
+      device such as ``/dev/null``, a FIFO, a socket) or a path through ``/proc``
+      (``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, the process's own descriptors) is
+      opened and written directly, with no temporary file and no rename (it is a stream, not a
+      file to replace: ``-o /dev/null`` discards, a FIFO's reader gets the data; opening a FIFO
+      waits for its reader);
     - a directory stays an error (``IsADirectoryError`` from the rename).
 
-    ``follow=False`` (a cache's own entries) skips all that: whatever ``path`` is (a symlink, a
-    FIFO planted there) is replaced by the new regular file, never followed or opened.
+    ``follow=False`` (a cache's own entries, the pages ``report`` writes into a folder) never
+    writes directly: whatever ``path`` is (a symlink, a FIFO planted there) is replaced by the
+    new regular file.
 
     A replaced file keeps its mode (new files: 0666 less the umask); ``mode`` sets it instead.
     Raises ``OSError``; the temporary file (``TARGET.fountain-audit-XXXXXXXX.tmp``) is
     removed on failure, on ``KeyboardInterrupt`` (SIGINT) and on SIGTERM, after which
     the process still ends by that signal.
     """
-    path, direct = resolve_target(path) if follow else (os.path.abspath(path), False)
+    path, direct = resolve_target(path) if follow else (_link_free(path), False)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if direct:
         own = _own_descriptor(path)
@@ -62,11 +66,14 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
     folder = os.path.dirname(path)
     if mode is None:
         try:
-            mode = os.stat(path).st_mode & 0o7777
+            st = os.lstat(path)  # (a symlink replaced: a new file's mode, not its target's)
+            mode = st.st_mode & 0o7777 if stat.S_ISREG(st.st_mode) else None
         except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
+            pass
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     with _terminate_raises() as interrupted:
         fd, tmp = tempfile.mkstemp(prefix=f"{os.path.basename(path)}{TEMP_INFIX}", suffix=".tmp", dir=folder)
         try:
@@ -92,21 +99,28 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
 def resolve_target(path: str | os.PathLike) -> tuple[str, bool]:
     """Where :func:`write_atomic` writes ``path``: ``(target, direct)``. ``direct`` is true
     when the file is to be opened and written in place (``target`` is then ``path`` as
-    given): it exists and is neither a regular file nor a directory (device, FIFO, socket),
-    or a symlink on the way is a ``/proc`` link (``/dev/stdout`` -> ``/proc/self/fd/1``),
-    whose target is an open file description, not a path to rename over. Otherwise
-    ``target`` is the absolute path with every symlink resolved (``os.path.realpath``),
-    the file to replace atomically."""
+    given): a path through a ``/proc`` link (``/dev/stdout`` -> ``/proc/self/fd/1``), whose
+    target is an open file description, not a path to rename over; or a file that exists and
+    is neither a regular file, a directory nor a symlink (device, FIFO, socket). Otherwise
+    ``target`` is the absolute path with the symlinks of its folders resolved but not its own
+    name's (:func:`_link_free`): a symlink there is replaced, never written through."""
     path = os.fspath(path)
-    try:
-        st = os.stat(path)
-    except OSError:
-        st = None
-    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-        return path, True
     if _through_proc(path):
         return path, True
-    return os.path.realpath(path), False
+    try:
+        st = os.lstat(path)
+    except OSError:
+        st = None
+    if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+        return path, True
+    return _link_free(path), False
+
+
+def _link_free(path: str | os.PathLike) -> str:
+    """``path`` made absolute, its folder's symlinks resolved, its own last name kept: renaming
+    over it replaces whatever is at that name (a symlink too), never what a link there names."""
+    path = os.path.abspath(os.fspath(path))
+    return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
 
 
 def _own_descriptor(path: str) -> int | None:

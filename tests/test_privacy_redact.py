@@ -637,3 +637,15 @@ def test_dump_redact_reads_each_distinct_short_string_once(tmp_path, monkeypatch
     out = [red({"kind": "tool", "name": "read_file", "arguments": {"path": f"f{i}.go"}}) for i in range(50)]
     assert out[3] == {"kind": "tool", "name": "read_file", "arguments": {"path": "f3.go"}}
     assert len(calls) == len(set(calls)) == 6 + 50  # the 6 keys and names once, each path once
+
+
+def test_redact_in_place_refuses_a_symlink(tmp_path):
+    # (replacing the link would leave the secrets in the file it names)
+    a = tmp_path / "a.spmd"
+    a.write_text(TEXT, encoding="utf-8")
+    (tmp_path / "link.spmd").symlink_to(a)
+    r = cli("redact", "--in-place", str(tmp_path / "link.spmd"))
+    assert r.returncode == 2
+    assert r.stderr == (f"fountain-audit: error: {tmp_path / 'link.spmd'}: is a symbolic link; replacing it would "
+                        "leave the unredacted text in the file it names: left as it is (redact that file)\n")
+    assert a.read_text(encoding="utf-8") == TEXT and (tmp_path / "link.spmd").is_symlink()

@@ -570,3 +570,21 @@ def test_a_hand_off_headings_time_is_the_pages_date(tmp_path):
                      encoding="utf-8")
     assert run("report", str(mixed), "-o", str(out)).exit_code == 0
     assert '<dt>Dates</dt><dd class="dates">2026-07-01 10:00:00 – 2026-07-01 10:05:00</dd>' in out.read_text()
+
+
+def test_symlinks_planted_in_the_output_folder_are_replaced_not_written_through(tmp_path):
+    # (pages/index.html -> ../victim.txt: the victim got the index page; adversarial trial)
+    (tmp_path / "sessions").mkdir()
+    shutil.copy(SAMPLES / "clean-session.spmd", tmp_path / "sessions")
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("victim content\n")
+    (pages / "index.html").symlink_to("../victim.txt")
+    (pages / "clean-session.spmd.html").symlink_to("../victim2.txt")  # dangling: would create it
+    r = run("report", str(tmp_path / "sessions"), "-o", str(pages))
+    assert r.exit_code == 0
+    assert victim.read_text() == "victim content\n" and not (tmp_path / "victim2.txt").exists()
+    assert sorted(p.name for p in pages.iterdir()) == ["clean-session.spmd.html", "index.html"]
+    assert not any(p.is_symlink() for p in pages.iterdir())
+    assert "<html" in (pages / "index.html").read_text()

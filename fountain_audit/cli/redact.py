@@ -107,6 +107,11 @@ def redact(files, output_file, in_place, paths_only):
                 out.flush()
             else:
                 if in_place:
+                    if os.path.islink(f):  # the rename replaces the link: the file it names would keep the secrets
+                        _error(f"{f}: is a symbolic link; replacing it would leave the unredacted text in the "
+                               "file it names: left as it is (redact that file)")
+                        status = 2
+                        continue
                     with open(f, "rb") as fh:
                         links = os.fstat(fh.fileno()).st_nlink
                         if links > 1:  # a rename replaces this name only: the others would keep the secrets

@@ -139,8 +139,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
                 out = utf8_stdout("strict")
                 out.write(html)
                 out.flush()
-            else:
-                write_atomic(target, html)
+            else:  # a symlink or FIFO planted in the folder is replaced, never written through
+                write_atomic(target, html, follow=single)
         except BrokenPipeError:  # the reader went away: the status below still counts
             reader_gone()
         except OSError as e:
@@ -152,7 +152,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         click.echo(f"fountain-audit: wrote {terminal_safe(output)}", err=True)
     elif index:
         try:
-            write_atomic(os.path.join(output, "index.html"), render_index(index))
+            write_atomic(os.path.join(output, "index.html"), render_index(index), follow=False)
         except OSError as e:
             _fail(f"cannot write {os.path.join(output, 'index.html')}: {e.strerror or e}")
         click.echo(f"fountain-audit: wrote {len(index)} page{'s' if len(index) != 1 else ''} and "

@@ -449,13 +449,14 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
     """Make the baseline at ``path`` hold the ``current`` entries (see :func:`entries_for`) in
     place of its entries in ``scope``, keeping the others and each kept entry's ``added`` date;
     creates the file the first time. Locked, reloaded inside the lock, written durably, then
-    journalled (see the module docstring); a symlink is followed (the file it names is replaced,
-    its lock and journal sit beside that file). Raises :class:`BaselineError` (the file is then
+    journalled (see the module docstring); a symlink at ``path`` is replaced by the file, never
+    written through (its lock and journal sit beside ``path``). Raises :class:`BaselineError` (the file is then
     untouched) for an unusable existing baseline, more than ``max_entries`` entries, a lock
     not obtained or a write that fails."""
     path = os.fspath(path)
-    target = os.path.realpath(path)  # a symlinked baseline: lock, replace and journal the file it names
-    shown = target if os.path.islink(path) else path  # (the lock and journal as messages name them)
+    # a symlink at the baseline's name is replaced by the new baseline, never written through (a
+    # checkout could commit one pointing anywhere); the lock and journal sit beside the name
+    target = shown = path
     with locked(target, shown=shown):
         old = load(path, max_entries, missing_ok=True)
         entries = {fp: e for fp, e in old.items() if e not in scope}
