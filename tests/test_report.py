@@ -588,3 +588,23 @@ def test_symlinks_planted_in_the_output_folder_are_replaced_not_written_through(
     assert sorted(p.name for p in pages.iterdir()) == ["clean-session.spmd.html", "index.html"]
     assert not any(p.is_symlink() for p in pages.iterdir())
     assert "<html" in (pages / "index.html").read_text()
+
+
+def test_one_page_to_a_device_or_standard_output_and_an_existing_file_is_a_usage_error(tmp_path):
+    # (-o /dev/null and -o /dev/stdout exited 2, "cannot create directory: File exists"; adversarial trial)
+    import subprocess
+    import sys
+    sample = str(SAMPLES / "clean-session.spmd")
+    cmd = [sys.executable, "-m", "fountain_audit", "report", sample, "-o"]
+    r = subprocess.run(cmd + ["/dev/null"], capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "fountain-audit: wrote /dev/null\n")
+    r = subprocess.run(cmd + ["/dev/stdout"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("<!DOCTYPE html>") and r.stdout.rstrip().endswith("</html>")
+    (tmp_path / "notes").write_text("mine\n")
+    r = subprocess.run(cmd + [str(tmp_path / "notes")], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.endswith(
+        f"Error: -o {tmp_path / 'notes'}: exists and is not a directory; for one page give a name ending in .html "
+        "(or a device such as /dev/stdout), for a page per session a directory\n")
+    assert (tmp_path / "notes").read_text() == "mine\n"
+    r = subprocess.run(cmd[:-1] + [str(SAMPLES), "-o", "/dev/null"], capture_output=True, text=True)
+    assert r.returncode == 2 and "-o /dev/null: one page takes one session" in r.stderr

@@ -77,7 +77,11 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         _fail(one_line(str(e)))  # the configuration file's: no usage line, the file named
     files, errors = discover(paths, cfg)
     to_stdout = output == "-"  # the one page on standard output (not a directory named '-')
-    single = to_stdout or output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)
+    from fountain_audit.atomic import resolve_target
+    # a device, FIFO or socket (-o /dev/null, -o /dev/stdout) is a stream for the one page, as for
+    # `lint -o`: never a directory to create
+    stream = not to_stdout and resolve_target(output)[1]
+    single = to_stdout or stream or output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)
     suffix = os.path.splitext(output.rstrip("/\\"))[1]
     if not single and suffix and not os.path.isdir(output) and not output.endswith(("/", os.sep)):
         # `-o out.txt` asks for a file: a directory named out.txt would surprise
@@ -94,6 +98,10 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     if not files and not errors:
         _fail(no_session_file(paths))
     rules = {r.code: {"name": r.name, "severity": str(r.severity), "doc": r.doc} for r in all_rules()}
+    if not single and os.path.exists(output) and not os.path.isdir(output):
+        raise click.UsageError(f"-o {terminal_safe(output)}: exists and is not a directory; for one page give a "
+                               f"name ending in .html (or a device such as /dev/stdout), for a page per session "
+                               f"a directory")
     if not single:
         try:
             os.makedirs(output, exist_ok=True)
