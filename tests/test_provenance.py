@@ -354,3 +354,36 @@ def test_a_malformed_tool_note_is_not_shown_as_a_tool_named_none(tmp_path):
     page = (tmp_path / "s.html").read_text(encoding="utf-8")
     assert '<span class="tool-name muted">(malformed note: name not read)</span>' in page
     assert ">None<" not in page and "None by" not in page
+
+
+@pytest.mark.parametrize("note, line, rule", [
+    ('[[tol: read_file({"path":"tides/predict.py"}) — ok]]\n\n', 163, "N112 misspelt-note-kind"),
+    ('[[TOOL: read_file({"path":"tides/predict.py"}) — ok]]\n\n', 163, "N112 misspelt-note-kind"),
+    ('[[tool: read_file({"path":"tides/predict.py"}) — ok\n\n', 163, "F101 unclosed-note"),
+    ("glued", 162, "N110 audit-note-inside-text"),
+])
+def test_a_turn_with_a_note_that_could_not_be_read_is_not_none_recorded(note, line, rule):
+    # (basis none-recorded, "no tool was used", while lint reported the turn's unreadable tool note; adversarial trial)
+    from tests.conftest import SAMPLES
+    base = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    old = '[[DEVSTRAL.tool: read_file({"path":"tides/predict.py"}) — ok]]\n\n[[DEVSTRAL.tool: list_files() — ok]]\n\n'
+    assert old in base
+    if note == "glued":
+        text = base.replace("HARVEY\nForwarding to DEVSTRAL.\n\n" + old,
+                            'HARVEY\nForwarding to DEVSTRAL.\n[[tool: read_file({"path":"tides/predict.py"}) — ok]]\n\n')
+    else:
+        text = base.replace(old, note)
+    r = CliRunner().invoke(main, ["provenance", "--format", "json", "-"], input=text)
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    jsonschema.validate(doc, schemas.load("provenance"))
+    t4 = doc["replies"][3]
+    assert (t4["reply"], t4["basis"]) == ("t4.reply", "unreadable-note")
+    assert t4["basis_reason"] == (
+        f"v1.2+ session and no evidence note read in this turn, but L{line} holds a note that could not be read as "
+        f"one (lint {rule}): the file cannot tell whether a tool or retrieval was used")
+    assert [x["basis"] for x in doc["replies"]] == ["recorded"] * 3 + ["unreadable-note"] + ["unknown"] * 3
+    # a tool note commented out in a boneyard is no unreadable note: still none-recorded
+    r = CliRunner().invoke(main, ["provenance", "--format", "json", "-"],
+                           input=base.replace(old, '/* [[tool: read_file({"path":"a"}) — ok]] */\n\n'))
+    assert json.loads(r.stdout)["replies"][3]["basis"] == "none-recorded"

@@ -24,6 +24,10 @@
   ``Routing to``/``Answered by`` line); the turn is a remote route (``EXT.``) or a pipeline step,
   for which the recorder writes no evidence notes; or the session shows no v1.2 marker (or
   shows pre-v1.2 forms too);
+* ``unreadable-note``: as ``none-recorded`` below, but the turn (between its scene heading, or
+  the previous reply in the scene, and its reply) holds a note that could not be read as one:
+  lint reports it (misspelt kind N112, note inside text N110, unclosed note F101). The file
+  then cannot tell whether a tool was used; the reason names the line and the rule;
 * ``none-recorded``: otherwise: the session is v1.2+ (it has a v1.2 marker — a tool, RAG,
   rag-source, recall, chunk, synthesis or memory-tool note, an ``INT. CONTEXT RECALL`` scene,
   an ``EXT.`` scene with ``Harvey routing to`` — and no pre-v1.2 form), and since v1.2 the
@@ -50,7 +54,12 @@ from fountain_audit.parse.source import undecodable_bytes
 #: Version of the ``provenance --format json`` document.
 #: 1.1: text is well-formed Unicode (an undecodable byte is U+FFFD); ``undecodable_bytes``.
 FORMAT_VERSION = "1.1"
-BASES = ("recorded", "none-recorded", "unknown")
+BASES = ("recorded", "none-recorded", "unreadable-note", "unknown")
+
+#: The lint rules that report a note Harvey's readers (and ours) cannot read as an audit record:
+#: a misspelt kind (N112), a note glued into a dialogue or action block (N110), a note not closed
+#: (F101). Such a note in a turn is not "no tool was used": basis ``unreadable-note``.
+UNREADABLE_NOTE_RULES = ("F101", "N110", "N112")
 
 _V12_NOTES = {"tool": "[[tool:]] note", "rag": "[[rag:]] note", "rag-source": "[[rag-source:]] note",
               "recall": "[[recall:]] note", "chunk": "[[chunk:]] note", "chunk-result": "[[chunk-result:]] note",
@@ -197,7 +206,7 @@ def _route(scene: Scene, ids) -> dict[str, Any]:
 
 
 def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, switch: str | None,
-                 ids) -> dict[str, Any]:
+                 ids, unreadable=lambda turn: []) -> dict[str, Any]:
     scene = session.scenes[turn.scene_index]
     rags: list[dict[str, Any]] = []
     unattached: list[dict[str, Any]] = []
@@ -227,6 +236,12 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
         basis, reason = "unknown", "remote route (EXT.): the recorder writes no evidence notes for routed turns"
     elif scene.kind == "pipeline":
         basis, reason = "unknown", "pipeline step: the recorder writes no evidence notes for pipeline steps"
+    elif era.era == "v1.2+" and (bad := unreadable(turn)):
+        d = bad[0]
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        basis, reason = "unreadable-note", (
+            f"v1.2+ session and no evidence note read in this turn, but L{d.line} holds a note that could not be "
+            f"read as one (lint {d.code} {d.name}){more}: the file cannot tell whether a tool or retrieval was used")
     elif era.era == "v1.2+":
         late = sum(1 for _, r in turn.notes if r.kind in _EVIDENCE_KINDS) if turn.reply is not None else 0
         basis, reason = "none-recorded", (
@@ -308,8 +323,9 @@ def session_provenance(session: Session, file: str) -> dict[str, Any]:
                                "backend": f.get("backend"), "at": f.get("at"), "valid": p.note.valid,
                                "scope": {"kind": "session",
                                          "turns": switch_scope.get(id(p), [])}})
+    unreadable = _Unreadable(session)
     replies = [_reply_entry(session, t, era, None if r is None else ids.of(r), None if q is None else ids.of(q.note),
-                            ids) for t, r, q in zip(turns, recall_in_force, switch_in_force)]
+                            ids, unreadable) for t, r, q in zip(turns, recall_in_force, switch_in_force)]
     doc = {"format_version": FORMAT_VERSION, "file": file,
            "session": {"era": era.era, "markers": era.markers},
            "recall": recall, "model_switches": model_switches, "replies": replies}
@@ -318,6 +334,40 @@ def session_provenance(session: Session, file: str) -> dict[str, Any]:
         doc["undecodable_bytes"] = runs
     session._provenance = (file, doc)
     return doc
+
+
+class _Unreadable:
+    """The lint findings of :data:`UNREADABLE_NOTE_RULES` in a turn, before its reply: called per
+    turn whose basis would be ``none-recorded``; the rules run once, on the first call."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.found: list | None = None
+        self.lines: list[int] = []
+
+    def __call__(self, turn: Turn) -> list:
+        if self.found is None:
+            from fountain_audit.lint.linter import lint_session
+            from fountain_audit.lint.selection import Selection
+            s = self.session
+            self.found = sorted(lint_session(s.document.text, s.document, s, "<provenance>",
+                                             Selection.build(select=UNREADABLE_NOTE_RULES)),
+                                key=lambda d: (d.line, d.column, d.code))
+            self.lines = [d.line for d in self.found]
+        if not self.found:
+            return []
+        scenes = self.session.scenes
+        lo = scenes[turn.scene_index].heading.line
+        k = turn.index - 1  # the previous reply in the same scene bounds the turn
+        if k >= 0:
+            prev = self.session.turns[k]
+            if prev.scene_index == turn.scene_index and prev.reply is not None:
+                lo = max(lo, _speech_span(prev.reply)["end_line"])
+        if turn.reply is not None:
+            hi = turn.reply.dialogue.line
+        else:
+            hi = scenes[turn.scene_index + 1].heading.line if turn.scene_index + 1 < len(scenes) else float("inf")
+        return self.found[bisect.bisect_left(self.lines, lo):bisect.bisect_left(self.lines, hi)]
 
 
 # --------------------------------------------------------------------------- text
@@ -377,7 +427,8 @@ def render_text(document: dict[str, Any], style=None) -> str:
                        f"{_lines(m['span'])} → {_scope(m['scope']['turns'])}\n")
     for r in document["replies"]:
         out.append("\n")
-        color = {"recorded": "green", "none-recorded": "yellow", "unknown": "magenta"}[r["basis"]]
+        color = {"recorded": "green", "none-recorded": "yellow", "unreadable-note": "red",
+                 "unknown": "magenta"}[r["basis"]]
         who = safe(str(r["model"]["replied"])) if r["reply"] else "no reply"
         where = f"{r['scene']}, {_lines(r['span'])}" if r["span"] else r["scene"]  # no reply: no lines of its own
         out.append(f"{st(r['reply'] or r['turn'], bold=True)}  {who}  ({where})  "
