@@ -782,8 +782,18 @@ def encode_json(value: Any, indent: int | None = None) -> str:
     consumers (JavaScript, Go, Rust) accept, and what a terminal acts on (C1 controls, bidi
     controls) as ``\\uNNNN`` escapes (:func:`~fountain_audit.parse.source.json_safe`). Where
     the raw bytes were is reported apart (:class:`UndecodableBytesRecord`,
-    ``"undecodable_bytes"`` fields)."""
-    return json_safe(json.dumps(value, ensure_ascii=False, indent=indent))
+    ``"undecodable_bytes"`` fields). With ``indent``, containers deeper than
+    :data:`INDENTED_DEPTH` are written on one line (linear output for deeply nested values)."""
+    if indent is None:
+        return json_safe(json.dumps(value, ensure_ascii=False))
+    from fountain_audit.reporters.json_text import dumps
+    return json_safe(dumps(value, indent, flat_from=INDENTED_DEPTH))
+
+
+#: Indented JSON outputs indent this many levels; deeper containers (a tool call's JSON arguments
+#: nested deeper) are written on one line: the text stays linear in the input, where per-level
+#: indentation made arguments nested N deep cost N squared (950 levels: 367 MB of show output).
+INDENTED_DEPTH = 24
 
 
 def redaction_note(redactor: Redactor) -> dict:

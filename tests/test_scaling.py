@@ -193,3 +193,31 @@ def test_many_distinct_secrets_in_linear_time(kind):
     texts = [_distinct_secrets(kind, n) for n in (500, 4000)]
     found = {id(t): detect._plain_secrets(t) for t in texts}
     _assert_linear(lambda t: list(detect._repeats(t, found[id(t)])), *texts, f"distinct {kind}")
+
+
+def _deep_arguments(depth: int, notes: int = 20) -> str:
+    arg = "[" * depth + "1" + "]" * depth
+    calls = "".join(f"[[tool: w({arg}) — ok]]\n\n" for _ in range(notes))
+    return ("Title: T\nAuthor: ALICE\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-07-01 09:10:00\n\n"
+            "Harvey and ALICE are in chat mode. Model: PHI. Workspace: /tmp/ws.\n\nALICE\ngo\n\nHARVEY\n"
+            f"Forwarding to PHI.\n\n{calls}PHI\ndone\n\nTHE END.\n")
+
+
+@pytest.mark.parametrize("args", [("show", "--format", "json", "-", "t1"), ("provenance", "--format", "json", "-"),
+                                  ("dump", "--turns", "-"), ("export", "--to", "toolpath", "-"),
+                                  ("report", "-", "-o", "-")])
+def test_deeply_nested_tool_arguments_give_output_linear_in_the_input(args):
+    """Tool-call arguments nested N deep were indented one step per level: N² output (arguments
+    950 arrays deep: show --format json 367 MB, 32 s; provenance, export and report ~180 MB;
+    adversarial trial). Ten times the depth must give at most ~11 times the output."""
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main
+    sizes = []
+    for depth in (90, 900):
+        text = _deep_arguments(depth)
+        r = CliRunner().invoke(main, list(args), input=text)
+        assert r.exit_code == 0, r.output[-500:]
+        sizes.append((len(text), len(r.stdout)))
+    (n, out_n), (n10, out_n10) = sizes
+    assert out_n10 / out_n <= 1.1 * n10 / n, sizes

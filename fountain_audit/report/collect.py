@@ -10,7 +10,6 @@ timeline says so; nothing is interpolated.
 from __future__ import annotations
 
 import bisect
-import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -18,9 +17,14 @@ from typing import Any, Callable
 
 from fountain_audit.dump import note_records, record_kinds, turn_records
 from fountain_audit.export.common import turn_client
+from fountain_audit.reporters import json_text
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.model import actors
 from fountain_audit.model.ids import ids_of, scene_id
+
+#: A tool call's arguments are shown indented this many levels; deeper ones on one line (the
+#: page stays linear in the input: arguments nested N deep cost N squared when indented).
+ARGUMENTS_INDENTED_DEPTH = 16
 from fountain_audit.model.session import Session
 from fountain_audit.parse.source import describe_content
 
@@ -202,7 +206,7 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
         for tc in t["tool_calls"]:
             count("tool", tc["status"])
             tc["diagnostics"] = []
-            tc["arguments_pretty"] = (json.dumps(tc["arguments"], indent=2, ensure_ascii=False)
+            tc["arguments_pretty"] = (json_text.dumps(tc["arguments"], 2, flat_from=ARGUMENTS_INDENTED_DEPTH)
                                       if tc.get("arguments_json") else tc.get("arguments_text") or "")
             spans.add(tc["span"], tc["diagnostics"])
         for n in [*t["rag"], *t["other_notes"]]:

@@ -8,6 +8,11 @@ dump would put between its items, and only the containers above the leaves are w
 Python. Lint reports are made of leaves (diagnostics, SARIF results' small objects), so
 nearly all of the text comes from C.
 
+``flat_from``: containers that deep (and deeper) are written on one line, with no indentation
+(``json.dumps(obj, ensure_ascii=False)``): per-level indentation makes the text of a value
+nested N deep grow as N squared (a tool call's JSON arguments nested 950 arrays deep gave 367
+MB; adversarial trial), and a bounded depth keeps it linear in the value.
+
 An array may also come as :class:`Encoded`, its items' text made beforehand by
 ``dumps(item, level=...)`` (in a parallel ``lint``, by the worker that linted the file):
 those items are copied, not encoded again, by the process that writes the report.
@@ -36,7 +41,8 @@ class Encoded:
         self.items = items
 
 
-def dumps(obj: object, indent: int = 2, level: int = 0, finish: Callable[[str], str] | None = None) -> str:
+def dumps(obj: object, indent: int = 2, level: int = 0, finish: Callable[[str], str] | None = None,
+          flat_from: int | None = None) -> str:
     """``obj`` as JSON text with ``indent`` spaces per level and non-ASCII characters
     kept (``ensure_ascii=False``); byte-identical to
     ``json.dumps(obj, indent=indent, ensure_ascii=False)``. Raises what ``json.dumps``
@@ -45,9 +51,11 @@ def dumps(obj: object, indent: int = 2, level: int = 0, finish: Callable[[str], 
     ``level``: the text ``obj`` has at that depth inside a larger indented document (from its
     opening bracket; nested lines indented ``level`` more steps). ``finish``: applied to the
     text encoded here, not to the items of an :class:`Encoded` array (e.g. a guard that their
-    maker already applied: one pass, not a second one, over the largest part of a report)."""
+    maker already applied: one pass, not a second one, over the largest part of a report).
+    ``flat_from``: the depth (counted as ``level``) from which containers are written on one
+    line (see the module docstring); ``None``: none."""
     parts: list[str] = []
-    _encode(obj, level, " " * indent, parts)
+    _encode(obj, level, " " * indent, parts, flat_from if flat_from is not None else -1)
     if finish is None:
         return "".join(part if isinstance(part, str) else part.text for part in parts)
     out, run = [], []
@@ -71,7 +79,10 @@ class _Copied:
         self.text = text
 
 
-def _encode(obj: object, level: int, step: str, out: list) -> None:
+def _encode(obj: object, level: int, step: str, out: list, flat_from: int = -1) -> None:
+    if level == flat_from and isinstance(obj, (dict, list, tuple)):
+        out.append(json.dumps(obj, ensure_ascii=False))
+        return
     if isinstance(obj, dict):
         values = obj.values()
     elif isinstance(obj, (list, tuple)):
@@ -104,13 +115,13 @@ def _encode(obj: object, level: int, step: str, out: list) -> None:
             out.append(inner if first else "," + inner)
             first = False
             out.append(json.dumps(_key(key), ensure_ascii=False) + ": ")
-            _encode(value, level + 1, step, out)
+            _encode(value, level + 1, step, out, flat_from)
         out.append("\n" + step * level + "}")
     else:
         out.append("[")
         for i, value in enumerate(obj):
             out.append(inner if i == 0 else "," + inner)
-            _encode(value, level + 1, step, out)
+            _encode(value, level + 1, step, out, flat_from)
         out.append("\n" + step * level + "]")
 
 
