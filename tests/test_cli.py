@@ -244,3 +244,41 @@ def test_no_session_file_names_one_found_only_under_a_hidden_folder(tmp_path, mo
     assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: no session file (*.spmd, *.fountain) in empty "
                                           "(--allow-empty accepts that)\n")
     assert CliRunner().invoke(main, ["lint", "--exit-zero", "hid/.sessions"]).exit_code == 0  # named: linted
+
+
+ISOLATED_WITH_CONFIG = ("Error: --isolated cannot be used with --config: --isolated ignores every configuration "
+                        "file, --config reads one; give one of them")
+
+
+@pytest.mark.parametrize("command", [["lint"], ["report", "-o", "{out}"]], ids=lambda c: c[0])
+def test_isolated_with_config_is_a_usage_error(tmp_path, command):
+    """``--isolated --config ci.toml`` ignored ci.toml without a word (its select = ["P"] did not
+    stop T101 being reported, exit 1); as ruff, the pair is refused: exit 2, both options named,
+    nothing linted or written."""
+    (tmp_path / "ci.toml").write_text('select = ["P"]\n', encoding="utf-8")
+    sample = str(SAMPLES / "violations" / "T101-forwarding-target-mismatch.spmd")
+    out = tmp_path / "page.html"
+    argv = [a.format(out=out) for a in command]
+    for order in (["--isolated", "--config", str(tmp_path / "ci.toml")],
+                  ["--config", str(tmp_path / "ci.toml"), "--isolated"]):
+        r = CliRunner().invoke(main, [*argv, *order, sample])
+        assert r.exit_code == 2
+        assert r.stdout == ""
+        assert r.stderr.splitlines() == [f"Usage: main {command[0]} [OPTIONS] "
+                                         f"{'[PATHS]...' if command[0] == 'lint' else 'FILE|DIR...'}",
+                                         f"Try 'main {command[0]} --help' for help.", "", ISOLATED_WITH_CONFIG]
+        assert not out.exists()
+    # each alone is accepted: the config's selection applies, or none
+    assert CliRunner().invoke(main, [*argv, "--config", str(tmp_path / "ci.toml"), sample]).exit_code == 0
+    if command[0] == "lint":
+        assert CliRunner().invoke(main, ["lint", "--isolated", sample]).exit_code == 1
+
+
+def test_isolated_with_config_is_a_usage_error_on_the_fast_path(tmp_path):
+    (tmp_path / "ci.toml").write_text('select = ["P"]\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "FOUNTAIN_AUDIT_CLICK"}
+    p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--isolated", "--config", "ci.toml",
+                        str(SAMPLES / "violations" / "T101-forwarding-target-mismatch.spmd")],
+                       cwd=tmp_path, capture_output=True, text=True, env=env, timeout=60)
+    assert (p.returncode, p.stdout) == (2, "")
+    assert p.stderr.splitlines()[-1] == ISOLATED_WITH_CONFIG

@@ -38,7 +38,7 @@ def _page_name(name: str, taken: set[str]) -> str:
 @click.option("--redact-paths", is_flag=True, help="Replace only the workspace and home paths.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Read settings (rule selection) "
                                                                                "from this file.")
-@click.option("--isolated", is_flag=True, help="Ignore configuration files.")
+@click.option("--isolated", is_flag=True, help="Ignore configuration files (not with --config).")
 def report(paths, output, redact, redact_paths, config_path, isolated):
     """Write a self-contained HTML page per session: header with counts, a timeline of scenes,
     a card per turn (user input, forwarding, tool calls, evidence, reply), and the lint
@@ -68,6 +68,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
     from fountain_audit.report.collect import collect, summary
     from fountain_audit.report.render import render_index, render_session
 
+    if isolated and config_path is not None:
+        from fountain_audit.commands.common import ISOLATED_WITH_CONFIG
+        raise click.UsageError(ISOLATED_WITH_CONFIG)
     try:
         cfg = Config() if isolated else load_config(config_path)
         selection = Selection(tuple(cfg.rules()), tuple(getattr(cfg, "privacy_allow", ())))

@@ -115,6 +115,12 @@ def Table(*args, **kwargs):  # noqa: N802 - stands for rich.table.Table, importe
     return RichTable(*args, **kwargs)
 
 
+#: The usage error for ``--isolated`` given with ``--config`` (``lint`` and ``report``): one
+#: ignores every configuration file, the other names one to read; ruff refuses the pair too.
+ISOLATED_WITH_CONFIG = ("--isolated cannot be used with --config: --isolated ignores every configuration file, "
+                        "--config reads one; give one of them")
+
+
 def _split(values: tuple[str, ...]) -> list[str]:
     return [v for raw in values for v in raw.split(",") if v.strip()]
 

@@ -12,7 +12,7 @@ import io
 import os
 import sys
 
-from fountain_audit.commands.common import (Console, UsageError, _fail, _force_excluded, _option_rules, discover, echo,
+from fountain_audit.commands.common import (ISOLATED_WITH_CONFIG, Console, UsageError, _fail, _force_excluded, _option_rules, discover, echo,
                                             env_color, no_session_file, nothing_selected, read_stdin,
                                             reader_gone, refuse_output_over_inputs, secho)
 from fountain_audit.lint.config import Config, ConfigError, load_config
@@ -36,6 +36,8 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
     for exit status 0. Raises :class:`fountain_audit.commands.common.UsageError` for a usage or
     configuration error (the caller prints it as click does, exit status 2).
     """
+    if isolated and config_path is not None:
+        raise UsageError(ISOLATED_WITH_CONFIG)
     if output_file == "-":  # -o - : standard output, as without -o (not a file named '-')
         output_file = None
     if stdin_filename and paths and "-" not in paths:
