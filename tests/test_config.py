@@ -148,6 +148,36 @@ def test_unused_and_invalid_suppressions_are_reported():
     assert lint_codes(text) == [("A102", 11), ("P102", 16), ("S104", 22)]
 
 
+def lint_messages(text, code="A101"):
+    return [(d.line, d.column, d.message) for d in lint_text(text) if d.code == code]
+
+
+def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
+    """A101 said only "'disable-next' suppressed no diagnostic": not which rule. As ruff's RUF100,
+    it names the rules of the list that suppressed nothing, as written, and only those; a
+    directive whose list was partly used is reported for the rest."""
+    before_tool = "/* fountain-audit: disable-next={} */\n\n[[tool:"
+    text = BAD.replace("[[tool:", before_tool.format("P103"))  # the next element has only P102
+    assert lint_messages(text) == [(14, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
+    assert [d.code for d in lint_text(text)] == ["A101", "P102", "S104"]
+    text = BAD.replace("[[tool:", before_tool.format("P103, P102,tools-between-forward-and-reply ,p101,P103"))
+    assert lint_messages(text) == [(14, 1, "unused suppression: 'disable-next=P103,p101' suppressed no diagnostic")]
+    assert [d.code for d in lint_text(text)] == ["A101", "S104"]  # P102 still suppressed
+    text = BAD.replace("[[tool:", before_tool.format("P,T"))  # a prefix is named as written, not its codes
+    assert lint_messages(text) == [(14, 1, "unused suppression: 'disable-next=T' suppressed no diagnostic")]
+    assert lint_messages(BAD.replace("[[tool:", before_tool.format("P102,S104"))) == [
+        (14, 1, "unused suppression: 'disable-next=S104' suppressed no diagnostic")]
+    assert lint_messages(BAD.replace("[[tool:", before_tool.format("P102"))) == []
+    # a directive for every rule, and an enable, have no list to name
+    every = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable-next */\n\nALICE\nWhat")
+    assert lint_messages(every) == [(11, 1, "unused suppression: 'disable-next' suppressed no diagnostic")]
+    region = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable=P102,S101 */\n\nALICE\nWhat") \
+        .replace("HARVEY\nForwarding", "/* fountain-audit: enable=P102 */\n\nHARVEY\nForwarding") \
+        .replace("LLAMA\nIt", "/* fountain-audit: enable=S104 */\n\nLLAMA\nIt")
+    assert lint_messages(region) == [(11, 1, "unused suppression: 'disable=S101' suppressed no diagnostic"),
+                                     (23, 1, "unused suppression: enable ends no disabled region")]
+
+
 def test_config_naming_a_pyproject_without_our_table_is_an_error(tmp_path, monkeypatch):
     """`--config pyproject.toml` that has no [tool.fountain-audit] configures nothing: exit 2, not
     the defaults; a discovered pyproject.toml without the table is still passed over."""

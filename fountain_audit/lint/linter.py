@@ -20,7 +20,7 @@ from fountain_audit.parse.fountain import gc_paused, parse
 from fountain_audit.lint.dispatch import walk
 from fountain_audit.lint.rules import RuleContext
 from fountain_audit.lint.selection import RuleSelectionError, Selection, resolve_rules  # noqa: F401 (re-exported)
-from fountain_audit.lint.suppressions import apply, directives
+from fountain_audit.lint.suppressions import apply, directives, unused
 from fountain_audit.model.session import build_session
 from fountain_audit.parse.source import decode_bytes, looks_binary, read_path
 
@@ -117,9 +117,8 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
         out = apply(out, found)
         if unused_rule is not None:
             for d in found:
-                if not d.used and not d.error:
-                    what = "enable ends no disabled region" if d.verb == "enable" else \
-                        f"'{d.verb}' suppressed no diagnostic"
+                what = unused(d)
+                if what is not None:
                     out.append(Diagnostic(path, d.line, d.column, unused_rule.code, unused_rule.name,
                                           unused_rule.severity, f"unused suppression: {what}",
                                           d.end_line, d.end_column))

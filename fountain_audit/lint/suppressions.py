@@ -34,7 +34,10 @@ _PREFIX_RE = lazy(r"/\*\s*fountain-audit:")
 class Directive:
     """One suppression comment. ``codes`` is ``None`` for "every rule".
 
-    ``first``/``last`` are the 1-based lines it covers (inclusive).
+    ``first``/``last`` are the 1-based lines it covers (inclusive). ``selectors``: the rules
+    its ``=...`` list names, as written (a code, prefix or name, each once, in order), with the
+    codes each stands for; ``matched``: those of them that covered a diagnostic (set by
+    :func:`apply`; A101 names the others).
     """
 
     verb: str
@@ -49,10 +52,11 @@ class Directive:
     end_line: int = 0
     end_column: int = 0
     matched: set[str] = field(default_factory=set)
+    selectors: tuple[tuple[str, frozenset[str]], ...] = ()
 
     def __init__(self, verb: str, text: str, line: int, column: int, codes: frozenset[str] | None, first: int = 0,
                  last: int = 0, used: bool = False, error: str | None = None, end_line: int = 0, end_column: int = 0,
-                 matched: set[str] = MISSING) -> None:
+                 matched: set[str] = MISSING, selectors: tuple[tuple[str, frozenset[str]], ...] = ()) -> None:
         # (written out, not generated: see fountain_audit.records)
         self.verb = verb
         self.text = text
@@ -66,19 +70,26 @@ class Directive:
         self.end_line = end_line
         self.end_column = end_column
         self.matched = set() if matched is MISSING else matched
+        self.selectors = selectors
 
 
 @functools.lru_cache(maxsize=1024)
-def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None]:
-    """Rule codes named by a directive's ``=...`` list (cached: a file may repeat the same
-    list thousands of times, and resolving reads the rule table)."""
+def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tuple[tuple[str, frozenset[str]], ...]]:
+    """Rule codes named by a directive's ``=...`` list, an error, and each selector of the list
+    (as written, once each) with its codes (cached: a file may repeat the same list thousands
+    of times, and resolving reads the rule table)."""
     if selectors is None or not selectors.strip():
-        return None, None
-    names = [s.strip() for s in selectors.split(",") if s.strip()]
+        return None, None, ()
+    names = list(dict.fromkeys(s.strip() for s in selectors.split(",") if s.strip()))
     try:
-        return frozenset(r.code for r in resolve_rules(names)), None
-    except RuleSelectionError as e:
-        return None, str(e)
+        parts = tuple((name, frozenset(r.code for r in resolve_rules([name]))) for name in names)
+    except RuleSelectionError:
+        try:
+            resolve_rules(names)  # the error for the whole list, as it has always read
+        except RuleSelectionError as e:
+            return None, str(e), ()
+        raise
+    return frozenset().union(*(codes for _, codes in parts)), None, parts
 
 
 def directives(document: Document, in_speech: dict[int, str] | None = None) -> list[Directive]:
@@ -116,8 +127,8 @@ def directives(document: Document, in_speech: dict[int, str] | None = None) -> l
             d = Directive("invalid", raw.strip(), node.line, node.column, None,
                           error="not a fountain-audit directive (disable=, enable=, disable-next=, disable-file)")
         else:
-            codes, err = _codes(m.group("rules"))
-            d = Directive(m.group("verb"), m.group(0), node.line, node.column, codes, error=err)
+            codes, err, parts = _codes(m.group("rules"))
+            d = Directive(m.group("verb"), m.group(0), node.line, node.column, codes, error=err, selectors=parts)
         d.end_line, d.end_column = node.end_line, node.end_column
         speaker = in_speech.get(node.offset) if in_speech else None
         if speaker is not None:
@@ -150,7 +161,8 @@ def directives(document: Document, in_speech: dict[int, str] | None = None) -> l
 
 
 def apply(diagnostics: list[Diagnostic], found: list[Directive]) -> list[Diagnostic]:
-    """Diagnostics not covered by a directive; marks the directives that were used.
+    """Diagnostics not covered by a directive; marks the directives that were used, and the
+    selectors of each directive's list that were (``matched``).
 
     O((D·k + M) log M) for D directives naming k rules each and M diagnostics: each
     directive looks up its line range in the sorted lines of the rules it names, and
@@ -178,13 +190,30 @@ def apply(diagnostics: list[Diagnostic], found: list[Directive]) -> list[Diagnos
             d.used = d.used or any_in(all_lines, d.first, d.last)
             ranges_all.append((d.first, d.last))
         else:
-            d.used = d.used or any(any_in(lines_by_code.get(c, []), d.first, d.last) for c in d.codes)
+            d.matched.update(name for name, codes in d.selectors
+                             if any(any_in(lines_by_code.get(c, []), d.first, d.last) for c in codes))
+            d.used = d.used or bool(d.matched)
             for c in d.codes:
                 ranges_by_code.setdefault(c, []).append((d.first, d.last))
     cover_all = _Cover(ranges_all)
     covers = {c: _Cover(r) for c, r in ranges_by_code.items()}
     return [diag for diag in diagnostics if not (cover_all.covers(diag.line) or
                                                   (diag.code in covers and covers[diag.code].covers(diag.line)))]
+
+
+def unused(d: Directive) -> str | None:
+    """What A101 says of ``d`` after :func:`apply` (after ``unused suppression: ``), or ``None``
+    when it was used (or is invalid: A102's). A directive with a rule list names the rules of
+    it that suppressed nothing, as written, and only those (as ruff's RUF100 names the unused
+    codes of a ``noqa``): ``'disable-next=P103' suppressed no diagnostic``."""
+    if d.error:
+        return None
+    if d.verb == "enable":
+        return None if d.used else "enable ends no disabled region"
+    if d.selectors:
+        names = [name for name, _ in d.selectors if name not in d.matched]
+        return f"'{d.verb}={','.join(names)}' suppressed no diagnostic" if names else None
+    return None if d.used else f"'{d.verb}' suppressed no diagnostic"
 
 
 class _Cover:

@@ -1,8 +1,9 @@
 """A suppression comment that suppresses nothing.
 
 ## What it does
-Reports a `/* fountain-audit: disable... */` comment that no diagnostic matched, and
-an `enable` that ends no region. (Computed by the linter after every other rule has
+Reports a `/* fountain-audit: disable... */` comment that no diagnostic matched, the
+rules of its list that matched none (named in the message, as written: `'disable-next=P103'
+suppressed no diagnostic`), and an `enable` that ends no region. (Computed by the linter after every other rule has
 run; suppressing this rule itself needs `--ignore A101`.)
 
 ## Why is this bad?
