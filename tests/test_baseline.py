@@ -159,6 +159,33 @@ def test_gone_paths_judges_only_the_folders_searched(tmp_path):
     assert bl.gone_paths(entries, [], str(tmp_path)) == frozenset()
 
 
+def test_the_baseline_is_named_relative_to_the_current_directory_however_it_is_given(project):
+    """The stale-entry line named a baseline from the configuration by its absolute path, and one
+    from --baseline as typed: both are named relative to the current directory when under it
+    (text and json); one above it keeps its absolute path."""
+    adopt()
+    Path("sessions/a.spmd").write_text(session([chat("2026-06-24 10:00:00", "What is in a.go?"), *SCENES[1:]]),
+                                       encoding="utf-8")
+    stale = ('baseline.json: stale baseline entry P102 in sessions/a.spmd: "' + TOOL + '" matches '
+             "nothing now; --update-baseline drops it\n"
+             "All clear: no problems in 2 files checked; 1 baselined, 1 stale baseline entry.\n")
+    Path("fountain-audit.toml").write_text('baseline = "baseline.json"\n')
+    for given in ([], ["--baseline", str(project / "baseline.json")], ["--baseline", "baseline.json"]):
+        r = lint(*given, "sessions")
+        assert (r.exit_code, r.stdout, r.stderr) == (0, stale, "")
+        r = CliRunner().invoke(main, ["lint", "--output-format", "json", *given, "sessions"])
+        assert json.loads(r.stdout)["baseline"]["file"] == "baseline.json"
+    r = lint("--update-baseline", "sessions")
+    assert r.stderr == "fountain-audit: baseline baseline.json: 1 entry (0 added, 1 removed)\n"
+    os.chdir("sessions")  # the baseline is above the current directory: its absolute path
+    r = lint(".")
+    assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 2 files checked; 1 baselined.\n")
+    Path("../baseline.json").write_text("{", encoding="utf-8")
+    r = lint(".")
+    assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {project / 'baseline.json'}:1:2: not valid JSON: "
+                                          "Expecting property name enclosed in double quotes\n")
+
+
 def test_update_with_a_subset_keeps_other_files_entries_and_dates(project):
     adopt()
     Path("sessions/b.spmd").write_text(session([SCENES[1]]), encoding="utf-8")
@@ -182,7 +209,8 @@ def test_baseline_from_the_configuration(project):
     Path("sessions/b.spmd").write_text(session([SCENES[1]]), encoding="utf-8")
     r = lint("--update-baseline", "sessions")
     assert r.exit_code == 2
-    assert r.stderr == ("fountain-audit: error: " + str(project / "ci" / "baseline.json") + ": 3 entries would "
+    # named relative to the current directory, as --baseline ci/baseline.json would be (it was absolute)
+    assert r.stderr == ("fountain-audit: error: ci/baseline.json: 3 entries would "
                         "exceed baseline-max-entries (2); the baseline was not written\n")
     assert len(json.loads(Path("ci/baseline.json").read_text())["entries"]) == 2
     r = lint("--update-baseline", "--isolated", "sessions")
@@ -190,7 +218,9 @@ def test_baseline_from_the_configuration(project):
 
 
 @pytest.mark.parametrize("content, problem", [
-    ('{"version": 1, "tool": "fountain-audit", "entries": [', "not valid JSON: Expecting value at line 1 column 54"),
+    # (the position as file:line:col, as every other message gives it: it said "... at line 1 column 54")
+    ('{"version": 1, "tool": "fountain-audit", "entries": [', ":1:54: not valid JSON: Expecting value"),
+    ('{\n  "version": 1,\n  x', ":3:3: not valid JSON: Expecting property name enclosed in double quotes"),
     ('{"version": 2, "tool": "fountain-audit", "entries": []}',
      "unknown baseline version 2 (this fountain-audit reads version 1); upgrade fountain-audit"),
     ('{"version": 1, "tool": "fountain-audit", "entries": [{"fingerprint": "x"}]}',
@@ -210,7 +240,8 @@ def test_an_unusable_baseline_exits_2_naming_the_file(project, content, problem)
     Path("bad.json").write_bytes(content if isinstance(content, bytes) else content.encode())
     for extra in ([], ["--update-baseline"]):
         r = lint("--baseline", "bad.json", *extra, "sessions")
-        assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"fountain-audit: error: bad.json: {problem}\n")
+        where = "bad.json" + ("" if problem.startswith(":") else ": ")
+        assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"fountain-audit: error: {where}{problem}\n")
     assert Path("bad.json").read_bytes() == (content if isinstance(content, bytes) else content.encode())
 
 

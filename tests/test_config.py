@@ -113,6 +113,24 @@ def test_an_empty_rule_selector_in_the_config_is_an_error(tmp_path, monkeypatch,
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("toml, where, message", [
+    ('select = [P\n', ":1:11", "Invalid value"),  # it said "Invalid value (at line 1, column 11)"
+    ('select = ["P"]\nselect = ["T"]\n', ":2:15", "Cannot overwrite a value"),
+    ('# one\nselect = ["P",\n', ":3:1", "Invalid value (at end of document)"),  # placed after the last character
+    ('select = ["P"', ":1:14", "Unclosed array (at end of document)"),
+])
+def test_invalid_toml_is_reported_at_its_file_line_and_column(tmp_path, monkeypatch, toml, where, message):
+    (tmp_path / "fountain-audit.toml").write_text(toml, encoding="utf-8")
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["lint", "--config", "fountain-audit.toml", "a.spmd"])
+    assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"fountain-audit: error: fountain-audit.toml{where}: "
+                                                        f"invalid TOML: {message}\n")
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])  # discovered: named by its absolute path, as before
+    assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {tmp_path / 'fountain-audit.toml'}{where}: "
+                                          f"invalid TOML: {message}\n")
+
+
 def test_a_config_file_that_is_a_fifo_is_an_error_not_a_hang(tmp_path, monkeypatch):
     os.mkfifo(tmp_path / "fountain-audit.toml")
     (tmp_path / "a.spmd").write_text(BAD)

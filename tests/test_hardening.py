@@ -55,9 +55,9 @@ def test_broken_pyproject_exits_2_naming_file_and_error(project):
     (project / "pyproject.toml").write_text('[tool.fountain-audit]\nexclude = ["s.spmd"\n')
     r = cli("lint", ".")
     assert r.exit_code == 2
-    assert (f"fountain-audit: error: {project / 'pyproject.toml'}: invalid TOML: Unclosed array (at end of document)"
+    assert (f"fountain-audit: error: {project / 'pyproject.toml'}:3:1: invalid TOML: Unclosed array (at end of document)"
             in r.output)
-    with pytest.raises(ConfigError, match=r"pyproject\.toml: invalid TOML: Unclosed array"):
+    with pytest.raises(ConfigError, match=r"pyproject\.toml:3:1: invalid TOML: Unclosed array"):
         load_config(start=project)
 
 

@@ -117,8 +117,8 @@ def test_a_pyproject_without_our_table_is_not_parsed(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.black]\n# fountain\nline-length = [\n', encoding="utf-8")
     p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "a.spmd"], capture_output=True, text=True,
                        cwd=tmp_path)
-    assert p.returncode == 2 and "pyproject.toml: invalid TOML" in p.stderr
+    assert p.returncode == 2 and "pyproject.toml:4:1: invalid TOML: " in p.stderr
     (tmp_path / "pyproject.toml").write_text('[tool."\\u0066ountain-audit"]\nselect = ["H"\n', encoding="utf-8")
     p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "a.spmd"], capture_output=True, text=True,
                        cwd=tmp_path)
-    assert p.returncode == 2 and "pyproject.toml: invalid TOML" in p.stderr
+    assert p.returncode == 2 and "pyproject.toml:3:1: invalid TOML: " in p.stderr

@@ -141,6 +141,19 @@ def _option_rules(option: str, values: tuple[str, ...]) -> list[str]:
     return selectors
 
 
+def under_cwd(path: str) -> str:
+    """``path`` relative to the current directory when it is absolute and lies under it (the
+    configuration's ``baseline`` is resolved to an absolute path; ``--baseline`` is as typed),
+    so that messages name a file the same way however it was given; otherwise ``path``."""
+    if not os.path.isabs(path):
+        return path
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # (another drive)
+        return path
+    return path if rel == os.pardir or rel.startswith(os.pardir + os.sep) else rel
+
+
 def display_path(path: str) -> str:
     """``path`` as reports show it: ``.`` components and repeated slashes dropped
     (``./a//b.spmd`` → ``a/b.spmd``), since GitHub does not attach annotations to

@@ -14,7 +14,7 @@ import sys
 
 from fountain_audit.commands.common import (ISOLATED_WITH_CONFIG, Console, UsageError, _fail, _force_excluded, _option_rules, discover, echo,
                                             env_color, no_session_file, nothing_selected, read_stdin,
-                                            reader_gone, refuse_output_over_inputs, secho)
+                                            reader_gone, refuse_output_over_inputs, secho, under_cwd)
 from fountain_audit.lint.config import Config, ConfigError, load_config
 from fountain_audit.lint.diagnostics import failing_severities
 from fountain_audit.lint.selection import RuleSelectionError, Selection
@@ -72,6 +72,8 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
 
     # the baseline, redaction, progress bar and atomic writes are imported by the runs that use them
     baseline_file = baseline_file or (os.fspath(cfg.baseline) if cfg.baseline else None)
+    if baseline_file:  # named relative to the current directory when under it, from the config or --baseline
+        baseline_file = under_cwd(baseline_file)
     if update_baseline and not baseline_file:
         raise UsageError("--update-baseline needs --baseline FILE (or baseline = \"...\" in the configuration)")
     ledger = None

@@ -159,7 +159,7 @@ def parse(path: str, data: bytes, max_entries: int = DEFAULT_MAX_ENTRIES) -> dic
     except UnicodeDecodeError as e:
         raise BaselineError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
     except json.JSONDecodeError as e:
-        raise BaselineError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        raise BaselineError(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
     except ValueError:  # an integer of 4,300+ digits (Python's int conversion limit): no baseline has one
         raise BaselineError(f"{path}: not a valid baseline: a number too long to read") from None
     except RecursionError:

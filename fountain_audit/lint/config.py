@@ -246,17 +246,37 @@ def _read_toml(path: str | os.PathLike) -> dict[str, Any]:
             data = f.read(_MAX_CONFIG_BYTES + 1)
         if len(data) > _MAX_CONFIG_BYTES:
             raise ConfigError(f"{path}: larger than {_MAX_CONFIG_BYTES >> 20} MB: not a configuration file")
-        return tomllib.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        return tomllib.loads(text)
     except ConfigError:
         raise
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: invalid TOML: {e}") from None
+        raise ConfigError(_toml_error(path, e, text)) from None
     except RecursionError:
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
     except ValueError:  # an integer of 4,300+ digits (Python's int conversion limit)
         raise ConfigError(f"{path}: invalid TOML: a number too long to read") from None
+
+
+def _toml_error(path: str | os.PathLike, e: ValueError, text: str) -> str:
+    """``PATH:LINE:COL: invalid TOML: MESSAGE`` for a TOML error of the file's ``text``: tomllib
+    puts the position at the end of its message, ``(at line 1, column 11)`` (or in ``lineno``
+    and ``colno`` from Python 3.14); an error ``(at end of document)`` is placed just after the
+    last character (the message keeps saying so)."""
+    import re
+    message = str(e)
+    m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", message, re.S)
+    if m:
+        return f"{path}:{m.group(2)}:{m.group(3)}: invalid TOML: {m.group(1)}"
+    if message.endswith("(at end of document)"):
+        lines = text.split("\n")
+        return f"{path}:{len(lines)}:{len(lines[-1]) + 1}: invalid TOML: {message}"
+    lineno, colno, msg = getattr(e, "lineno", None), getattr(e, "colno", None), getattr(e, "msg", None)
+    if isinstance(lineno, int) and isinstance(colno, int) and isinstance(msg, str):
+        return f"{path}:{lineno}:{colno}: invalid TOML: {msg}"
+    return f"{path}: invalid TOML: {message}"
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
