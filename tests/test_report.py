@@ -608,3 +608,30 @@ def test_one_page_to_a_device_or_standard_output_and_an_existing_file_is_a_usage
     assert (tmp_path / "notes").read_text() == "mine\n"
     r = subprocess.run(cmd[:-1] + [str(SAMPLES), "-o", "/dev/null"], capture_output=True, text=True)
     assert r.returncode == 2 and "-o /dev/null: one page takes one session" in r.stderr
+
+
+def test_standard_input_gets_a_page_named_stdin_or_after_stdin_filename(tmp_path, monkeypatch):
+    """``cat s.spmd | report - -o dir/`` wrote a page named ``-.html``: it is ``stdin.html``, or
+    named after --stdin-filename (as lint, dump and export take it), which also names the file
+    on the page and in the lint diagnostics (per-file-ignores match it)."""
+    monkeypatch.chdir(tmp_path)
+    text = (SAMPLES / "violations" / "P102-tools-between-forward-and-reply.spmd").read_text(encoding="utf-8")
+    r = CliRunner().invoke(main, ["report", "-", "-o", "pages/"], input=text)
+    assert (r.exit_code, r.stderr) == (0, "fountain-audit: wrote 1 page and index.html to pages/\n")
+    assert sorted(os.listdir("pages")) == ["index.html", "stdin.html"]
+    assert 'href="stdin.html"' in Path("pages/index.html").read_text(encoding="utf-8")
+    Path("fountain-audit.toml").write_text('[per-file-ignores]\n"archive/*.spmd" = ["P102"]\n', encoding="utf-8")
+    for name, page, p102 in (("./sessions/a.spmd", "sessions__a.spmd.html", True),
+                             ("archive/b.spmd", "archive__b.spmd.html", False)):
+        r = CliRunner().invoke(main, ["report", "-", "--stdin-filename", name, "-o", "named/"], input=text)
+        assert r.exit_code == 0, r.output
+        assert page in os.listdir("named") and "stdin.html" not in os.listdir("named")
+        html = Path("named", page).read_text(encoding="utf-8")
+        assert f"<title>{name} — fountain-audit report</title>" in html
+        assert ('data-code="P102"' in html) is p102
+    r = CliRunner().invoke(main, ["report", "-", "--stdin-filename", "s.spmd", "-o", "one.html"], input=text)
+    assert r.exit_code == 0 and "<title>s.spmd — fountain-audit report</title>" in Path("one.html").read_text("utf-8")
+    r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"), "--stdin-filename", "s.spmd",
+                                  "-o", "clean.html"])
+    assert (r.exit_code, r.stderr.splitlines()[0]) == (0, "fountain-audit: warning: --stdin-filename names standard "
+                                                          "input ('-'), which is not among the paths; it is not used")

@@ -39,7 +39,9 @@ def _page_name(name: str, taken: set[str]) -> str:
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Read settings (rule selection) "
                                                                                "from this file.")
 @click.option("--isolated", is_flag=True, help="Ignore configuration files (not with --config).")
-def report(paths, output, redact, redact_paths, config_path, isolated):
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input); its page in a "
+                                                       "directory is named after it (default: stdin.html).")
+def report(paths, output, redact, redact_paths, config_path, isolated, stdin_filename):
     """Write a self-contained HTML page per session: header with counts, a timeline of scenes,
     a card per turn (user input, forwarding, tool calls, evidence, reply), and the lint
     diagnostics at the elements they flag.
@@ -52,12 +54,14 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
       fountain-audit report session.spmd -o session.html
       fountain-audit report sessions/ -o audit-pages/      (one page each + index.html)
       fountain-audit report --redact session.spmd -o shareable.html
+      cat s.spmd | fountain-audit report - --stdin-filename s.spmd -o pages/
 
     Exit status: 0 written, 2 usage error, unreadable path or no session file.
     """
     from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, no_session_file, reader_gone, \
         refuse_output_over_inputs
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
+    from fountain_audit.commands.common import display_path
     from fountain_audit.lint.linter import lint_session
     from fountain_audit.parse.fountain import gc_paused
     from fountain_audit.lint.rules import all_rules
@@ -78,6 +82,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         if str(e).startswith("--"):  # an option's value: a usage error
             raise click.UsageError(one_line(str(e))) from None
         _fail(one_line(str(e)))  # the configuration file's: no usage line, the file named
+    if stdin_filename and "-" not in paths:
+        click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the "
+                    "paths; it is not used", err=True, fg="yellow")
     files, errors = discover(paths, cfg)
     to_stdout = output == "-"  # the one page on standard output (not a directory named '-')
     from fountain_audit.atomic import resolve_target
@@ -125,15 +132,18 @@ def report(paths, output, redact, redact_paths, config_path, isolated):
         except MemoryError:
             errors.append(f"{f}: not enough memory to read it")
             continue
+        name = (stdin_filename or "-") if f == "-" else f  # as lint names standard input
         with gc_paused():  # a large model: collections would only rescan it
             document = parse(text)
             session = build_session(document)
             redactor = None
             if redact or redact_paths:
                 redactor = Redactor(secrets=redact, paths=True).learn(session, text)
-            diagnostics = lint_session(text, document, session, f, selection, frozenset(cfg.ignored_for(f)))
-            page = collect(session, f, text, diagnostics, redactor, rules)
-            shown = os.path.relpath(os.path.abspath(f), common) if f != "-" and common else f
+            diagnostics = lint_session(text, document, session, name, selection, frozenset(cfg.ignored_for(name)))
+            page = collect(session, name, text, diagnostics, redactor, rules)
+            # standard input's page: named after --stdin-filename, else stdin.html (not -.html)
+            shown = (display_path(stdin_filename) if stdin_filename else "stdin") if f == "-" else \
+                os.path.relpath(os.path.abspath(f), common) if common else f
             if redactor is not None:  # a file name can hold a secret or a user name too
                 shown = redactor.text(shown)
             href = None if single else _page_name(shown, taken)
