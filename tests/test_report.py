@@ -423,8 +423,11 @@ def test_evidence_basis_per_turn_comes_from_provenance(browser, tmp_path):
 
 
 def test_report_usage_errors(tmp_path):
-    r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"), "-o", str(tmp_path / "no" / "x.html")])
-    assert r.exit_code == 2 and "cannot write" in r.output and "Traceback" not in r.output
+    (tmp_path / "file").write_text("not a folder")
+    r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"), "-o",
+                                  str(tmp_path / "file" / "no" / "x.html")])
+    assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {tmp_path / 'file' / 'no'}: cannot create "
+                                          "directory: Not a directory\n")
     r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"),
                                   str(SAMPLES / "violations" / "P102-tools-between-forward-and-reply.spmd"),
                                   "-o", str(tmp_path / "two.html")])
@@ -635,3 +638,17 @@ def test_standard_input_gets_a_page_named_stdin_or_after_stdin_filename(tmp_path
                                   "-o", "clean.html"])
     assert (r.exit_code, r.stderr.splitlines()[0]) == (0, "fountain-audit: warning: --stdin-filename names standard "
                                                           "input ('-'), which is not among the paths; it is not used")
+
+
+def test_a_page_output_in_missing_folders_creates_them(tmp_path):
+    """``-o missing/dir/session.html`` failed ("cannot write ...: No such file or directory") while
+    ``-o missing/dir/`` was created: the page's folders are created too (as ruff's
+    --output-file), and the page is written atomically (no temporary file left)."""
+    out = tmp_path / "some" / "missing" / "dir" / "session.html"
+    r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"), "-o", str(out)])
+    assert (r.exit_code, r.stderr) == (0, f"fountain-audit: wrote {out}\n")
+    assert os.listdir(out.parent) == ["session.html"]
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    # nothing is created when there is nothing to write
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "nope.spmd"), "-o", str(tmp_path / "other" / "s.html")])
+    assert r.exit_code == 2 and not (tmp_path / "other").exists()

@@ -31,8 +31,9 @@ def _page_name(name: str, taken: set[str]) -> str:
 @click.command("report", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, required=True, metavar="FILE|DIR...")
 @click.option("-o", "--output", "output", required=True, metavar="OUT",
-              help="OUT.html for one session ('-': its page on standard output); otherwise a directory "
-                   "(created if missing) that gets one page per session and index.html.")
+              help="OUT.html for one session ('-': its page on standard output; missing folders above OUT.html "
+                   "are created); otherwise a directory (created if missing) that gets one page per session and "
+                   "index.html.")
 @click.option("--redact", is_flag=True, help="Replace secrets (<redacted:KIND>), the workspace (<workspace>) and "
                                              "home paths (<home>) in everything the page shows.")
 @click.option("--redact-paths", is_flag=True, help="Replace only the workspace and home paths.")
@@ -161,6 +162,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
                 out.write(html)
                 out.flush()
             else:  # a symlink or FIFO planted in the folder is replaced, never written through
+                if single:  # as a directory output is: missing folders are created (ruff's --output-file too)
+                    _make_parents(target)
                 write_atomic(target, html, follow=single)
         except BrokenPipeError:  # the reader went away: the status below still counts
             reader_gone()
@@ -227,6 +230,18 @@ class _InputFiles:
         f = f or self.files.get(os.path.realpath(target))
         if f is not None:
             _fail(f"{os.path.normpath(target)}: refusing to write {what} over an input file ({f})")
+
+
+def _make_parents(path: str) -> None:
+    """Create the missing folders of ``path``'s directory; exit 2 naming the one that cannot be
+    (a file in the way, no permission)."""
+    folder = os.path.dirname(path)
+    if not folder or os.path.isdir(folder):
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        _fail(f"{e.filename or folder}: cannot create directory: {e.strerror or e}")
 
 
 def _fail(message: str) -> None:
