@@ -233,9 +233,11 @@ def test_provenance_refuses_a_session_with_no_turns_as_diff_does(project):
     for fmt in ("text", "json"):
         r = cli("provenance", "--format", fmt, "noturns.spmd")
         assert (r.exit_code, r.stdout, r.stderr) == (
-            2, "", "fountain-audit: error: noturns.spmd: not a Harvey session: no turns\n")
+            2, "", "fountain-audit: error: noturns.spmd: a Harvey session with no chat turns (scene kinds: chat): "
+                   "nothing to show provenance for\n")
     r = cli("diff", "noturns.spmd", "noturns.spmd")
-    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: noturns.spmd: not a Harvey session (no turns)\n")
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: noturns.spmd: a Harvey session with no chat turns "
+                                          "(scene kinds: chat): nothing to compare turn by turn\n")
 
 
 # -- 9. every diagnostic has an end -------------------------------------------------------------------------

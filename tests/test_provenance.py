@@ -387,3 +387,18 @@ def test_a_turn_with_a_note_that_could_not_be_read_is_not_none_recorded(note, li
     r = CliRunner().invoke(main, ["provenance", "--format", "json", "-"],
                            input=base.replace(old, '/* [[tool: read_file({"path":"a"}) — ok]] */\n\n'))
     assert json.loads(r.stdout)["replies"][3]["basis"] == "none-recorded"
+
+
+@pytest.mark.parametrize("command, why", [(["provenance"], "nothing to show provenance for"),
+                                          (["provenance", "--format", "json"], "nothing to show provenance for"),
+                                          (["diff", "{f}"], "nothing to compare turn by turn")],
+                         ids=["provenance", "provenance-json", "diff"])
+def test_a_session_of_shell_scenes_is_not_called_no_session(command, why):
+    """provenance and diff said "not a Harvey session: no turns" of a session that lint checks as
+    one (shell scenes only): it is a session without chat turns, and the message says so, with
+    its scene kinds; the exit status stays 2 (README: nothing to trace or compare)."""
+    f = str(SAMPLES / "violations" / "E106-bidi-control-character.spmd")
+    r = CliRunner().invoke(main, [*(a.format(f=f) for a in command), f])
+    assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"fountain-audit: error: {f}: a Harvey session with no chat "
+                                                        f"turns (scene kinds: shell): {why}\n")
+    assert CliRunner().invoke(main, ["lint", "--isolated", "--no-cache", f]).exit_code == 0  # a session to lint

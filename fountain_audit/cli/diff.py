@@ -2,7 +2,8 @@
 ``main.add_command(diff)``). The engine is :mod:`fountain_audit.diff`.
 
 Exit status, as diff(1): 0 no differences after normalisation (and ``--only``), 1 differences,
-2 trouble (usage error, unreadable file, not a Harvey session, failure to write); trouble is
+2 trouble (usage error, unreadable file, not a Harvey session or one with no chat turns, failure
+to write); trouble is
 never reported as a difference, even on an unexpected internal error.
 """
 
@@ -95,7 +96,7 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
       fountain-audit diff --redact original.spmd replay.spmd > shareable.diff
 
     Exit status: 0 no differences, 1 differences, 2 trouble (unreadable file, not a Harvey
-    session, usage error).
+    session or one with no chat turns, usage error).
     """
     categories = _split(only)
     bad = [c for c in categories if c not in diffing.CATEGORIES]

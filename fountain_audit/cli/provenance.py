@@ -1,8 +1,9 @@
 """The ``fountain-audit provenance FILE`` command: wiring only (the work is
 :mod:`fountain_audit.audit.provenance`).
 
-Exit status: 0, or 2 for an unreadable FILE or one that is not a Harvey session (a plain
-screenplay, an empty or binary file, a file with no turns: no reply to trace), with a message.
+Exit status: 0, or 2 for an unreadable FILE, one that is not a Harvey session (a plain
+screenplay, an empty or binary file), or a session with no chat turns (only shell scenes, say:
+no reply to trace), with a message.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def provenance(file, output_format, color, redact, redact_paths):
       fountain-audit provenance session.spmd
       fountain-audit provenance --format json session.spmd | jq '.replies[] | [.reply, .basis]'
 
-    Exit status: 0, or 2 for an unreadable FILE or one that is not a Harvey session.
+    Exit status: 0, or 2 for an unreadable FILE, one that is not a Harvey session, or a
+    session with no chat turns (nothing to trace).
     """
     from fountain_audit.audit.provenance import render_text, session_provenance
 
@@ -44,7 +46,10 @@ def provenance(file, output_format, color, redact, redact_paths):
     name, session, *red = read_session(file, redact, redact_paths, warn=False)
     text = session.document.text
     if session.kind == "screenplay" or not session.turns:  # as diff: no reply to trace
-        what = describe_content(text, session.kind) or "no turns"
+        what = describe_content(text, session.kind)  # (empty, binary data, a plain screenplay ...)
+        if what is None:  # a session (lint checks it as one) with nothing to trace: only shell scenes, say
+            from fountain_audit.model.session import without_turns
+            fail(f"{name}: {without_turns(session)}: nothing to show provenance for")
         fail(f"{name}: not a Harvey session: {what}")  # one line: the error says what a warning would
     warn_content(file, text)  # binary data around turns: traced, with a warning
     document = session_provenance(session, name)

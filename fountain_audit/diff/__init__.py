@@ -74,7 +74,7 @@ document into B's, built from the alignment (an inserted turn is one ``add`` of
 Similarity ratios are 0–1.
 
 **Errors.** :class:`DiffError` (trouble, ``fountain-audit diff`` exits 2): a file that cannot
-be read, or that is not a Harvey session (a plain screenplay, or a file with no turns).
+be read, that is not a Harvey session (a plain screenplay), or a session with no chat turns.
 """
 
 from fountain_audit.diff.changes import CATEGORIES, Change

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 
 class DiffError(Exception):
-    """Trouble, not a difference: an unreadable file or one that is not a Harvey session.
+    """Trouble, not a difference: an unreadable file, one that is not a Harvey session, or a
+    session with no chat turns (nothing to compare turn by turn).
     ``str(error)`` is the message, starting with the file name."""
 
 

@@ -15,7 +15,7 @@ from fountain_audit import dump as dm
 from fountain_audit.diff.jsonvalues import canon
 from fountain_audit.diff.normalisation import HEADING_TS_RE, TIMESTAMP, normalise, redactor, scene_body
 from fountain_audit.diff.options import DiffError, Options
-from fountain_audit.model.session import Session, build_session
+from fountain_audit.model.session import Session, build_session, without_turns
 from fountain_audit.parse.fountain import parse
 from fountain_audit.parse.source import looks_binary, read_path, why_unreadable
 
@@ -99,7 +99,7 @@ def make_side(name: str, text: str, options: Options = Options()) -> Side:
     """Parse ``text`` (the content of file ``name``) into a :class:`Side`.
 
     Raises :class:`DiffError` when it is not a Harvey session, saying what it is instead (see
-    :func:`what_file`), or when it has no turns.
+    :func:`what_file`), or when it has no turns (:func:`~fountain_audit.model.session.without_turns`).
     """
     try:
         session = build_session(parse(text))
@@ -107,8 +107,8 @@ def make_side(name: str, text: str, options: Options = Options()) -> Side:
         raise DiffError(f"{name}: cannot parse: {e}") from None
     if session.kind == "screenplay":
         raise DiffError(f"{name}: not a Harvey session ({what_file(text)})")
-    if not session.turns:
-        raise DiffError(f"{name}: not a Harvey session (no turns)")
+    if not session.turns:  # a session (lint checks it), but diff pairs sessions by their turns
+        raise DiffError(f"{name}: {without_turns(session)}: nothing to compare turn by turn")
     try:
         document = turns_document(session, name)
         normalised = normalise(document, session, options)

@@ -592,6 +592,21 @@ class Session:
         return self.title.get("Author")
 
 
+#: What a Harvey file of each :attr:`Session.kind` is called in messages (default: a session).
+_KIND_NAMES = {"memory": "a Harvey memory document", "hand-off": "a Harvey hand-off file",
+               "fragment": "a Harvey session fragment"}
+
+
+def without_turns(session: Session) -> str:
+    """What a Harvey file with no turns is, for the commands that need a reply to work on
+    (``provenance``, ``diff``): ``a Harvey session with no chat turns (scene kinds: shell)``,
+    the kinds of its scenes in order of appearance, or ``(no scenes)``. It is a session (lint
+    checks it as one), not something else: only the turns are missing."""
+    kinds = list(dict.fromkeys(sc.kind for sc in session.scenes))
+    where = f"scene kinds: {', '.join(kinds)}" if kinds else "no scenes"
+    return f"{_KIND_NAMES.get(session.kind, 'a Harvey session')} with no chat turns ({where})"
+
+
 def _is_harvey_heading(info: HeadingInfo) -> bool:
     """A heading the recorder could have written: a known kind, with its timestamp when
     the recorder writes one (a chunked file name may be in lower case: spec examples),
