@@ -18,13 +18,26 @@ from hypothesis import strategies as st
 import fountain_audit.diff
 from fountain_audit.diff import engine
 from fountain_audit.diff import (DiffError, Options, diff_texts, json_patch, make_side, render_unified, word_diff)
+from fountain_audit import dump as dump_module
 from fountain_audit.cli.diff import diff as diff_cmd
+from fountain_audit.diff.normalisation import normalise
+from fountain_audit.privacy.redact import Redactor
 
 from .conftest import ROOT, SHARED, shared_files
 
 
 def run(*args, input=None):
     return CliRunner().invoke(diff_cmd, [str(a) for a in args], input=input)
+
+
+def patched_dump(a, b, patch, options: Options = Options()):
+    """A's ``dump --turns`` document (as it is) with ``patch`` applied, checked against B: once
+    normalised (both sides' workspaces replaced), it is B's normalised document, so the patch
+    gave every compared field B's value."""
+    out = jsonpatch.apply_patch(a.document, patch)
+    ws = () if options.workspace else [*dump_module.workspaces(a.session), *dump_module.workspaces(b.session)]
+    assert normalise(out, None, options, Redactor(ws, secrets=False, homes=False)) == b.normalised
+    return out
 
 
 # --------------------------------------------------------------------------- the session template
@@ -218,12 +231,72 @@ def test_replay_pair_patch_turns_a_into_b(pair):
     opts = Options()
     side_a = engine.read_side(str(pa), opts)
     side_b = engine.read_side(str(pb), opts)
-    assert jsonpatch.apply_patch(side_a.normalised, doc["patch"]) == side_b.normalised
+    patched_dump(side_a, side_b, doc["patch"], opts)
     # minimal: the inserted turn is one add, the two changed turns a few replaces
     ops = [(o["op"], o["path"]) for o in doc["patch"]]
     assert ops == [("replace", "/records/1/tool_calls/0/status"), ("replace", "/records/1/tool_calls/0/error"),
                    ("replace", "/records/1/tool_calls/0/body"), ("add", "/records/2"),
                    ("replace", "/records/3/reply/text")]
+
+
+def _dump_turns(path) -> dict:
+    from fountain_audit.cli import main  # the real `dump --turns`
+
+    r = CliRunner().invoke(main, ["dump", "--turns", str(path)])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def _scenes(text: str) -> list[str]:
+    """``text`` cut before each scene heading: [title page, scene 1, scene 2, ...]."""
+    return re.split(r"(?m)^(?=(?:INT|EXT)\. )", text)
+
+
+def test_patch_applied_to_a_raw_dump_writes_no_placeholder(tmp_path):
+    # (new-user trial: an `add` put the normalised turn into the raw document: "file": "<file>",
+    # "id": null, "heading": "INT. HARVEY AND MARGOT TALKING <timestamp>")
+    parts = _scenes((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"))
+    assert [p.splitlines()[0] for p in parts[2:6]] == [
+        "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31", "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:22:10",
+        "INT. CHUNK ANALYSIS — HARBOUR-LOG.MD 2026-08-03 14:23:02", "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:23:40"]
+    pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    pa.write_text("".join(parts), encoding="utf-8")
+    # B: the 14:23:40 turn moved first, the 14:22:10 one removed
+    pb.write_text("".join([parts[0], parts[1], parts[5], parts[2], parts[4], *parts[6:]]), encoding="utf-8")
+    r = run("--format", "json", pa, pb)
+    assert r.exit_code == 1, r.output
+    patch = json.loads(r.stdout)["patch"]
+    raw_a, raw_b = _dump_turns(pa), _dump_turns(pb)
+    assert [(o["op"], o["path"]) for o in patch] == [("add", "/records/0"), ("remove", "/records/2"),
+                                                     ("remove", "/records/2")]
+    assert patch[0]["value"] == raw_b["records"][0]  # B's turn as B's dump has it
+    assert (patch[0]["value"]["file"], patch[0]["value"]["id"], patch[0]["value"]["scene"]["heading"]) == (
+        str(pb), "t1", "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:23:40")
+    out = jsonpatch.apply_patch(raw_a, patch)
+    assert out["records"][0] == raw_b["records"][0]
+    assert out["records"][1:] == raw_a["records"][:1] + raw_a["records"][3:]  # the others as they were
+    assert len(out["records"]) == len(raw_b["records"]) == 6
+    side_a, side_b = engine.read_side(str(pa)), engine.read_side(str(pb))
+    patched_dump(side_a, side_b, patch)
+
+
+def test_patch_replaces_a_provenance_never_removes_it(tmp_path):
+    # (a remote route made local: the patch removed /records/0/provenance from the raw document)
+    text = ("Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\nEXT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+            "Harvey routing to QWEN2.5-CODER at ollama://192.168.1.2:11434. Workspace: /tmp/ws.\n\n"
+            "ALICE\nhi\n\nQWEN2.5-CODER\nhello\n\nTHE END.\n")
+    local = text.replace("EXT. ", "INT. ").replace("Harvey routing to QWEN2.5-CODER at ollama://192.168.1.2:11434.",
+                                                   "Harvey and ALICE are in chat mode. Model: QWEN2.5-CODER.")
+    for x, y in ((text, local), (local, text)):
+        r = diff_texts(x, y, "a.spmd", "b.spmd")
+        assert [(o["op"], o["path"]) for o in r.patch] == [
+            ("replace", "/records/0/scene/kind"), ("replace", "/records/0/scene/heading"),
+            ("replace", "/records/0/model"), ("replace", "/records/0/provenance")]
+        assert r.patch[1]["value"] == y.split("\n")[5]  # the heading as written, timestamp included
+        assert r.patch[3]["value"] == r.b.document["records"][0]["provenance"]
+        out = patched_dump(r.a, r.b, r.patch)
+        assert out["records"][0]["provenance"] == r.b.document["records"][0]["provenance"]
+        assert out["records"][0]["span"] == r.a.document["records"][0]["span"]  # ignored: as it was
 
 
 def test_pointers_point_into_each_dump_turns_document(pair):
@@ -274,7 +347,7 @@ def test_only(pair, only, kinds, code):
     assert [c["kind"] for c in doc["changes"]] == kinds
     assert doc["summary"]["changes"] == len(kinds)
     a, b = engine.read_side(str(pa)), engine.read_side(str(pb))
-    assert jsonpatch.apply_patch(a.normalised, doc["patch"]) == b.normalised  # the patch stays complete
+    patched_dump(a, b, doc["patch"])  # the patch stays complete
     if code == 0:
         assert run("--only", only, pa, pb).stdout.splitlines()[-1] == "no differences"
 
@@ -326,8 +399,11 @@ def test_normalised_document_keeps_pointers_valid(pair):
             return [shape(x) for x in v]
         return None
 
-    for rec in doc["records"]:  # (provenance is derived from the turn's notes: the diff leaves it out)
-        rec.pop("provenance")
+    # (provenance is derived from the turn's notes: the diff keeps only a remote route's
+    # endpoint and URL, and the key, null for these local routes)
+    assert [r["provenance"] for r in norm["records"]] == [None, None, None]
+    for rec in doc["records"]:
+        rec["provenance"] = None
     assert shape(doc) == shape(norm)
     rec = norm["records"][0]
     assert rec["span"] is None and rec["index"] is None and rec["file"] == "<file>"
@@ -346,7 +422,7 @@ def test_moved_turn(tmp_path):
     r = diff_texts(render(a), render(b), "a", "b")
     assert [(c.kind, c.a_turn, c.b_turn) for c in r.changes] == [("turn-moved", 0, 2)]
     assert r.summary()["turns_moved"] == 1
-    assert jsonpatch.apply_patch(r.a.normalised, r.patch) == r.b.normalised
+    patched_dump(r.a, r.b, r.patch, r.options)
 
 
 def test_changed_user_input_is_one_changed_turn():
@@ -377,7 +453,7 @@ def test_tool_arguments_as_json_path_diff_and_added_removed_tools():
     assert '- tool removed: run_shell({"cmd":"go build ./..."}) — ok' in text
     s = r.summary()
     assert (s["tool_calls_added"], s["tool_calls_removed"], s["tool_calls_changed"]) == (1, 1, 1)
-    assert jsonpatch.apply_patch(r.a.normalised, r.patch) == r.b.normalised
+    patched_dump(r.a, r.b, r.patch, r.options)
 
 
 def test_rag_recall_model_and_actor_changes():
@@ -395,7 +471,7 @@ def test_rag_recall_model_and_actor_changes():
     assert r.changes[1].details == [{"field": "fields", "diff": [
         {"op": "replace", "path": "$.source", "pointer": "/source", "before": "design.md", "after": "design-v2.md"}]}]
     assert r.changes[3].message == "reply by PHI-MINI → MISTRAL"
-    assert jsonpatch.apply_patch(r.a.normalised, r.patch) == r.b.normalised
+    patched_dump(r.a, r.b, r.patch, r.options)
 
 
 def test_absent_values_read_not_recorded_never_none(tmp_path):
@@ -604,7 +680,7 @@ def test_random_edits_are_recovered(case, move_things):
         if c.kind == "tool-changed":
             assert [d["field"] for d in c.details] == ["status", "error"]
             assert c.new_failures == (c.after["status"] == "error")
-    assert jsonpatch.apply_patch(r.a.normalised, r.patch) == r.b.normalised
+    patched_dump(r.a, r.b, r.patch, r.options)
     assert r.differences == bool(expected)
 
 
@@ -626,7 +702,7 @@ def test_corpus_self_diff_and_patches():
     for x in sides[:12]:
         for y in sides[:12]:
             r = engine.diff_sides(x, y)
-            assert jsonpatch.apply_patch(x.normalised, r.patch) == y.normalised
+            patched_dump(x, y, r.patch)
             for c in r.changes:
                 if c.a_pointer:
                     jsonpatch.JsonPointer(c.a_pointer).resolve(x.document)
@@ -706,7 +782,7 @@ def test_deeply_nested_tool_arguments(depth):
     assert detail["diff"] == [{"op": "replace", "path": "$.x" + "[0]" * depth, "pointer": "/x" + "/0" * depth,
                                "before": "<workspace>/a", "after": "<workspace>/b"}]
     assert result.patch[0] == {"op": "replace", "path": "/records/0/tool_calls/0/arguments/x" + "/0" * depth,
-                               "value": "<workspace>/b"}
+                               "value": "/home/user/project/b"}  # (B's value as dumped, not normalised)
     assert [op["path"] for op in result.patch[1:]] == ["/records/0/tool_calls/0/arguments_text",
                                                        "/records/0/tool_calls/0/body"]
     assert render_unified(result).splitlines()[4] == \

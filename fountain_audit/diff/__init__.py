@@ -31,6 +31,8 @@ list lengths (so a pointer valid in one is valid in the other) in which
   ``[[stats:]]`` note's text ``"<stats>"``;
 * the workspace (unless :attr:`Options.workspace`): each side's absolute ``Workspace:`` paths
   become ``"<workspace>"`` everywhere (:class:`fountain_audit.privacy.redact.Redactor`).
+* a turn's ``provenance`` (derived from its notes, which are compared themselves) keeps only
+  an EXT. scene's remote route, ``{"route": {"endpoint", "url"}}``, else ``null``.
 
 **Alignment.** Scenes are aligned by kind and content (the user inputs of their turns, or the
 text of a scene without turns), then the turns of each pair of scenes by their user input,
@@ -66,9 +68,13 @@ A recall or model-switch change in force for several turns is reported once, at 
 turn. Scenes without turns (shell, agent mode, chunk analysis ...) are compared by their
 normalised text; their changes carry no pointer (they are not in the ``--turns`` document).
 
-**Patch.** :attr:`DiffResult.patch` is an RFC 6902 JSON Patch that turns A's normalised
-document into B's, built from the alignment (an inserted turn is one ``add`` of
-``/records/N``); it is always complete, whatever :meth:`DiffResult.filtered` keeps.
+**Patch.** :attr:`DiffResult.patch` is an RFC 6902 JSON Patch worked out between A's and B's
+normalised documents, built from the alignment (an inserted turn is one ``add`` of
+``/records/N``); the value of each ``add`` and ``replace`` is copied from B's :attr:`Side.document`
+(as dumped, no placeholder). Applied to A's document it gives every compared field B's value
+(``normalise`` of the result, with both sides' workspaces, is B's normalised document); what it
+adds or replaces whole is B's, ignored fields included; other ignored fields stay A's. It is
+always complete, whatever :meth:`DiffResult.filtered` keeps.
 
 **Units.** Indexes and pointers are 0-based; the text formats number scenes and turns from 1.
 Similarity ratios are 0–1.

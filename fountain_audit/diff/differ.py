@@ -394,24 +394,25 @@ class Differ:
         return align(keys_a, keys_b, lambda i, j: sim(xs[i], ys[j]))
 
     # ---- patch
-    def _record_patch(self, x: dict[str, Any], y: dict[str, Any], path: str) -> list[dict[str, Any]]:
+    def _record_patch(self, x: dict[str, Any], y: dict[str, Any], path: str, raw: dict[str, Any]) -> list[dict[str, Any]]:
+        """The ops for a pair of turn records (normalised ``x``, ``y``; ``raw``: B's record as dumped)."""
         lists = ("tool_calls", "rag", "recall", "other_notes")
         ops = json_patch({k: v for k, v in x.items() if k not in lists},
-                         {k: v for k, v in y.items() if k not in lists}, path)
+                         {k: v for k, v in y.items() if k not in lists}, path, raw)
         for key in lists:
             xs, ys = x.get(key), y.get(key)
             if same(xs, ys):
                 continue
             if not isinstance(xs, list) or not isinstance(ys, list):
-                ops.extend(json_patch({key: xs} if key in x else {}, {key: ys} if key in y else {}, path))
+                ops.extend(json_patch({key: xs} if key in x else {}, {key: ys} if key in y else {}, path, raw))
                 continue
-            ops.extend(list_patch(f"{path}/{key}", xs, ys, self._note_steps(key, xs, ys), json_patch))
+            ops.extend(list_patch(f"{path}/{key}", xs, ys, self._note_steps(key, xs, ys), json_patch, raw.get(key)))
         return ops
 
     def _patch(self, script: list[Step]) -> list[dict[str, Any]]:
-        na, nb = self.a.normalised, self.b.normalised
+        """A's normalised document → B's, the values carried taken from B's document as dumped."""
+        na, nb, db = self.a.normalised, self.b.normalised, self.b.document
         ops = json_patch({k: v for k, v in na.items() if k != "records"},
-                         {k: v for k, v in nb.items() if k != "records"})
-        ops.extend(list_patch("/records", self.ra, self.rb, script, self._record_patch))
+                         {k: v for k, v in nb.items() if k != "records"}, "", db)
+        ops.extend(list_patch("/records", self.ra, self.rb, script, self._record_patch, db["records"]))
         return ops
-

@@ -57,9 +57,12 @@ def _norm_note(note: dict[str, Any], options: Options) -> None:
         note["fields"] = {}
 
 
-def normalise(document: dict[str, Any], session: Session, options: Options = Options()) -> dict[str, Any]:
-    """The normalised copy of a ``dump --turns`` document (see the module docstring)."""
-    redact = redactor(session, options)
+def normalise(document: dict[str, Any], session: Session | None, options: Options = Options(),
+              redact: Redactor | None = None) -> dict[str, Any]:
+    """The normalised copy of a ``dump --turns`` document (see the module docstring); the
+    workspace paths replaced are those of ``redact``, by default :func:`redactor` of ``session``."""
+    if redact is None:
+        redact = redactor(session, options)
     doc = copy_json(document, redact.text if redact else None)
     doc["files"] = [FILE for _ in doc.get("files", [])]
     for rec in doc["records"]:
@@ -69,10 +72,13 @@ def normalise(document: dict[str, Any], session: Session, options: Options = Opt
         rec["id"] = None  # ids (t3, t3.reply ...) are positions, like index and span
         # derived from the turn's notes, which are compared themselves; but for an EXT. scene's route
         # (its endpoint and URL, from the scene description): a replay sent elsewhere differs
-        prov = rec.pop("provenance", None)
-        route = prov.get("route") if isinstance(prov, dict) else None
-        if isinstance(route, dict) and route.get("kind") == "remote":
-            rec["provenance"] = {"route": {"endpoint": route.get("endpoint"), "url": route.get("url")}}
+        # (the key is kept, null for a local route, so that the document keeps the keys of the
+        # dump and a patch replaces the provenance rather than removing it)
+        if "provenance" in rec:
+            prov = rec["provenance"]
+            route = prov.get("route") if isinstance(prov, dict) else None
+            rec["provenance"] = {"route": {"endpoint": route.get("endpoint"), "url": route.get("url")}} \
+                if isinstance(route, dict) and route.get("kind") == "remote" else None
         rec["scene"] = _norm_scene_ref(rec["scene"], options)
         for key in ("user", "forwarding", "reply"):
             if rec.get(key) is not None:

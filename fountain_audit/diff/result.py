@@ -23,7 +23,7 @@ DIFF_FORMAT_VERSION = "1.2"
 @dataclass(eq=False, slots=True)
 class DiffResult:
     """The diff of two sides: ``changes`` in order (B's order, removals where they were),
-    the complete ``patch`` (A's normalised document → B's) and ``only`` (the categories
+    the complete ``patch`` (A's normalised document → B's, values as B's document has them) and ``only`` (the categories
     kept, ``None`` for all)."""
 
     a: Side
