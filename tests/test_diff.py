@@ -145,14 +145,14 @@ def pair(tmp_path):
 EXPECTED_UNIFIED = """\
 --- {a}
 +++ {b}
-@@ -turn 2 +turn 2 @@ scene 3: INT. HARVEY AND RSDOIEL TALKING 2026-07-09 09:11:10
+@@ -turn 2 +turn 2 @@ scene -3 +3: INT. HARVEY AND RSDOIEL TALKING 2026-07-09 09:11:10
 ~ tool run_shell: status ok → error (exit status 1)
-@@ +turn 3 @@ scene 4: INT. HARVEY AND RSDOIEL TALKING 2026-07-09 09:12:17
+@@ +turn 3 @@ scene +4: INT. HARVEY AND RSDOIEL TALKING 2026-07-09 09:12:17
 + turn 3 added: Run the tests.
 +     RSDOIEL: Run the tests.
 +     tool run_shell({{"cmd":"go test ./..."}}) — ok
 +     PHI-MINI: All tests pass.
-@@ -turn 3 +turn 4 @@ scene 5: INT. HARVEY AND RSDOIEL TALKING 2026-07-09 09:13:24
+@@ -turn 3 +turn 4 @@ scene -4 +5: INT. HARVEY AND RSDOIEL TALKING 2026-07-09 09:13:24
 ~ reply changed (PHI-MINI): The log shows two warnings about unused [-imports-]{{+variables+}}.
 3 turns changed (1 added, 0 removed, 0 moved, 2 modified), tool calls +1 -0 ~1, 1 new failure, 1 reply changed
 """
@@ -186,7 +186,7 @@ def test_replay_pair_rich(pair):
     out = coloured.stdout
     assert "\x1b[" in out and "[-" not in out
     stripped = re.sub(r"\x1b\[[0-9;]*m", "", out)
-    assert "@@ -turn 2 +turn 2 @@ scene 3: INT. HARVEY AND RSDOIEL TALKING" in stripped
+    assert "@@ -turn 2 +turn 2 @@ scene -3 +3: INT. HARVEY AND RSDOIEL TALKING" in stripped
     assert "The log shows two warnings about unused importsvariables." in stripped
     assert "\x1b[1;9;31mimports\x1b[0m" in out and "\x1b[1;4;32mvariables\x1b[0m" in out  # words highlighted
     assert stripped.rstrip().endswith("1 new failure, 1 reply changed")
@@ -297,6 +297,34 @@ def test_patch_replaces_a_provenance_never_removes_it(tmp_path):
         out = patched_dump(r.a, r.b, r.patch)
         assert out["records"][0]["provenance"] == r.b.document["records"][0]["provenance"]
         assert out["records"][0]["span"] == r.a.document["records"][0]["span"]  # ignored: as it was
+
+
+def test_hunk_headers_number_each_side(tmp_path):
+    # (new-user trial: "@@ -turn 3 +turn 2 @@ scene 3: …" gave B's scene number, A's s5, next to
+    # both turn numbers; a removed turn's "scene 7" was A's)
+    parts = _scenes((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"))
+    pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    pa.write_text("".join(parts), encoding="utf-8")
+    # B: turns 2 and 4 and the chunk analysis scene removed, turn 3's reply and the shell scene edited
+    pb.write_text("".join([parts[0], parts[1], parts[2], parts[5].replace("both at low water.", "both at low tide."),
+                           parts[6].replace("c0ffee1 Add release", "c0ffee1 Add the release"), *parts[8:]]),
+                  encoding="utf-8")
+    expected = [
+        "@@ -turn 2 @@ scene -3: INT. HARVEY AND MARGOT TALKING 2026-08-03 14:22:10",
+        "@@ -scene 4 @@ INT. CHUNK ANALYSIS — HARBOUR-LOG.MD 2026-08-03 14:23:02",
+        "@@ -turn 3 +turn 2 @@ scene -5 +3: INT. HARVEY AND MARGOT TALKING 2026-08-03 14:23:40",
+        "@@ -scene 6 +scene 4 @@ INT. SHELL 2026-08-03 14:24:15",
+        "@@ -turn 4 @@ scene -7: INT. HARVEY AND MARGOT TALKING 2026-08-03 14:25:01",
+    ]
+    for fmt in ("unified", "rich"):
+        r = run("--format", fmt, "--no-color", pa, pb)
+        assert r.exit_code == 1, r.output
+        assert [ln for ln in r.stdout.splitlines() if ln.startswith("@@")] == expected
+    doc = json.loads(run("--format", "json", pa, pb).stdout)
+    assert [(c["turn"], c["scene"]) for c in doc["changes"]] == [
+        ({"a": 1, "b": None}, {"a": 2, "b": None}), ({"a": None, "b": None}, {"a": 3, "b": None}),
+        ({"a": 2, "b": 1}, {"a": 4, "b": 2}), ({"a": None, "b": None}, {"a": 5, "b": 3}),
+        ({"a": 3, "b": None}, {"a": 6, "b": None})]
 
 
 def test_pointers_point_into_each_dump_turns_document(pair):
@@ -823,7 +851,7 @@ def test_unified_shows_a_changed_reply_with_context_not_whole():
         "    … 7 unchanged lines",
         "    ",
         "    Paragraph 9 {+now +}says nothing new.",
-        "@@ -turn 2 +turn 2 @@ scene 3: INT. HARVEY AND RSDOIEL TALKING 2026-07-01 09:11:07",
+        "@@ -turn 2 +turn 2 @@ scene -3 +3: INT. HARVEY AND RSDOIEL TALKING 2026-07-01 09:11:07",
         "~ reply changed (PHI-MINI): … w7 w8 w9 w10 w11 w12 w13 w14 [-w15-]{+W15+} w16 w17 w18 w19 w20 w21 w22 w23 …",
         "2 turns changed (0 added, 0 removed, 0 moved, 2 modified), tool calls +0 -0 ~0, 0 new failures, "
         "2 replies changed",
@@ -844,7 +872,7 @@ def test_terminal_control_sequences_in_a_reply_are_escaped(tmp_path):
     (tmp_path / "b.spmd").write_text(b, encoding="utf-8")
     expected = [
         "~ reply changed (PHI-MINI): Done.{+\\x1b]0;pwned\\x07+} All [-clear-]{+\\x1b[2Jclear+}.",
-        "@@ -turn 2 +turn 2 @@ scene 3: INT. HARVEY AND RSDOIEL TALKING 2026-07-01 09:11:07",
+        "@@ -turn 2 +turn 2 @@ scene -3 +3: INT. HARVEY AND RSDOIEL TALKING 2026-07-01 09:11:07",
         "~ reply changed (PHI-MINI): Fine.{+\\x1b[31m+}",
     ]
     r = run("--format", "unified", tmp_path / "a.spmd", tmp_path / "b.spmd")

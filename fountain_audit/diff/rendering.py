@@ -31,16 +31,21 @@ def _hunk_key(c: Change) -> tuple:
     return ("scene", c.a_scene, c.b_scene)
 
 
+def _sides(what: str, a: int | None, b: int | None) -> str:
+    """``-what N +what M`` (1-based; a side that lacks it left out)."""
+    return " ".join(p for p in (None if a is None else f"-{what}{a + 1}",
+                                None if b is None else f"+{what}{b + 1}") if p)
+
+
 def _hunk_header(c: Change) -> Line:
+    """``@@ -turn N +turn M @@ scene -K +L: HEADING`` (each number on its side: ``-`` A's,
+    ``+`` B's), or ``@@ -scene K +scene L @@ HEADING`` for a scene without turns. The heading
+    is B's, or A's when B lacks the turn or scene."""
     if c.a_turn is not None or c.b_turn is not None:
-        nums = " ".join(p for p in (None if c.a_turn is None else f"-turn {c.a_turn + 1}",
-                                    None if c.b_turn is None else f"+turn {c.b_turn + 1}") if p)
-    else:
-        nums = " ".join(p for p in (None if c.a_scene is None else f"-scene {c.a_scene + 1}",
-                                    None if c.b_scene is None else f"+scene {c.b_scene + 1}") if p)
-    scene = c.b_scene if c.b_scene is not None else c.a_scene
-    return [(f"@@ {nums} @@", "header"), (f" scene {scene + 1 if scene is not None else '?'}: {c.heading or ''}",
-                                          "meta")]
+        scenes = _sides("", c.a_scene, c.b_scene) or "?"
+        return [(f"@@ {_sides('turn ', c.a_turn, c.b_turn)} @@", "header"), (f" scene {scenes}: {c.heading or ''}",
+                                                                              "meta")]
+    return [(f"@@ {_sides('scene ', c.a_scene, c.b_scene)} @@", "header"), (f" {c.heading or ''}", "meta")]
 
 
 def _words_lines(words: list[tuple[str, str]], indent: str = "    ") -> list[Line]:
@@ -151,7 +156,7 @@ _STAT_ROWS = (("turns_a", "turns in A"), ("turns_b", "turns in B"), ("turns_chan
 def render_lines(result: DiffResult, stat: bool = False) -> list[Line]:
     """The report as styled lines (shared by the ``unified`` and ``rich`` formats): a
     ``--- A`` / ``+++ B`` header, one hunk per turn (or scene), headed
-    ``@@ -turn N +turn M @@ scene K: HEADING``, then the summary footer. With ``stat``:
+    ``@@ -turn N +turn M @@ scene -K +L: HEADING`` (see :func:`_hunk_header`), then the summary footer. With ``stat``:
     the header and one ``count  label`` line per summary count."""
     # (file names on one line: a newline in a name could forge a line of the diff)
     lines: list[Line] = [[(f"--- {file_line(result.a.name)}", "remove")],
