@@ -17,6 +17,7 @@ import click
 import fountain_audit.diff as diffing
 from fountain_audit.dump import encode_json
 from fountain_audit.cli.outputs import utf8_stdout
+from fountain_audit.diff.sides import side_of
 from fountain_audit.parse.source import decode_bytes
 from fountain_audit.untrusted import terminal_safe
 
@@ -25,8 +26,11 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for raw in values for v in raw.split(",") if v.strip()]
 
 
-def _read(path: str, options: diffing.Options, stdin_used: list[bool], redact=None) -> diffing.Side:
-    """One side; ``redact`` (str -> str) rewrites its text and its name first."""
+def _read(path: str, options: diffing.Options, stdin_used: list[bool], redact=None,
+          same_as: diffing.Side | None = None) -> diffing.Side:
+    """One side, its document built only when read (see :func:`fountain_audit.diff.make_side`);
+    ``redact`` (str -> str) rewrites its text and its name first; ``same_as``: the other side,
+    shared when this file's text is the same (not parsed again)."""
     name = redact.name(path) if redact else path
     if path == "-":
         if stdin_used[0]:
@@ -36,8 +40,8 @@ def _read(path: str, options: diffing.Options, stdin_used: list[bool], redact=No
             text = decode_bytes(sys.stdin.buffer.read())
         except OSError as e:  # (closed: `<&-`; a directory: `< dir`)
             raise diffing.DiffError(f"-: cannot read: {e.strerror or e}") from None
-        return diffing.make_side("-", redact(text) if redact else text, options)
-    return diffing.read_side(path, options, name, redact)
+        return side_of("-", redact(text) if redact else text, options, build=False, same_as=same_as)
+    return diffing.read_side(path, options, name, redact, build=False, same_as=same_as)
 
 
 class _Redaction:
@@ -110,7 +114,7 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
         stdin_used = [False]
         redaction = _Redaction(redact, redact or redact_paths) if redact or redact_paths else None
         side_a = _read(a, options, stdin_used, redaction)
-        side_b = _read(b, options, stdin_used, redaction)
+        side_b = _read(b, options, stdin_used, redaction, side_a)
         result = diffing.diff_sides(side_a, side_b, options).filtered(categories or None)
     except diffing.DiffError as e:
         click.secho(f"fountain-audit: error: {terminal_safe(str(e))}", err=True, fg="red")

@@ -10,7 +10,7 @@ from typing import Any
 from fountain_audit.diff.changes import CATEGORIES, Change
 from fountain_audit.diff.differ import Differ
 from fountain_audit.diff.options import DiffError, Options
-from fountain_audit.diff.sides import Side, make_side, read_side
+from fountain_audit.diff.sides import Side, make_side, read_side, side_of
 from fountain_audit.parse.source import undecodable_bytes
 
 #: Version of the ``--format json`` document (``MAJOR.MINOR``; a minor change only adds fields).
@@ -64,8 +64,8 @@ class DiffResult:
         return {
             "differences": bool(cs),
             "changes": len(cs),
-            "turns_a": len(self.a.records),
-            "turns_b": len(self.b.records),
+            "turns_a": self.a.turn_count,
+            "turns_b": self.b.turn_count,
             "turns_changed": len(added) + len(removed) + len(moved) + len(modified),
             "turns_added": len(added),
             "turns_removed": len(removed),
@@ -103,8 +103,8 @@ class DiffResult:
 
 
 def _side_json(side: Side) -> dict[str, Any]:
-    out: dict[str, Any] = {"file": side.name, "turns": len(side.records), "scenes": len(side.scenes)}
-    runs = undecodable_bytes(side.session.document.text)
+    out: dict[str, Any] = {"file": side.name, "turns": side.turn_count, "scenes": side.scene_count}
+    runs = undecodable_bytes(side.text)
     if runs:  # the text fields carry U+FFFD for these bytes
         out["undecodable_bytes"] = runs
     return out
@@ -112,7 +112,12 @@ def _side_json(side: Side) -> dict[str, Any]:
 
 def diff_sides(a: Side, b: Side, options: Options = Options()) -> DiffResult:
     """Diff two sides built with the same ``options``. Raises :class:`DiffError` (never
-    :class:`RecursionError`) if a value is nested too deeply to compare."""
+    :class:`RecursionError`) if a value is nested too deeply to compare.
+
+    Two sides of the same text (and options) have no differences: nothing is dumped,
+    normalised or aligned (a side builds those when first read)."""
+    if a.options == b.options and a.text == b.text:
+        return DiffResult(a, b, options, [], [])
     try:
         changes, patch = Differ(a, b, options).run()
     except RecursionError:  # pragma: no cover - the walks are iterative; a last guard
@@ -123,10 +128,12 @@ def diff_sides(a: Side, b: Side, options: Options = Options()) -> DiffResult:
 def diff_texts(text_a: str, text_b: str, name_a: str = "a", name_b: str = "b",
                options: Options = Options()) -> DiffResult:
     """Diff two session texts. Raises :class:`DiffError` (see :func:`make_side`)."""
-    return diff_sides(make_side(name_a, text_a, options), make_side(name_b, text_b, options), options)
+    a = make_side(name_a, text_a, options, build=False)
+    return diff_sides(a, side_of(name_b, text_b, options, build=False, same_as=a), options)
 
 
 def diff_files(path_a: str, path_b: str, options: Options = Options()) -> DiffResult:
     """Diff two session files. Raises :class:`DiffError` (see :func:`read_side`)."""
-    return diff_sides(read_side(path_a, options), read_side(path_b, options), options)
+    a = read_side(path_a, options, build=False)
+    return diff_sides(a, read_side(path_b, options, build=False, same_as=a), options)
 

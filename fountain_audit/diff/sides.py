@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-import io
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -48,21 +47,95 @@ class SceneUnit:
     turn_keys: list[tuple]
 
 
-@dataclass(eq=False, slots=True)
 class Side:
     """One file of the diff: its ``name``, session model, ``document`` (the ``dump --turns``
-    document), ``normalised`` copy and aligned scene units."""
+    document), ``normalised`` copy and aligned scene units. The document, its normalised copy
+    and the units are built when first read (a diff of two identical texts needs none of
+    them); :attr:`turn_count` and :attr:`scene_count` come from the session model."""
 
-    name: str
-    session: Session
-    document: dict[str, Any]
-    normalised: dict[str, Any]
-    scenes: list[SceneUnit]
-    recall_scenes: frozenset[int]
+    __slots__ = ("name", "session", "options", "_document", "_normalised", "_scenes", "_recall_scenes")
+
+    def __init__(self, name: str, session: Session, options: Options = Options()):
+        self.name, self.session, self.options = name, session, options
+        self._document: dict[str, Any] | None = None
+        self._normalised: dict[str, Any] | None = None
+        self._scenes: list[SceneUnit] | None = None
+        self._recall_scenes: frozenset[int] = frozenset()
+
+    def renamed(self, name: str) -> "Side":
+        """The same session (shared, not parsed again) as file ``name``."""
+        return Side(name, self.session, self.options)
+
+    @property
+    def text(self) -> str:
+        """The session text as read (lone surrogates for undecodable bytes)."""
+        return self.session.document.text
+
+    @property
+    def turn_count(self) -> int:
+        return len(self.session.turns)
+
+    @property
+    def scene_count(self) -> int:
+        return len(self.session.scenes)
+
+    @property
+    def document(self) -> dict[str, Any]:
+        if self._document is None:
+            self._build()
+        return self._document  # type: ignore[return-value]
+
+    @property
+    def normalised(self) -> dict[str, Any]:
+        if self._normalised is None:
+            self._build()
+        return self._normalised  # type: ignore[return-value]
+
+    @property
+    def scenes(self) -> list[SceneUnit]:
+        if self._scenes is None:
+            self._build()
+        return self._scenes  # type: ignore[return-value]
+
+    @property
+    def recall_scenes(self) -> frozenset[int]:
+        if self._scenes is None:
+            self._build()
+        return self._recall_scenes
 
     @property
     def records(self) -> list[dict[str, Any]]:
         return self.normalised["records"]
+
+    def _build(self) -> None:
+        """The document, its normalised copy and the scene units. Raises :class:`DiffError`
+        (never :class:`RecursionError`) if a value is nested too deeply to compare."""
+        session, options, name = self.session, self.options, self.name
+        try:
+            document = turns_document(session, name)
+            normalised = normalise(document, session, options)
+        except RecursionError:  # pragma: no cover - the walks are iterative; a last guard
+            raise DiffError(f"{name}: a value is nested too deeply to compare") from None
+        redact = redactor(session, options)
+        by_scene: dict[int, list[int]] = {}
+        for i, rec in enumerate(document["records"]):
+            by_scene.setdefault(rec["scene"]["index"], []).append(i)
+        recall_scenes = frozenset(n["scene"]["index"] for rec in document["records"] for n in rec["recall"]
+                                  if n.get("scene") is not None)
+        units = []
+        recs = normalised["records"]
+        for sc in session.scenes:
+            turns = by_scene.get(sc.index, [])
+            heading = HEADING_TS_RE.sub(" " + TIMESTAMP, sc.heading.heading) if not options.timestamps \
+                else sc.heading.heading
+            heading = redact.text(heading) if redact else heading
+            body = "" if turns else scene_body(sc, options, redact)
+            ws = sc.workspace if options.workspace else None
+            tkeys = [turn_key(recs[t]) for t in turns]
+            key = (sc.kind, heading, tuple(tkeys)) if turns else (sc.kind, heading, body)
+            text = "\n".join(turn_text(recs[t]) for t in turns) if turns else body
+            units.append(SceneUnit(sc.index, sc.kind, heading, sc.heading.heading, turns, body, ws, key, text, tkeys))
+        self._document, self._normalised, self._scenes, self._recall_scenes = document, normalised, units, recall_scenes
 
 
 def turn_key(rec: dict[str, Any]) -> tuple:
@@ -95,8 +168,10 @@ def what_file(text: str) -> str:
     return "a plain screenplay"
 
 
-def make_side(name: str, text: str, options: Options = Options()) -> Side:
-    """Parse ``text`` (the content of file ``name``) into a :class:`Side`.
+def make_side(name: str, text: str, options: Options = Options(), *, build: bool = True) -> Side:
+    """Parse ``text`` (the content of file ``name``) into a :class:`Side`; with ``build``
+    (the default) its document, normalised copy and scene units are built now, else when
+    first read.
 
     Raises :class:`DiffError` when it is not a Harvey session, saying what it is instead (see
     :func:`what_file`), or when it has no turns (:func:`~fountain_audit.model.session.without_turns`).
@@ -109,45 +184,34 @@ def make_side(name: str, text: str, options: Options = Options()) -> Side:
         raise DiffError(f"{name}: not a Harvey session ({what_file(text)})")
     if not session.turns:  # a session (lint checks it), but diff pairs sessions by their turns
         raise DiffError(f"{name}: {without_turns(session)}: nothing to compare turn by turn")
-    try:
-        document = turns_document(session, name)
-        normalised = normalise(document, session, options)
-    except RecursionError:  # pragma: no cover - the walks are iterative; a last guard
-        raise DiffError(f"{name}: a value is nested too deeply to compare") from None
-    redact = redactor(session, options)
-    by_scene: dict[int, list[int]] = {}
-    for i, rec in enumerate(document["records"]):
-        by_scene.setdefault(rec["scene"]["index"], []).append(i)
-    recall_scenes = frozenset(n["scene"]["index"] for rec in document["records"] for n in rec["recall"]
-                              if n.get("scene") is not None)
-    units = []
-    recs = normalised["records"]
-    for sc in session.scenes:
-        turns = by_scene.get(sc.index, [])
-        heading = HEADING_TS_RE.sub(" " + TIMESTAMP, sc.heading.heading) if not options.timestamps \
-            else sc.heading.heading
-        heading = redact.text(heading) if redact else heading
-        body = "" if turns else scene_body(sc, options, redact)
-        ws = sc.workspace if options.workspace else None
-        tkeys = [turn_key(recs[t]) for t in turns]
-        key = (sc.kind, heading, tuple(tkeys)) if turns else (sc.kind, heading, body)
-        text = "\n".join(turn_text(recs[t]) for t in turns) if turns else body
-        units.append(SceneUnit(sc.index, sc.kind, heading, sc.heading.heading, turns, body, ws, key, text, tkeys))
-    return Side(name, session, document, normalised, units, recall_scenes)
+    side = Side(name, session, options)
+    if build:
+        side._build()
+    return side
 
 
 def read_side(path: str, options: Options = Options(), name: str | None = None,
-              redact: Callable[[str], str] | None = None) -> Side:
+              redact: Callable[[str], str] | None = None, *, build: bool = True, same_as: Side | None = None) -> Side:
     """Read file ``path`` (reported as ``name``) into a :class:`Side`; ``redact`` (e.g.
     :func:`fountain_audit.privacy.redact.redact_text`) rewrites the text first.
 
     Raises :class:`DiffError` for an unreadable file, a FIFO, socket or device (``not a
-    regular file``: never opened), or one that is not a Harvey session.
+    regular file``: never opened), or one that is not a Harvey session. ``build``: see
+    :func:`make_side`; ``same_as``: a side whose text, if it is this file's (after ``redact``),
+    is shared rather than parsed again (:meth:`Side.renamed`).
     """
     name = path if name is None else name
     try:
         text = read_path(path)  # never blocks on a FIFO: "not a regular file"
     except OSError as e:
         raise DiffError(f"{name}: {why_unreadable(path, e)}") from None
-    return make_side(name, redact(text) if redact else text, options)
+    return side_of(name, redact(text) if redact else text, options, build=build, same_as=same_as)
+
+
+def side_of(name: str, text: str, options: Options = Options(), *, build: bool = True,
+            same_as: Side | None = None) -> Side:
+    """:func:`make_side`, or ``same_as`` renamed when it was made from the same ``text`` and options."""
+    if same_as is not None and same_as.options == options and same_as.text == text:
+        return same_as.renamed(name)
+    return make_side(name, text, options, build=build)
 
