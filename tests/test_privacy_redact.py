@@ -110,6 +110,24 @@ def test_show_redact_keeps_line_numbers(session_file):
     assert out[6] == "47 | <redacted:private-key>" and out[12].startswith("53 | [[shell: cat <workspace>/deploy")
 
 
+@pytest.mark.parametrize("args, expected", [
+    (["L49"], "49 | <redacted:private-key>\n"),
+    (["s2", "--lines", "8:9"], "48 | <redacted:private-key>\n49 |\n"),
+    (["L48", "L51"], "==> L48 <==\n48 | <redacted:private-key>\n\n==> L51 <==\n51 | <redacted:private-key>\n"),
+])
+def test_show_redact_a_selection_that_starts_inside_a_private_key(session_file, args, expected):
+    # the key block is lines 47-51: a selection from its middle holds no header, so the
+    # secret must be found in the whole file and masked in the lines shown (adversarial trial)
+    r = cli("show", "--redact", str(session_file[0]), *args)
+    assert (r.returncode, r.stdout) == (0, expected), r.stderr
+
+
+def test_show_redact_json_of_a_line_inside_a_private_key(session_file):
+    r = cli("show", "--redact", "--format", "json", str(session_file[0]), "L50")
+    assert r.returncode == 0, r.stderr
+    assert [e["text"] for e in json.loads(r.stdout)["elements"]] == ["<redacted:private-key>\n"]
+
+
 @pytest.mark.parametrize("fmt", ["full", "concise", "json", "json-lines", "github", "sarif", "junit", "gitlab"])
 def test_lint_redact(session_file, fmt):
     r = cli("lint", "--isolated", "--redact", "--output-format", fmt, str(session_file[0]))

@@ -295,33 +295,39 @@ def _compress(ids: list[str]) -> str:
 # --------------------------------------------------------------------------- the show document
 
 
-def element_entry(elements: Elements, ident: str, lines: str | None) -> tuple[dict[str, Any], Selection]:
+def element_entry(elements: Elements, ident: str, lines: str | None,
+                  cut: Callable[[str, int, int], str] | None = None) -> tuple[dict[str, Any], Selection]:
     """The JSON-ready entry of one element: its record plus ``text`` (the exact source of
     the selected lines) and ``lines`` (the :class:`Selection`, with absolute ``first_line``
-    and ``last_line``). Raises :class:`ShowError`."""
+    and ``last_line``). ``cut(text, start, end)``, if given, gives the shown ``text`` from the
+    whole file's text and the selection's 0-based span (``--redact``: secrets found in the whole
+    file, masked in the slice). Raises :class:`ShowError`."""
     el = elements.get(ident)
     chunk = source_lines(elements.text[el.offset:el.end_offset])
     sel = select_lines(lines, len(chunk), ident)
     text = "".join(chunk[sel.start - 1:sel.end]) if sel.total else ""
+    if cut is not None and text:
+        start = el.offset + sum(len(line) for line in chunk[:sel.start - 1])
+        text = cut(elements.text, start, start + len(text))
     entry = {**el.record, "text": text,
              "lines": {"start": sel.start, "end": sel.end, "total": sel.total, "clamped": sel.clamped,
                        "first_line": el.line + sel.start - 1, "last_line": el.line + sel.end - 1}}
     return entry, sel
 
 
-def show_document(session: Session, file: str, ids: list[str], lines: str | None = None
-                  ) -> tuple[dict[str, Any], list[str]]:
+def show_document(session: Session, file: str, ids: list[str], lines: str | None = None,
+                  cut: Callable[[str, int, int], str] | None = None) -> tuple[dict[str, Any], list[str]]:
     """The ``show`` document ``{"format_version", "file", "elements": [...]}`` for ``ids`` in
     order, and the notes to print on standard error (clamped ranges). Every id is checked
     before anything is returned. Raises :class:`ShowError`.
 
     When the file has bytes that are not UTF-8 the document also has ``undecodable_bytes``
     (:func:`fountain_audit.parse.source.undecodable_bytes`: where they are; its JSON text
-    fields carry U+FFFD for them)."""
+    fields carry U+FFFD for them). ``cut``: see :func:`element_entry`."""
     elements = Elements(session, file)
     out, notes = [], []
     for ident in ids:
-        entry, sel = element_entry(elements, ident, lines)
+        entry, sel = element_entry(elements, ident, lines, cut)
         if sel.clamped:
             notes.append(f"--lines {sel.requested} clamped to {sel.start}:{sel.end} "
                          f"({ident} has {sel.total} line{'' if sel.total == 1 else 's'})")

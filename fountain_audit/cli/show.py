@@ -99,7 +99,8 @@ def show(file, ids, lines, output_format, color, redact, redact_paths):
             fail(f"{file}: no such file; the session file comes first: fountain-audit show {order}")
     name, session, *red = read_session(file, redact, redact_paths)
     try:
-        document, notes = sh.show_document(session, name, list(ids), lines)
+        # (--redact: secrets are found in the whole file, then masked in the lines shown)
+        document, notes = sh.show_document(session, name, list(ids), lines, red[0].cut if red else None)
     except sh.ShowError as e:
         fail(f"{name}: {e}")
     for note in notes:

@@ -143,6 +143,7 @@ class Redactor:
         # string -> its replacements, for the short strings met again and again (a dump's keys,
         # a tool's name, the file's path): emptied whenever the redactor learns something
         self._memo: dict[str, tuple[Replacement, ...]] = {}
+        self._whole: tuple[str, list[Replacement]] | None = None  # (text, its replacements): see cut()
         self.add(workspaces)
 
     # -- learning ---------------------------------------------------------------------------------
@@ -277,6 +278,23 @@ class Redactor:
             return s
         reps = self.replacements(s)
         return apply(s, _keep_lines(s, reps), self.counts) if reps else s
+
+    def cut(self, text: str, start: int, end: int) -> str:
+        """``text[start:end]`` redacted as a part of the whole ``text``: the replacements are
+        found in the whole text, so one that starts before the slice or ends after it (a private
+        key shown from its third line, a password whose keyword is on the line before) is still
+        made, on the part of it inside the slice (its placeholder, then the line ends that part
+        held, so the slice keeps its lines). The whole text's replacements are kept for the
+        next slice of the same text."""
+        if not self or start >= end:
+            return text[start:end]
+        whole = self._whole
+        if whole is None or whole[0] is not text:
+            whole = self._whole = (text, self.replacements(text))
+        piece = text[start:end]
+        reps = [Replacement(max(r.start, start) - start, min(r.end, end) - start, r.new, r.what)
+                for r in whole[1] if r.end > start and r.start < end]
+        return apply(piece, _keep_lines(piece, reps), self.counts) if reps else piece
 
     def __call__(self, value: Any) -> Any:
         """A redacted copy of a JSON-ready ``value`` (every string, keys included; dicts and
