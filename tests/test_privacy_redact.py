@@ -667,3 +667,50 @@ def test_redact_in_place_refuses_a_symlink(tmp_path):
     assert r.stderr == (f"fountain-audit: error: {tmp_path / 'link.spmd'}: is a symbolic link; replacing it would "
                         "leave the unredacted text in the file it names: left as it is (redact that file)\n")
     assert a.read_text(encoding="utf-8") == TEXT and (tmp_path / "link.spmd").is_symlink()
+
+
+#: A keyword secret in one file (``password: X``), its value alone in the other: only the first
+#: shows it to be a secret (adversarial trial).
+_QUESTION = "What did we agree at the July retro, and does the test suite pass?"
+_PASSWORD = "Zq8vR2mXk9pLwT4s"
+
+
+@pytest.fixture
+def keyword_pair(tmp_path):
+    base = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    assert _QUESTION in base
+    a, b = tmp_path / "kwA.spmd", tmp_path / "kwB.spmd"
+    a.write_text(base.replace(_QUESTION, f"my password: {_PASSWORD} ok"), encoding="utf-8")
+    b.write_text(base.replace(_QUESTION, f"my old one was {_PASSWORD} ok"), encoding="utf-8")
+    return a, b
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_diff_redact_pools_the_secrets_of_both_sides(keyword_pair, order):
+    a, b = (str(keyword_pair[k]) for k in order)
+    r = cli("diff", "--redact", "--format", "unified", a, b)
+    assert r.returncode == 1, r.stderr
+    assert _PASSWORD not in r.stdout
+    changed = [line for line in r.stdout.splitlines() if line.startswith("~ user changed")]
+    assert changed == (["~ user changed (MARGOT): my [-password:-]{+old one was+} <redacted:keyword-secret> ok"]
+                       if order == (0, 1) else
+                       ["~ user changed (MARGOT): my [-old one was-]{+password:+} <redacted:keyword-secret> ok"])
+
+
+def test_diff_redact_pools_standard_input_too(keyword_pair):
+    a, b = keyword_pair
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", "diff", "--redact", "--format", "json", str(a), "-"],
+                       input=b.read_text(encoding="utf-8"), capture_output=True, text=True)
+    assert r.returncode == 1, r.stderr
+    assert _PASSWORD not in r.stdout and "<redacted:keyword-secret>" in r.stdout
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_report_redact_pools_the_secrets_of_all_inputs(keyword_pair, tmp_path, order):
+    out = tmp_path / "out"
+    r = cli("report", "--redact", *(str(keyword_pair[k]) for k in order), "-o", str(out) + "/")
+    assert r.returncode == 0, r.stderr
+    pages = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+    assert sorted(pages) == ["index.html", "kwA.spmd.html", "kwB.spmd.html"]
+    assert [n for n, html in pages.items() if _PASSWORD in html] == []
+    assert "my old one was &lt;redacted:keyword-secret&gt; ok" in pages["kwB.spmd.html"]

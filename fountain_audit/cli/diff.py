@@ -27,39 +27,65 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 
 def _read(path: str, options: diffing.Options, stdin_used: list[bool], redact=None,
-          same_as: diffing.Side | None = None) -> diffing.Side:
+          same_as: diffing.Side | None = None, stdin_text: str | None = None) -> diffing.Side:
     """One side, its document built only when read (see :func:`fountain_audit.diff.make_side`);
-    ``redact`` (str -> str) rewrites its text and its name first; ``same_as``: the other side,
-    shared when this file's text is the same (not parsed again)."""
+    ``redact`` (a :class:`_Redaction`) rewrites its text and its name first; ``same_as``: the
+    other side, shared when this file's text is the same (not parsed again); ``stdin_text``:
+    standard input, when it was read already (see :meth:`_Redaction.pool`)."""
     name = redact.name(path) if redact else path
     if path == "-":
         if stdin_used[0]:
             raise diffing.DiffError("-: standard input can be only one side")
         stdin_used[0] = True
-        try:
-            text = decode_bytes(sys.stdin.buffer.read())
-        except OSError as e:  # (closed: `<&-`; a directory: `< dir`)
-            raise diffing.DiffError(f"-: cannot read: {e.strerror or e}") from None
+        text = _read_stdin() if stdin_text is None else stdin_text
         return side_of("-", redact(text) if redact else text, options, build=False, same_as=same_as)
     return diffing.read_side(path, options, name, redact, build=False, same_as=same_as)
 
 
+def _read_quietly(path: str) -> str:
+    """The text of ``path``, or ``""`` when it cannot be read (reading the side says why)."""
+    from fountain_audit.parse.source import read_path
+
+    try:
+        return read_path(path)
+    except OSError:
+        return ""
+
+
+def _read_stdin() -> str:
+    try:
+        return decode_bytes(sys.stdin.buffer.read())
+    except OSError as e:  # (closed: `<&-`; a directory: `< dir`)
+        raise diffing.DiffError(f"-: cannot read: {e.strerror or e}") from None
+
+
 class _Redaction:
     """Redacts each side's session text before the diff (so no output format can show what
-    was replaced) and the file names."""
+    was replaced) and the file names, with one redactor that has learnt both sides (see
+    :meth:`pool`): a value that only one side shows to be a secret (``password: X`` in A, ``X``
+    alone in B) is replaced on both sides, as ``dump`` and ``export`` do across their inputs."""
 
     def __init__(self, secrets: bool, paths: bool):
+        from fountain_audit.privacy.redact import Redactor
+
         self.secrets, self.paths = secrets, paths
+        self.redactor = Redactor(secrets=secrets, paths=paths)
+
+    def pool(self, texts: list[str]) -> None:
+        """Learn each side's text (its secrets, workspaces and home users) before either is redacted."""
+        from fountain_audit.model.session import build_session
+        from fountain_audit.parse.fountain import parse
+
+        for text in texts:
+            self.redactor.learn(build_session(parse(text)), text)
 
     def __call__(self, text: str) -> str:
         from fountain_audit.privacy.redact import redact_text
 
-        return redact_text(text, secrets=self.secrets, paths=self.paths)
+        return redact_text(text, redactor=self.redactor)
 
     def name(self, path: str) -> str:
-        from fountain_audit.privacy.redact import Redactor
-
-        return Redactor(secrets=self.secrets, paths=self.paths).text(path)
+        return self.redactor.text(path)
 
 
 @click.command("diff", context_settings={"help_option_names": ["-h", "--help"]})
@@ -113,8 +139,13 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
     try:
         stdin_used = [False]
         redaction = _Redaction(redact, redact or redact_paths) if redact or redact_paths else None
-        side_a = _read(a, options, stdin_used, redaction)
-        side_b = _read(b, options, stdin_used, redaction, side_a)
+        stdin_text = None
+        if redaction is not None:  # both sides learnt before either is redacted
+            if "-" in (a, b):
+                stdin_text = _read_stdin()
+            redaction.pool([stdin_text if p == "-" else _read_quietly(p) for p in dict.fromkeys((a, b))])
+        side_a = _read(a, options, stdin_used, redaction, stdin_text=stdin_text)
+        side_b = _read(b, options, stdin_used, redaction, side_a, stdin_text)
         result = diffing.diff_sides(side_a, side_b, options).filtered(categories or None)
     except diffing.DiffError as e:
         click.secho(f"fountain-audit: error: {terminal_safe(str(e))}", err=True, fg="red")

@@ -69,7 +69,6 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
     from fountain_audit.parse.source import decode_bytes, read_path
-    from fountain_audit.privacy.redact import Redactor
     from fountain_audit.report.collect import collect, summary
     from fountain_audit.report.render import render_index, render_session
 
@@ -124,9 +123,17 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     # paths were typed (absolute, relative, through ..)
     real = [os.path.abspath(f) for f in files if f != "-"]
     common = os.path.commonpath([os.path.dirname(p) for p in real]) if real else ""
+    # --redact: the secrets and home users of every input are learnt before any page is made, so a
+    # value that one file shows to be a secret (`password: X`) is replaced in another that holds it
+    # alone, as dump and export do across their inputs (each file is read twice)
+    pool = _pool(files, cfg.max_file_size, redact) if redact or redact_paths else None
+    stdin_text = pool[1] if pool is not None else None
     for f in files:
         try:
-            text = decode_bytes(sys.stdin.buffer.read()) if f == "-" else read_path(f, cfg.max_file_size)
+            if f == "-" and stdin_text is not None:
+                text = stdin_text
+            else:
+                text = decode_bytes(sys.stdin.buffer.read()) if f == "-" else read_path(f, cfg.max_file_size)
         except OSError as e:
             errors.append(f"{f}: cannot read: {e.strerror or e}")
             continue
@@ -139,7 +146,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
             session = build_session(document)
             redactor = None
             if redact or redact_paths:
-                redactor = Redactor(secrets=redact, paths=True).learn(session, text)
+                redactor = pool[0].learn(session, text)
             diagnostics = lint_session(text, document, session, name, selection, frozenset(cfg.ignored_for(name)))
             page = collect(session, name, text, diagnostics, redactor, rules)
             # standard input's page: named after --stdin-filename, else stdin.html (not -.html)
@@ -186,6 +193,27 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
         click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
     if errors:
         sys.exit(2)
+
+
+def _pool(files: list[str], max_size: int | None, secrets: bool):
+    """``(redactor, stdin)``: a redactor that has learnt the secrets and home users of every
+    input (:meth:`fountain_audit.privacy.redact.Redactor.learn`; each page's session is learnt
+    into it too, so workspaces add up as ``dump`` has them), and standard input's text when it
+    is an input (read once, here). A file that cannot be read is left out (its page says why)."""
+    from fountain_audit.parse.source import decode_bytes, read_path
+    from fountain_audit.privacy.redact import Redactor
+
+    redactor, stdin = Redactor(secrets=secrets, paths=True), None
+    for f in files:
+        try:
+            if f == "-":
+                text = stdin = decode_bytes(sys.stdin.buffer.read())
+            else:
+                text = read_path(f, max_size)
+        except (OSError, MemoryError):
+            continue
+        redactor.learn(None, text)
+    return redactor, stdin
 
 
 def _warn_about_other_pages(folder: str, written: set[str]) -> None:
