@@ -15,6 +15,7 @@ from fountain_audit.lint.config import Config, ConfigError, apply_settings
 from fountain_audit.lint.linter import Selection, lint_text
 from fountain_audit.parse.source import read_path
 from fountain_audit.privacy.detect import find_home_paths, find_secrets
+from fountain_audit.privacy.redact import Redactor
 from tests import privacy_session
 from tests.conftest import SAMPLES, SHARED
 
@@ -411,3 +412,30 @@ def test_a_suppression_comment_in_a_reply_is_the_reply_s_text_not_a_directive():
     text = text.replace("/* fountain-audit: disable-file */\n\nAll done.\n", "All done.\n\n"
                         "/* fountain-audit: disable-next=N101 */\n[[tool: broken]]\n")
     assert [(d.code, d.line) for d in lint_text(text, "s.spmd")] == [("V101", 23), ("P102", 31)]
+
+
+@pytest.mark.parametrize("text, value", [
+    ('{"password":"Zq8vR2mX k9pLwT4s"}', "Zq8vR2mX k9pLwT4s"),
+    ('{"password":"Zq8vR2mXk9pLwT4\\"s"}', 'Zq8vR2mXk9pLwT4\\"s'),
+    ('{"password":"Zq8vR2mXk9pL\\\\wT4s"}', "Zq8vR2mXk9pL\\\\wT4s"),
+    ('{"password":"\U0001F600Zq8vR2mXk9pLwT4s"}', "\U0001F600Zq8vR2mXk9pLwT4s"),
+    ('{"password":"\\ud83d\\ude00Zq8vR2mXk9pLwT4s"}', "\\ud83d\\ude00Zq8vR2mXk9pLwT4s"),
+    ('{"db_pass": "Zq8vR2mX k9pL\\twT4s", "user": "bob"}', "Zq8vR2mX k9pL\\twT4s"),
+    ('{"access_token": "Zq8vR2mXk9pL wT4s"}', "Zq8vR2mXk9pL wT4s"),
+    ('{\\"password\\":\\"Zq8vR2mX k9pLwT4s\\"}', "Zq8vR2mX k9pLwT4s"),
+])
+def test_a_json_string_after_a_keyword_is_the_secret_whole(text, value):
+    # up to its closing unescaped quote: blanks, escaped quotes and backslashes, emoji are part of it
+    # (they cut the value short, or hid it, and its tail was left in redacted output: adversarial trial)
+    start = text.index(value)
+    assert [(s.start, s.end, s.kind, s.value) for s in find_secrets(text)] == [
+        (start, start + len(value), "keyword-secret", value)]
+    assert Redactor(paths=False).text(text) == text.replace(value, "<redacted:keyword-secret>")
+
+
+@pytest.mark.parametrize("text", [
+    '{"password_hint": "name of your first pet"}', '{"password": "hello world"}', '{"api_key": "${API_KEY}"}',
+    '{"token": "Photosynthesis"}', '{"next_page_token": "Xy7Zq8vR2mXk9pLw"}'
+])
+def test_a_json_string_after_a_keyword_that_is_no_credential(text):
+    assert find_secrets(text) == []

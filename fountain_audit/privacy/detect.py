@@ -639,7 +639,62 @@ _RUNS_ON = {"github-token": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmno
 _RUN_RE = {kind: lazy("[" + "".join(re.escape(c) for c in sorted(chars)) + "]*") for kind, chars in _RUNS_ON.items()}
 
 
+#: The longest JSON string value (as written, escapes included) read whole after a keyword.
+_JSON_VALUE_MAX = 256
+#: A JSON member ``"name": "value"`` (on one line): group 1 the name, group 2 the value as written,
+#: up to its closing unescaped quote, at most :data:`_JSON_VALUE_MAX` characters. Linear: each
+#: attempt starts at a quote and reads at most 64 + 256 characters, disjoint classes, no nesting.
+_JSON_MEMBER_RE = lazy(r'"([^"\\\n]{1,64})"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n]){1,%d})"' % _JSON_VALUE_MAX)
+_WHITESPACE_RE = lazy(r"\s")
+
+
+def _json_keyword_values(line: str) -> Iterator[tuple[int, str]]:
+    """(position, value) of each JSON string value whose member name is a keyword's (a password,
+    a secret, a key, a name ending in ``token``), taken whole: up to its closing unescaped quote,
+    escapes, blanks and any character included (``{"password":"Zq8v k9pL"}``, ``"Zq8v\\"s"``,
+    ``"😀Zq8v…"``), so no tail of it is left unredacted. The value, decoded, must read as a
+    credential (:func:`_looks_like_credential`; a token name's, :func:`_token_value`); one holding
+    a blank, also its first word (as the keyword detector reads it), so prose (``"password_hint": "name of your first pet"``)
+    stays prose."""
+    import json
+
+    for m in _JSON_MEMBER_RE.finditer(line):
+        name, value = m.group(1), m.group(2)
+        check = _looks_like_credential
+        if not _DENYLIST_RE.search(name):
+            if not name.lower().endswith("token"):
+                continue
+            words = [w for w in _NAME_WORDS_RE.split(name[:-5]) if w]
+            if any(w.lower() in _NOT_SECRET_TOKENS for w in words[-2:]):
+                continue
+            check = _token_value  # (as :func:`_token_keywords` reads a token name's value)
+        try:
+            plain = json.loads(f'"{value}"') if "\\" in value else value
+        except ValueError:
+            plain = value
+        if not isinstance(plain, str) or not check(plain):
+            continue
+        if _WHITESPACE_RE.search(plain) and not check(plain.split(None, 1)[0] if plain.split() else ""):
+            continue
+        yield m.start(2), value
+
+
 def _line_secrets(plugin: _Plugin, line: str, base: int) -> Iterator[Secret]:
+    if plugin.kind == "keyword-secret" and '"' in line:
+        whole = list(_json_keyword_values(line))
+        if whole:  # (a value the detector also finds, or a part of it, is this one)
+            for pos, value in whole:
+                yield Secret(base + pos, base + pos + len(value), plugin.kind, plugin.label, value, 0)
+            starts = [pos for pos, _ in whole]  # (in order, not overlapping)
+            for s in _line_secrets_found(plugin, line, base):
+                k = bisect.bisect_right(starts, s.start - base) - 1
+                if k < 0 or s.start - base >= starts[k] + len(whole[k][1]):
+                    yield s
+            return
+    yield from _line_secrets_found(plugin, line, base)
+
+
+def _line_secrets_found(plugin: _Plugin, line: str, base: int) -> Iterator[Secret]:
     run = _RUN_RE.get(plugin.kind)
     if run is not None:
         # Linear in the line however many matches one run holds (``ghp_ghp_ghp_…``): the run
