@@ -20,6 +20,10 @@ import io
 import os
 import sys
 
+TYPE_CHECKING = False  # (not typing's: lint starts without importing typing)
+if TYPE_CHECKING:
+    from typing import Callable
+
 _MARK = "fountain_audit_stream"
 
 
@@ -138,3 +142,70 @@ def discard_stdout() -> None:
     raw = getattr(buffer, "raw", buffer)
     if isinstance(raw, _Raw):
         raw.was_closed = False
+
+
+class _RedactingStderr(io.TextIOBase):
+    """Standard error with every string written through ``redact`` first (``--redact``: see
+    :func:`redact_stderr`). It has no ``buffer``, so nothing (click's stream wrapping included)
+    can write to the stream past it; the rest (encoding, ``isatty``, ``fileno``) is the stream's."""
+
+    def __init__(self, inner, redact) -> None:
+        super().__init__()
+        self.inner, self.redact = inner, redact
+
+    @property
+    def encoding(self):  # type: ignore[override]
+        return getattr(self.inner, "encoding", "utf-8")
+
+    @property
+    def errors(self):  # type: ignore[override]
+        return getattr(self.inner, "errors", "strict")
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s):  # (bytes: TypeError, so click does not take it for a binary stream)
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        self.inner.write(self.redact(s) if s else s)
+        return len(s)
+
+    def flush(self) -> None:
+        self.inner.flush()
+
+    def isatty(self) -> bool:
+        try:
+            return self.inner.isatty()
+        except (AttributeError, ValueError, OSError):
+            return False
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+
+def redact_stderr(redact: Callable[[str], str]) -> Callable[[], None]:
+    """From now on, pass every message written to standard error through ``redact`` (str ->
+    str: a :class:`fountain_audit.privacy.redact.Redactor`'s ``text``): with ``--redact``, an
+    error or warning naming a file must not show a secret (or, with the paths, a home
+    directory) that the file's name holds, whichever code printed it (click, rich, the
+    commands' own :func:`~fountain_audit.commands.common.echo`, ``print(file=sys.stderr)``).
+    Called again, the new ``redact`` replaces the old one. Returns the function that puts the
+    stream back as it was."""
+    current = sys.stderr
+    if isinstance(current, _RedactingStderr):
+        old = current.redact
+        current.redact = redact
+
+        def put_back_function() -> None:
+            current.redact = old
+        return put_back_function
+    sys.stderr = _RedactingStderr(current, redact)
+
+    def put_back() -> None:
+        if isinstance(sys.stderr, _RedactingStderr) and sys.stderr.inner is current:
+            try:
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
+            sys.stderr = current
+    return put_back

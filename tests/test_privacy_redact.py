@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -714,3 +715,46 @@ def test_report_redact_pools_the_secrets_of_all_inputs(keyword_pair, tmp_path, o
     assert sorted(pages) == ["index.html", "kwA.spmd.html", "kwB.spmd.html"]
     assert [n for n, html in pages.items() if _PASSWORD in html] == []
     assert "my old one was &lt;redacted:keyword-secret&gt; ok" in pages["kwB.spmd.html"]
+
+
+_NAME_TOKEN = "ghp_iK2ZWeqhFWCEPyYngFb51yBMWXaSCrUZoL8g"
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["export", "--redact", "--to", "toolpath", "nots_{T}.spmd"],
+     "fountain-audit: error: nots_<redacted:github-token>.spmd:13:1: no scene heading has a timestamp, so the "
+     "session has no time; pass --fallback-time TIME to export it with an explicit time\n"),
+    (["dump", "--redact", "empty_{T}.spmd"],
+     "fountain-audit: warning: empty_<redacted:github-token>.spmd: empty: no records\n"),
+    (["dump", "--redact-paths", "missing_{T}.spmd"],  # (the path part: a token in a name stays)
+     "fountain-audit: error: missing_{T}.spmd: no such file or directory\n"),
+    (["show", "--redact", "empty_{T}.spmd", "t1"],
+     "fountain-audit: warning: empty_<redacted:github-token>.spmd: empty\n"
+     "fountain-audit: error: empty_<redacted:github-token>.spmd: unknown id 't1': the file has no turns\n"),
+    (["show", "--redact", "missing_{T}.spmd", "t1"],
+     "fountain-audit: error: missing_<redacted:github-token>.spmd: no such file or directory\n"),
+    (["lint", "--redact", "missing_{T}.spmd"],
+     "fountain-audit: error: missing_<redacted:github-token>.spmd: no such file or directory\n"),
+    (["lint", "--redact-paths", "/home/alice/missing.spmd"],
+     "fountain-audit: error: <home>/missing.spmd: no such file or directory\n"),
+])
+def test_redact_masks_secrets_in_file_names_in_messages(tmp_path, args, expected):
+    # the output was redacted, the messages on standard error named the file raw (adversarial trial)
+    nots = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    nots = re.sub(r"(INT\.|EXT\.)([^\n]*?) \d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?", r"\1\2", nots)
+    (tmp_path / f"nots_{_NAME_TOKEN}.spmd").write_text(nots, encoding="utf-8")
+    (tmp_path / f"empty_{_NAME_TOKEN}.spmd").write_text("", encoding="utf-8")
+    r = cli(*(a.replace("{T}", _NAME_TOKEN) for a in args), cwd=tmp_path)
+    assert r.stderr == expected.replace("{T}", _NAME_TOKEN)
+
+
+def test_redacted_messages_end_with_the_command(tmp_path):
+    # in-process (CliRunner): the stream is put back when the command ends
+    import sys as system
+    from click.testing import CliRunner
+    from fountain_audit.cli import main
+
+    before = system.stderr
+    r = CliRunner().invoke(main, ["dump", "--redact", str(tmp_path / f"missing_{_NAME_TOKEN}.spmd")])
+    assert r.exit_code == 2 and _NAME_TOKEN not in r.output and "<redacted:github-token>" in r.output
+    assert system.stderr is before

@@ -103,13 +103,16 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
                          frozenset(_split(scene_kinds)))
     if ast_ and filters:
         raise click.UsageError("--tool, --status, --actor and --scene-kind do not apply to --ast")
+    redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)
+    if redactor:  # messages naming a file too (the redactor learns each session as it is read)
+        from fountain_audit.commands.common import redact_messages
+        redact_messages(redact, redact_paths, redactor)
     files, errors = discover(paths)
     if not files and not errors:
         _fail(no_session_file(paths))
     for msg in errors:
         click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
     out = utf8_stdout("strict")
-    redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)
     writer = dm.JsonWriter(out, output_format, shape, redactor)
     done: list[str] = []
     try:

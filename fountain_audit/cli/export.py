@@ -111,6 +111,10 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             raise click.BadParameter(f"not an ISO 8601 time: {fallback_time!r}", param_hint="--fallback-time") \
                 from None
     clock = Clock(zone, fallback)
+    redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)
+    if redactor:  # messages naming a file too (the redactor learns each session as it is read)
+        from fountain_audit.commands.common import redact_messages
+        redact_messages(redact, redact_paths, redactor)
 
     files, errors = discover(paths)
     if not files and not errors:
@@ -122,7 +126,6 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         refuse_output_over_inputs(output_file, files, "the export")
     for msg in errors:
         click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
-    redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)
     sessions: list[SessionExport] = []
     for f in files:
         try:

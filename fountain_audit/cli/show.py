@@ -91,6 +91,9 @@ def show(file, ids, lines, output_format, color, redact, redact_paths):
     """
     from fountain_audit.audit import show as sh
 
+    if redact or redact_paths:  # messages naming the file too (its own redactor, once read, below)
+        from fountain_audit.commands.common import redact_messages
+        redact_messages(redact, redact_paths)
     if file != "-" and not os.path.lexists(file):  # `show t3 session.spmd`, `show t3 t4 session.spmd`
         given = [file, *ids]
         named = next((k for k, x in enumerate(given) if k and os.path.isfile(x)), None)
@@ -98,6 +101,9 @@ def show(file, ids, lines, output_format, color, redact, redact_paths):
             order = " ".join([given[named], *given[:named], *given[named + 1:]])
             fail(f"{file}: no such file; the session file comes first: fountain-audit show {order}")
     name, session, *red = read_session(file, redact, redact_paths)
+    if red:
+        from fountain_audit.commands.common import redact_messages
+        redact_messages(redact, redact_paths, red[0])
     try:
         # (--redact: secrets are found in the whole file, then masked in the lines shown)
         document, notes = sh.show_document(session, name, list(ids), lines, red[0].cut if red else None)

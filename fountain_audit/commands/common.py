@@ -90,6 +90,27 @@ def secho(message: str, *, err: bool = False, nl: bool = True, fg: str) -> None:
     echo(f"\x1b[{_FG[fg]}m{message}\x1b[0m", err=err, nl=nl)
 
 
+def redact_messages(secrets: bool, paths: bool, redactor=None):
+    """``--redact`` (``secrets``) and ``--redact-paths`` (``paths``): every message on standard
+    error from now on is redacted (:func:`fountain_audit.stdio.redact_stderr`), by ``redactor``
+    when given (a :class:`fountain_audit.privacy.redact.Redactor` the command also learns the
+    sessions into), else by one that finds secrets and paths in the message itself: a file name
+    holding a token is masked in ``name: cannot read``, ``name:6:1: no scene heading has a
+    timestamp`` and every other message naming it. Inside a click command the stream is put
+    back when the command's context closes; returns the function that puts it back."""
+    from fountain_audit.privacy.redact import Redactor
+    from fountain_audit.stdio import redact_stderr
+
+    if redactor is None:
+        redactor = Redactor(secrets=secrets, paths=secrets or paths)
+    put_back = redact_stderr(redactor.text)
+    click = sys.modules.get("click")
+    ctx = click.get_current_context(silent=True) if click is not None else None
+    if ctx is not None:
+        ctx.call_on_close(put_back)
+    return put_back
+
+
 def _isatty(stream) -> bool:
     try:
         return stream.isatty()

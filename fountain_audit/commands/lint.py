@@ -23,10 +23,25 @@ from fountain_audit.reporters.text import stale_lines
 from fountain_audit.untrusted import one_line, terminal_safe
 
 
-def run_lint(*, paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
-             output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, redact,
-             redact_paths, baseline_file, update_baseline, force_exclude, allow_empty, max_file_size, no_cache,
-             cache_dir) -> None:
+def run_lint(**options) -> None:
+    """:func:`_run_lint` (its parameters: ``run_lint.__wrapped__``); with ``--redact`` or
+    ``--redact-paths``, its messages on standard error redacted too
+    (:func:`fountain_audit.commands.common.redact_messages`: a file name holding a secret)."""
+    if options.get("redact") or options.get("redact_paths"):
+        from fountain_audit.commands.common import redact_messages
+
+        put_back = redact_messages(bool(options.get("redact")), True)
+        try:
+            return _run_lint(**options)
+        finally:
+            put_back()
+    return _run_lint(**options)
+
+
+def _run_lint(*, paths, select, extend_select, ignore, target_version, config_path, isolated, output_format,
+              output_file, jobs, show_statistics, stdin_filename, color, strict, exit_zero, quiet, redact,
+              redact_paths, baseline_file, update_baseline, force_exclude, allow_empty, max_file_size, no_cache,
+              cache_dir) -> None:
     """Run ``fountain-audit lint`` with the parameters click (or :func:`fountain_audit.commands.argv.parse`)
     read from its command line: one keyword per option of
     :data:`fountain_audit.commands.lint_options.OPTIONS` (by ``dest``) and ``paths`` (a tuple).
@@ -239,6 +254,9 @@ def run_lint(*, paths, select, extend_select, ignore, target_version, config_pat
     failing = failing_severities(strict)
     if not exit_zero and any(d.severity in failing for d in diagnostics):
         sys.exit(1)
+
+
+run_lint.__wrapped__ = _run_lint  # type: ignore[attr-defined]  (inspect.signature reads its parameters)
 
 
 def _redact_report(diagnostics, checked, errors, texts, sources, *, secrets: bool):
