@@ -520,7 +520,11 @@ def test_baseline_excerpt_of_a_line_inside_a_private_key_is_masked(tmp_path):
     d = Diagnostic("s.spmd", 4, 1, "R101", "x", Severity.WARNING, "a line", 4, 10)
     [out] = fingerprint.assign([d], text, "s.spmd")
     assert out.excerpt == "*" * len(body[1])
-    assert out.fingerprint == fingerprint.digest("R101", "s.spmd", body[1], 0)  # hashed unmasked, as before
+    # the fingerprint hashes the line as the excerpt shows it (an unsalted hash of the key's line
+    # would let anyone who reads the baseline test guesses offline); the unmasked hash is kept
+    # as the former fingerprint only, to match a baseline written before
+    assert out.fingerprint == fingerprint.digest("R101", "s.spmd", "*" * len(body[1]), 0)
+    assert out.former_fingerprint == fingerprint.digest("R101", "s.spmd", body[1], 0)
 
 
 def test_redact_stores_the_path_as_the_report_shows_it_and_still_matches(tmp_path, monkeypatch):
@@ -630,3 +634,52 @@ def test_a_symlink_or_fifo_at_the_lock_name_is_refused(project):
         assert not os.path.exists("baseline.json") and not os.path.exists("planted")
         os.unlink("baseline.json.lock")
     adopt()
+
+
+LEAK_SESSION = ("Title: x\nAuthor: MARGOT\n\nFADE IN:\n\nINT. SHELL 2026-08-03 14:24:15\n\nMARGOT\n! export DB_PASSWORD=Tidewater2026!\n\n"
+                "SHELL\nok\n\n[[shell: export DB_PASSWORD=Tidewater2026! \u2014 exit 0]]\n\nTHE END.\n")
+
+
+@pytest.mark.parametrize("redact", [[], ["--redact"]])
+def test_a_fingerprint_hashes_the_line_with_its_secret_masked(tmp_path, monkeypatch, redact):
+    """Baseline and SARIF fingerprints of a line holding a secret are the hash of the line as its
+    excerpt shows it, the same with and without --redact: the unmasked line's hash let anyone
+    guess the password offline from a shared baseline (adversarial trial)."""
+    from fountain_audit.lint import fingerprint
+
+    monkeypatch.chdir(tmp_path)
+    Path("s.spmd").write_text(LEAK_SESSION, encoding="utf-8")
+    r = lint("--isolated", "--no-cache", *redact, "--baseline", "b.json", "--update-baseline", "s.spmd")
+    assert r.exit_code == 0, r.output
+    entries = sorted((e["excerpt"], e["fingerprint"]) for e in json.loads(Path("b.json").read_text())["entries"])
+    shown = ["! export DB_PASSWORD=**************", "[[shell: export DB_PASSWORD=************** \u2014 exit 0]]"]
+    assert entries == sorted((x, fingerprint.digest("V101", "s.spmd", x, 0)) for x in shown)
+    sarif = json.loads(lint("--isolated", "--no-cache", *redact, "--output-format", "sarif", "s.spmd").output)
+    assert sorted(res["partialFingerprints"]["fountainAudit/v1"] for res in sarif["runs"][0]["results"]) == \
+        sorted(fp for _, fp in entries)
+
+
+def test_a_baseline_entry_with_a_former_fingerprint_matches_and_is_rewritten(tmp_path, monkeypatch):
+    """A baseline written before fingerprints masked secrets (the unmasked line's hash) still
+    accepts its findings; --update-baseline stores them under the new fingerprints, each
+    keeping its date."""
+    from fountain_audit.lint import fingerprint
+
+    monkeypatch.chdir(tmp_path)
+    Path("s.spmd").write_text(LEAK_SESSION, encoding="utf-8")
+    plain = ["! export DB_PASSWORD=Tidewater2026!", "[[shell: export DB_PASSWORD=Tidewater2026! \u2014 exit 0]]"]
+    shown = ["! export DB_PASSWORD=**************", "[[shell: export DB_PASSWORD=************** \u2014 exit 0]]"]
+    old = "".join(f'    {{"fingerprint": "{fingerprint.digest("V101", "s.spmd", p, 0)}", "code": "V101", '
+                  f'"path": "s.spmd", "excerpt": {json.dumps(x)}, "added": "2026-01-02"}}{"," if k == 0 else ""}\n'
+                  for k, (p, x) in enumerate(zip(plain, shown)))
+    Path("b.json").write_text('{\n  "version": 1,\n  "tool": "fountain-audit",\n  "entries": [\n' + old + "  ]\n}\n",
+                              encoding="utf-8")
+    r = lint("--isolated", "--no-cache", "--baseline", "b.json", "s.spmd")
+    assert (r.exit_code, r.output) == (0, "All clear: no problems in 1 file checked; 2 baselined.\n")
+    r = lint("--isolated", "--no-cache", "--baseline", "b.json", "--update-baseline", "s.spmd")
+    assert r.exit_code == 0, r.output
+    entries = json.loads(Path("b.json").read_text())["entries"]
+    assert sorted((e["fingerprint"], e["added"]) for e in entries) == \
+        sorted((fingerprint.digest("V101", "s.spmd", x, 0), "2026-01-02") for x in shown)
+    r = lint("--isolated", "--no-cache", "--baseline", "b.json", "s.spmd")
+    assert (r.exit_code, r.output) == (0, "All clear: no problems in 1 file checked; 2 baselined.\n")

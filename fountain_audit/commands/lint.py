@@ -190,7 +190,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
         if update_baseline:
             try:
                 change = bl.update(baseline_file, bl.entries_for(diagnostics, keys, bl.today()), scope,
-                                   cfg.baseline_max_entries)
+                                   cfg.baseline_max_entries, bl.formers(diagnostics))
             except bl.BaselineError as e:
                 _fail(str(e))
             ledger = change.entries

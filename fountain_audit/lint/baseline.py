@@ -243,6 +243,11 @@ def apply(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], scope
         if d.fingerprint is not None and d.fingerprint in entries:
             matched.add(d.fingerprint)
             baselined += 1
+        elif d.former_fingerprint is not None and d.former_fingerprint in entries:
+            # an entry written before fingerprints masked secrets (the unmasked line's hash):
+            # still accepted; --update-baseline rewrites it under the new fingerprint
+            matched.add(d.former_fingerprint)
+            baselined += 1
         else:
             new.append(d)
     stale = sorted((e for fp, e in entries.items() if fp not in matched and e in scope), key=Entry.sort_key)
@@ -444,12 +449,21 @@ def _write_journal(fd: int, data: bytes) -> None:
         os.close(fd)
 
 
+def formers(diagnostics: Iterable[Diagnostic]) -> dict[str, str]:
+    """Fingerprint -> former fingerprint (see :mod:`fountain_audit.lint.fingerprint`) of the
+    diagnostics that have one, for :func:`update`."""
+    return {d.fingerprint: d.former_fingerprint for d in diagnostics
+            if d.fingerprint is not None and d.former_fingerprint is not None}
+
+
 def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
-           max_entries: int = DEFAULT_MAX_ENTRIES) -> Change:
+           max_entries: int = DEFAULT_MAX_ENTRIES, former: Mapping[str, str] | None = None) -> Change:
     """Make the baseline at ``path`` hold the ``current`` entries (see :func:`entries_for`) in
     place of its entries in ``scope``, keeping the others and each kept entry's ``added`` date;
     creates the file the first time. Locked, reloaded inside the lock, written durably, then
-    journalled (see the module docstring); a symlink at ``path`` is replaced by the file, never
+    journalled (see the module docstring); ``former`` (:func:`formers`): an entry stored under a
+    diagnostic's former fingerprint is replaced by one under its fingerprint, its date kept (the
+    journal shows it removed and added); a symlink at ``path`` is replaced by the file, never
     written through (its lock and journal sit beside ``path``). Raises :class:`BaselineError` (the file is then
     untouched) for an unusable existing baseline, more than ``max_entries`` entries, a lock
     not obtained or a write that fails."""
@@ -460,8 +474,11 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
     with locked(target, shown=shown):
         old = load(path, max_entries, missing_ok=True)
         entries = {fp: e for fp, e in old.items() if e not in scope}
+        former = former or {}
         for fp, e in current.items():  # a kept entry keeps its date; its path and excerpt are the
-            entries[fp] = e._replace(added=old[fp].added) if fp in old else e  # current ones (masked)
+            was = old.get(fp) or old.get(former.get(fp, ""))  # current ones (masked); one written
+            entries[fp] = e._replace(added=was.added) if was is not None else e  # under its former
+            # fingerprint (before secrets were masked) is rewritten under the new one, with its date
         if len(entries) > max_entries:
             raise BaselineError(f"{path}: {len(entries)} entries would exceed baseline-max-entries "
                                 f"({max_entries}); the baseline was not written")

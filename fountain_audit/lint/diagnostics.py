@@ -67,7 +67,8 @@ class Diagnostic:
     ``"-"`` / ``--stdin-filename`` for standard input). ``fingerprint`` (32 hex digits)
     and ``excerpt`` (a short normalised excerpt of the flagged element) are set by
     :func:`fountain_audit.lint.fingerprint.assign` when the run knows the project root,
-    else ``None``.
+    else ``None``; ``former_fingerprint``, the fingerprint the element had before secrets were
+    masked in it (only where its lines hold one: a baseline written then still matches once).
     """
 
     path: str
@@ -81,10 +82,11 @@ class Diagnostic:
     end_column: int | None = None
     fingerprint: str | None = None
     excerpt: str | None = None
+    former_fingerprint: str | None = None
 
     def __init__(self, path: str, line: int, column: int, code: str, name: str, severity: Severity, message: str,
                  end_line: int | None = None, end_column: int | None = None, fingerprint: str | None = None,
-                 excerpt: str | None = None) -> None:
+                 excerpt: str | None = None, former_fingerprint: str | None = None) -> None:
         put = object.__setattr__  # (a frozen record: see fountain_audit.records)
         put(self, "path", path)
         put(self, "line", line)
@@ -97,6 +99,7 @@ class Diagnostic:
         put(self, "end_column", end_column)
         put(self, "fingerprint", fingerprint)
         put(self, "excerpt", excerpt)
+        put(self, "former_fingerprint", former_fingerprint)
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)

@@ -8,12 +8,18 @@ A fingerprint is the first 32 hex digits (128 bits) of a SHA-256 over
   directory that holds the project changes nothing;
 * the flagged element's normalised content (:func:`element_content`): the whole source
   lines its span covers, with every run of whitespace (line ends included) made one space,
-  never its line number and never the message (messages quote other lines' numbers);
+  never its line number and never the message (messages quote other lines' numbers); every
+  secret in those lines (found in the whole file) masked as the excerpt masks it (its public
+  prefix, then one ``*`` per character), with or without ``--redact``, so that a fingerprint is
+  no unsalted hash of a secret (a baseline or SARIF file would let anyone guess it offline);
 * its occurrence index among diagnostics with the same code and content in that file
   (0-based, in source order), so identical elements stay distinct.
 
 Moving a scene, inserting blank lines or renaming the project directory therefore keeps
-every fingerprint; editing the flagged line itself gives a new one. Rules that report what a
+every fingerprint; editing the flagged line itself gives a new one. A line holding a secret
+also has its *former* fingerprint (the same recipe on the unmasked content, as fountain-audit
+made it before masking), kept in memory only: a baseline entry written then still matches
+(:func:`fountain_audit.lint.baseline.apply`) and is rewritten on the next ``--update-baseline``. Rules that report what a
 whole file lacks (:data:`FILE_LEVEL`) hash no content: their location is only where to look.
 
 GitLab's ``fingerprint``, SARIF's ``partialFingerprints`` and the JSON formats'
@@ -198,6 +204,7 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
     lines = [content for content, _ in split_lines(text)]
     shown_lines: list[str] | None = None  # the lines with the file's secrets masked (made when needed)
     seen: Counter = Counter()
+    seen_former: Counter = Counter()  # occurrences by unmasked content (the former fingerprints' index)
     # Many findings on one long line (a line of secrets) share its content: normalise, mask and
     # hash it once each, so the work stays linear in the input (the digest of each occurrence
     # is a copy of the hash of the shared prefix, fed the occurrence index: same digest).
@@ -213,22 +220,33 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
             if span not in contents:
                 contents[span] = element_content(d, lines)
             content = contents[span]
-        key = (d.code, content)
-        index = seen[key]
-        seen[key] += 1
-        if key not in prefixes:
-            prefixes[key] = _prefix_hash(d.code, path, content)
         # the excerpt is stored (the baseline is committed) and printed: never a secret in it,
         # neither one the flagged lines show (mask) nor one the whole file's detection found
-        # there (a repeat of a secret found elsewhere, a line inside a private key block)
+        # there (a repeat of a secret found elsewhere, a line inside a private key block); the
+        # fingerprint hashes the same masked content, so that it is no hash of a secret either
+        # (an unsalted hash of a known line around a secret lets anyone guess the secret offline)
         if content:
             if span not in masked:
                 if shown_lines is None:
                     shown_lines = _masked_lines(text, lines)
-                masked[span] = excerpt(_shown_content(span, lines, shown_lines, mask))
-            shown = masked[span]
+                masked[span] = _shown_content(span, lines, shown_lines, mask)
+            hashed = masked[span]
+            shown = excerpt(hashed)
         else:
+            hashed = content
             shown = excerpt(d.message)
-        out.append((d, _finish(prefixes[key], index), shown))
-    found = {id(d): (fp, ex) for d, fp, ex in out}
-    return [replace(d, fingerprint=found[id(d)][0], excerpt=found[id(d)][1]) for d in diagnostics]
+        key = (d.code, hashed)
+        index = seen[key]
+        seen[key] += 1
+        former_key = (d.code, content)
+        former_index = seen_former[former_key]
+        seen_former[former_key] += 1
+        if key not in prefixes:
+            prefixes[key] = _prefix_hash(d.code, path, hashed)
+        # the fingerprint of the unmasked content, as made before secrets were masked: kept in
+        # memory only, for a baseline written then (see fountain_audit.lint.baseline.apply)
+        former = digest(d.code, path, content, former_index) if hashed != content else None
+        out.append((d, _finish(prefixes[key], index), shown, former))
+    found = {id(d): rest for d, *rest in out}
+    return [replace(d, fingerprint=found[id(d)][0], excerpt=found[id(d)][1], former_fingerprint=found[id(d)][2])
+            for d in diagnostics]
