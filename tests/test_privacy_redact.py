@@ -758,3 +758,12 @@ def test_redacted_messages_end_with_the_command(tmp_path):
     r = CliRunner().invoke(main, ["dump", "--redact", str(tmp_path / f"missing_{_NAME_TOKEN}.spmd")])
     assert r.exit_code == 2 and _NAME_TOKEN not in r.output and "<redacted:github-token>" in r.output
     assert system.stderr is before
+
+
+@pytest.mark.parametrize("order", [(1, 0), (0, 1)])
+def test_dump_redact_learns_every_input_before_writing(keyword_pair, order):
+    # kwB first: its records were written before kwA, which shows the value to be a secret, was read
+    r = cli("dump", "--turns", "--redact", *(str(keyword_pair[k]) for k in order))
+    assert r.returncode == 0, r.stderr
+    users = [t["user"]["text"] for t in json.loads(r.stdout)["records"] if t.get("user") and "ok" in t["user"]["text"]]
+    assert sorted(users) == ["my old one was <redacted:keyword-secret> ok", "my password: <redacted:keyword-secret> ok"]

@@ -115,10 +115,13 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     out = utf8_stdout("strict")
     writer = dm.JsonWriter(out, output_format, shape, redactor)
     done: list[str] = []
+    stdin_text = _pool(files, redactor) if redactor else None
     try:
         for f in files:
             try:
-                if f == "-":
+                if f == "-" and stdin_text is not None:
+                    text, name = stdin_text, stdin_filename or "-"
+                elif f == "-":
                     text = read_stdin(DEFAULT_MAX_FILE_SIZE)
                     name = stdin_filename or "-"
                 else:
@@ -161,6 +164,26 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
         sys.exit(0 if not errors else 2)
     if errors:
         sys.exit(2)
+
+
+def _pool(files: list[str], redactor) -> str | None:
+    """``--redact``: ``redactor`` learns the secrets and home users of every input before any
+    record is written, so a value that a later file shows to be a secret (``password: X``) is
+    replaced in an earlier one that holds it alone (learnt file by file, the first file's records
+    were written before the second was read). Each file is read twice; standard input once,
+    here: its text is returned (``None`` when it is not an input or cannot be read). A file that
+    cannot be read is left out (the dump says why)."""
+    stdin = None
+    for f in files:
+        try:
+            if f == "-":
+                text = stdin = read_stdin(DEFAULT_MAX_FILE_SIZE)
+            else:
+                text = read_path(f)
+        except (OSError, MemoryError):
+            continue
+        redactor.learn(None, text)
+    return stdin
 
 
 @click.command("schema")
