@@ -205,6 +205,7 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
     shown_lines: list[str] | None = None  # the lines with the file's secrets masked (made when needed)
     seen: Counter = Counter()
     seen_former: Counter = Counter()  # occurrences by unmasked content (the former fingerprints' index)
+    masked_differs: dict = {}  # span -> whether masking changed its content
     # Many findings on one long line (a line of secrets) share its content: normalise, mask and
     # hash it once each, so the work stays linear in the input (the digest of each occurrence
     # is a copy of the hash of the shared prefix, fed the occurrence index: same digest).
@@ -244,8 +245,17 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
         if key not in prefixes:
             prefixes[key] = _prefix_hash(d.code, path, hashed)
         # the fingerprint of the unmasked content, as made before secrets were masked: kept in
-        # memory only, for a baseline written then (see fountain_audit.lint.baseline.apply)
-        former = digest(d.code, path, content, former_index) if hashed != content else None
+        # memory only, for a baseline written then (see fountain_audit.lint.baseline.apply); its
+        # prefix hashed once per content too (many findings on one line of secrets stay linear)
+        former = None
+        if content and hashed is not content:
+            differs = masked_differs.get(span)
+            if differs is None:
+                differs = masked_differs[span] = hashed != content
+            if differs:
+                if former_key not in prefixes:
+                    prefixes[former_key] = _prefix_hash(d.code, path, content)
+                former = _finish(prefixes[former_key], former_index)
         out.append((d, _finish(prefixes[key], index), shown, former))
     found = {id(d): rest for d, *rest in out}
     return [replace(d, fingerprint=found[id(d)][0], excerpt=found[id(d)][1], former_fingerprint=found[id(d)][2])
