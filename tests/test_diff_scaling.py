@@ -123,3 +123,59 @@ def test_anchors_keep_long_diffs_exact():
     assert coarse is False
     assert [op for op in ops if op[0] != "equal"] == [("replace", 1000, 1001, 1000, 1001),
                                                     ("insert", 2000, 2000, 2000, 2002)]
+
+
+def _deep_arguments(depth: int, notes: int = 20) -> tuple[str, str]:
+    """``notes`` tool notes whose arguments nest arrays ``depth`` deep; B changes the innermost
+    value of each (the adversarial test's shape, issue: diff JSON on ~950-deep arguments)."""
+    def side(leaf: str) -> str:
+        arg = "[" * depth + leaf + "]" * depth
+        return bench.HEAD + bench.TURN.format(prompt="go", reply="done", tool="".join(
+            f"[[tool: w({arg}) — ok]]\n\n" for _ in range(notes))) + bench.TAIL
+    return side("1"), side("2")
+
+
+def test_deep_arguments_work_is_linear(monkeypatch):
+    """Nested values were compared level by level, each level serialising the whole member
+    below it (quadratic in the depth: 10× deeper was ~100× the text serialised). Counted
+    work: the characters the diff's JSON value helpers serialise, and the time."""
+    import fountain_audit.diff.jsonvalues as jv
+
+    serialised = [0]
+    real = jv.json
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        @staticmethod
+        def dumps(*args, **kw):
+            out = real.dumps(*args, **kw)
+            serialised[0] += len(out)
+            return out
+
+    def work(depth: int) -> int:
+        serialised[0] = 0
+        a, b = _deep_arguments(depth)
+        result = diff_texts(a, b, "a.spmd", "b.spmd")
+        doc = result.to_json()
+        # every note's innermost value is replaced, at its full depth, in the patch and the change
+        arg = "[" * depth + "2" + "]" * depth
+        assert doc["patch"] == [op for n in range(20) for op in (
+            {"op": "replace", "path": f"/records/0/tool_calls/{n}/arguments" + "/0" * depth, "value": 2},
+            {"op": "replace", "path": f"/records/0/tool_calls/{n}/arguments_text", "value": arg},
+            {"op": "replace", "path": f"/records/0/tool_calls/{n}/body", "value": f"tool: w({arg}) — ok"})]
+        assert [c.kind for c in result.changes] == ["tool-changed"] * 20
+        assert all(c.details == [{"field": "arguments", "diff": [
+            {"op": "replace", "path": "$" + "[0]" * depth, "pointer": "/0" * depth, "before": 1, "after": 2}]}]
+                   for c in result.changes)
+        return serialised[0]
+
+    monkeypatch.setattr(jv, "json", Counting())
+    w1, w10 = work(60), work(600)
+    assert w10 / w1 <= 11, f"10× deeper serialised {w10 / w1:.1f}× the text ({w1} → {w10} characters)"
+    monkeypatch.undo()
+    small, large = _deep_arguments(60), _deep_arguments(600)
+    bench.run(*small)
+    t1, t10 = _best(*small, runs=5), _best(*large)
+    assert t10 / t1 <= 30, f"10× deeper took {t10 / t1:.1f}× the time ({t1:.3f}s → {t10:.3f}s)"

@@ -90,6 +90,61 @@ def same(a: Any, b: Any) -> bool:
     return canon(a) == canon(b)
 
 
+class Idents:
+    """Equal-value numbers for JSON values (hash-consing): ``ident(a) == ident(b)`` ⇔
+    ``same(a, b)``. Every container met is numbered once, bottom-up, from its children's
+    numbers, and remembered by identity, so comparing all the nested members of a value
+    level by level costs time linear in its size (:func:`same` per level reads the whole
+    member each time: quadratic in the depth). Any depth. The values numbered must not
+    change while the instance is used (it keeps a reference to each, so identities stay
+    valid)."""
+
+    __slots__ = ("_by_id", "_table")
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[Any, int]] = {}
+        self._table: dict[tuple, int] = {}
+
+    def _number(self, key: tuple) -> int:
+        n = self._table.get(key)
+        if n is None:
+            n = self._table[key] = len(self._table)
+        return n
+
+    def _known(self, v: Any) -> int:
+        if isinstance(v, (dict, list)):
+            return self._by_id[id(v)][1]
+        return self._number(("v", json.dumps(v, ensure_ascii=True)))
+
+    def ident(self, value: Any) -> int:
+        if not isinstance(value, (dict, list)):
+            return self._known(value)
+        hit = self._by_id.get(id(value))
+        if hit is not None:
+            return hit[1]
+        stack: list[tuple[Any, bool]] = [(value, False)]
+        while stack:
+            v, ready = stack.pop()
+            if id(v) in self._by_id:
+                continue
+            members = v.values() if isinstance(v, dict) else v
+            if not ready:
+                stack.append((v, True))
+                stack.extend((c, False) for c in members
+                             if isinstance(c, (dict, list)) and id(c) not in self._by_id)
+                continue
+            if isinstance(v, dict):
+                key: tuple = ("o",) + tuple(sorted((json.dumps(k, ensure_ascii=True), self._known(c))
+                                                  for k, c in v.items()))
+            else:
+                key = ("a",) + tuple(self._known(c) for c in v)
+            self._by_id[id(v)] = (v, self._number(key))
+        return self._by_id[id(value)][1]
+
+    def same(self, a: Any, b: Any) -> bool:
+        return a is b or self.ident(a) == self.ident(b)
+
+
 def pointer_token(key: Any) -> str:
     """One RFC 6901 reference token (``~`` → ``~0``, ``/`` → ``~1``)."""
     return str(key).replace("~", "~0").replace("/", "~1")
@@ -108,44 +163,62 @@ def json_path(parts: Sequence[Any]) -> str:
     return out
 
 
+def _unlink(link: Any) -> list[Any]:
+    """The parts of a linked path ``(parent, part)`` (``None`` is the root), first part first."""
+    parts: list[Any] = []
+    while link is not None:
+        link, part = link
+        parts.append(part)
+    parts.reverse()
+    return parts
+
+
 def json_path_diff(a: Any, b: Any, parts: tuple = ()) -> list[dict[str, Any]]:
     """Differences between two JSON values as ``{"op", "path", "pointer", "before", "after"}``
     entries: ``op`` is ``add``, ``remove`` or ``replace``; ``path`` a JSONPath (``$.a[0]``),
     ``pointer`` the RFC 6901 pointer relative to the values. Objects are compared key by key,
-    arrays item by item (extra items added or removed at the end). Any depth."""
+    arrays item by item (extra items added or removed at the end). Any depth, in time linear
+    in the size of the values (members compared by :class:`Idents`; paths are linked and
+    written out only for the entries)."""
     out: list[dict[str, Any]] = []
-    # Work items, last first: ("cmp", a, b, parts, pointer) compares two values; ("entry", e) emits one.
-    stack: list[tuple] = [("cmp", a, b, parts, "".join("/" + pointer_token(p) for p in parts))]
+    ids = Idents()
+    root: Any = None
+    for p in parts:
+        root = (root, p)
+
+    def entry(op: str, link: Any, before: Any, after: Any) -> tuple:
+        return ("entry", op, link, before, after)
+
+    # Work items, last first: ("cmp", a, b, link) compares two values; ("entry", ...) emits one.
+    stack: list[tuple] = [("cmp", a, b, root)]
     while stack:
         item = stack.pop()
         if item[0] == "entry":
-            out.append(item[1])
+            _, op, link, before, after = item
+            where = _unlink(link)
+            out.append({"op": op, "path": json_path(where), "pointer": "".join("/" + pointer_token(p) for p in where),
+                        "before": before, "after": after})
             continue
-        _, x, y, where, ptr = item
-        if same(x, y):
+        _, x, y, link = item
+        if ids.same(x, y):
             continue
         todo: list[tuple] = []
         if isinstance(x, dict) and isinstance(y, dict):
             for k in x:
                 if k not in y:
-                    todo.append(("entry", {"op": "remove", "path": json_path(where + (k,)),
-                                           "pointer": ptr + "/" + pointer_token(k), "before": x[k], "after": None}))
+                    todo.append(entry("remove", (link, k), x[k], None))
                 else:
-                    todo.append(("cmp", x[k], y[k], where + (k,), ptr + "/" + pointer_token(k)))
-            todo.extend(("entry", {"op": "add", "path": json_path(where + (k,)), "pointer": ptr + "/" + pointer_token(k),
-                                   "before": None, "after": y[k]}) for k in y if k not in x)
+                    todo.append(("cmp", x[k], y[k], (link, k)))
+            todo.extend(entry("add", (link, k), None, y[k]) for k in y if k not in x)
         elif isinstance(x, list) and isinstance(y, list):
             for i in range(max(len(x), len(y))):
-                p = where + (i,)
                 if i >= len(y):
-                    todo.append(("entry", {"op": "remove", "path": json_path(p), "pointer": f"{ptr}/{i}",
-                                           "before": x[i], "after": None}))
+                    todo.append(entry("remove", (link, i), x[i], None))
                 elif i >= len(x):
-                    todo.append(("entry", {"op": "add", "path": json_path(p), "pointer": f"{ptr}/{i}",
-                                           "before": None, "after": y[i]}))
+                    todo.append(entry("add", (link, i), None, y[i]))
                 else:
-                    todo.append(("cmp", x[i], y[i], p, f"{ptr}/{i}"))
+                    todo.append(("cmp", x[i], y[i], (link, i)))
         else:
-            todo.append(("entry", {"op": "replace", "path": json_path(where), "pointer": ptr, "before": x, "after": y}))
+            todo.append(entry("replace", link, x, y))
         stack.extend(reversed(todo))
     return out

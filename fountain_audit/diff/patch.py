@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fountain_audit.diff.alignment import align
-from fountain_audit.diff.jsonvalues import canon, copy_json, pointer_token, same
+from fountain_audit.diff.jsonvalues import Idents, copy_json, pointer_token
 
 _SAME: Any = object()  # raw not given: the values carried are those of b
 
@@ -29,52 +29,65 @@ def _child(raw: Any, key: Any, value: Any) -> Any:
     return value
 
 
+def _path(at: Any) -> str:
+    """A linked path (``(parent, token)`` ... down to a pointer string) as a pointer string."""
+    tokens: list[str] = []
+    while not isinstance(at, str):
+        at, token = at
+        tokens.append(token)
+    return at + "".join(reversed(tokens))
+
+
 def json_patch(a: Any, b: Any, path: str = "", raw: Any = _SAME) -> list[dict[str, Any]]:
     """An RFC 6902 patch (``add``/``remove``/``replace``) that turns ``a`` into ``b``; arrays
     are aligned with :func:`~fountain_audit.diff.alignment.align`, so one inserted item is one
     ``add``. ``raw`` (default ``b``) is the original of ``b`` (same keys and list lengths):
-    the values of ``add`` and ``replace`` are copied from it (nothing shared with it). Any depth."""
+    the values of ``add`` and ``replace`` are copied from it (nothing shared with it). Any
+    depth, in time linear in the size of the values (members compared by
+    :class:`~fountain_audit.diff.jsonvalues.Idents`; paths are linked, written out only for
+    the ops)."""
     ops: list[dict[str, Any]] = []
-    # Work items, last first: ("cmp", a, b, raw b, path) patches two values; ("op", op) emits one.
+    ids = Idents()
+    # Work items, last first: ("cmp", a, b, raw b, path) patches two values; ("op", op, path, value) emits one.
     stack: list[tuple] = [("cmp", a, b, b if raw is _SAME else raw, path)]
     while stack:
         item = stack.pop()
         if item[0] == "op":
-            ops.append(item[1])
+            _, op, at, value = item
+            ops.append({"op": op, "path": _path(at)} | ({} if op == "remove" else {"value": copy_json(value)}))
             continue
         _, x, y, r, at = item
-        if same(x, y):
+        if ids.same(x, y):
             continue
         todo: list[tuple] = []
         if isinstance(x, dict) and isinstance(y, dict):
-            todo.extend(("op", {"op": "remove", "path": f"{at}/{pointer_token(k)}"}) for k in x if k not in y)
-            todo.extend(("cmp", x[k], y[k], _child(r, k, y[k]), f"{at}/{pointer_token(k)}") for k in x if k in y)
-            todo.extend(("op", {"op": "add", "path": f"{at}/{pointer_token(k)}",
-                                "value": copy_json(_child(r, k, y[k]))})
-                        for k in y if k not in x)
+            todo.extend(("op", "remove", (at, "/" + pointer_token(k)), None) for k in x if k not in y)
+            todo.extend(("cmp", x[k], y[k], _child(r, k, y[k]), (at, "/" + pointer_token(k))) for k in x if k in y)
+            todo.extend(("op", "add", (at, "/" + pointer_token(k)), _child(r, k, y[k])) for k in y if k not in x)
         elif isinstance(x, list) and isinstance(y, list):
-            steps = align([canon(v) for v in x], [canon(v) for v in y],
+            steps = align([ids.ident(v) for v in x], [ids.ident(v) for v in y],
                           lambda i, j, x=x, y=y: 1.0 if type(x[i]) is type(y[j]) else None)
             todo.extend(_list_items(at, x, y, steps, r))
         else:
-            todo.append(("op", {"op": "replace", "path": at, "value": copy_json(r)}))
+            todo.append(("op", "replace", at, r))
         stack.extend(reversed(todo))
     return ops
 
 
-def _list_items(path: str, a: list, b: list, steps: list[tuple[str, int | None, int | None]],
+def _list_items(path: Any, a: list, b: list, steps: list[tuple[str, int | None, int | None]],
                 raw: Any) -> list[tuple]:
-    """The work items of :func:`json_patch` for an aligned array (see :func:`list_patch`)."""
+    """The work items of :func:`json_patch` for an aligned array (see :func:`list_patch`);
+    ``path`` is linked (see :func:`_path`)."""
     out: list[tuple] = []
     k = 0
     for op, i, j in steps:
         if op == "pair":
-            out.append(("cmp", a[i], b[j], _child(raw, j, b[j]), f"{path}/{k}"))
+            out.append(("cmp", a[i], b[j], _child(raw, j, b[j]), (path, f"/{k}")))
             k += 1
         elif op == "del":
-            out.append(("op", {"op": "remove", "path": f"{path}/{k}"}))
+            out.append(("op", "remove", (path, f"/{k}"), None))
         else:
-            out.append(("op", {"op": "add", "path": f"{path}/{k}", "value": copy_json(_child(raw, j, b[j]))}))
+            out.append(("op", "add", (path, f"/{k}"), _child(raw, j, b[j])))
             k += 1
     return out
 
@@ -89,7 +102,8 @@ def list_patch(path: str, a: list, b: list, steps: list[tuple[str, int | None, i
     for item in _list_items(path, a, b, steps, b if raw is None else raw):
         if item[0] == "cmp":
             _, x, y, r, at = item
-            ops.extend(item_patch(x, y, at, r))
+            ops.extend(item_patch(x, y, _path(at), r))
         else:
-            ops.append(item[1])
+            _, op, at, value = item
+            ops.append({"op": op, "path": _path(at)} | ({} if op == "remove" else {"value": copy_json(value)}))
     return ops
