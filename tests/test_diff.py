@@ -433,8 +433,14 @@ def test_only_timestamps_workspace_and_stats_changed_exits_0(tmp_path):
     assert doc["patch"] == []
     # asked for, each is a difference
     ts = json.loads(run("--compare-timestamps", "--format", "json", pa, pb).stdout)
-    assert {c["kind"] for c in ts["changes"]} == {"scene-changed", "model-switch-changed"}
+    assert {c["kind"] for c in ts["changes"]} == {"title-page-changed", "scene-changed", "model-switch-changed"}
     assert ts["summary"]["scene_changes"] == 4  # the recall scene and three chat scenes
+    assert [(c["message"], c["category"], c["pointer"], c["before"], c["after"])
+            for c in ts["changes"] if c["kind"] == "title-page-changed"] == [
+        ("title page Date changed: 2026-07-01 09:00:00 → 2027-01-31 09:00:00", "other", {"a": None, "b": None},
+         "2026-07-01 09:00:00", "2027-01-31 09:00:00"),
+        ("title page Draft date changed: 2026-07-01 → 2027-01-31", "other", {"a": None, "b": None},
+         "2026-07-01", "2027-01-31")]
     st_ = json.loads(run("--compare-stats", "--format", "json", pa, pb).stdout)
     assert [c["kind"] for c in st_["changes"]] == ["stats-changed"] * 3
     ws = run("--compare-workspace", "--format", "json", pa, pb)

@@ -60,13 +60,16 @@ category           kinds
                    status ``ok → error``, error, arguments as a JSON-path diff ...)
 ``context``        ``rag-added|removed|changed``, ``recall-added|removed|changed``
 ``notes``          ``note-added|removed|changed`` (the turn's other notes)
-``scenes``         ``scene-added|removed|changed|moved`` (scenes without turns; headings)
-``other``          ``actions-changed``, ``stats-changed``, ``field-changed``
+``scenes``         ``scene-added|removed|changed|moved`` (scenes without turns; headings),
+                   ``scene-description-changed`` (a scene with turns: its description)
+``other``          ``actions-changed``, ``stats-changed``, ``field-changed``,
+                   ``title-page-changed`` (one per entry; ``model`` for ``Model``/``Backend``)
 =================  =================================================================
 
 A recall or model-switch change in force for several turns is reported once, at the first
 turn. Scenes without turns (shell, agent mode, chunk analysis ...) are compared by their
-normalised text; their changes carry no pointer (they are not in the ``--turns`` document).
+normalised text; their changes carry no pointer (they are not in the ``--turns`` document),
+nor do title-page changes (title-page ``Date``/``Draft date`` values are timestamps).
 
 **Patch.** :attr:`DiffResult.patch` is an RFC 6902 JSON Patch worked out between A's and B's
 normalised documents, built from the alignment (an inserted turn is one ``add`` of

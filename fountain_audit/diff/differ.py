@@ -79,6 +79,7 @@ class Differ:
             script.extend(steps)
             events.extend(("turn", s) for s in steps)
         script, events = self._refine(script, events)
+        self._title_changes()
         self._scene_moves(scene_steps)
         moved = self._moves(script)
         moved_a = {x for x, _ in moved.items()}
@@ -103,6 +104,32 @@ class Differ:
                 self._turn_added_removed("turn-added", None, j)
         patch = self._patch(script)
         return self.changes, patch
+
+    # ---- title page
+    def _title_changes(self) -> None:
+        """One ``title-page-changed`` change per title-page entry added, removed or changed
+        (entries paired by key, a key written twice by its occurrence). The title page is not
+        in the ``dump --turns`` document: the changes carry no pointer, the patch no op."""
+        def by_key(entries: list[tuple[str, str]]) -> dict[str, list[str]]:
+            out: dict[str, list[str]] = {}
+            for k, v in entries:
+                out.setdefault(k, []).append(v)
+            return out
+        ta, tb = by_key(self.a.title), by_key(self.b.title)
+        for key in list(ta) + [k for k in tb if k not in ta]:
+            va, vb = ta.get(key, []), tb.get(key, [])
+            for n in range(max(len(va), len(vb))):
+                x = va[n] if n < len(va) else None
+                y = vb[n] if n < len(vb) else None
+                if x == y:
+                    continue
+                what = "added" if x is None else "removed" if y is None else "changed"
+                text = {"added": f"{one_line(y)}", "removed": f"{one_line(x)}",
+                        "changed": f"{one_line(x)} → {one_line(y)}"}[what]
+                category = "model" if key.strip().lower() in ("model", "backend") else "other"
+                self.add("title-page-changed", category, f"title page {key} {what}: {text}",
+                         {"a_scene": None, "b_scene": None, "heading": None}, None, None,
+                         before=x, after=y, details=[{"field": key, "before": x, "after": y}])
 
     # ---- scenes
     def _scene_sim(self, sa: SceneUnit, sb: SceneUnit) -> float | None:
@@ -165,10 +192,18 @@ class Differ:
             lines, coarse = line_diff(sa.body, sb.body)
             details.append({"field": "text", "before": sa.body, "after": sb.body, "diff": lines}
                            | ({"coarsened": True} if coarse else {}))
-        if not details:
-            return
         pa = f"/records/{sa.turns[0]}/scene" if sa.turns else None
         pb = f"/records/{sb.turns[0]}/scene" if sb.turns else None
+        if sa.turns and sb.turns and sa.description != sb.description:
+            # (a scene without turns: its description is part of its text, compared above)
+            lines, coarse = line_diff(sa.description, sb.description)
+            self.add("scene-description-changed", "scenes", f"scene description changed: {sb.raw_heading}",
+                     {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, pa, pb,
+                     before=sa.description, after=sb.description,
+                     details=[{"field": "text", "before": sa.description, "after": sb.description, "diff": lines}
+                              | ({"coarsened": True} if coarse else {})])
+        if not details:
+            return
         what = ", ".join(d["field"] for d in details)
         self.add("scene-changed", "scenes", f"scene changed ({what}): {sb.raw_heading}",
                  {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, pa, pb,

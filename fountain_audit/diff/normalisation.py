@@ -12,7 +12,7 @@ from fountain_audit import dump as dm
 from fountain_audit.privacy.redact import WORKSPACE as WORKSPACE_PLACEHOLDER, Redactor
 from fountain_audit.diff.jsonvalues import copy_json
 from fountain_audit.diff.options import Options
-from fountain_audit.model.session import Scene, Session
+from fountain_audit.model.session import _CHAT_DESC_RE, _ROUTING_RE, Scene, Session
 from fountain_audit.parse.fountain import Note
 
 #: Placeholders of the normalised documents.
@@ -128,3 +128,51 @@ def scene_body(scene: Scene, options: Options, redact: Redactor) -> str:
     text = re.sub(r"\n{3,}", "\n\n", text).strip("\n")
     return redact.text(text) if redact else text
 
+
+
+#: Title-page keys whose values are times (compared only with :attr:`Options.timestamps`).
+TIME_KEYS = frozenset({"date", "draft date"})
+
+
+def title_entries(session: Session, options: Options, redact: Redactor) -> list[tuple[str, str]]:
+    """The title page's ``(key, value)`` entries in order (a key written twice appears twice):
+    the value of a time key (``Date``, ``Draft date``) is ``"<timestamp>"`` unless timestamps
+    are compared; workspace paths are redacted."""
+    tp = session.document.title_page
+    out = []
+    for e in tp.entries if tp is not None else ():
+        value = e.value
+        if e.key.strip().lower() in TIME_KEYS and not options.timestamps:
+            value = TIMESTAMP
+        out.append((e.key, redact.text(value) if redact else value))
+    return out
+
+
+def scene_description(scene: Scene, options: Options, redact: Redactor) -> str:
+    """The normalised text of a scene's description (its leading action paragraphs): the values
+    its turns carry and the diff compares per turn left out (the ``Model:`` name: ``<model>``;
+    an EXT. scene's route endpoint and URL: ``<endpoint>``, ``<url>``), line ends and blank runs
+    normalised, timestamps (unless compared) and workspace paths replaced."""
+    text = scene.description_text
+    spans: list[tuple[int, int, str]] = []
+    if scene.model is not None:
+        m = _CHAT_DESC_RE.search(text)
+        if m is not None and m.group("model") == scene.model:
+            spans.append((m.start("model"), m.end("model"), "<model>"))
+    if scene.kind == "ext-chat":
+        at = 0
+        for a in scene.description:
+            m = _ROUTING_RE.match(a.text)
+            if m:
+                spans.extend((at + m.start(g), at + m.end(g), f"<{g}>") for g in ("endpoint", "url")
+                             if m.group(g) is not None)
+                break
+            at += len(a.text) + 1
+    for start, end, placeholder in sorted(set(spans), reverse=True):
+        text = text[:start] + placeholder + text[end:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = re.sub(r"[ \t]+\n", "\n", text)
+    text = re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+    if not options.timestamps:
+        text = TS_RE.sub(TIMESTAMP, text)
+    return redact.text(text) if redact else text

@@ -26,6 +26,8 @@ def _sign(kind: str) -> tuple[str, str]:
 
 
 def _hunk_key(c: Change) -> tuple:
+    if c.kind == "title-page-changed":
+        return ("title",)
     if c.a_turn is not None or c.b_turn is not None:
         return ("turn", c.a_turn, c.b_turn)
     return ("scene", c.a_scene, c.b_scene)
@@ -40,7 +42,9 @@ def _sides(what: str, a: int | None, b: int | None) -> str:
 def _hunk_header(c: Change) -> Line:
     """``@@ -turn N +turn M @@ scene -K +L: HEADING`` (each number on its side: ``-`` A's,
     ``+`` B's), or ``@@ -scene K +scene L @@ HEADING`` for a scene without turns. The heading
-    is B's, or A's when B lacks the turn or scene."""
+    is B's, or A's when B lacks the turn or scene; ``@@ title page @@`` for the title page."""
+    if c.kind == "title-page-changed":
+        return [("@@ title page @@", "header")]
     if c.a_turn is not None or c.b_turn is not None:
         scenes = _sides("", c.a_scene, c.b_scene) or "?"
         return [(f"@@ {_sides('turn ', c.a_turn, c.b_turn)} @@", "header"), (f" scene {scenes}: {c.heading or ''}",
@@ -111,6 +115,8 @@ def _change_lines(c: Change) -> list[Line]:
     else:
         lines.append([(f"{sign} {c.message}", style)])
     for d in c.details:
+        if c.kind == "title-page-changed":
+            continue  # in the message
         if c.kind == "tool-changed" and d["field"] in ("status", "error", "name", "actor"):
             continue  # in the message
         if c.kind == "scene-changed" and d["field"] == "heading":

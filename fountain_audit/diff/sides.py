@@ -12,7 +12,8 @@ from typing import Any
 
 from fountain_audit import dump as dm
 from fountain_audit.diff.jsonvalues import canon
-from fountain_audit.diff.normalisation import HEADING_TS_RE, TIMESTAMP, normalise, redactor, scene_body
+from fountain_audit.diff.normalisation import (HEADING_TS_RE, TIMESTAMP, normalise, redactor, scene_body,
+                                               scene_description, title_entries)
 from fountain_audit.diff.options import DiffError, Options
 from fountain_audit.model.session import Session, build_session, without_turns
 from fountain_audit.parse.fountain import parse
@@ -33,7 +34,8 @@ def turns_document(session: Session, file: str) -> dict[str, Any]:
 @dataclass(eq=False, slots=True)
 class SceneUnit:
     """A scene as aligned: ``turns`` are record indexes; ``body`` the normalised text of a
-    scene without turns; ``key`` the exact alignment key; ``text`` the similarity text."""
+    scene without turns; ``key`` the exact alignment key; ``text`` the similarity text;
+    ``description`` the normalised text of its description (:func:`scene_description`)."""
 
     index: int
     kind: str
@@ -45,6 +47,7 @@ class SceneUnit:
     key: tuple
     text: str
     turn_keys: list[tuple]
+    description: str = ""
 
 
 class Side:
@@ -53,7 +56,7 @@ class Side:
     and the units are built when first read (a diff of two identical texts needs none of
     them); :attr:`turn_count` and :attr:`scene_count` come from the session model."""
 
-    __slots__ = ("name", "session", "options", "_document", "_normalised", "_scenes", "_recall_scenes")
+    __slots__ = ("name", "session", "options", "_document", "_normalised", "_scenes", "_recall_scenes", "_title")
 
     def __init__(self, name: str, session: Session, options: Options = Options()):
         self.name, self.session, self.options = name, session, options
@@ -61,6 +64,7 @@ class Side:
         self._normalised: dict[str, Any] | None = None
         self._scenes: list[SceneUnit] | None = None
         self._recall_scenes: frozenset[int] = frozenset()
+        self._title: list[tuple[str, str]] | None = None
 
     def renamed(self, name: str) -> "Side":
         """The same session (shared, not parsed again) as file ``name``."""
@@ -104,6 +108,14 @@ class Side:
         return self._recall_scenes
 
     @property
+    def title(self) -> list[tuple[str, str]]:
+        """The title page's ``(key, value)`` entries in order, values normalised
+        (:func:`title_entries`)."""
+        if self._title is None:
+            self._build()
+        return self._title  # type: ignore[return-value]
+
+    @property
     def records(self) -> list[dict[str, Any]]:
         return self.normalised["records"]
 
@@ -130,12 +142,15 @@ class Side:
                 else sc.heading.heading
             heading = redact.text(heading) if redact else heading
             body = "" if turns else scene_body(sc, options, redact)
+            description = scene_description(sc, options, redact)
             ws = sc.workspace if options.workspace else None
             tkeys = [turn_key(recs[t]) for t in turns]
             key = (sc.kind, heading, tuple(tkeys)) if turns else (sc.kind, heading, body)
             text = "\n".join(turn_text(recs[t]) for t in turns) if turns else body
-            units.append(SceneUnit(sc.index, sc.kind, heading, sc.heading.heading, turns, body, ws, key, text, tkeys))
+            units.append(SceneUnit(sc.index, sc.kind, heading, sc.heading.heading, turns, body, ws, key, text, tkeys,
+                                   description))
         self._document, self._normalised, self._scenes, self._recall_scenes = document, normalised, units, recall_scenes
+        self._title = title_entries(session, options, redact)
 
 
 def turn_key(rec: dict[str, Any]) -> tuple:
