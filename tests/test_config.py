@@ -193,7 +193,13 @@ def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
         .replace("HARVEY\nForwarding", "/* fountain-audit: enable=P102 */\n\nHARVEY\nForwarding") \
         .replace("LLAMA\nIt", "/* fountain-audit: enable=S104 */\n\nLLAMA\nIt")
     assert lint_messages(region) == [(11, 1, "unused suppression: 'disable=S101' suppressed no diagnostic"),
-                                     (23, 1, "unused suppression: enable ends no disabled region")]
+                                     (23, 1, "unused suppression: 'enable=S104' ends no disabled region")]
+    # an enable names the rules of its list that ended no region, and only those
+    both = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable=P102 */\n\nALICE\nWhat") \
+        .replace("HARVEY\nForwarding", "/* fountain-audit: enable=P102,S104 */\n\nHARVEY\nForwarding")
+    assert lint_messages(both) == [(18, 1, "unused suppression: 'enable=S104' ends no disabled region")]
+    bare = BAD.replace("HARVEY\nForwarding", "/* fountain-audit: enable */\n\nHARVEY\nForwarding")
+    assert lint_messages(bare) == [(16, 1, "unused suppression: enable ends no disabled region")]
 
 
 def test_config_naming_a_pyproject_without_our_table_is_an_error(tmp_path, monkeypatch):

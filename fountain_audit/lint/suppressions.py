@@ -152,10 +152,20 @@ def directives(document: Document, in_speech: dict[int, str] | None = None) -> l
                     for code in d.codes:
                         open_by_code.setdefault(code, []).append(d)
         elif d.verb == "enable" and not d.error:
-            # An enable ends the earlier disable regions it names (or all of them).
+            # An enable ends the earlier disable regions it names (or all of them); each rule of
+            # its list that ended one is ``matched`` (A101 names the others)
+            if any(prev.last == last_line for prev in open_all):
+                d.matched.update(name for name, _ in d.selectors)  # (a region of every rule ended)
             close(open_all, d)
-            for code in (list(open_by_code) if d.codes is None else d.codes):
-                close(open_by_code.pop(code, []), d)
+            if d.codes is None:
+                for code in list(open_by_code):
+                    close(open_by_code.pop(code, []), d)
+            for name, codes in d.selectors:
+                for code in codes:
+                    regions = open_by_code.pop(code, [])
+                    if any(prev.last == last_line for prev in regions):
+                        d.matched.add(name)
+                    close(regions, d)
         out.append(d)
     return out
 
@@ -209,6 +219,9 @@ def unused(d: Directive) -> str | None:
     if d.error:
         return None
     if d.verb == "enable":
+        if d.selectors:
+            names = [name for name, _ in d.selectors if name not in d.matched]
+            return f"'enable={','.join(names)}' ends no disabled region" if names else None
         return None if d.used else "enable ends no disabled region"
     if d.selectors:
         names = [name for name, _ in d.selectors if name not in d.matched]

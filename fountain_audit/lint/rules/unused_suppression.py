@@ -3,7 +3,8 @@
 ## What it does
 Reports a `/* fountain-audit: disable... */` comment that no diagnostic matched, the
 rules of its list that matched none (named in the message, as written: `'disable-next=P103'
-suppressed no diagnostic`), and an `enable` that ends no region. (Computed by the linter after every other rule has
+suppressed no diagnostic`), and an `enable` that ends no region (or the rules of its list that
+end none: `'enable=S104' ends no disabled region`). (Computed by the linter after every other rule has
 run; suppressing this rule itself needs `--ignore A101`.)
 
 ## Why is this bad?
