@@ -198,6 +198,10 @@ def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
     both = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable=P102 */\n\nALICE\nWhat") \
         .replace("HARVEY\nForwarding", "/* fountain-audit: enable=P102,S104 */\n\nHARVEY\nForwarding")
     assert lint_messages(both) == [(18, 1, "unused suppression: 'enable=S104' ends no disabled region")]
+    pair = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable=P102,S104 */\n\nALICE\nWhat") \
+        .replace("HARVEY\nForwarding", "/* fountain-audit: enable=P102,S104 */\n\nHARVEY\nForwarding")
+    assert lint_messages(pair) == [  # one region of two rules, ended by both (S104 is at the end)
+        (11, 1, "unused suppression: 'disable=S104' suppressed no diagnostic")]
     bare = BAD.replace("HARVEY\nForwarding", "/* fountain-audit: enable */\n\nHARVEY\nForwarding")
     assert lint_messages(bare) == [(16, 1, "unused suppression: enable ends no disabled region")]
 

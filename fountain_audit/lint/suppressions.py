@@ -160,12 +160,12 @@ def directives(document: Document, in_speech: dict[int, str] | None = None) -> l
             if d.codes is None:
                 for code in list(open_by_code):
                     close(open_by_code.pop(code, []), d)
-            for name, codes in d.selectors:
-                for code in codes:
-                    regions = open_by_code.pop(code, [])
-                    if any(prev.last == last_line for prev in regions):
-                        d.matched.add(name)
-                    close(regions, d)
+            # (which rules end a region is decided before any is closed: a region of several rules
+            # is listed under each, and closing it under one would leave it closed for the next)
+            d.matched.update(name for name, codes in d.selectors
+                             if any(prev.last == last_line for code in codes for prev in open_by_code.get(code, ())))
+            for code in d.codes or ():
+                close(open_by_code.pop(code, []), d)
         out.append(d)
     return out
 
