@@ -529,3 +529,14 @@ def test_messages_cite_no_recorder_commit():
                      "the action line 'MODELS · 19 reply + 1022 ctx · 1.65s · 11.5 tok/s'"),
         "T103": (26, "chat scene (line 13) holds 2 exchanges; Harvey writes one scene per turn, and older Harvey "
                      "builds replay only one of them")}
+
+
+@pytest.mark.parametrize("stamp", ["2026-13-14T10:04:05+02:00", "2026-07-01T25:04:05Z", "2026-07-01T10:04:05+24:00"])
+def test_impossible_hand_off_time_is_h101(stamp):
+    """`INT. HAND-OFF - 2026-13-14T10:04:05+02:00` was read as the hand-off's time (read_heading)
+    but H101 said nothing (lint: All clear) while the same date in a chat heading was reported."""
+    assert _found(f"INT. HAND-OFF - {stamp}\n\nHARVEY\nBye.\n", "H101") == [
+        ("H101", 1, 1, f"hand-off heading time '{stamp}' is not a valid date and time")]
+    # a valid time, or a label that is no time, is not reported
+    for label in ("2026-07-01T10:04:05+02:00", "2026-07-01T10:04:05.5Z", "SUMMARY"):
+        assert _found(f"INT. HAND-OFF - {label}\n\nHARVEY\nBye.\n", "H101") == []

@@ -38,7 +38,7 @@ RULES = (
     ('missing_fade_in', 'S103', 'missing-fade-in', 'warning', '1.0', ('session',)),
     ('missing_the_end', 'S104', 'missing-the-end', 'warning', '1.0', ('session',)),
     ('session_cut_short', 'S108', 'session-cut-short', 'info', '1.0', ('session',)),
-    ('malformed_scene_heading', 'H101', 'malformed-scene-heading', 'error', '1.0', SESSION_LIKE),
+    ('malformed_scene_heading', 'H101', 'malformed-scene-heading', 'error', '1.0', ('fragment', 'hand-off', 'session')),
     ('loose_scene_timestamp', 'H102', 'loose-scene-timestamp', 'info', '1.0', SESSION_LIKE),
     ('unknown_scene_kind', 'H103', 'unknown-scene-kind', 'warning', '1.0', SESSION_LIKE),
     ('ext_without_routing', 'H104', 'ext-without-routing', 'warning', '1.2', SESSION_LIKE),

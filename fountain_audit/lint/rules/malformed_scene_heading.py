@@ -4,7 +4,9 @@
 Reports a scene heading of a kind the recorder time-stamps (chat, EXT., agent mode,
 shell, skill, context recall, chunk analysis, pipeline) that has no
 `YYYY-MM-DD HH:MM:SS` timestamp at its end or whose timestamp is not a real date and
-time, and an `INT.` chat heading without `TALKING`.
+time, an `INT. HAND-OFF - <RFC 3339 time>` heading whose time is not a real date and time
+(`2026-13-14T10:04:05+02:00`, hour 25, offset `+24:00`), and an `INT.` chat heading without
+`TALKING`.
 
 ## Why is this bad?
 The timestamp is the only record of when an interaction happened; Harvey's own reader
@@ -43,13 +45,18 @@ CODE = "H101"
 NAME = "malformed-scene-heading"
 SEVERITY = Severity.ERROR
 SINCE = "1.0"
-SCOPE = SESSION_LIKE
+SCOPE = SESSION_LIKE + ("hand-off",)  # a hand-off file: only its heading time is judged
 
 
 def check(ctx):
     for scene in ctx.session.scenes:
         info, h = scene.info, scene.heading
         if info.kind not in TIMESTAMPED_KINDS:
+            # a hand-off label read as its RFC 3339 time (read_heading) is held to the same test;
+            # a hand-off without one is not time-stamped by the recorder and is not reported
+            if info.timestamp_form == "rfc3339" and not valid_timestamp(info.timestamp):
+                yield Finding(h.line, h.column, f"hand-off heading time '{info.timestamp}' is not a valid date and time",
+                              h.end_line, h.end_column)
             continue
         if info.timestamp is None:
             yield Finding(h.line, h.column, f"{info.kind} scene heading has no timestamp "
