@@ -461,3 +461,19 @@ def test_a_hand_off_headings_rfc3339_label_is_its_time(tmp_path, validators):
         f.write_text(f"INT. HAND-OFF - {label}\n\nHARVEY\nBye.\n", encoding="utf-8")
         r = run("--to", "toolpath", str(f))
         assert r.exit_code == 2 and ":1:1: no scene heading has a timestamp, so the session has no time" in r.stderr
+
+
+def test_a_reply_under_harveys_cue_keeps_the_turns_model(tmp_path, validators):
+    """`Model: llama3:latest` and HARVEY answering directly: OTLP named `chat llama3:latest` but
+    the toolpath document named the model nowhere. It goes on the reply step's meta; the step's
+    actor stays tool:harvey and no agent actor is made up."""
+    f = tmp_path / "m.spmd"
+    f.write_text("Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-07-01 10:00:00\n\n"
+                 "Harvey and ALICE are in chat mode. Model: llama3:latest. Workspace: /tmp/ws.\n\nALICE\nHi.\n\n"
+                 "HARVEY\nHello.\n\nTHE END.\n", encoding="utf-8")
+    doc = export(f)
+    assert_valid(validators, doc)
+    (p,) = doc["paths"]
+    assert p["meta"]["actors"] == {"human:alice": {"name": "ALICE"}, "tool:harvey": {"name": "HARVEY"}}
+    assert [(s["step"]["id"], s["step"]["actor"], s["meta"].get("model")) for s in p["steps"]] == [
+        ("t1.user", "human:alice", None), ("t1.reply", "tool:harvey", "llama3:latest")]

@@ -146,6 +146,12 @@ class _PathBuilder:
                 if sp.actor_ref.startswith("agent:") and client.model and client.provider:
                     self.models.setdefault(sp.actor_ref, {"model": client.model, **(
                         {"provider": client.provider} if client.provider else {})})
+                elif not sp.actor_ref.startswith("agent:") and client.model:
+                    # a reply under HARVEY's cue: the actor stays who the file says spoke (never
+                    # the model, and no agent actor is made up); the turn's model goes on the step
+                    meta["model"] = client.model
+                    if client.provider:
+                        meta["provider"] = client.provider
             self.append(sp.id, self.actor(sp.actor_ref, sp.character), when, structural, meta)
         if tools or others:  # no reply: the calls are the forwarded-to model's, or unknown
             ref = str(actors.agent(t.target)) if t.target else str(actors.UNKNOWN_AGENT)
