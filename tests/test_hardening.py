@@ -837,7 +837,7 @@ EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
      f"fountain-audit: error: cannot write gone/{EVIL_SHOWN}: No such file or directory"),
     (("redact", "s.spmd", "-o", "gone/" + EVIL),
      f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
-    (("report", "s.spmd", "-o", EVIL + ".txt"), f"Error: -o {EVIL_SHOWN}.txt: a page is written to a name"),
+    (("report", "s.spmd", "-o", "e" + EVIL), f"Error: -o e{EVIL_SHOWN}: exists and is not a directory"),
 ])
 def test_file_names_reach_standard_error_escaped(project, args, expected):
     import os

@@ -256,10 +256,17 @@ def test_a_secret_in_a_file_name_is_redacted_in_page_names_titles_and_the_index(
     assert not any(token in p.read_text() for p in pages)
 
 
-def test_an_output_name_with_another_suffix_is_not_made_a_directory(tmp_path):
-    r = run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(tmp_path / "out.txt"))
-    assert r.exit_code == 2 and "a page is written to a name ending in .html" in r.output
-    assert not (tmp_path / "out.txt").exists()
+@pytest.mark.parametrize("name", ["out.txt", "pages.v2"])
+def test_an_output_name_with_another_suffix_is_a_directory(tmp_path, name):
+    """README: -o names one page when it ends in .html/.htm (or is -, a device ...); "otherwise it
+    is a folder, created if missing". `-o pages.v2` and `-o out.txt` were a usage error (exit 2)."""
+    r = run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(tmp_path / name))
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in (tmp_path / name).iterdir()) == ["clean-session.spmd.html", "index.html"]
+    (tmp_path / "file.txt").write_text("mine")  # an existing file that is no page name: still refused
+    r = run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(tmp_path / "file.txt"))
+    assert r.exit_code == 2 and "exists and is not a directory" in r.output
+    assert (tmp_path / "file.txt").read_text() == "mine"
 
 
 def test_undecodable_bytes_and_escaped_lone_surrogates_become_replacement_characters(tmp_path):

@@ -92,11 +92,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     # `lint -o`: never a directory to create
     stream = not to_stdout and resolve_target(output)[1]
     single = to_stdout or stream or output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)
-    suffix = os.path.splitext(output.rstrip("/\\"))[1]
-    if not single and suffix and not os.path.isdir(output) and not output.endswith(("/", os.sep)):
-        # `-o out.txt` asks for a file: a directory named out.txt would surprise
-        raise click.UsageError(f"-o {terminal_safe(output)}: a page is written to a name ending in .html; for a directory of "
-                               f"pages, give a name without a file suffix, an existing directory, or end it with /")
+    # any other name is a folder, created if missing (README: `-o pages.v2`, `-o out.txt` too)
     if single and len(files) > 1:
         raise click.UsageError(f"-o {terminal_safe(output)}: one page takes one session, and the paths hold "
                                f"{len(files)}; give -o a directory (e.g. -o pages/) for a page per session and an index")
