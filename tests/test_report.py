@@ -629,7 +629,12 @@ def test_standard_input_gets_a_page_named_stdin_or_after_stdin_filename(tmp_path
     r = CliRunner().invoke(main, ["report", "-", "-o", "pages/"], input=text)
     assert (r.exit_code, r.stderr) == (0, "fountain-audit: wrote 1 page and index.html to pages/\n")
     assert sorted(os.listdir("pages")) == ["index.html", "stdin.html"]
-    assert 'href="stdin.html"' in Path("pages/index.html").read_text(encoding="utf-8")
+    index = Path("pages/index.html").read_text(encoding="utf-8")
+    assert 'href="stdin.html"' in index
+    # the page's title and the index's link name it as its file does, not '-'
+    assert "<title>stdin — fountain-audit report</title>" in Path("pages/stdin.html").read_text(encoding="utf-8")
+    assert re.search(r'href="stdin.html"[^>]*>stdin</a>', index), index
+    assert ">-</a>" not in index
     Path("fountain-audit.toml").write_text('[per-file-ignores]\n"archive/*.spmd" = ["P102"]\n', encoding="utf-8")
     for name, page, p102 in (("./sessions/a.spmd", "sessions__a.spmd.html", True),
                              ("archive/b.spmd", "archive__b.spmd.html", False)):

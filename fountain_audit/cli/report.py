@@ -144,7 +144,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
             if redact or redact_paths:
                 redactor = pool[0].learn(session, text)
             diagnostics = lint_session(text, document, session, name, selection, frozenset(cfg.ignored_for(name)))
-            page = collect(session, name, text, diagnostics, redactor, rules)
+            # the page's title and index entry name standard input as its page file does (stdin, or
+            # --stdin-filename's name), not '-'
+            page = collect(session, (stdin_filename or "stdin") if f == "-" else name, text, diagnostics, redactor, rules)
             # standard input's page: named after --stdin-filename, else stdin.html (not -.html)
             shown = (display_path(stdin_filename) if stdin_filename else "stdin") if f == "-" else \
                 os.path.relpath(os.path.abspath(f), common) if common else f
