@@ -664,3 +664,13 @@ def test_a_page_output_in_missing_folders_creates_them(tmp_path):
     # nothing is created when there is nothing to write
     r = CliRunner().invoke(main, ["report", str(tmp_path / "nope.spmd"), "-o", str(tmp_path / "other" / "s.html")])
     assert r.exit_code == 2 and not (tmp_path / "other").exists()
+
+
+def test_pages_end_with_a_newline(tmp_path):
+    """A page (and the index) ended in `</html>` with no newline: the next output followed it on
+    the same line."""
+    r = run("report", str(SAMPLES / "clean-session.spmd"), "-o", "-")
+    assert r.exit_code == 0 and r.stdout.endswith("</html>\n") and not r.stdout.endswith("\n\n")
+    assert run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(tmp_path / "p")).exit_code == 0
+    for name in ("clean-session.spmd.html", "index.html"):
+        assert (tmp_path / "p" / name).read_bytes().endswith(b"</html>\n")

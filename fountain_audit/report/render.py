@@ -100,13 +100,16 @@ def _csp(script: str) -> str:
 
 
 def _page(template: str, **context: Any) -> str:
-    """The rendered page, well-formed Unicode: a lone surrogate (an undecodable input byte, a
+    """The rendered page, ending in a newline, well-formed Unicode: a lone surrogate (an undecodable input byte, a
     JSON ``\\ud800`` escape in tool arguments) is written as U+FFFD, so the page encodes as UTF-8."""
     from fountain_audit.parse.source import well_formed
 
     script = _asset("report.js")
-    return well_formed(_env().get_template(template).render(css=_asset("report.css"), script=script,
+    html = well_formed(_env().get_template(template).render(css=_asset("report.css"), script=script,
                                                             csp=_csp(script), version=__version__, **context))
+    # Jinja drops the template's final newline: a page ends with one, as a text file does (the
+    # shell prompt after `report -o -` was on the line of </html>)
+    return html if html.endswith("\n") else html + "\n"
 
 
 def _num(x: float) -> str:
