@@ -67,7 +67,7 @@ def test_a_bad_severity_names_its_key(tmp_path, monkeypatch, value, why):
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["lint", "a.spmd"])
     assert r.exit_code == 2
-    assert r.output.splitlines()[-1] == f"fountain-audit: error: {tmp_path / 'fountain-audit.toml'}: severity.missing-the-end: {why}"
+    assert r.output.splitlines()[-1] == f"fountain-audit: error: fountain-audit.toml: severity.missing-the-end: {why}"
 
 
 @pytest.mark.parametrize("value", ['1', '"infoo"', '"info"'])
@@ -79,7 +79,7 @@ def test_a_severity_key_that_is_no_rule_is_named_before_its_value(tmp_path, monk
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["lint", "a.spmd"])
     assert (r.exit_code, r.output.splitlines()[-1]) == (
-        2, f"fountain-audit: error: {tmp_path / 'fountain-audit.toml'}: severity: unknown rule or rule prefix 'bogus' "
+        2, f"fountain-audit: error: fountain-audit.toml: severity: unknown rule or rule prefix 'bogus' "
            "(see 'fountain-audit rules')")
 
 
@@ -126,9 +126,35 @@ def test_invalid_toml_is_reported_at_its_file_line_and_column(tmp_path, monkeypa
     r = CliRunner().invoke(main, ["lint", "--config", "fountain-audit.toml", "a.spmd"])
     assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"fountain-audit: error: fountain-audit.toml{where}: "
                                                         f"invalid TOML: {message}\n")
-    r = CliRunner().invoke(main, ["lint", "a.spmd"])  # discovered: named by its absolute path, as before
-    assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {tmp_path / 'fountain-audit.toml'}{where}: "
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])  # discovered: named relative to the current directory
+    assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: fountain-audit.toml{where}: "
                                           f"invalid TOML: {message}\n")
+
+
+def test_config_errors_name_the_file_as_baseline_errors_do(tmp_path, monkeypatch):
+    """A pyproject.toml found by searching was named by its absolute path (baseline messages are
+    relative); a byte that is not UTF-8 gave "cannot read: 'utf-8' codec can't decode byte 0xff
+    in position 15" and a byte-order mark "1:1: invalid TOML: Invalid statement"."""
+    (tmp_path / "a.spmd").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    py = tmp_path / "pyproject.toml"
+    py.write_text("[tool.fountain-audit]\nbogus = 1\n")
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert r.exit_code == 2 and r.stderr.startswith("fountain-audit: error: pyproject.toml: unknown key(s) 'bogus'")
+    py.write_bytes(b"[tool.fountain-audit]\n# x\xff\n")
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: pyproject.toml:2:4: not UTF-8 "
+                                          "(invalid start byte at byte 25)\n")
+    py.write_bytes(b"\xef\xbb\xbf[tool.fountain-audit]\n")
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: pyproject.toml:1:1: invalid TOML: the file starts "
+                                          "with a byte-order mark (U+FEFF); save it as UTF-8 without one\n")
+    py.unlink()
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")  # above the current directory: absolute, as before
+    (tmp_path / "fountain-audit.toml").write_text("bogus = 1\n")
+    r = CliRunner().invoke(main, ["lint", "../a.spmd"])
+    assert r.exit_code == 2 and os.path.realpath(tmp_path / "fountain-audit.toml") + ": unknown key(s)" in r.stderr
 
 
 def test_a_config_file_that_is_a_fifo_is_an_error_not_a_hang(tmp_path, monkeypatch):
@@ -226,7 +252,7 @@ def test_a_hostile_config_is_a_configuration_error(tmp_path, monkeypatch, conten
     (tmp_path / "a.spmd").write_text(BAD)
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["lint", "a.spmd"])
-    assert r.exit_code == 2 and r.output.splitlines()[-1] == f"fountain-audit: error: {tmp_path / 'fountain-audit.toml'}: {problem}"
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == f"fountain-audit: error: fountain-audit.toml: {problem}"
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")

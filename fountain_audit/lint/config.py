@@ -151,7 +151,22 @@ class Config:
             return PurePosixPath(Path(path).as_posix()).as_posix()
 
     def _where(self) -> str:
-        return f"{self.source}: " if self.source else ""
+        return f"{shown_path(self.source)}: " if self.source else ""
+
+
+def shown_path(path: str | os.PathLike) -> str:
+    """``path`` as messages name it: relative to the current directory when it is below it (a
+    configuration file found by searching is absolute; baseline and lint messages name files
+    relative), else as it is."""
+    s = os.fspath(path)
+    if os.path.isabs(s):
+        try:
+            cwd = os.path.realpath(os.getcwd())
+        except OSError:
+            return s
+        if s.startswith(cwd.rstrip(os.sep) + os.sep):
+            return s[len(cwd.rstrip(os.sep)) + 1:]
+    return s
 
 
 class _Directory(str):
@@ -201,7 +216,7 @@ def _find_config(start: str) -> str | None:
         py = os.path.join(d, "pyproject.toml")
         for f in (own, py):  # a FIFO or directory by that name would be read (and hang) or skipped
             if os.path.exists(f) and not os.path.isfile(f):
-                raise ConfigError(f"{f}: not a regular file")
+                raise ConfigError(f"{shown_path(f)}: not a regular file")
         if os.path.isfile(py) and _may_configure(py):
             data = _read_toml(py)  # a broken pyproject.toml is an error, not "no configuration"
             if "fountain-audit" in data.get("tool", {}):
@@ -239,18 +254,28 @@ _MAX_CONFIG_BYTES = 16 << 20
 def _read_toml(path: str | os.PathLike) -> dict[str, Any]:
     """Parse a TOML file. Raises :class:`ConfigError` naming the file and the TOML error."""
     import tomllib  # only when there is a file to read (start-up)
+    real, path = path, shown_path(path)
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, /dev/zero never end
+        if not stat.S_ISREG(os.stat(real).st_mode):  # a FIFO would block, /dev/zero never end
             raise ConfigError(f"{path}: not a regular file")
-        with open(path, "rb") as f:
+        with open(real, "rb") as f:
             data = f.read(_MAX_CONFIG_BYTES + 1)
         if len(data) > _MAX_CONFIG_BYTES:
             raise ConfigError(f"{path}: larger than {_MAX_CONFIG_BYTES >> 20} MB: not a configuration file")
-        text = data.decode("utf-8")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:  # where, as the baseline's message says what
+            before = data[:e.start]
+            line = before.count(b"\n") + 1
+            col = len(before[before.rfind(b"\n") + 1:].decode("utf-8")) + 1
+            raise ConfigError(f"{path}:{line}:{col}: not UTF-8 ({e.reason} at byte {e.start})") from None
+        if text.startswith("\ufeff"):  # tomllib's 'Invalid statement' at 1:1 would not say why
+            raise ConfigError(f"{path}:1:1: invalid TOML: the file starts with a byte-order mark (U+FEFF); "
+                              "save it as UTF-8 without one")
         return tomllib.loads(text)
     except ConfigError:
         raise
-    except (OSError, UnicodeDecodeError) as e:
+    except OSError as e:
         raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(_toml_error(path, e, text)) from None
@@ -296,7 +321,7 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     if path.name == "pyproject.toml":
         tool = data.get("tool")
         if explicit and not (isinstance(tool, dict) and "fountain-audit" in tool):
-            raise ConfigError(f"{path}: no [tool.fountain-audit] table")
+            raise ConfigError(f"{shown_path(path)}: no [tool.fountain-audit] table")
         data = data.get("tool", {}).get("fountain-audit", {})
     elif set(data) == {"tool"} and isinstance(data["tool"], dict) and set(data["tool"]) == {"fountain-audit"}:
         data = data["tool"]["fountain-audit"]  # the pyproject shape pasted into fountain-audit.toml
