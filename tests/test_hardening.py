@@ -834,7 +834,7 @@ EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
     (("lint", "s.spmd", "-o", "gone/" + EVIL),
      f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
     (("export", "--to", "toolpath", "s.spmd", "-o", "gone/" + EVIL),
-     f"fountain-audit: error: cannot write gone/{EVIL_SHOWN}: No such file or directory"),
+     f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
     (("redact", "s.spmd", "-o", "gone/" + EVIL),
      f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
     (("report", "s.spmd", "-o", "e" + EVIL), f"Error: -o e{EVIL_SHOWN}: exists and is not a directory"),

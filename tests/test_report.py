@@ -674,3 +674,14 @@ def test_pages_end_with_a_newline(tmp_path):
     assert run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(tmp_path / "p")).exit_code == 0
     for name in ("clean-session.spmd.html", "index.html"):
         assert (tmp_path / "p" / name).read_bytes().endswith(b"</html>\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_write_errors_name_the_file_first_as_lint_does():
+    """report said `cannot write /dev/full: ...`, export `cannot write X: ...`, lint `/dev/full: cannot write: ...`."""
+    clean = str(SAMPLES / "clean-session.spmd")
+    expected = "fountain-audit: error: /dev/full: cannot write: No space left on device\n"
+    for args in (("lint", clean, "-o", "/dev/full"), ("report", clean, "-o", "/dev/full"),
+                 ("export", "--to", "toolpath", clean, "-o", "/dev/full")):
+        r = CliRunner().invoke(main, list(args))
+        assert (r.exit_code, r.stderr) == (2, expected), args

@@ -191,7 +191,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         try:
             write_atomic(output_file, text)
         except OSError as e:
-            click.secho(f"fountain-audit: error: cannot write {terminal_safe(output_file)}: {e.strerror or e}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {terminal_safe(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)
     elif print_document:
         try:

@@ -173,7 +173,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
         except BrokenPipeError:  # the reader went away: the status below still counts
             reader_gone()
         except OSError as e:
-            _fail(f"cannot write {'standard output' if to_stdout else target}: {e.strerror or e}")
+            # (as lint -o says it: the file first; standard output as the stream handler says it)
+            _fail(f"cannot write standard output: {e.strerror or e}" if to_stdout else
+                  f"{target}: cannot write: {e.strerror or e}")
         index.append((summary(page), href))
     if to_stdout:
         pass  # the page is the output: nothing to announce
@@ -183,7 +185,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
         try:
             write_atomic(os.path.join(output, "index.html"), render_index(index), follow=False)
         except OSError as e:
-            _fail(f"cannot write {os.path.join(output, 'index.html')}: {e.strerror or e}")
+            _fail(f"{os.path.join(output, 'index.html')}: cannot write: {e.strerror or e}")
         click.echo(f"fountain-audit: wrote {len(index)} page{'s' if len(index) != 1 else ''} and "
                    f"index.html to {terminal_safe(output)}", err=True)
         _warn_about_other_pages(output, {href for _, href in index} | {"index.html"})
