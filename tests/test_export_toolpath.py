@@ -477,3 +477,16 @@ def test_a_reply_under_harveys_cue_keeps_the_turns_model(tmp_path, validators):
     assert p["meta"]["actors"] == {"human:alice": {"name": "ALICE"}, "tool:harvey": {"name": "HARVEY"}}
     assert [(s["step"]["id"], s["step"]["actor"], s["meta"].get("model")) for s in p["steps"]] == [
         ("t1.user", "human:alice", None), ("t1.reply", "tool:harvey", "llama3:latest")]
+
+
+@pytest.mark.parametrize("heading", ["INT. HAND-OFF - 2026-13-14T10:04:05+02:00",
+                                     "INT. HARVEY AND ALICE TALKING 2026-13-14 10:04:05"])
+def test_an_impossible_heading_time_is_no_time_and_the_source_is_named(tmp_path, heading):
+    """An impossible hand-off time is treated as an impossible chat time: the scene takes the
+    previous heading's time and says whose (meta.timestamp_from), never a time of its own."""
+    f = tmp_path / "h.spmd"
+    f.write_text(f"INT. HARVEY AND ALICE TALKING 2026-07-01 10:00:00\n\nALICE\nHi.\n\nHARVEY\nHello.\n\n{heading}\n\n"
+                 "HARVEY\nBye.\n", encoding="utf-8")
+    (p,) = export(f)["paths"]
+    assert [(s["step"]["timestamp"], s["meta"]["timestamp_from"]) for s in p["steps"]][-1] == (
+        "2026-07-01T10:00:00Z", "s1")
