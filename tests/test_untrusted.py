@@ -107,3 +107,42 @@ def test_usage_errors_escape_the_arguments_they_quote():
     r = CliRunner().invoke(main, ["lint", "--bogus\u202e\x9b"])
     assert r.exit_code == 2
     assert r.output.endswith("Error: No such option '--bogus\\u202e\\x9b'.\n")
+
+
+def test_a_newline_or_tab_in_a_file_name_forges_no_line_of_an_error(tmp_path):
+    # (error messages quoted a file name with terminal_safe, which keeps LF and TAB: `lint
+    # $'no\nfile.spmd'` printed "fountain-audit: error: no" and then "file.spmd: no such file or
+    # directory" as a line of its own, in every command; click's usage errors the same)
+    import subprocess
+    import sys
+
+    sample = str(SAMPLES / "clean-session.spmd")
+    bad = "no\nfile\t.spmd"
+    missing = "fountain-audit: error: no\\nfile\\t.spmd: no such file or directory\n"
+    cases = [
+        (["lint", bad], missing),
+        (["dump", bad], missing),
+        (["provenance", bad], missing),
+        (["show", bad, "t1"], missing),
+        (["redact", bad], missing),
+        (["report", "-o", str(tmp_path / "r.html"), bad], missing),
+        (["export", "--to", "toolpath", bad], missing),
+        (["diff", sample, bad], missing),
+        (["show", sample, "t9\nx"], None),
+        (["lint", "--baseline", "b\nx.json", sample],
+         "fountain-audit: error: b\\nx.json: no such baseline (create it with --update-baseline)\n"),
+        (["diff", sample, sample, "x\ny\tz.spmd"], None),
+    ]
+    for args, expected in cases:
+        r = subprocess.run([sys.executable, "-m", "fountain_audit", *args], capture_output=True, text=True,
+                           cwd=tmp_path)
+        assert r.returncode == 2, (args, r.stderr)
+        if expected is not None:
+            assert r.stderr == expected, args
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", "show", sample, "t9\nx"], capture_output=True,
+                       text=True)
+    assert r.stderr.startswith(f"fountain-audit: error: {sample}: unknown id 't9\\nx': ")
+    assert r.stderr.count("\n") == 1
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", "diff", sample, sample, "x\ny\tz.spmd"],
+                       capture_output=True, text=True)
+    assert r.stderr.endswith("\nError: Got unexpected extra argument (x\\ny\\tz.spmd)\n")

@@ -19,7 +19,7 @@ from fountain_audit.dump import encode_json
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.diff.sides import side_of
 from fountain_audit.parse.source import decode_bytes
-from fountain_audit.untrusted import terminal_safe
+from fountain_audit.untrusted import terminal_safe, one_line
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -148,10 +148,10 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
         side_b = _read(b, options, stdin_used, redaction, side_a, stdin_text)
         result = diffing.diff_sides(side_a, side_b, options).filtered(categories or None)
     except diffing.DiffError as e:
-        click.secho(f"fountain-audit: error: {terminal_safe(str(e))}", err=True, fg="red")
+        click.secho(f"fountain-audit: error: {one_line(str(e))}", err=True, fg="red")
         sys.exit(2)
     except Exception as e:  # noqa: BLE001 - an internal error is trouble (2), never a difference (1)
-        click.secho(f"fountain-audit: internal error: {type(e).__name__}: {terminal_safe(str(e))}", err=True,
+        click.secho(f"fountain-audit: internal error: {type(e).__name__}: {one_line(str(e))}", err=True,
                     fg="red")
         sys.exit(2)
     status = 1 if result.differences else 0
@@ -162,7 +162,7 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(status)
     except Exception as e:  # noqa: BLE001
-        click.secho(f"fountain-audit: error: cannot write the report: {type(e).__name__}: {terminal_safe(str(e))}", err=True,
+        click.secho(f"fountain-audit: error: cannot write the report: {type(e).__name__}: {one_line(str(e))}", err=True,
                     fg="red")
         sys.exit(2)
     sys.exit(status)

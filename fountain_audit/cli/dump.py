@@ -111,7 +111,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     if not files and not errors:
         _fail(no_session_file(paths))
     for msg in errors:
-        click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
+        click.secho(f"fountain-audit: error: {one_line(msg)}", err=True, fg="red")
     out = utf8_stdout("strict")
     writer = dm.JsonWriter(out, output_format, shape, redactor)
     done: list[str] = []
@@ -130,7 +130,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
             except OSError as e:
                 msg = f"{f}: cannot read: {e.strerror or e}"
                 errors.append(msg)
-                click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
+                click.secho(f"fountain-audit: error: {one_line(msg)}", err=True, fg="red")
                 continue
             try:
                 session = build_session(parse(text))
@@ -150,11 +150,11 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
             except MemoryError:
                 msg = f"{f}: out of memory dumping {format_size(len(text))} code points"
                 errors.append(msg)
-                click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
+                click.secho(f"fountain-audit: error: {one_line(msg)}", err=True, fg="red")
                 continue
             what = describe_content(text, session.kind)
             if what and not count:  # say what the file is rather than print nothing without a word
-                click.secho(f"fountain-audit: warning: {terminal_safe(name)}: {what}: no records", err=True, fg="yellow")
+                click.secho(f"fountain-audit: warning: {one_line(name)}: {what}: no records", err=True, fg="yellow")
             done.append(name)
             out.flush()
         writer.close(done, errors)

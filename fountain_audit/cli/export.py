@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from fountain_audit.untrusted import terminal_safe
+from fountain_audit.untrusted import terminal_safe, one_line
 
 from fountain_audit.export import TARGETS
 
@@ -125,7 +125,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     if output_file is not None:  # never write over a file we read
         refuse_output_over_inputs(output_file, files, "the export")
     for msg in errors:
-        click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
+        click.secho(f"fountain-audit: error: {one_line(msg)}", err=True, fg="red")
     sessions: list[SessionExport] = []
     for f in files:
         try:
@@ -135,21 +135,21 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
                 text, name = read_path(f), f
         except OSError as e:
             errors.append(f"{f}: cannot read: {e.strerror or e}")
-            click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {one_line(errors[-1])}", err=True, fg="red")
             continue
         in_folder = (f if f == "-" else os.path.realpath(f)) not in named  # found in a folder, not named
         what = describe_content(text)
         if what is not None:  # empty, blank, binary: nothing to export
             if in_folder:  # as dump and report: said, skipped, the folder's sessions exported
-                click.secho(f"fountain-audit: warning: {terminal_safe(name)}: {what}: nothing to export, skipped",
+                click.secho(f"fountain-audit: warning: {one_line(name)}: {what}: nothing to export, skipped",
                             err=True, fg="yellow")
                 continue
             errors.append(f"{name}: {what}: nothing to export")
-            click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {one_line(errors[-1])}", err=True, fg="red")
             continue
         session = build_session(parse(text))
         if session.kind == "screenplay" and in_folder:  # found in a folder: not a session, say so
-            click.secho(f"fountain-audit: warning: {terminal_safe(name)}: a plain screenplay (no Harvey scene "
+            click.secho(f"fountain-audit: warning: {one_line(name)}: a plain screenplay (no Harvey scene "
                         "or note), not a session: skipped", err=True, fg="yellow")
             continue
         try:
@@ -165,7 +165,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
                     else "no scene heading has a timestamp")
             errors.append(f"{where}: {what}, so the session has no time; "
                           "pass --fallback-time TIME to export it with an explicit time")
-            click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {one_line(errors[-1])}", err=True, fg="red")
             continue
         if redactor:
             redactor.learn(session, text)
@@ -184,14 +184,14 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         doc = request_of(sessions, skipped)
         for sx, e in skipped:  # a time OTLP cannot carry: never wrapped or made up
             errors.append(f"{sx.name}: {e}: not exported")
-            click.secho(f"fountain-audit: error: {terminal_safe(errors[-1])}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {one_line(errors[-1])}", err=True, fg="red")
     doc, text = render(doc, redactor)
 
     if output_file is not None:
         try:
             write_atomic(output_file, text)
         except OSError as e:
-            click.secho(f"fountain-audit: error: {terminal_safe(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {one_line(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)
     elif print_document:
         try:
@@ -207,7 +207,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         try:
             result = send(doc, endpoint, timeout=timeout)
         except SendError as e:
-            click.secho(f"fountain-audit: error: {terminal_safe(f'{shown}: {e}')}", err=True, fg="red")
+            click.secho(f"fountain-audit: error: {one_line(f'{shown}: {e}')}", err=True, fg="red")
             sys.exit(1)
         click.echo(f"fountain-audit: sent {result.spans} span{'s' * (result.spans != 1)} in {result.traces} "
                    f"trace{'s' * (result.traces != 1)} to {terminal_safe(shown)} "

@@ -62,16 +62,21 @@ class LazyGroup(click.Group):
             ctx.exit(0)
         except click.ClickException as e:
             self.failed_with = e.exit_code  # (see main)
-            _print_safely(e)
+            _print_safely(e, self.typed)
             raise
 
     def make_context(self, *args, **kwargs) -> click.Context:
+        typed = args[1] if len(args) > 1 else kwargs.get("args")
+        self.typed = [a for a in typed or () if isinstance(a, str)]
         try:
             return super().make_context(*args, **kwargs)
         except click.ClickException as e:
             self.failed_with = e.exit_code  # (see main)
-            _print_safely(e)
+            _print_safely(e, self.typed)
             raise
+
+    #: The arguments as typed (see :func:`_print_safely`).
+    typed: list[str] = []
 
     #: The exit status of the usage error (or other ClickException) being reported, if any.
     failed_with: int | None = None
@@ -110,17 +115,26 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-def _print_safely(e: click.ClickException) -> None:
-    """Make ``e``'s message, as click prints it (``Error: ...``), safe for a terminal
-    (:func:`fountain_audit.untrusted.terminal_safe`): click quotes arguments in it raw, e.g. a
+def _print_safely(e: click.ClickException, typed: list[str]) -> None:
+    """Make ``e``'s message, as click prints it (``Error: ...``), safe for a terminal and one
+    line (:func:`fountain_audit.untrusted.one_line`): click quotes arguments in it raw, e.g. a
     file name holding ``ESC ] 0 ; ... BEL`` in "Got unexpected extra arguments (...)" (adversarial
-    trial). Only the message: the usage line and help hint hold nothing the user typed but the
-    command's name."""
+    trial), or a newline that would forge a line of its own. A message made of several lines on
+    purpose (none is today) is kept so: each line is escaped alone when the message names none of
+    the arguments typed with a newline in it. Only the message: the usage line and help hint hold
+    nothing the user typed but the command's name."""
     if getattr(e, "_terminal_safe", False):
         return
-    from fountain_audit.untrusted import terminal_safe
+    from fountain_audit.untrusted import one_line
     format_message = e.format_message
-    e.format_message = lambda: terminal_safe(format_message())  # type: ignore[method-assign]
+
+    def safe() -> str:
+        message = format_message()
+        if "\n" in message and not any("\n" in a and a in message for a in typed):
+            return "\n".join(one_line(line) for line in message.split("\n"))
+        return one_line(message)
+
+    e.format_message = safe  # type: ignore[method-assign]
     e._terminal_safe = True  # type: ignore[attr-defined]
 
 

@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from fountain_audit.untrusted import terminal_safe
+from fountain_audit.untrusted import terminal_safe, one_line
 
 
 @click.command("redact", context_settings={"help_option_names": ["-h", "--help"]})
@@ -155,4 +155,4 @@ def _plain(text: str) -> bool:
 
 
 def _error(message: str) -> None:
-    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
+    click.secho(f"fountain-audit: error: {one_line(message)}", err=True, fg="red")

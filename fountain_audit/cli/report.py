@@ -190,7 +190,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
                    f"index.html to {terminal_safe(output)}", err=True)
         _warn_about_other_pages(output, {href for _, href in index} | {"index.html"})
     for msg in errors:
-        click.secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
+        click.secho(f"fountain-audit: error: {one_line(msg)}", err=True, fg="red")
     if errors:
         sys.exit(2)
 
@@ -227,8 +227,8 @@ def _warn_about_other_pages(folder: str, written: set[str]) -> None:
         return
     if others:
         shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
-        click.secho(f"fountain-audit: warning: {terminal_safe(folder)} also holds {len(others)} page"
-                    f"{'s' * (len(others) != 1)} this run did not write ({terminal_safe(shown)}), not linked from "
+        click.secho(f"fountain-audit: warning: {one_line(folder)} also holds {len(others)} page"
+                    f"{'s' * (len(others) != 1)} this run did not write ({one_line(shown)}), not linked from "
                     "index.html: delete them, or write the report to an empty folder", err=True, fg="yellow")
 
 
@@ -273,5 +273,5 @@ def _make_parents(path: str) -> None:
 
 
 def _fail(message: str) -> None:
-    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
+    click.secho(f"fountain-audit: error: {one_line(message)}", err=True, fg="red")
     sys.exit(2)

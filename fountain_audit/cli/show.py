@@ -13,7 +13,7 @@ import sys
 import click
 
 from fountain_audit.cli.outputs import use_color, write_document
-from fountain_audit.untrusted import terminal_safe
+from fountain_audit.untrusted import terminal_safe, one_line
 
 
 def read_session(path: str, redact: bool = False, redact_paths: bool = False, warn: bool = True):
@@ -47,13 +47,13 @@ def warn_content(path: str, text: str) -> None:
 
     what = describe_content(text)
     if what is not None:
-        click.secho(f"fountain-audit: warning: {terminal_safe(path)}: {what}", err=True, fg="yellow")
+        click.secho(f"fountain-audit: warning: {one_line(path)}: {what}", err=True, fg="yellow")
 
 
 def fail(message: str) -> None:
     """Print ``fountain-audit: error: MESSAGE`` (terminal-safe; the prefix of every command's
     errors) and exit 2."""
-    click.secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
+    click.secho(f"fountain-audit: error: {one_line(message)}", err=True, fg="red")
     sys.exit(2)
 
 

@@ -13,7 +13,7 @@ import os
 import stat
 import sys
 
-from fountain_audit.untrusted import terminal_safe
+from fountain_audit.untrusted import terminal_safe, one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -254,7 +254,7 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
             unique[at] = f  # reached as a link and as itself: named as itself (what a baseline keeps)
     for w in warnings:  # alone, "no files under X" would only repeat the caller's error
         if unique or errors or "excluded" in w:
-            secho(f"fountain-audit: warning: {terminal_safe(w)}", err=True, fg="yellow")
+            secho(f"fountain-audit: warning: {one_line(w)}", err=True, fg="yellow")
     return unique, errors
 
 
@@ -370,7 +370,7 @@ def _not_a_file(path: str) -> str | None:
     return None if stat.S_ISREG(mode) else "not a regular file"
 def _fail(message: str) -> None:
     """Print ``fountain-audit: error: MESSAGE`` on standard error and exit 2."""
-    secho(f"fountain-audit: error: {terminal_safe(message)}", err=True, fg="red")
+    secho(f"fountain-audit: error: {one_line(message)}", err=True, fg="red")
     sys.exit(2)
 
 

@@ -173,7 +173,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
                 from fountain_audit.privacy.redact import mask
                 sources[r.name] = mask(r.text)
     for msg in errors:
-        secho(f"fountain-audit: error: {terminal_safe(msg)}", err=True, fg="red")
+        secho(f"fountain-audit: error: {one_line(msg)}", err=True, fg="red")
     outcome = None
     if baseline_file:
         keys = {job.name: bl.stored_path(job.key) for job in work}
@@ -247,7 +247,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
         try:
             write_atomic(output_file, out)
         except OSError as e:
-            secho(f"fountain-audit: error: {terminal_safe(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
+            secho(f"fountain-audit: error: {one_line(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)
     if errors:
         sys.exit(2)
