@@ -767,3 +767,50 @@ def test_dump_redact_learns_every_input_before_writing(keyword_pair, order):
     assert r.returncode == 0, r.stderr
     users = [t["user"]["text"] for t in json.loads(r.stdout)["records"] if t.get("user") and "ok" in t["user"]["text"]]
     assert sorted(users) == ["my old one was <redacted:keyword-secret> ok", "my password: <redacted:keyword-secret> ok"]
+
+
+_KEY_LINE = "Qr7TgW3oPf1iUz0sYx4Ck9Dn2Lb6Ma8Hv5Ej3Gt7Ru1Qp0Wo9In8Ux2Zy6Tk4Sm"
+_KEY_REPEATED = f"""Title: Key Session
+Author: ALICE
+Date: 2026-08-03 14:20:00
+
+
+INT. HARVEY AND ALICE TALKING 2026-08-03 14:20:31
+
+ALICE
+Here is my key:
+-----BEGIN RSA PRIVATE KEY-----
+MIIEowIBAAKCAQEA7bq3x9Yk2n3mQz8vFqLp0aZt4Rw1sXy9uV2cN6mB8dKe5hJ
+{_KEY_LINE}
+-----END RSA PRIVATE KEY-----
+
+HARVEY
+The second line was {_KEY_LINE} as you wrote, MII and ----- too.
+"""
+
+
+def test_a_private_key_line_quoted_elsewhere_is_a_secret_too(tmp_path):
+    # (only the key block was found: a reply quoting one 64-character line of its body kept it
+    # in show --redact, report --redact, export --redact and redact)
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main
+    from fountain_audit.privacy.detect import find_secrets
+    path = tmp_path / "k.spmd"
+    path.write_text(_KEY_REPEATED)
+    found = find_secrets(_KEY_REPEATED)
+    assert [(s.kind, s.value) for s in found][1:] == [("private-key", _KEY_LINE)]
+    assert found[0].value.startswith("-----BEGIN RSA PRIVATE KEY-----\nMIIE")
+    r = CliRunner().invoke(main, ["show", "--redact", str(path), "t1.reply"])
+    assert r.output.splitlines()[-1] == "16 | The second line was <redacted:private-key> as you wrote, MII and ----- too."
+    r = CliRunner().invoke(main, ["redact", str(path)])
+    assert _KEY_LINE not in r.output and r.output.count("<redacted:private-key>") == 2
+    assert "as you wrote, MII and ----- too." in r.output
+    r = CliRunner().invoke(main, ["export", "--redact", "--to", "toolpath", str(path)])
+    assert r.exit_code == 0 and _KEY_LINE not in r.output and "<redacted:private-key>" in r.output
+    r = CliRunner().invoke(main, ["report", "--redact", "-o", str(tmp_path / "r.html"), str(path)])
+    page = (tmp_path / "r.html").read_text()
+    assert r.exit_code == 0 and _KEY_LINE not in page
+    r = CliRunner().invoke(main, ["lint", "--select", "V101", "--format", "concise", str(path)])
+    assert [line.split(": V101")[0] for line in r.output.splitlines() if "V101" in line] == \
+        [f"{path}:10:1", f"{path}:16:21"]

@@ -749,6 +749,29 @@ def _private_keys(text: str, lines: Iterable[tuple[int, str]]) -> Iterator[Secre
             yield Secret(start, end, "private-key", "private key", text[start:end], 0)
 
 
+#: The fewest characters of a private key's body line that :func:`_key_lines` looks for elsewhere
+#: in the text: a PEM line holds 64, a last line fewer; ``MII`` or ``-----`` would mask common text.
+MIN_KEY_LINE = 24
+_KEY_LINE_SPLIT_RE = lazy(r"\\r\\n|\\n|\\r|\r?\n|\r")
+_KEY_LINE_RE = lazy(r"[A-Za-z0-9+/=]+")
+
+
+def _key_lines(found: Sequence[Secret]) -> list[Secret]:
+    """The body lines of the private keys in ``found``, each a secret of its own for
+    :func:`_repeats`: a reply that quotes one line of a key block shows a part of the key.
+    Only lines of at least :data:`MIN_KEY_LINE` base64 characters that look random
+    (:func:`_random_enough`)."""
+    out: list[Secret] = []
+    for s in found:
+        if s.kind != "private-key":
+            continue
+        for line in _KEY_LINE_SPLIT_RE.split(s.value):
+            line = line.strip()
+            if len(line) >= MIN_KEY_LINE and _KEY_LINE_RE.fullmatch(line) and _random_enough(line):
+                out.append(Secret(s.start, s.start, s.kind, s.label, line, 0))
+    return out
+
+
 def _body_end(text: str, pos: int) -> int:
     """End of a key body without a footer: the base64 run after ``pos`` (lines or escapes)."""
     m = re.compile(r"(?:\\n|\\r|\r?\n|[A-Za-z0-9+/=])*").match(text, pos)
@@ -783,7 +806,8 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
         found.extend(s for _, s in decoded)
     if allow:
         found = [s for s in found if not any(p.search(s.value) for p in allow)]
-    found = _no_overlaps(found + list(_repeats(text, found + [s._replace_value(v) for v, s in decoded])))
+    found = _no_overlaps(found + list(_repeats(text, found + [s._replace_value(v) for v, s in decoded]
+                                                + _key_lines(found))))
     if not allow:
         _LAST_FOUND = (text, tuple(found))
     return found
