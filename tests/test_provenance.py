@@ -402,3 +402,25 @@ def test_a_session_of_shell_scenes_is_not_called_no_session(command, why):
     assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"fountain-audit: error: {f}: a Harvey session with no chat "
                                                         f"turns (scene kinds: shell): {why}\n")
     assert CliRunner().invoke(main, ["lint", "--isolated", "--no-cache", f]).exit_code == 0  # a session to lint
+
+
+@pytest.mark.parametrize("directive", ["/* fountain-audit: disable-next=N112 */\n\n",
+                                       "/* fountain-audit: disable=N112 */\n\n",
+                                       "/* fountain-audit: disable-file */\n\n"])
+def test_a_suppression_does_not_change_the_basis_of_a_turn(directive):
+    # (a disable-next=N112 before '[[tol: read_file(…) — ok]]' turned the turn's basis from
+    # unreadable-note into none-recorded: provenance read the rules' findings suppressed)
+    from tests.conftest import SAMPLES
+    base = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    old = '[[DEVSTRAL.tool: read_file({"path":"tides/predict.py"}) — ok]]\n\n[[DEVSTRAL.tool: list_files() — ok]]\n\n'
+    note = '[[tol: read_file({"path":"tides/predict.py"}) — ok]]\n\n'
+    text = base.replace(old, directive + note)
+    assert text != base
+    r = CliRunner().invoke(main, ["lint", "--select", "N112", "-"], input=text)
+    assert "N112" not in r.output  # the suppression works for lint
+    doc = prov("-", input=text)
+    t4 = doc["replies"][3]
+    assert (t4["reply"], t4["basis"]) == ("t4.reply", "unreadable-note")
+    assert t4["basis_reason"] == (
+        "v1.2+ session and no evidence note read in this turn, but L165 holds a note that could not be read as "
+        "one (lint N112 misspelt-note-kind): the file cannot tell whether a tool or retrieval was used")

@@ -338,7 +338,9 @@ def session_provenance(session: Session, file: str) -> dict[str, Any]:
 
 class _Unreadable:
     """The lint findings of :data:`UNREADABLE_NOTE_RULES` in a turn, before its reply: called per
-    turn whose basis would be ``none-recorded``; the rules run once, on the first call."""
+    turn whose basis would be ``none-recorded``; the rules run once, on the first call, with the
+    file's suppressions not applied: a ``disable-next`` that hides a lint finding does not change
+    what the turn's basis is."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -351,7 +353,7 @@ class _Unreadable:
             from fountain_audit.lint.selection import Selection
             s = self.session
             self.found = sorted(lint_session(s.document.text, s.document, s, "<provenance>",
-                                             Selection.build(select=UNREADABLE_NOTE_RULES)),
+                                             Selection.build(select=UNREADABLE_NOTE_RULES), suppressions=False),
                                 key=lambda d: (d.line, d.column, d.code))
             self.lines = [d.line for d in self.found]
         if not self.found:

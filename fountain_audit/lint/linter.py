@@ -41,16 +41,19 @@ def lint_text(text: str, path: str = "<string>", selection: Selection | None = N
 
 
 def lint_session(text: str, document, session, path: str = "<string>", selection: Selection | None = None,
-                 ignored: frozenset[str] | set[str] = frozenset()) -> list[Diagnostic]:
+                 ignored: frozenset[str] | set[str] = frozenset(), *, suppressions: bool = True) -> list[Diagnostic]:
     """:func:`lint_text` for a file already read into a model: ``document`` is
     ``parse(text)`` and ``session`` is ``build_session(document)`` (commands that show the
-    session and its diagnostics, such as ``report``, parse once). Same result and guarantees."""
+    session and its diagnostics, such as ``report``, parse once). Same result and guarantees.
+    ``suppressions=False``: the file's ``/* fountain-audit: ... */`` directives are not applied
+    (for a reader of the findings that is no lint report, such as provenance)."""
     selection = selection or Selection.build()
     with gc_paused():
-        return _lint(text, path, selection, ignored, document, session)
+        return _lint(text, path, selection, ignored, document, session, suppressions)
 
 
-def _lint(text: str, path: str, selection: Selection, ignored, document=None, session=None) -> list[Diagnostic]:
+def _lint(text: str, path: str, selection: Selection, ignored, document=None, session=None,
+          suppressions: bool = True) -> list[Diagnostic]:
     rules = selection.rules
     if looks_binary(text):  # one finding (E104), not hundreds of meaningless ones; but the privacy
         # rules still run (NUL bytes put in front of a session must not hide the secrets in it)
@@ -106,7 +109,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
             out.append(Diagnostic(path, f.line, f.column, code, rule.name, rule.severity,
                                   share(f.message, f.message), f.end_line, f.end_column))
     out.extend(_internal_error(path, r, failed[r.code]) for r in rules if r.code in failed)  # in rule order
-    found = directives(document, session.speech_boneyards()) if "fountain-audit:" in text else []
+    found = directives(document, session.speech_boneyards()) if suppressions and "fountain-audit:" in text else []
     line_index = document.line_index
     if owned:
         # Nothing below reads the model: dropped now (most of the memory of a large file), what
