@@ -685,3 +685,24 @@ def test_write_errors_name_the_file_first_as_lint_does():
                  ("export", "--to", "toolpath", clean, "-o", "/dev/full")):
         r = CliRunner().invoke(main, list(args))
         assert (r.exit_code, r.stderr) == (2, expected), args
+
+
+def test_the_unreadable_note_basis_badge_has_a_colour_of_its_own(tmp_path):
+    # (the page styled basis-recorded, -none-recorded and -unknown, not -unreadable-note: its
+    # badge took the muted grey of unknown)
+    import re
+
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main
+    from tests.conftest import SAMPLES
+    base = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    old = '[[DEVSTRAL.tool: read_file({"path":"tides/predict.py"}) — ok]]\n\n[[DEVSTRAL.tool: list_files() — ok]]\n\n'
+    (tmp_path / "s.spmd").write_text(base.replace(old, '[[tol: read_file({"path":"a"}) — ok]]\n\n'), encoding="utf-8")
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "s.spmd"), "-o", str(tmp_path / "s.html")])
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "s.html").read_text(encoding="utf-8")
+    assert '<span class="basis badge basis-unreadable-note">unreadable-note</span>' in page
+    rules = dict(re.findall(r"\.badge\.basis-([a-z-]+) \{ background: ([^;]+); \}", page))
+    assert rules == {"recorded": "var(--ok)", "none-recorded": "var(--warning)", "unknown": "var(--muted)",
+                     "unreadable-note": "#6a1b9a"}
