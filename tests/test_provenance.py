@@ -424,3 +424,22 @@ def test_a_suppression_does_not_change_the_basis_of_a_turn(directive):
     assert t4["basis_reason"] == (
         "v1.2+ session and no evidence note read in this turn, but L165 holds a note that could not be read as "
         "one (lint N112 misspelt-note-kind): the file cannot tell whether a tool or retrieval was used")
+
+
+def test_an_unreadable_note_is_shown_by_its_text():
+    # (the text tree showed "note t4.unknown1: [[unknown]]", not what the note says)
+    from tests.conftest import SAMPLES
+    base = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    old = '[[DEVSTRAL.tool: read_file({"path":"tides/predict.py"}) — ok]]\n\n[[DEVSTRAL.tool: list_files() — ok]]\n\n'
+    long = "tol: read_file({\"path\":\"a\x1b[2J\"}) — ok " + "word " * 30
+    text = base.replace(old, f"[[{long}]]\n\n")
+    r = CliRunner().invoke(main, ["provenance", "-"], input=text)
+    assert r.exit_code == 0
+    assert ('└─ note t4.unknown1: [[tol: read_file({"path":"a\\x1b[2J"}) — ok word word word word word word word '
+            'word…]]  L163\n') in r.stdout
+    doc = prov("-", input=text)
+    jsonschema.validate(doc, schemas.load("provenance"))
+    assert doc["replies"][3]["other_notes"] == [
+        {"id": "t4.unknown1", "span": doc["replies"][3]["other_notes"][0]["span"], "kind": "unknown",
+         "phase": "after-forwarding", "text": 'tol: read_file({"path":"a\x1b[2J"}) — ok word word word word word word '
+                                              'word word…'}]

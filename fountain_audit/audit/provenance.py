@@ -220,7 +220,10 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
         elif rec.kind == "tool":
             tools.append((rec.node.offset, _tool_entry(rec, phase, ids)))
         else:
-            other.append({"id": ids.of(rec), "span": _span(rec.node), "kind": rec.kind, "phase": phase})
+            entry = {"id": ids.of(rec), "span": _span(rec.node), "kind": rec.kind, "phase": phase}
+            if rec.kind == "unknown":  # (no kind to name it by: what it says, one line, cut short)
+                entry["text"] = arguments_summary(rec.body, False) or ""
+            other.append(entry)
     start = turn.reply.dialogue.offset if turn.reply is not None else None
     tools += [(n.offset, _prose_entry(n, ids)) for n in turn.prose_tool_calls if start is None or n.offset < start]
     tools.sort(key=lambda t: t[0])
@@ -471,7 +474,8 @@ def render_text(document: dict[str, Any], style=None) -> str:
             rows.append((f"tool {st(safe(t['id']), fg='cyan')}: {safe(t['actor'])} {safe(str(t['name']))}({args}) → "
                          f"{status}  {_lines(t['span'])}", []))
         for n in r["other_notes"]:
-            rows.append((f"note {st(safe(n['id']), fg='cyan')}: [[{safe(n['kind'])}]]  {_lines(n['span'])}", []))
+            shown = n["kind"] if n.get("text") is None else n["text"]
+            rows.append((f"note {st(safe(n['id']), fg='cyan')}: [[{one_line(shown)}]]  {_lines(n['span'])}", []))
         for k, (text, kids) in enumerate(rows):
             last = k == len(rows) - 1
             out.append(("└─ " if last else "├─ ") + text + "\n")
