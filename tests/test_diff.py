@@ -236,7 +236,8 @@ def test_replay_pair_patch_turns_a_into_b(pair):
     # minimal: the inserted turn is one add, the two changed turns a few replaces
     ops = [(o["op"], o["path"]) for o in doc["patch"]]
     assert ops == [("replace", "/records/1/tool_calls/0/status"), ("replace", "/records/1/tool_calls/0/error"),
-                   ("replace", "/records/1/tool_calls/0/body"), ("add", "/records/2"),
+                   ("replace", "/records/1/tool_calls/0/body"), ("replace", "/records/1/provenance/tools/0/status"),
+                   ("replace", "/records/1/provenance/tools/0/error"), ("add", "/records/2"),
                    ("replace", "/records/3/reply/text")]
 
 
@@ -281,8 +282,9 @@ def test_patch_applied_to_a_raw_dump_writes_no_placeholder(tmp_path):
     patched_dump(side_a, side_b, patch)
 
 
-def test_patch_replaces_a_provenance_never_removes_it(tmp_path):
-    # (a remote route made local: the patch removed /records/0/provenance from the raw document)
+def test_patch_patches_a_provenance_never_removes_it(tmp_path):
+    # (a remote route made local: the patch removed /records/0/provenance from the raw document;
+    # the provenance is patched field by field like the rest of the turn)
     text = ("Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\nEXT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
             "Harvey routing to QWEN2.5-CODER at ollama://192.168.1.2:11434. Workspace: /tmp/ws.\n\n"
             "ALICE\nhi\n\nQWEN2.5-CODER\nhello\n\nTHE END.\n")
@@ -292,11 +294,13 @@ def test_patch_replaces_a_provenance_never_removes_it(tmp_path):
         r = diff_texts(x, y, "a.spmd", "b.spmd")
         assert [(o["op"], o["path"]) for o in r.patch] == [
             ("replace", "/records/0/scene/kind"), ("replace", "/records/0/scene/heading"),
-            ("replace", "/records/0/model"), ("replace", "/records/0/provenance")]
-        assert r.patch[1]["value"] == y.split("\n")[5]  # the heading as written, timestamp included
-        assert r.patch[3]["value"] == r.b.document["records"][0]["provenance"]
+            ("replace", "/records/0/model"), ("replace", "/records/0/provenance/basis_reason"),
+            ("replace", "/records/0/provenance/route/kind"), ("replace", "/records/0/provenance/route/heading"),
+            ("replace", "/records/0/provenance/route/endpoint"), ("replace", "/records/0/provenance/route/url"),
+            ("replace", "/records/0/provenance/model/scene_model")]
+        assert r.patch[1]["value"] == r.patch[5]["value"] == y.split("\n")[5]  # as written, timestamp included
         out = patched_dump(r.a, r.b, r.patch)
-        assert out["records"][0]["provenance"] == r.b.document["records"][0]["provenance"]
+        assert out["records"][0]["provenance"]["route"] == r.b.document["records"][0]["provenance"]["route"]
         assert out["records"][0]["span"] == r.a.document["records"][0]["span"]  # ignored: as it was
 
 
@@ -461,11 +465,10 @@ def test_normalised_document_keeps_pointers_valid(pair):
             return [shape(x) for x in v]
         return None
 
-    # (provenance is derived from the turn's notes: the diff keeps only a remote route's
-    # endpoint and URL, and the key, null for these local routes)
-    assert [r["provenance"] for r in norm["records"]] == [None, None, None]
-    for rec in doc["records"]:
-        rec["provenance"] = None
+    # (provenance, derived from the turn's notes, is kept but for its positions)
+    assert [(r["provenance"]["turn"], r["provenance"]["route"]) for r in norm["records"]] == [
+        (None, {"kind": "local", "scene": None, "heading": "INT. HARVEY AND RSDOIEL TALKING <timestamp>",
+                "endpoint": None, "url": None})] * 3
     assert shape(doc) == shape(norm)
     rec = norm["records"][0]
     assert rec["span"] is None and rec["index"] is None and rec["file"] == "<file>"
@@ -848,7 +851,8 @@ def test_deeply_nested_tool_arguments(depth):
     assert result.patch[0] == {"op": "replace", "path": "/records/0/tool_calls/0/arguments/x" + "/0" * depth,
                                "value": "/home/user/project/b"}  # (B's value as dumped, not normalised)
     assert [op["path"] for op in result.patch[1:]] == ["/records/0/tool_calls/0/arguments_text",
-                                                       "/records/0/tool_calls/0/body"]
+                                                       "/records/0/tool_calls/0/body",
+                                                       "/records/0/provenance/tools/0/arguments/x" + "/0" * depth]
     assert render_unified(result).splitlines()[4] == \
         '    arguments $.x' + '[0]' * depth + ': [-"<workspace>/a"-] → {+"<workspace>/b"+}'
 
@@ -999,3 +1003,23 @@ def test_a_route_sent_elsewhere_is_a_change(tmp_path):
         "ollama://192.168.1.2:11434", {"a": "/records/0/provenance/route", "b": "/records/0/provenance/route"})
     assert doc["patch"] == [{"op": "replace", "path": "/records/0/provenance/route/endpoint", "value": "EVIL.EXAMPLE"}]
     assert CliRunner().invoke(main, ["diff", str(a), str(a)]).exit_code == 0
+
+
+def test_patch_updates_a_turns_provenance_too(tmp_path):
+    # (new-user trial: a tool renamed run_shell -> run_shellx; the patch replaced tool_calls/1/name
+    # but left /records/0/provenance/tools/1/name 'run_shell')
+    text = (ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8")
+    pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    pa.write_text(text, encoding="utf-8")
+    pb.write_text(text.replace("[[tool: run_shell(", "[[tool: run_shellx("), encoding="utf-8")
+    r = run("--format", "json", pa, pb)
+    assert r.exit_code == 1, r.output
+    doc = json.loads(r.stdout)
+    assert [c["kind"] for c in doc["changes"]] == ["tool-changed"]
+    assert [(o["op"], o["path"], o["value"]) for o in doc["patch"]] == [
+        ("replace", "/records/0/tool_calls/1/name", "run_shellx"),
+        ("replace", "/records/0/tool_calls/1/body", 'tool: run_shellx({"cmd":"make test"}) — error: exit status 2'),
+        ("replace", "/records/0/provenance/tools/1/name", "run_shellx")]
+    out = jsonpatch.apply_patch(_dump_turns(pa), doc["patch"])
+    assert out["records"][0]["provenance"]["tools"][1]["name"] == "run_shellx"
+    patched_dump(engine.read_side(str(pa)), engine.read_side(str(pb)), doc["patch"])  # every compared field B's

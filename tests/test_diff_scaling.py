@@ -164,7 +164,12 @@ def test_deep_arguments_work_is_linear(monkeypatch):
         assert doc["patch"] == [op for n in range(20) for op in (
             {"op": "replace", "path": f"/records/0/tool_calls/{n}/arguments" + "/0" * depth, "value": 2},
             {"op": "replace", "path": f"/records/0/tool_calls/{n}/arguments_text", "value": arg},
-            {"op": "replace", "path": f"/records/0/tool_calls/{n}/body", "value": f"tool: w({arg}) — ok"})]
+            {"op": "replace", "path": f"/records/0/tool_calls/{n}/body", "value": f"tool: w({arg}) — ok"})] + [
+            op for n in range(20) for op in (
+                {"op": "replace", "path": f"/records/0/provenance/tools/{n}/arguments" + "/0" * depth, "value": 2},
+                # (a summary, cut at 80 characters: changed only while the 2 is in it)
+                *([{"op": "replace", "path": f"/records/0/provenance/tools/{n}/arguments_summary",
+                    "value": arg if len(arg) <= 80 else arg[:79] + "…"}] if depth < 79 else []))]
         assert [c.kind for c in result.changes] == ["tool-changed"] * 20
         assert all(c.details == [{"field": "arguments", "diff": [
             {"op": "replace", "path": "$" + "[0]" * depth, "pointer": "/0" * depth, "before": 1, "after": 2}]}]

@@ -31,8 +31,10 @@ list lengths (so a pointer valid in one is valid in the other) in which
   ``[[stats:]]`` note's text ``"<stats>"``;
 * the workspace (unless :attr:`Options.workspace`): each side's absolute ``Workspace:`` paths
   become ``"<workspace>"`` everywhere (:class:`fountain_audit.privacy.redact.Redactor`).
-* a turn's ``provenance`` (derived from its notes, which are compared themselves) keeps only
-  an EXT. scene's remote route, ``{"route": {"endpoint", "url"}}``, else ``null``.
+* a turn's ``provenance`` (derived from its notes, which are compared and reported themselves;
+  an EXT. scene's remote route as ``route-changed``) has its positions ``null`` (ids, spans,
+  the turn, scene, reply, recall and model-switch ids, its index, the route's scene) and its
+  route heading's timestamp replaced: the patch keeps it equal to the second side's.
 
 **Alignment.** Scenes are aligned by kind and content (the user inputs of their turns, or the
 text of a scene without turns), then the turns of each pair of scenes by their user input,

@@ -24,6 +24,15 @@ _TURN_KEYS = frozenset({"record", "id", "provenance", "file", "index", "span", "
                         "other_notes", "stats"})
 
 
+def remote_route(rec: dict[str, Any]) -> dict[str, Any] | None:
+    """A turn's route as compared: ``{"endpoint", "url"}`` of an EXT. scene's remote route,
+    else ``None`` (a local route: its scene and heading are compared as the scene's)."""
+    route = (rec.get("provenance") or {}).get("route")
+    if isinstance(route, dict) and route.get("kind") == "remote":
+        return {"endpoint": route.get("endpoint"), "url": route.get("url")}
+    return None
+
+
 class Differ:
     """Builds the changes and the patch for two sides."""
 
@@ -317,7 +326,7 @@ class Differ:
         if not same(x.get("model"), y.get("model")):
             self.add("model-changed", "model", f"model {shown(x.get('model'))} → {shown(y.get('model'))}", ctx,
                      pa + "/model", pb + "/model", before=x.get("model"), after=y.get("model"))
-        qx, qy = (x.get("provenance") or {}).get("route"), (y.get("provenance") or {}).get("route")
+        qx, qy = remote_route(x), remote_route(y)
         if not same(qx, qy):  # an EXT. scene's route (endpoint, URL): a replay sent elsewhere
 
             def where(q):
@@ -432,8 +441,9 @@ class Differ:
     def _record_patch(self, x: dict[str, Any], y: dict[str, Any], path: str, raw: dict[str, Any]) -> list[dict[str, Any]]:
         """The ops for a pair of turn records (normalised ``x``, ``y``; ``raw``: B's record as dumped)."""
         lists = ("tool_calls", "rag", "recall", "other_notes")
-        ops = json_patch({k: v for k, v in x.items() if k not in lists},
-                         {k: v for k, v in y.items() if k not in lists}, path, raw)
+        last = lists + ("provenance",)  # (derived from the notes: its ops after theirs)
+        ops = json_patch({k: v for k, v in x.items() if k not in last},
+                         {k: v for k, v in y.items() if k not in last}, path, raw)
         for key in lists:
             xs, ys = x.get(key), y.get(key)
             if same(xs, ys):
@@ -442,6 +452,9 @@ class Differ:
                 ops.extend(json_patch({key: xs} if key in x else {}, {key: ys} if key in y else {}, path, raw))
                 continue
             ops.extend(list_patch(f"{path}/{key}", xs, ys, self._note_steps(key, xs, ys), json_patch, raw.get(key)))
+        if not same(x.get("provenance"), y.get("provenance")):
+            ops.extend(json_patch({k: x[k] for k in ("provenance",) if k in x},
+                                  {k: y[k] for k in ("provenance",) if k in y}, path, raw))
         return ops
 
     def _patch(self, script: list[Step]) -> list[dict[str, Any]]:

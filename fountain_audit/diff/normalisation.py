@@ -58,6 +58,37 @@ def _norm_note(note: dict[str, Any], options: Options) -> None:
         note["fields"] = {}
 
 
+#: The keys of a provenance entry that name positions (ids of the turn, its scene, reply,
+#: recall scene and model switch; its index).
+_PROVENANCE_POSITIONS = ("turn", "index", "scene", "reply", "recall", "model_switch")
+
+
+def _norm_provenance(prov: dict[str, Any], options: Options) -> dict[str, Any]:
+    """A turn's ``provenance`` with its positions ``null`` (every ``id`` and ``span`` at any
+    depth, the ids and index of :data:`_PROVENANCE_POSITIONS`, the route's ``scene``) and, unless
+    compared, the timestamp of the route's ``heading`` replaced; same keys and list lengths."""
+    for k in _PROVENANCE_POSITIONS:
+        if k in prov:
+            prov[k] = None
+    stack: list[Any] = [prov]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            for k in ("id", "span"):
+                if k in v:
+                    v[k] = None
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    route = prov.get("route")
+    if isinstance(route, dict):
+        if "scene" in route:
+            route["scene"] = None
+        if not options.timestamps and isinstance(route.get("heading"), str):
+            route["heading"] = HEADING_TS_RE.sub(" " + TIMESTAMP, route["heading"])
+    return prov
+
+
 def _memo(text: Callable[[str], str]) -> Callable[[str], str]:
     """``text`` read once per distinct string (a dump repeats its keys, headings, kinds ...:
     about 1.8 million strings, far fewer distinct, in the dump of a 1 MB session)."""
@@ -84,15 +115,11 @@ def normalise(document: dict[str, Any], session: Session | None, options: Option
         rec["index"] = None
         rec["span"] = None
         rec["id"] = None  # ids (t3, t3.reply ...) are positions, like index and span
-        # derived from the turn's notes, which are compared themselves; but for an EXT. scene's route
-        # (its endpoint and URL, from the scene description): a replay sent elsewhere differs
-        # (the key is kept, null for a local route, so that the document keeps the keys of the
-        # dump and a patch replaces the provenance rather than removing it)
-        if "provenance" in rec:
-            prov = rec["provenance"]
-            route = prov.get("route") if isinstance(prov, dict) else None
-            rec["provenance"] = {"route": {"endpoint": route.get("endpoint"), "url": route.get("url")}} \
-                if isinstance(route, dict) and route.get("kind") == "remote" else None
+        # derived from the turn's notes, which are compared themselves (the changes report them
+        # there, and an EXT. scene's route as route-changed), but patched like every other field:
+        # its positions (ids, spans, turn and scene ids) are not compared
+        if isinstance(rec.get("provenance"), dict):
+            rec["provenance"] = _norm_provenance(rec["provenance"], options)
         rec["scene"] = _norm_scene_ref(rec["scene"], options)
         for key in ("user", "forwarding", "reply"):
             if rec.get(key) is not None:
