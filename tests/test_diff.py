@@ -530,10 +530,11 @@ def test_rag_recall_model_and_actor_changes():
           .replace("PHI-MINI\nThe build succeeded.", "MISTRAL\nThe build succeeded."))
     r = diff_texts(ta, tb)
     got = [(c.kind, c.category, c.a_turn, c.b_turn) for c in r.changes]
-    assert got == [("model-changed", "model", 0, 0), ("rag-changed", "context", 0, 0),
-                   ("recall-changed", "context", 0, 0),  # in force for every turn: reported once
+    assert got == [("scene-changed", "scenes", None, None),  # the recall scene, in force for every turn
+                   ("model-changed", "model", 0, 0), ("rag-changed", "context", 0, 0),
                    ("actor-changed", "model", 1, 1)]
-    assert r.changes[1].details == [{"field": "fields", "diff": [
+    assert r.changes[0].message.startswith("scene changed (text): INT. CONTEXT RECALL")
+    assert r.changes[2].details == [{"field": "fields", "diff": [
         {"op": "replace", "path": "$.source", "pointer": "/source", "before": "design.md", "after": "design-v2.md"}]}]
     assert r.changes[3].message == "reply by PHI-MINI → MISTRAL"
     patched_dump(r.a, r.b, r.patch, r.options)
@@ -1023,3 +1024,35 @@ def test_patch_updates_a_turns_provenance_too(tmp_path):
     out = jsonpatch.apply_patch(_dump_turns(pa), doc["patch"])
     assert out["records"][0]["provenance"]["tools"][1]["name"] == "run_shellx"
     patched_dump(engine.read_side(str(pa)), engine.read_side(str(pb)), doc["patch"])  # every compared field B's
+
+
+def test_context_recall_scenes_are_compared_as_scenes(tmp_path):
+    # (new-user trial: text added to the recall scene gave "no differences"; the scene removed
+    # gave two "recall removed" lines under turn 1, no scene-removed, nothing with --only scenes)
+    text = (ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8")
+    recall = "[[recall: preference_52aa07 (preference) — score 0.81]]\n"
+    pa, pb, pc = tmp_path / "a.spmd", tmp_path / "b.spmd", tmp_path / "c.spmd"
+    pa.write_text(text, encoding="utf-8")
+    pb.write_text(text.replace(recall, recall + "\nSome extra text.\n"), encoding="utf-8")
+    i, j = text.index("INT. CONTEXT RECALL"), text.index("INT. HARVEY AND MARGOT TALKING")
+    pc.write_text(text[:i] + text[j:], encoding="utf-8")
+    r = run("--format", "unified", pa, pb)
+    assert r.exit_code == 1
+    assert r.output.splitlines()[2:8] == [
+        "@@ -scene 1 +scene 1 @@ INT. CONTEXT RECALL 2026-08-03 14:20:04",
+        "~ scene changed (text): INT. CONTEXT RECALL 2026-08-03 14:20:04",
+        "    @@ -3 +3,3 @@", "     [[recall: preference_52aa07 (preference) — score 0.81]]", "    +", "    +Some extra text."]
+    for args in ((), ("--only", "scenes")):
+        r = run("--format", "unified", *args, pa, pc)
+        assert r.exit_code == 1
+        assert r.output.splitlines()[2:] == [
+            "@@ -scene 1 @@ INT. CONTEXT RECALL 2026-08-03 14:20:04",
+            "- scene removed: INT. CONTEXT RECALL 2026-08-03 14:20:04",
+            "0 turns changed (0 added, 0 removed, 0 moved, 0 modified), tool calls +0 -0 ~0, 0 new failures, "
+            "0 replies changed, 1 scene change"]
+    doc = json.loads(run("--format", "json", pa, pc).stdout)
+    assert [c["kind"] for c in doc["changes"]] == ["scene-removed"]
+    # the dump repeats the scene's two notes in every turn's recall: the patch removes them there
+    assert [(o["op"], o["path"]) for o in doc["patch"]] == [
+        ("remove", f"/records/{t}/recall/0") for t in range(7) for _ in range(2)]
+    patched_dump(engine.read_side(str(pa)), engine.read_side(str(pc)), doc["patch"])

@@ -68,9 +68,11 @@ category           kinds
                    ``title-page-changed`` (one per entry; ``model`` for ``Model``/``Backend``)
 =================  =================================================================
 
-A recall or model-switch change in force for several turns is reported once, at the first
-turn. Scenes without turns (shell, agent mode, chunk analysis ...) are compared by their
-normalised text; their changes carry no pointer (they are not in the ``--turns`` document),
+A recall note written in a turn's own scene, or a model-switch change, in force for several
+turns is reported once, at the first turn. Scenes without turns (shell, agent mode, chunk
+analysis, ``INT. CONTEXT RECALL`` ...) are compared by their normalised text: the notes of a
+recall scene, which ``dump --turns`` repeats in the ``recall`` of every turn they are in force
+for, are reported only as that scene's change (the patch still changes each turn's ``recall``); their changes carry no pointer (they are not in the ``--turns`` document),
 nor do title-page changes (title-page ``Date``/``Draft date`` values are timestamps).
 
 **Patch.** :attr:`DiffResult.patch` is an RFC 6902 JSON Patch worked out between A's and B's

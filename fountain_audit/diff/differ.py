@@ -24,6 +24,12 @@ _TURN_KEYS = frozenset({"record", "id", "provenance", "file", "index", "span", "
                         "other_notes", "stats"})
 
 
+def in_recall_scene(note: dict[str, Any] | None) -> bool:
+    """A recall note written in an ``INT. CONTEXT RECALL`` scene (compared as that scene's text),
+    not in a turn's own scene."""
+    return note is not None and ((note.get("scene") or {}).get("kind") == "context-recall")
+
+
 def remote_route(rec: dict[str, Any]) -> dict[str, Any] | None:
     """A turn's route as compared: ``{"endpoint", "url"}`` of an EXT. scene's remote route,
     else ``None`` (a local route: its scene and heading are compared as the scene's)."""
@@ -152,9 +158,10 @@ class Differ:
         return t if t >= THRESHOLD else None
 
     def _reportable(self, side: Side, s: SceneUnit) -> bool:
-        """Scenes without turns are compared as scenes, except recall scenes whose notes the
-        turns carry (their changes are reported as recall changes)."""
-        return not s.turns and not (s.kind == "context-recall" and s.index in side.recall_scenes)
+        """Scenes without turns are compared as scenes, ``INT. CONTEXT RECALL`` scenes included
+        (the turns after one carry its notes in their ``recall``: not reported there, see
+        :func:`in_recall_scene`)."""
+        return not s.turns
 
     def _scene_moves(self, scene_steps: list) -> None:
         """Pair a removed and an added scene without turns whose alignment keys are equal (the
@@ -400,6 +407,8 @@ class Differ:
             p_b = None if j is None else f"{pb}/{key}/{j}"
             if op == "pair" and same(compact(na), compact(nb)):
                 continue
+            if key == "recall" and (in_recall_scene(na) or in_recall_scene(nb)):
+                continue  # reported as its scene's change (scene-added, -removed, -changed)
             if key == "recall" and not self._dedupe("recall", na, nb):
                 continue
             label = tool_label if key == "tool_calls" else note_label
