@@ -102,7 +102,7 @@ def test_a_changed_pipeline_description_is_reported():
     assert (c.kind, c.category, c.message, c.a_scene, c.b_scene, c.a_pointer, c.b_pointer) == (
         "scene-description-changed", "scenes",
         "scene description changed: INT. PIPELINE LINT.MD STEP 1/3 2026-08-03 14:29:00", 10, 10,
-        "/records/5/scene", "/records/5/scene")
+        None, None)  # (not in the dump --turns document: no pointer, like title-page-changed)
     rest = "\nModel: <model>. Workspace: <workspace>."  # (the model: compared per turn)
     assert (c.before, c.after) == (old + rest, old.replace("70%", "10%") + rest)
     assert c.details == [{"field": "text", "before": c.before, "after": c.after,
@@ -127,3 +127,22 @@ def test_a_description_change_already_reported_per_turn_is_not_repeated():
     result = diff_texts(CLEAN, edited((old, old.replace("Ollama (devstral:24b)", "OpenAI (gpt-4)"))))
     assert [(c.kind, c.message, c.a_turn, c.b_turn) for c in result.changes] == [
         ("model-changed", "model Ollama (devstral:24b) → OpenAI (gpt-4)", 5, 5)]
+
+
+def test_a_description_change_has_no_pointer_its_own_hunk_header_and_every_model_normalised():
+    # (new-user trial: pointer /records/N/scene, which holds no description, and no patch op;
+    # hunk headed "@@ -scene 3 +scene 2 @@" as for a scene without turns; a second `Model:`
+    # line shown as "Model: QWEN2.5-CODER" next to "<model>")
+    old = "Harvey and MARGOT are in chat mode. Model: QWEN2.5-CODER. Workspace: /home/margot/src/tidewater.\n\nMARGOT\nRemember"
+    new = old.replace("tidewater.\n", "tidewater.\nModel: QWEN2.5-CODER. Mode: strict.\n")
+    result = diff_texts(CLEAN, edited((old, new)), "a.spmd", "b.spmd")
+    [c] = result.changes
+    assert (c.kind, c.a_pointer, c.b_pointer, c.a_turn, c.b_turn, result.patch) == (
+        "scene-description-changed", None, None, None, None, [])
+    assert c.to_json()["pointer"] == {"a": None, "b": None}
+    assert render_unified(result).splitlines()[2:7] == [
+        "@@ description -scene 3 +scene 3 @@ INT. HARVEY AND MARGOT TALKING 2026-08-03 14:22:10",
+        "~ scene description changed: INT. HARVEY AND MARGOT TALKING 2026-08-03 14:22:10",
+        "    @@ -1 +1,2 @@",
+        "     Harvey and MARGOT are in chat mode. Model: <model>. Workspace: <workspace>.",
+        "    +Model: <model>. Mode: strict."]

@@ -213,8 +213,9 @@ class Differ:
         if sa.turns and sb.turns and sa.description != sb.description:
             # (a scene without turns: its description is part of its text, compared above)
             lines, coarse = line_diff(sa.description, sb.description)
+            # (no pointer, no patch op: a scene's description is not in the dump --turns document)
             self.add("scene-description-changed", "scenes", f"scene description changed: {sb.raw_heading}",
-                     {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, pa, pb,
+                     {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, None, None,
                      before=sa.description, after=sb.description,
                      details=[{"field": "text", "before": sa.description, "after": sb.description, "diff": lines}
                               | ({"coarsened": True} if coarse else {})])

@@ -177,15 +177,15 @@ def title_entries(session: Session, options: Options, redact: Redactor) -> list[
 
 def scene_description(scene: Scene, options: Options, redact: Redactor) -> str:
     """The normalised text of a scene's description (its leading action paragraphs): the values
-    its turns carry and the diff compares per turn left out (the ``Model:`` name: ``<model>``;
+    its turns carry and the diff compares per turn left out (the scene's model, wherever a
+``Model:`` names it: ``<model>``;
     an EXT. scene's route endpoint and URL: ``<endpoint>``, ``<url>``), line ends and blank runs
     normalised, timestamps (unless compared) and workspace paths replaced."""
     text = scene.description_text
     spans: list[tuple[int, int, str]] = []
-    if scene.model is not None:
-        m = _CHAT_DESC_RE.search(text)
-        if m is not None and m.group("model") == scene.model:
-            spans.append((m.start("model"), m.end("model"), "<model>"))
+    if scene.model is not None:  # every `Model:` naming the scene's model, not only the first
+        spans.extend((m.start("model"), m.end("model"), "<model>") for m in _CHAT_DESC_RE.finditer(text)
+                     if m.group("model") == scene.model)
     if scene.kind == "ext-chat":
         at = 0
         for a in scene.description:

@@ -28,6 +28,8 @@ def _sign(kind: str) -> tuple[str, str]:
 def _hunk_key(c: Change) -> tuple:
     if c.kind == "title-page-changed":
         return ("title",)
+    if c.kind == "scene-description-changed":
+        return ("description", c.a_scene, c.b_scene)
     if c.a_turn is not None or c.b_turn is not None:
         return ("turn", c.a_turn, c.b_turn)
     return ("scene", c.a_scene, c.b_scene)
@@ -41,10 +43,13 @@ def _sides(what: str, a: int | None, b: int | None) -> str:
 
 def _hunk_header(c: Change) -> Line:
     """``@@ -turn N +turn M @@ scene -K +L: HEADING`` (each number on its side: ``-`` A's,
-    ``+`` B's), or ``@@ -scene K +scene L @@ HEADING`` for a scene without turns. The heading
+    ``+`` B's), or ``@@ -scene K +scene L @@ HEADING`` for a scene without turns,
+    ``@@ description -scene K +scene L @@ HEADING`` for the description of a scene with turns. The heading
     is B's, or A's when B lacks the turn or scene; ``@@ title page @@`` for the title page."""
     if c.kind == "title-page-changed":
         return [("@@ title page @@", "header")]
+    if c.kind == "scene-description-changed":
+        return [(f"@@ description {_sides('scene ', c.a_scene, c.b_scene)} @@", "header"), (f" {c.heading or ''}", "meta")]
     if c.a_turn is not None or c.b_turn is not None:
         scenes = _sides("", c.a_scene, c.b_scene) or "?"
         return [(f"@@ {_sides('turn ', c.a_turn, c.b_turn)} @@", "header"), (f" scene {scenes}: {c.heading or ''}",
