@@ -146,3 +146,16 @@ def test_a_description_change_has_no_pointer_its_own_hunk_header_and_every_model
         "    @@ -1 +1,2 @@",
         "     Harvey and MARGOT are in chat mode. Model: <model>. Workspace: <workspace>.",
         "    +Model: <model>. Mode: strict."]
+
+
+def test_a_route_in_an_unrecognised_form_reads_not_recorded():
+    # (new-user trial: "~ route LIGHTHOUSE → " with nothing after the arrow)
+    old = "Harvey routing to LIGHTHOUSE. Workspace"
+    result = diff_texts(CLEAN, edited((old, "Harvey routing to BEACON (https://beacon.example/v1). Workspace")),
+                        "a.spmd", "b.spmd")
+    [c] = [c for c in result.changes if c.kind == "route-changed"]
+    assert (c.message, c.before, c.after) == ("route LIGHTHOUSE → not recorded", {"endpoint": "LIGHTHOUSE", "url": None},
+                                              {"endpoint": None, "url": None})
+    assert "~ route LIGHTHOUSE → not recorded" in render_unified(result).splitlines()
+    back = diff_texts(edited((old, "Harvey routing to BEACON (https://beacon.example/v1). Workspace")), CLEAN)
+    assert [c.message for c in back.changes if c.kind == "route-changed"] == ["route not recorded → LIGHTHOUSE"]

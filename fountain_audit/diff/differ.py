@@ -337,8 +337,9 @@ class Differ:
         qx, qy = remote_route(x), remote_route(y)
         if not same(qx, qy):  # an EXT. scene's route (endpoint, URL): a replay sent elsewhere
 
-            def where(q):
-                return "local" if q is None else " at ".join(shown(v) for v in (q["endpoint"], q["url"]) if v)
+            def where(q):  # (a remote route in a form not recognised records neither: "not recorded")
+                return "local" if q is None else " at ".join(str(v) for v in (q["endpoint"], q["url"]) if v) \
+                    or shown(None)
             self.add("route-changed", "model", f"route {where(qx)} → {where(qy)}", ctx,
                      pa + "/provenance/route", pb + "/provenance/route", before=qx, after=qy)
         mx, my = compact(x.get("model_switch")), compact(y.get("model_switch"))
