@@ -159,3 +159,15 @@ def test_a_route_in_an_unrecognised_form_reads_not_recorded():
     assert "~ route LIGHTHOUSE → not recorded" in render_unified(result).splitlines()
     back = diff_texts(edited((old, "Harvey routing to BEACON (https://beacon.example/v1). Workspace")), CLEAN)
     assert [c.message for c in back.changes if c.kind == "route-changed"] == ["route not recorded → LIGHTHOUSE"]
+
+
+def test_a_model_switch_change_names_its_kind_once():
+    # (new-user trial: "~ model switch model switch: devstral:24b …")
+    note = "[[model switch: devstral:24b (ollama) at 2026-08-03 14:25:00]]\n"
+    for b, message in ((edited((note, note.replace("24b", "27b"))),
+                        "model switch devstral:24b (ollama) at <timestamp> → devstral:27b (ollama) at <timestamp>"),
+                       (edited((note, "")), "model switch devstral:24b (ollama) at <timestamp> → (none)")):
+        result = diff_texts(CLEAN, b, "a.spmd", "b.spmd")
+        [c] = [c for c in result.changes if c.kind == "model-switch-changed"]
+        assert c.message == message
+        assert "~ " + message in render_unified(result).splitlines()

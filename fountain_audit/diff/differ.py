@@ -344,8 +344,9 @@ class Differ:
                      pa + "/provenance/route", pb + "/provenance/route", before=qx, after=qy)
         mx, my = compact(x.get("model_switch")), compact(y.get("model_switch"))
         if not same(mx, my) and self._dedupe("model-switch", mx, my):
-            bx = None if mx is None else mx.get("body")
-            by = None if my is None else my.get("body")
+            # (its text without its "model switch:" head: the message names the kind once)
+            bx = None if mx is None else note_label(mx)
+            by = None if my is None else note_label(my)
             det = field_details(mx, my, _NOTE_FIELDS, ("body",)) if mx is not None and my is not None else []
             self.add("model-switch-changed", "model", f"model switch {one_line(bx)} → {one_line(by)}", ctx,
                      pa + "/model_switch", pb + "/model_switch", before=mx, after=my, details=det)
