@@ -1053,6 +1053,25 @@ def test_context_recall_scenes_are_compared_as_scenes(tmp_path):
     doc = json.loads(run("--format", "json", pa, pc).stdout)
     assert [c["kind"] for c in doc["changes"]] == ["scene-removed"]
     # the dump repeats the scene's two notes in every turn's recall: the patch removes them there
+    # (and its provenance's recall scene in force)
     assert [(o["op"], o["path"]) for o in doc["patch"]] == [
-        ("remove", f"/records/{t}/recall/0") for t in range(7) for _ in range(2)]
+        op for t in range(7) for op in (("remove", f"/records/{t}/recall/0"), ("remove", f"/records/{t}/recall/0"),
+                                        ("replace", f"/records/{t}/provenance/recall"))]
     patched_dump(engine.read_side(str(pa)), engine.read_side(str(pc)), doc["patch"])
+
+
+def test_patch_gives_a_provenance_the_recall_and_model_switch_in_force(tmp_path):
+    # (a recall scene or model switch removed: each later turn's provenance.recall / .model_switch
+    # became null in B; the patch, which ignored them as positions, left A's ids)
+    text = (ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8")
+    i, j = text.index("INT. CONTEXT RECALL"), text.index("INT. HARVEY AND MARGOT TALKING")
+    pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    pa.write_text(text, encoding="utf-8")
+    pb.write_text(text[:i] + text[j:].replace("[[model switch: devstral:24b (ollama) at 2026-08-03 14:25:00]]\n", ""),
+                  encoding="utf-8")
+    patch = json.loads(run("--format", "json", pa, pb).stdout)["patch"]
+    out = jsonpatch.apply_patch(_dump_turns(pa), patch)
+    assert [(r["provenance"]["recall"], r["provenance"]["model_switch"]) for r in out["records"]] == [(None, None)] * 7
+    back = jsonpatch.apply_patch(_dump_turns(pb), json.loads(run("--format", "json", pb, pa).stdout)["patch"])
+    assert [(r["provenance"]["recall"], r["provenance"]["model_switch"]) for r in back["records"]] == [
+        ("s1", None)] * 3 + [("s1", "s6.model-switch1")] * 4  # (A's ids, as A's dump has them)

@@ -33,7 +33,8 @@ list lengths (so a pointer valid in one is valid in the other) in which
   become ``"<workspace>"`` everywhere (:class:`fountain_audit.privacy.redact.Redactor`).
 * a turn's ``provenance`` (derived from its notes, which are compared and reported themselves;
   an EXT. scene's remote route as ``route-changed``) has its positions ``null`` (ids, spans,
-  the turn, scene, reply, recall and model-switch ids, its index, the route's scene) and its
+  the turn, scene and reply ids, its index, the route's scene; the recall scene or model switch in
+  force ``"<id>"``, ``null`` when none is) and its
   route heading's timestamp replaced: the patch keeps it equal to the second side's.
 
 **Alignment.** Scenes are aligned by kind and content (the user inputs of their turns, or the

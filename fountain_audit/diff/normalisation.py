@@ -61,15 +61,20 @@ def _norm_note(note: dict[str, Any], options: Options) -> None:
 #: The keys of a provenance entry that name positions (ids of the turn, its scene, reply,
 #: recall scene and model switch; its index).
 _PROVENANCE_POSITIONS = ("turn", "index", "scene", "reply", "recall", "model_switch")
+#: Of those, the ones that may be ``null`` (no recall scene, no model switch in force): whether
+#: there is one is compared (``"<id>"``), which one is a position.
+_PROVENANCE_OPTIONAL = frozenset({"recall", "model_switch"})
+ID = "<id>"
 
 
 def _norm_provenance(prov: dict[str, Any], options: Options) -> dict[str, Any]:
     """A turn's ``provenance`` with its positions ``null`` (every ``id`` and ``span`` at any
-    depth, the ids and index of :data:`_PROVENANCE_POSITIONS`, the route's ``scene``) and, unless
+    depth, the ids and index of :data:`_PROVENANCE_POSITIONS`, the route's ``scene``; the id of
+    the recall scene or model switch in force ``"<id>"``, ``null`` when none is) and, unless
     compared, the timestamp of the route's ``heading`` replaced; same keys and list lengths."""
     for k in _PROVENANCE_POSITIONS:
         if k in prov:
-            prov[k] = None
+            prov[k] = ID if k in _PROVENANCE_OPTIONAL and prov[k] is not None else None
     stack: list[Any] = [prov]
     while stack:
         v = stack.pop()
