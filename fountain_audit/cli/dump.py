@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from fountain_audit.cli.main import _fail, _split, discover, no_session_file, read_stdin
+from fountain_audit.commands.common import learn_inputs
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, describe_content, format_size, read_path
 from fountain_audit.suggest import did_you_mean
@@ -115,7 +116,8 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     out = utf8_stdout("strict")
     writer = dm.JsonWriter(out, output_format, shape, redactor)
     done: list[str] = []
-    stdin_text = _pool(files, redactor) if redactor else None
+    # (--redact: every input's secrets learnt before the first record is written; each file is read twice)
+    stdin_text = learn_inputs(redactor, files, None, DEFAULT_MAX_FILE_SIZE) if redactor else None
     try:
         for f in files:
             try:
@@ -165,25 +167,6 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     if errors:
         sys.exit(2)
 
-
-def _pool(files: list[str], redactor) -> str | None:
-    """``--redact``: ``redactor`` learns the secrets and home users of every input before any
-    record is written, so a value that a later file shows to be a secret (``password: X``) is
-    replaced in an earlier one that holds it alone (learnt file by file, the first file's records
-    were written before the second was read). Each file is read twice; standard input once,
-    here: its text is returned (``None`` when it is not an input or cannot be read). A file that
-    cannot be read is left out (the dump says why)."""
-    stdin = None
-    for f in files:
-        try:
-            if f == "-":
-                text = stdin = read_stdin(DEFAULT_MAX_FILE_SIZE)
-            else:
-                text = read_path(f)
-        except (OSError, MemoryError):
-            continue
-        redactor.learn(None, text)
-    return stdin
 
 
 @click.command("schema")

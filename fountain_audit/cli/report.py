@@ -122,8 +122,11 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     # --redact: the secrets and home users of every input are learnt before any page is made, so a
     # value that one file shows to be a secret (`password: X`) is replaced in another that holds it
     # alone, as dump and export do across their inputs (each file is read twice)
-    pool = _pool(files, cfg.max_file_size, redact) if redact or redact_paths else None
-    stdin_text = pool[1] if pool is not None else None
+    from fountain_audit.commands.common import learn_inputs
+    from fountain_audit.privacy.redact import Redactor
+
+    pool = Redactor(secrets=redact, paths=True) if redact or redact_paths else None
+    stdin_text = learn_inputs(pool, files, cfg.max_file_size, None) if pool is not None else None
     for f in files:
         try:
             if f == "-" and stdin_text is not None:
@@ -142,7 +145,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
             session = build_session(document)
             redactor = None
             if redact or redact_paths:
-                redactor = pool[0].learn(session, text)
+                redactor = pool.learn(session, text)
             diagnostics = lint_session(text, document, session, name, selection, frozenset(cfg.ignored_for(name)))
             # the page's title and index entry name standard input as its page file does (stdin, or
             # --stdin-filename's name), not '-'
@@ -194,26 +197,6 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     if errors:
         sys.exit(2)
 
-
-def _pool(files: list[str], max_size: int | None, secrets: bool):
-    """``(redactor, stdin)``: a redactor that has learnt the secrets and home users of every
-    input (:meth:`fountain_audit.privacy.redact.Redactor.learn`; each page's session is learnt
-    into it too, so workspaces add up as ``dump`` has them), and standard input's text when it
-    is an input (read once, here). A file that cannot be read is left out (its page says why)."""
-    from fountain_audit.parse.source import decode_bytes, read_path
-    from fountain_audit.privacy.redact import Redactor
-
-    redactor, stdin = Redactor(secrets=secrets, paths=True), None
-    for f in files:
-        try:
-            if f == "-":
-                text = stdin = decode_bytes(sys.stdin.buffer.read())
-            else:
-                text = read_path(f, max_size)
-        except (OSError, MemoryError):
-            continue
-        redactor.learn(None, text)
-    return redactor, stdin
 
 
 def _warn_about_other_pages(folder: str, written: set[str]) -> None:

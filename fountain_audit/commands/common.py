@@ -302,6 +302,28 @@ def nothing_selected(cfg: Config) -> str:
     return "no rule selected: every selected rule is ignored"
 
 
+def learn_inputs(redactor, files: list[str], max_size: int | None, stdin_max: int | None) -> str | None:
+    """``--redact`` across inputs: ``redactor`` (a :class:`~fountain_audit.privacy.redact.Redactor`)
+    learns the secrets and home users of every file of ``files`` (``-``: standard input, read at
+    most ``stdin_max`` bytes; the others through ``read_path(f, max_size)``) before anything is
+    written, so a value one file shows to be a secret (``password: X``) is replaced in another that
+    holds it alone. Returns standard input's text when it is an input (read once, here), else
+    ``None``. A file that cannot be read is left out (the command says why when it reads it)."""
+    from fountain_audit.parse.source import read_path
+
+    stdin = None
+    for f in files:
+        try:
+            if f == "-":
+                text = stdin = read_stdin(stdin_max)
+            else:
+                text = read_path(f, max_size)
+        except (OSError, MemoryError):
+            continue
+        redactor.learn(None, text)
+    return stdin
+
+
 def read_stdin(max_size: int | None) -> str:
     """Standard input, decoded losslessly; raises ``FileTooLarge`` past ``max_size`` bytes."""
     from fountain_audit.parse.source import FileTooLarge, decode_bytes, format_size
