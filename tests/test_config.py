@@ -232,6 +232,85 @@ def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
     assert lint_messages(bare) == [(16, 1, "unused suppression: enable ends no disabled region")]
 
 
+# A region of several rules, a tool note in it and one after an enable naming one of them:
+# N101 and P102 at lines 13 and 17; H106 (no description) at line 6.
+REGION = """Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00
+
+/* fountain-audit: disable=P102,N101 */
+
+ALICE
+hi
+
+[[tool: broken1]]
+
+/* fountain-audit: enable=P102 */
+
+[[tool: broken2]]
+
+HARVEY
+Forwarding to LLAMA.
+
+LLAMA
+ok
+
+THE END.
+"""
+
+
+def test_an_enable_naming_rules_ends_their_regions_only():
+    """`enable=P102` ended the whole `disable=P102,N101` region: N101 was reported again after it.
+    As ESLint's eslint-enable, it ends P102's region only; N101's goes on."""
+    unsuppressed = REGION.replace("fountain-audit:", "not-a-directive:")
+    assert lint_codes(unsuppressed) == [("H106", 6), ("P102", 13), ("N101", 13), ("P102", 17), ("N101", 17)]
+    assert lint_codes(REGION) == [("H106", 6), ("P102", 17)]
+    # N101's region ends at its own enable (a bare enable ends both)
+    own = REGION.replace("[[tool: broken2]]\n", "[[tool: broken2]]\n\n/* fountain-audit: enable=N101 */\n\n"
+                                                 "[[tool: broken3]]\n")
+    assert lint_codes(own) == [("H106", 6), ("P102", 17), ("P102", 21), ("N101", 21)]
+    assert lint_codes(REGION.replace("enable=P102", "enable")) == [("H106", 6), ("P102", 17), ("N101", 17)]
+    assert lint_codes(REGION.replace("enable=P102", "enable=N101,P102")) == [("H106", 6), ("P102", 17), ("N101", 17)]
+
+
+def test_an_enable_naming_rules_after_a_bare_disable_re_enables_those_rules_only():
+    """After `disable` (every rule), `enable=P102` re-enables P102 and the region goes on for
+    every other rule (as ESLint): N101 after it is still suppressed, until a bare enable."""
+    bare = REGION.replace("disable=P102,N101", "disable")
+    assert lint_codes(bare) == [("H106", 6), ("P102", 17)]
+    assert lint_messages(bare) == []
+    # with no THE END.: S104 (at the last line) is in the region too
+    assert lint_codes(bare.replace("\nTHE END.\n", "")) == [("H106", 6), ("P102", 17)]
+    ended = bare.replace("[[tool: broken2]]\n", "[[tool: broken2]]\n\n/* fountain-audit: enable */\n\n"
+                                                 "[[tool: broken3]]\n")
+    assert lint_codes(ended) == [("H106", 6), ("P102", 17), ("P102", 21), ("N101", 21)]
+    # a second every-rule region covers P102 again; one opened before the enable= is cut as the first
+    again = bare.replace("/* fountain-audit: enable=P102 */", "/* fountain-audit: enable=P102 */\n\n"
+                                                              "/* fountain-audit: disable */")
+    assert lint_codes(again) == [("H106", 6)]
+    stacked = bare.replace("/* fountain-audit: enable=P102 */", "/* fountain-audit: disable */\n\n"
+                                                                "/* fountain-audit: enable=P102 */")
+    assert lint_codes(stacked) == [("H106", 6), ("P102", 19)]
+    assert lint_messages(stacked) == []
+
+
+def test_an_enable_of_a_rule_whose_region_already_ended_is_unused():
+    """An enable names the rules of its list that ended no region, as before: here N101's region
+    was ended by the enable before it (P102's stays open: P102 at line 19 is suppressed)."""
+    twice = REGION.replace("/* fountain-audit: enable=P102 */", "/* fountain-audit: enable=N101 */\n\n"
+                                                                "/* fountain-audit: enable=N101 */")
+    assert lint_codes(twice) == [("H106", 6), ("A101", 17), ("N101", 19)]
+    assert lint_messages(twice) == [(17, 1, "unused suppression: 'enable=N101' ends no disabled region")]
+    # the same after a bare disable: its region left P102 at the first enable=P102
+    bare = REGION.replace("disable=P102,N101", "disable").replace(
+        "/* fountain-audit: enable=P102 */", "/* fountain-audit: enable=P102 */\n\n/* fountain-audit: enable=P102,N101 */")
+    assert lint_codes(bare) == [("H106", 6), ("A101", 17), ("P102", 19), ("N101", 19)]
+    assert lint_messages(bare) == [(17, 1, "unused suppression: 'enable=P102' ends no disabled region")]
+
+
 def test_config_naming_a_pyproject_without_our_table_is_an_error(tmp_path, monkeypatch):
     """`--config pyproject.toml` that has no [tool.fountain-audit] configures nothing: exit 2, not
     the defaults; a discovered pyproject.toml without the table is still passed over."""

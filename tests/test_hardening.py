@@ -455,6 +455,19 @@ def suppression_shapes(n: int) -> dict[str, str]:
                                        for i in range(n)),
         "disable/enable": head + "".join(f"/* fountain-audit: disable=N101,P102 */\n\n[[tool: broken{i}]]\n\n"
                                          f"/* fountain-audit: enable=N101,P102 */\n\n" for i in range(n)),
+        # regions that end rule by rule: a list's rules one at a time, an every-rule region one
+        # rule early, and many every-rule regions open at once that enables end rule by rule
+        "enable one rule at a time": head + "".join(f"/* fountain-audit: disable=N101,P102 */\n\n[[tool: broken{i}]]\n\n"
+                                                    f"/* fountain-audit: enable=P102 */\n\n"
+                                                    f"/* fountain-audit: enable=N101 */\n\n" for i in range(n)),
+        "every rule, then one enabled": head + "".join(f"/* fountain-audit: disable */\n\n[[tool: broken{i}]]\n\n"
+                                                       f"/* fountain-audit: enable=P102 */\n\n"
+                                                       f"/* fountain-audit: enable */\n\n" for i in range(n))
+                                        + "Done.\n\n",  # (a region covers its enable's line: S104 after it)
+        "nested every-rule regions": head + "".join(f"/* fountain-audit: disable */\n\n[[tool: broken{i}]]\n\n"
+                                                    for i in range(n))
+                                     + "/* fountain-audit: enable=P102 */\n\n/* fountain-audit: enable=N101 */\n\n"
+                                     "/* fountain-audit: enable */\n\nDone.\n\n",
     }
 
 

@@ -9,6 +9,11 @@ carries no audit meaning; ``[[notes]]`` are audit data and are never used)::
 Rules are named by code, code prefix or kebab-case name. A directive that names no
 known rule is reported by ``A102 invalid-suppression``; one that suppressed nothing
 by ``A101 unused-suppression``.
+
+Regions end rule by rule, as ESLint's ``eslint-disable``/``eslint-enable``: ``enable=P103``
+ends P103's regions only, so after ``disable=P103,H102`` ... ``enable=P103`` H102 stays
+disabled until an ``enable`` naming it or a bare ``enable``. After a bare ``disable`` (every
+rule), ``enable=P103`` re-enables P103 alone: the region goes on for every other rule.
 """
 
 from __future__ import annotations
@@ -34,10 +39,13 @@ _PREFIX_RE = lazy(r"/\*\s*fountain-audit:")
 class Directive:
     """One suppression comment. ``codes`` is ``None`` for "every rule".
 
-    ``first``/``last`` are the 1-based lines it covers (inclusive). ``selectors``: the rules
-    its ``=...`` list names, as written (a code, prefix or name, each once, in order), with the
-    codes each stands for; ``matched``: those of them that covered a diagnostic (set by
-    :func:`apply`; A101 names the others).
+    ``first``/``last`` are the 1-based lines it covers (inclusive). ``ends``: for a ``disable``
+    region, the rules it stopped covering before ``last`` (an ``enable=`` named them), with the
+    line it stopped at (inclusive): the region covers rule ``c`` on ``first`` to
+    ``ends.get(c, last)``; ``last`` is where its last rule ended (or the file's last line).
+    ``selectors``: the rules its ``=...`` list names, as written (a code, prefix or name, each
+    once, in order), with the codes each stands for; ``matched``: those of them that covered a
+    diagnostic (set by :func:`apply`; A101 names the others).
     """
 
     verb: str
@@ -53,10 +61,12 @@ class Directive:
     end_column: int = 0
     matched: set[str] = field(default_factory=set)
     selectors: tuple[tuple[str, frozenset[str]], ...] = ()
+    ends: dict[str, int] = field(default_factory=dict)
 
     def __init__(self, verb: str, text: str, line: int, column: int, codes: frozenset[str] | None, first: int = 0,
                  last: int = 0, used: bool = False, error: str | None = None, end_line: int = 0, end_column: int = 0,
-                 matched: set[str] = MISSING, selectors: tuple[tuple[str, frozenset[str]], ...] = ()) -> None:
+                 matched: set[str] = MISSING, selectors: tuple[tuple[str, frozenset[str]], ...] = (),
+                 ends: dict[str, int] = MISSING) -> None:
         # (written out, not generated: see fountain_audit.records)
         self.verb = verb
         self.text = text
@@ -71,6 +81,7 @@ class Directive:
         self.end_column = end_column
         self.matched = set() if matched is MISSING else matched
         self.selectors = selectors
+        self.ends = {} if ends is MISSING else ends
 
 
 @functools.lru_cache(maxsize=1024)
@@ -100,21 +111,26 @@ def directives(document: Document, in_speech: dict[int, str] | None = None) -> l
     checks of the file it is recorded in); it has an ``error`` (A102 reports it).
 
     Linear in the number of nodes and directives: a ``disable-next`` looks only at the
-    blank lines after it; an ``enable`` closes the open ``disable`` regions it names
-    through an index by rule code, never rescanning earlier directives.
+    blank lines after it; an ``enable`` ends the open ``disable`` regions it names through an
+    index by rule code, never rescanning earlier directives. Regions end rule by rule (see the
+    module docstring): an ``enable=CODES`` after a bare ``disable`` records each of its codes
+    once in each open every-rule region (``ends``; an index by code skips the regions that
+    code already left), so the work is the directives times the rules they name.
     """
     children = document.children
     out: list[Directive] = []
     last_line = children[-1].end_line if children else 1
-    open_all: list[Directive] = []  # open "disable" regions for every rule
-    open_by_code: dict[str, list[Directive]] = {}  # open "disable=CODES" regions, by code
+    open_all: list[Directive] = []  # open "disable" regions for every rule (since the last bare enable)
+    all_left: dict[str, int] = {}  # code -> open_all[:i] no longer cover it (an enable=code ended it)
+    open_by_code: dict[str, list[Directive]] = {}  # open "disable=CODES" regions, by code still covered
 
-    def close(regions: list[Directive], enable: Directive) -> None:
-        for prev in regions:
-            if prev.last == last_line:  # not closed yet (a region with several codes is listed under each)
-                prev.last = enable.line
-                enable.used = True
-        regions.clear()
+    def end_code(prev: Directive, code: str, line: int) -> None:
+        """``prev`` (a ``disable=CODES`` region still covering ``code``) stops covering it at
+        ``line``; when that was its last rule, the region ends there."""
+        prev.ends[code] = line
+        if len(prev.ends) == len(prev.codes):
+            prev.last = line
+            prev.ends = {c: end for c, end in prev.ends.items() if end < line}
 
     for k, node in enumerate(children):
         if not isinstance(node, Boneyard):
@@ -152,20 +168,34 @@ def directives(document: Document, in_speech: dict[int, str] | None = None) -> l
                     for code in d.codes:
                         open_by_code.setdefault(code, []).append(d)
         elif d.verb == "enable" and not d.error:
-            # An enable ends the earlier disable regions it names (or all of them); each rule of
-            # its list that ended one is ``matched`` (A101 names the others)
-            if any(prev.last == last_line for prev in open_all):
-                d.matched.update(name for name, _ in d.selectors)  # (a region of every rule ended)
-            close(open_all, d)
+            line = d.line
             if d.codes is None:
-                for code in list(open_by_code):
-                    close(open_by_code.pop(code, []), d)
-            # (which rules end a region is decided before any is closed: a region of several rules
-            # is listed under each, and closing it under one would leave it closed for the next)
-            d.matched.update(name for name, codes in d.selectors
-                             if any(prev.last == last_line for code in codes for prev in open_by_code.get(code, ())))
-            for code in d.codes or ():
-                close(open_by_code.pop(code, []), d)
+                # A bare enable ends every open region, for all its rules
+                d.used = bool(open_all) or any(open_by_code.values())
+                for prev in open_all:
+                    prev.last = line
+                open_all.clear()
+                all_left.clear()
+                for code, regions in open_by_code.items():
+                    for prev in regions:
+                        end_code(prev, code, line)
+                open_by_code.clear()
+            else:
+                # ``enable=CODES`` ends those rules' regions only (the other rules of a
+                # ``disable=CODES`` list, and of a bare ``disable``, stay disabled). Each rule of its
+                # list that ended a region is ``matched`` (A101 names the others); which did is
+                # decided before any region is ended (a list may name one code twice: ``P,P102``).
+                d.matched.update(name for name, codes in d.selectors
+                                 if any(open_by_code.get(code) or all_left.get(code, 0) < len(open_all)
+                                        for code in codes))
+                d.used = bool(d.matched)
+                for code in d.codes:
+                    for prev in open_all[all_left.get(code, 0):]:
+                        prev.ends[code] = line
+                    if open_all:
+                        all_left[code] = len(open_all)
+                    for prev in open_by_code.pop(code, ()):
+                        end_code(prev, code, line)
         out.append(d)
     return out
 
@@ -174,9 +204,10 @@ def apply(diagnostics: list[Diagnostic], found: list[Directive]) -> list[Diagnos
     """Diagnostics not covered by a directive; marks the directives that were used, and the
     selectors of each directive's list that were (``matched``).
 
-    O((D·k + M) log M) for D directives naming k rules each and M diagnostics: each
-    directive looks up its line range in the sorted lines of the rules it names, and
-    each diagnostic in the merged ranges that cover its rule.
+    O((D·k + M) log M) for D directives naming k rules each (k counts the rules an
+    ``enable=`` ended early in a region, its ``ends``) and M diagnostics: each directive looks
+    up its line ranges in the sorted lines of the rules it names, and each diagnostic in the
+    merged ranges that cover its rule, and in the latest every-rule region opened before it.
     """
     active = [d for d in found if d.verb in ("disable", "disable-next", "disable-file") and not d.error
               and d.first <= d.last]
@@ -189,26 +220,49 @@ def apply(diagnostics: list[Diagnostic], found: list[Directive]) -> list[Diagnos
     for lines in lines_by_code.values():
         lines.sort()
 
+    def count(lines: list[int], first: int, last: int) -> int:
+        return bisect.bisect_right(lines, last) - bisect.bisect_left(lines, first)
+
     def any_in(lines: list[int], first: int, last: int) -> bool:
         i = bisect.bisect_left(lines, first)
         return i < len(lines) and lines[i] <= last
 
     ranges_all: list[tuple[int, int]] = []
     ranges_by_code: dict[str, list[tuple[int, int]]] = {}
+    partial: list[Directive] = []  # every-rule regions that some rules left early (``ends``)
     for d in active:
-        if d.codes is None:
+        if d.codes is None and not d.ends:
             d.used = d.used or any_in(all_lines, d.first, d.last)
             ranges_all.append((d.first, d.last))
+        elif d.codes is None:
+            # used: a diagnostic of a rule it still covered at that line
+            d.used = d.used or (count(all_lines, d.first, d.last) >
+                                sum(count(lines_by_code.get(c, []), d.first, d.last) for c in d.ends)) \
+                or any(any_in(lines_by_code.get(c, []), d.first, end) for c, end in d.ends.items())
+            partial.append(d)
         else:
             d.matched.update(name for name, codes in d.selectors
-                             if any(any_in(lines_by_code.get(c, []), d.first, d.last) for c in codes))
+                             if any(any_in(lines_by_code.get(c, []), d.first, d.ends.get(c, d.last)) for c in codes))
             d.used = d.used or bool(d.matched)
             for c in d.codes:
-                ranges_by_code.setdefault(c, []).append((d.first, d.last))
+                ranges_by_code.setdefault(c, []).append((d.first, d.ends.get(c, d.last)))
     cover_all = _Cover(ranges_all)
     covers = {c: _Cover(r) for c, r in ranges_by_code.items()}
+    # Every-rule regions open together end together (a bare enable, or the end of the file), and
+    # one opened later has left no rule earlier than one opened before it (an enable=X ends X in
+    # every open region): of those open at a line, the latest opened covers all the others do.
+    partial_firsts = [d.first for d in partial]
+
+    def partly_covered(diag: Diagnostic) -> bool:
+        i = bisect.bisect_right(partial_firsts, diag.line) - 1
+        if i < 0:
+            return False
+        d = partial[i]
+        return diag.line <= d.ends.get(diag.code, d.last)
+
     return [diag for diag in diagnostics if not (cover_all.covers(diag.line) or
-                                                  (diag.code in covers and covers[diag.code].covers(diag.line)))]
+                                                  (diag.code in covers and covers[diag.code].covers(diag.line)) or
+                                                  (partial and partly_covered(diag)))]
 
 
 def unused(d: Directive) -> str | None:
