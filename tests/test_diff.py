@@ -198,7 +198,7 @@ def test_replay_pair_json_exact(pair):
     r = run("--format", "json", pa, pb)
     assert r.exit_code == 1, r.output
     doc = json.loads(r.stdout)
-    assert doc["format_version"] == "1.2"
+    assert doc["format_version"] == "1.3"
     assert doc["a"] == {"file": str(pa), "turns": 3, "scenes": 4}
     assert doc["b"] == {"file": str(pb), "turns": 4, "scenes": 5}
     assert doc["compared"] == {"timestamps": False, "stats": False, "workspace": False}

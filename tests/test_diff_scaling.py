@@ -71,7 +71,7 @@ def test_coarsened_diff_says_so():
     assert "".join(t for op, t in change.words if op != "+") == change.before
     assert "".join(t for op, t in change.words if op != "-") == change.after
     doc = result.to_json()
-    assert doc["format_version"] == "1.2" and doc["changes"][0]["coarsened"] is True
+    assert doc["format_version"] == "1.3" and doc["changes"][0]["coarsened"] is True
     lines = render_unified(result).splitlines()
     assert lines.count(COARSENED_NOTE) == 1
     assert COARSENED_NOTE == "    (diff coarsened: a long stretch with many changes is shown removed and added whole)"

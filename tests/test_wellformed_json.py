@@ -92,7 +92,7 @@ def test_the_helpers():
 def test_dump(files, shape, fmt):
     docs = check_well_formed(run("dump", *shape, "--format", fmt, "bad.spmd"), lines=fmt == "jsonl")
     records = docs[0]["records"] if fmt == "json" else docs
-    assert records[0] == {**({"format_version": "1.4"} if fmt == "jsonl" else {}),
+    assert records[0] == {**({"format_version": "1.5"} if fmt == "jsonl" else {}),
                           "record": "undecodable_bytes", "file": "bad.spmd", "runs": RUNS}
     name = "dump" if not shape or shape[0] == "--records" else shape[0][2:]
     validator = jsonschema.Draft202012Validator(schemas.load(name))
@@ -155,7 +155,7 @@ def test_provenance(files):
 
 def test_diff(files):
     doc = check_well_formed(run("diff", "--format", "json", "bad.spmd", "good.spmd"))[0]
-    assert doc["format_version"] == "1.2"
+    assert doc["format_version"] == "1.3"
     assert doc["a"]["undecodable_bytes"] == RUNS and "undecodable_bytes" not in doc["b"]
     assert USER in json.dumps(doc, ensure_ascii=False)
     # two files that differ only in their undecodable bytes still differ

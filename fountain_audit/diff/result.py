@@ -17,7 +17,11 @@ from fountain_audit.parse.source import undecodable_bytes
 #: 1.1: each change has ``coarsened`` (and a coarsened detail ``"coarsened": true``).
 #: 1.2: text is well-formed Unicode (an undecodable byte is U+FFFD); ``a``/``b`` gain
 #: ``undecodable_bytes`` when the file has bytes that are not UTF-8.
-DIFF_FORMAT_VERSION = "1.2"
+#: 1.3: the patch's add/replace values are B's values as ``dump --turns`` prints them (were
+#: normalised placeholders such as ``<file>``, ``<timestamp>``), and it patches a turn's
+#: ``provenance`` too; new change kinds ``title-page-changed``, ``scene-description-changed``
+#: and ``route-changed``; INT. CONTEXT RECALL scenes are compared as scenes.
+DIFF_FORMAT_VERSION = "1.3"
 
 
 @dataclass(eq=False, slots=True)
