@@ -5,6 +5,7 @@ leaves the previous file in place and at most no temporary file behind."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import stat
@@ -19,7 +20,7 @@ TEMP_INFIX = ".fountain-audit-"
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = False, sync: bool = True,
-                 follow: bool = True, mode: int | None = None) -> None:
+                 follow: bool = True, mode: int | None = None, parents: bool = False) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same directory, fsync and a
     rename, so a reader sees the old file or the new one, never half of one. A ``str`` is
     written as UTF-8, ``bytes`` as they are. ``durable`` also fsyncs the directory, so the
@@ -45,6 +46,10 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
     writes directly: whatever ``path`` is (a symlink, a FIFO planted there) is replaced by the
     new regular file.
 
+    ``parents``: the missing folders above ``path`` are created first (as ``mkdir -p``; what a
+    user's ``-o out/lint.json`` expects, as ruff's ``--output-file``); a file in the way raises
+    ``OSError`` (``NotADirectoryError``, ``FileExistsError``) like any other failure to write.
+
     A replaced file keeps its mode (new files: 0666 less the umask); ``mode`` sets it instead.
     Raises ``OSError``; the temporary file (``TARGET.fountain-audit-XXXXXXXX.tmp``) is
     removed on failure, on ``KeyboardInterrupt`` (SIGINT) and on SIGTERM, after which
@@ -64,6 +69,11 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
             f.write(payload)
         return
     folder = os.path.dirname(path)
+    if parents and not os.path.isdir(folder):
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except FileExistsError as e:  # a file where the folder goes: said as opening through it says it
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), e.filename) from None
     if mode is None:
         try:
             st = os.lstat(path)  # (a symlink replaced: a new file's mode, not its target's)

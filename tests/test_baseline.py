@@ -58,6 +58,14 @@ def adopt() -> None:
     assert r.stderr == "fountain-audit: baseline baseline.json: 2 entries (2 added, 0 removed)\n"
 
 
+def test_a_baseline_in_missing_folders_is_created_with_them(project):
+    r = lint("--baseline", "ci/state/baseline.json", "--update-baseline", "sessions")
+    assert (r.exit_code, r.stderr) == (0, "fountain-audit: baseline ci/state/baseline.json: 2 entries (2 added, "
+                                          "0 removed)\n")
+    assert sorted(os.listdir("ci/state")) == ["baseline.json", "baseline.json.journal.jsonl", "baseline.json.lock"]
+    assert lint("--baseline", "ci/state/baseline.json", "sessions").exit_code == 0
+
+
 def test_adopt_then_only_a_new_violation_is_reported(project):
     assert lint("sessions").exit_code == 1
     adopt()

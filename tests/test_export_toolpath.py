@@ -243,6 +243,9 @@ def test_two_exports_are_byte_identical_and_several_files_make_one_graph(tmp_pat
     r = run("--to", "toolpath", "-o", str(out), str(CLEAN))
     assert r.exit_code == 0 and r.stdout == ""
     assert out.read_bytes() == a.stdout_bytes
+    out = tmp_path / "new" / "dir" / "g.json"  # missing folders are made (as lint -o and report -o)
+    r = run("--to", "toolpath", "-o", str(out), str(CLEAN))
+    assert r.exit_code == 0 and out.read_bytes() == a.stdout_bytes
 
 
 def test_directories_and_stdin(tmp_path):

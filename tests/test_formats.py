@@ -329,8 +329,19 @@ def test_output_file_is_written_atomically(a03):
 
 
 def test_output_that_cannot_be_written_exits_2(a03):
+    Path("a-file").write_text("x")
+    r = run("--output", "a-file/report.json", "--output-format", "json", a03)
+    assert r.exit_code == 2 and "a-file/report.json: cannot write: Not a directory" in r.output
+    assert Path("a-file").read_text() == "x"
+
+
+def test_output_into_missing_folders_creates_them(a03):
+    """``-o out/ci/lint.json`` failed ("No such file or directory") where report's ``-o`` made the
+    folders: every ``-o`` creates them now (as ruff's ``--output-file``)."""
     r = run("--output", "no/such/dir/report.json", "--output-format", "json", a03)
-    assert r.exit_code == 2 and "cannot write" in r.output
+    assert r.exit_code == 1, r.output
+    assert os.listdir("no/such/dir") == ["report.json"]  # (no temporary file left)
+    assert json.loads(Path("no/such/dir/report.json").read_text())["summary"]["error"] == 1
 
 
 def test_stdin_filename_in_reports():

@@ -844,12 +844,12 @@ EVIL_SHOWN = "x\\x1b]0;T\\x07\\u202e.spmd"
     (("lint", "d" + EVIL), f"fountain-audit: error: no session file (*.spmd, *.fountain) in d{EVIL_SHOWN} "
                            "(--allow-empty accepts that)"),
     (("lint", "d" + EVIL, "s.spmd"), f"fountain-audit: warning: no *.spmd or *.fountain files under d{EVIL_SHOWN}"),
-    (("lint", "s.spmd", "-o", "gone/" + EVIL),
-     f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
-    (("export", "--to", "toolpath", "s.spmd", "-o", "gone/" + EVIL),
-     f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
-    (("redact", "s.spmd", "-o", "gone/" + EVIL),
-     f"fountain-audit: error: gone/{EVIL_SHOWN}: cannot write: No such file or directory"),
+    (("lint", "s.spmd", "-o", "e" + EVIL + "/x"),
+     f"fountain-audit: error: e{EVIL_SHOWN}/x: cannot write: Not a directory"),
+    (("export", "--to", "toolpath", "s.spmd", "-o", "e" + EVIL + "/x"),
+     f"fountain-audit: error: e{EVIL_SHOWN}/x: cannot write: Not a directory"),
+    (("redact", "s.spmd", "-o", "e" + EVIL + "/x"),
+     f"fountain-audit: error: e{EVIL_SHOWN}/x: cannot write: Not a directory"),
     (("report", "s.spmd", "-o", "e" + EVIL), f"Error: -o e{EVIL_SHOWN}: exists and is not a directory"),
 ])
 def test_file_names_reach_standard_error_escaped(project, args, expected):

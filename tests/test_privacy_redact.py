@@ -246,8 +246,11 @@ def test_redact_usage_and_unreadable(tmp_path):
     assert cli("redact", "--in-place", "-o", str(tmp_path / "x"), str(a)).returncode == 2
     r = cli("redact", "--in-place", str(tmp_path / "missing.spmd"))
     assert r.returncode == 2 and "no such file or directory" in r.stderr
-    r = cli("redact", str(a), "-o", str(tmp_path / "no" / "dir" / "x.spmd"))
-    assert r.returncode == 2 and "cannot write" in r.stderr
+    r = cli("redact", str(a), "-o", str(a / "x.spmd"))  # (a file where its folder goes)
+    assert r.returncode == 2 and f"{a}/x.spmd: cannot write: Not a directory" in r.stderr
+    r = cli("redact", str(a), "-o", str(tmp_path / "no" / "dir" / "x.spmd"))  # missing folders are made
+    assert r.returncode == 0 and (tmp_path / "no" / "dir" / "x.spmd").read_text(encoding="utf-8") \
+        == cli("redact", str(a)).stdout
 
 
 def test_redact_refuses_a_file_that_changed_since_it_was_read(tmp_path, monkeypatch):

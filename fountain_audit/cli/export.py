@@ -189,7 +189,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
 
     if output_file is not None:
         try:
-            write_atomic(output_file, text)
+            write_atomic(output_file, text, parents=True)
         except OSError as e:
             click.secho(f"fountain-audit: error: {one_line(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)

@@ -124,9 +124,9 @@ def redact(files, output_file, in_place, paths_only):
                             status = 2
                             continue
                 if _plain(result.text):
-                    write_atomic(target, result.text)
+                    write_atomic(target, result.text, parents=not in_place)
                 else:
-                    write_atomic(target, encode_text(result.text))
+                    write_atomic(target, encode_text(result.text), parents=not in_place)
         except BrokenPipeError:  # the reader (head, less ...) went away: stop quietly, as dump does
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())

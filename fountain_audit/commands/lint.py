@@ -245,7 +245,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
     if output_file and out is not None:
         from fountain_audit.cli.outputs import write_atomic
         try:
-            write_atomic(output_file, out)
+            write_atomic(output_file, out, parents=True)
         except OSError as e:
             secho(f"fountain-audit: error: {one_line(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)

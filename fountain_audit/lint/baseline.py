@@ -461,7 +461,7 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
     """Make the baseline at ``path`` hold the ``current`` entries (see :func:`entries_for`) in
     place of its entries in ``scope``, keeping the others and each kept entry's ``added`` date;
     creates the file the first time. Locked, reloaded inside the lock, written durably, then
-    journalled (see the module docstring); ``former`` (:func:`formers`): an entry stored under a
+    journalled (see the module docstring); missing folders above ``path`` are created; ``former`` (:func:`formers`): an entry stored under a
     diagnostic's former fingerprint is replaced by one under its fingerprint, its date kept (the
     journal shows it removed and added); a symlink at ``path`` is replaced by the file, never
     written through (its lock and journal sit beside ``path``). Raises :class:`BaselineError` (the file is then
@@ -471,6 +471,12 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
     # a symlink at the baseline's name is replaced by the new baseline, never written through (a
     # checkout could commit one pointing anywhere); the lock and journal sit beside the name
     target = shown = path
+    folder = os.path.dirname(target)
+    if folder and not os.path.isdir(folder):  # its missing folders are made (as every `-o` makes them)
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            raise BaselineError(f"{path}: cannot create its folder: {e.strerror or e}") from None
     with locked(target, shown=shown):
         old = load(path, max_entries, missing_ok=True)
         entries = {fp: e for fp, e in old.items() if e not in scope}
