@@ -325,6 +325,19 @@ def test_ast_records_cover_the_file():
     assert r.exit_code == 2 and "do not apply to --ast" in r.output
 
 
+def test_tool_filters_with_records_that_hold_no_tool_call_are_a_usage_error():
+    """``--records rag --tool x`` printed an empty document (the filter keeps tool calls only),
+    where ``--ast --tool x`` is a usage error: it says so too."""
+    f = str(SAMPLES / "clean-session.spmd")
+    r = run("dump", "--records", "rag", "--records", "recall", "--tool", "read_file", f)
+    assert (r.exit_code, r.output.splitlines()[-1]) == (
+        2, "Error: --tool selects tool calls, and --records rag,recall selects none (add tool to --records)")
+    r = run("dump", "--records", "rag", "--actor", "HARVEY", f)
+    assert r.output.splitlines()[-1].startswith("Error: --actor selects tool calls, and --records rag selects none")
+    r = run("dump", "--records", "rag,tool", "--tool", "read_file", "--format", "jsonl", f)
+    assert r.exit_code == 0 and [json.loads(x)["id"] for x in r.output.splitlines()] == ["t3.tool1", "t4.tool1"]
+
+
 def test_undecodable_bytes_are_u_fffd_with_their_offsets(tmp_path):
     f = tmp_path / "x.spmd"
     data = SESSION.replace("Second?", "cafX?").encode("utf-8").replace(b"cafX", b"caf\xe9")

@@ -104,6 +104,9 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
                          frozenset(_split(scene_kinds)))
     if ast_ and filters:
         raise click.UsageError("--tool, --status, --actor and --scene-kind do not apply to --ast")
+    if (tools or actors) and not turns and "tool" not in kinds:  # (they keep tool calls only: nothing would pass)
+        raise click.UsageError(f"{'--tool' if tools else '--actor'} selects tool calls, and --records "
+                               f"{one_line(','.join(_split(records)))} selects none (add tool to --records)")
     redactor = dm.Redactor(secrets=redact, paths=redact or redact_paths)
     if redactor:  # messages naming a file too (the redactor learns each session as it is read)
         from fountain_audit.commands.common import redact_messages
