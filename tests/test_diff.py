@@ -425,6 +425,46 @@ def test_identical_texts_are_not_dumped_or_aligned(pair, monkeypatch):
     assert run(pa, pb).exit_code == 2  # other texts are dumped (here: failing)
 
 
+HAND_OFF_SESSION = """Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
+INT. HARVEY AND ALICE TALKING 2026-07-01 16:00:00
+
+Harvey and ALICE are in chat mode. Model: LLAMA3. Workspace: /srv/p.
+
+ALICE
+hi
+
+HARVEY
+Forwarding to LLAMA3.
+
+LLAMA3
+hello
+
+INT. HAND-OFF - 2026-07-01T16:04:05Z
+
+Harvey hands the session over.
+
+THE END.
+"""
+
+
+def test_a_hand_off_time_is_a_timestamp(tmp_path):
+    """A hand-off heading's RFC 3339 time (harvey.go WriteHandoff) was compared as text: a replay
+    handed off at another time was "scene changed (heading)" without --compare-timestamps."""
+    pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    pa.write_text(HAND_OFF_SESSION, encoding="utf-8")
+    pb.write_text(HAND_OFF_SESSION.replace("2026-07-01T16:04:05Z", "2026-07-02T08:00:00.5+02:00"), encoding="utf-8")
+    r = run("--format", "json", pa, pb)
+    assert (r.exit_code, json.loads(r.stdout)["changes"]) == (0, [])
+    r = run("--compare-timestamps", "--format", "json", pa, pb)
+    assert r.exit_code == 1
+    assert [(c["kind"], c["before"], c["after"]) for c in json.loads(r.stdout)["changes"]] == [
+        ("scene-changed", "INT. HAND-OFF - 2026-07-01T16:04:05Z", "INT. HAND-OFF - 2026-07-02T08:00:00.5+02:00")]
+
+
 def test_only_timestamps_workspace_and_stats_changed_exits_0(tmp_path):
     a, _ = replay_pair()
     pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"

@@ -12,14 +12,16 @@ from fountain_audit import dump as dm
 from fountain_audit.privacy.redact import WORKSPACE as WORKSPACE_PLACEHOLDER, Redactor
 from fountain_audit.diff.jsonvalues import copy_json
 from fountain_audit.diff.options import Options
-from fountain_audit.model.session import _CHAT_DESC_RE, _ROUTING_RE, Scene, Session
+from fountain_audit.model.session import CHAT_DESC_RE, ROUTING_RE, Scene, Session
 from fountain_audit.parse.fountain import Note
 
 #: Placeholders of the normalised documents.
 FILE, TIMESTAMP, STATS, WORKSPACE = "<file>", "<timestamp>", "<stats>", WORKSPACE_PLACEHOLDER
 
 TS_RE = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?")
-HEADING_TS_RE = re.compile(r"(?:\s*—)?\s*\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?")
+#: A scene heading's time: ``YYYY-MM-DD HH:MM[:SS]`` (after an optional dash), or a hand-off label's
+#: RFC 3339 time (``INT. HAND-OFF - 2026-07-01T16:04:05Z``, harvey.go WriteHandoff).
+HEADING_TS_RE = re.compile(r"(?:\s*—)?\s*\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d)?|T\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d))")
 
 
 def redactor(session: Session, options: Options) -> Redactor:
@@ -189,12 +191,12 @@ def scene_description(scene: Scene, options: Options, redact: Redactor) -> str:
     text = scene.description_text
     spans: list[tuple[int, int, str]] = []
     if scene.model is not None:  # every `Model:` naming the scene's model, not only the first
-        spans.extend((m.start("model"), m.end("model"), "<model>") for m in _CHAT_DESC_RE.finditer(text)
+        spans.extend((m.start("model"), m.end("model"), "<model>") for m in CHAT_DESC_RE.finditer(text)
                      if m.group("model") == scene.model)
     if scene.kind == "ext-chat":
         at = 0
         for a in scene.description:
-            m = _ROUTING_RE.match(a.text)
+            m = ROUTING_RE.match(a.text)
             if m:
                 spans.extend((at + m.start(g), at + m.end(g), f"<{g}>") for g in ("endpoint", "url")
                              if m.group(g) is not None)

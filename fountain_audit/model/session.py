@@ -76,6 +76,8 @@ _WORKSPACE_RE = lazy(r"Workspace:\s*(?P<ws>.*?)\.?\s*$", re.M)
 #: ``Harvey routing to ENDPOINT[ at URL| (cloud API)].``: the closing period is one followed by a
 #: blank or the end (``QWEN2.5-CODER.``, ``ollama://192.168.1.2:11434.`` keep their own periods).
 _ROUTING_RE = lazy(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| \(cloud API\))?\.(?=\s|\Z)")
+#: The two patterns above, for the readers of a session's descriptions (diff's normaliser).
+CHAT_DESC_RE, ROUTING_RE = _CHAT_DESC_RE, _ROUTING_RE
 _FORWARD_RE = lazy(r"^Forwarding to (?P<target>.+?)\.$")
 _FORWARD_V0_RE = lazy(r"^\(forwarding to (?P<target>.+?)\)$")
 _DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)"
