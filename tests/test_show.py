@@ -290,3 +290,20 @@ def test_a_hand_off_heading_gives_its_rfc3339_time():
     (el,) = doc["elements"]
     assert (el["timestamp"], el["timestamp_form"]) == ("2026-07-01T16:04:05Z", "rfc3339")
     jsonschema.validate(doc, schemas.load("show"))
+
+
+def test_stdin_filename_names_standard_input():
+    """show, provenance and diff named standard input '-' only; they take --stdin-filename as
+    lint, dump, export and report do (and warn when no '-' is given)."""
+    from .conftest import SAMPLES
+    clean = SAMPLES / "clean-session.spmd"
+    text = clean.read_text(encoding="utf-8")
+    r = CliRunner().invoke(main, ["show", "--format", "json", "--stdin-filename", "s.spmd", "-", "t1"], input=text)
+    assert r.exit_code == 0 and json.loads(r.stdout)["file"] == "s.spmd"
+    r = CliRunner().invoke(main, ["provenance", "--format", "json", "--stdin-filename", "s.spmd", "-"], input=text)
+    assert r.exit_code == 0 and json.loads(r.stdout)["file"] == "s.spmd"
+    r = CliRunner().invoke(main, ["diff", "--stdin-filename", "replay.spmd", str(clean), "-"], input=text)
+    assert (r.exit_code, r.stdout.splitlines()[:3]) == (0, [f"--- {clean}", "+++ replay.spmd", "no differences"])
+    r = CliRunner().invoke(main, ["show", "--stdin-filename", "s.spmd", str(clean), "t1"])
+    assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename names standard input ('-'), "
+                                             "which is not FILE; it is not used\n")

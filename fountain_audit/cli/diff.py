@@ -27,18 +27,22 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 
 def _read(path: str, options: diffing.Options, stdin_used: list[bool], redact=None,
-          same_as: diffing.Side | None = None, stdin_text: str | None = None) -> diffing.Side:
+          same_as: diffing.Side | None = None, stdin_text: str | None = None,
+          stdin_name: str | None = None) -> diffing.Side:
     """One side, its document built only when read (see :func:`fountain_audit.diff.make_side`);
     ``redact`` (a :class:`_Redaction`) rewrites its text and its name first; ``same_as``: the
     other side, shared when this file's text is the same (not parsed again); ``stdin_text``:
-    standard input, when it was read already (see :meth:`_Redaction.pool`)."""
+    standard input, when it was read already (see :meth:`_Redaction.pool`); ``stdin_name``: the
+    name shown for standard input (``--stdin-filename``, else ``-``)."""
     name = redact.name(path) if redact else path
     if path == "-":
         if stdin_used[0]:
             raise diffing.DiffError("-: standard input can be only one side")
         stdin_used[0] = True
         text = _read_stdin() if stdin_text is None else stdin_text
-        return side_of("-", redact(text) if redact else text, options, build=False, same_as=same_as)
+        shown = stdin_name or "-"
+        return side_of(redact.name(shown) if redact else shown, redact(text) if redact else text, options,
+                       build=False, same_as=same_as)
     return diffing.read_side(path, options, name, redact, build=False, same_as=same_as)
 
 
@@ -107,8 +111,9 @@ class _Redaction:
                                               "compared (secrets become <redacted:KIND>, the workspace <workspace>, "
                                               "home directories <home>).")
 @click.option("--redact-paths", is_flag=True, help="Only the path part of --redact: <workspace> and <home>.")
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
 def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, compare_workspace, compare_all, color,
-         redact, redact_paths):
+         redact, redact_paths, stdin_filename):
     """Compare two Harvey sessions turn by turn.
 
     A and B are session files ('-' for standard input, once). Timestamps, stats lines and the
@@ -144,8 +149,11 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
             if "-" in (a, b):
                 stdin_text = _read_stdin()
             redaction.pool([stdin_text if p == "-" else _read_quietly(p) for p in dict.fromkeys((a, b))])
-        side_a = _read(a, options, stdin_used, redaction, stdin_text=stdin_text)
-        side_b = _read(b, options, stdin_used, redaction, side_a, stdin_text)
+        if stdin_filename and "-" not in (a, b):
+            click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is neither A "
+                        "nor B; it is not used", err=True, fg="yellow")
+        side_a = _read(a, options, stdin_used, redaction, stdin_text=stdin_text, stdin_name=stdin_filename)
+        side_b = _read(b, options, stdin_used, redaction, side_a, stdin_text, stdin_filename)
         result = diffing.diff_sides(side_a, side_b, options).filtered(categories or None)
     except diffing.DiffError as e:
         click.secho(f"fountain-audit: error: {one_line(str(e))}", err=True, fg="red")

@@ -22,7 +22,8 @@ from fountain_audit.cli.show import fail, read_session, warn_content
 @click.option("--redact", is_flag=True, help="Make the output shareable: secrets become <redacted:KIND>, the "
                                               "workspace <workspace>, home directories <home>.")
 @click.option("--redact-paths", is_flag=True, help="Only the path part of --redact.")
-def provenance(file, output_format, color, redact, redact_paths):
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
+def provenance(file, output_format, color, redact, redact_paths, stdin_filename):
     """Show, for every reply of a session, the evidence recorded before it in its turn.
 
     FILE is a session file ('-' for standard input). Per reply: the basis (recorded,
@@ -43,7 +44,7 @@ def provenance(file, output_format, color, redact, redact_paths):
 
     from fountain_audit.parse.source import describe_content
 
-    name, session, *red = read_session(file, redact, redact_paths, warn=False)
+    name, session, *red = read_session(file, redact, redact_paths, warn=False, stdin_filename=stdin_filename)
     text = session.document.text
     if session.kind == "screenplay" or not session.turns:  # as diff: no reply to trace
         what = describe_content(text, session.kind)  # (empty, binary data, a plain screenplay ...)
@@ -51,7 +52,7 @@ def provenance(file, output_format, color, redact, redact_paths):
             from fountain_audit.model.session import without_turns
             fail(f"{name}: {without_turns(session)}: nothing to show provenance for")
         fail(f"{name}: not a Harvey session: {what}")  # one line: the error says what a warning would
-    warn_content(file, text)  # binary data around turns: traced, with a warning
+    warn_content(name, text)  # binary data around turns: traced, with a warning
     document = session_provenance(session, name)
     styled = use_color(color)
     write_document(document, output_format,

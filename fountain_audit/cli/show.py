@@ -16,8 +16,10 @@ from fountain_audit.cli.outputs import use_color, write_document
 from fountain_audit.untrusted import terminal_safe, one_line
 
 
-def read_session(path: str, redact: bool = False, redact_paths: bool = False, warn: bool = True):
-    """``(name, session)`` of FILE (``-``: standard input); exits 2 when it cannot be read.
+def read_session(path: str, redact: bool = False, redact_paths: bool = False, warn: bool = True,
+                 stdin_filename: str | None = None):
+    """``(name, session)`` of FILE (``-``: standard input, named ``stdin_filename`` when given,
+    as lint and dump name it); exits 2 when it cannot be read.
     With ``redact``/``redact_paths``: ``(name, session, redactor)``, the redactor having
     learnt the session (see :mod:`fountain_audit.privacy.redact`). An empty, blank or binary
     FILE is warned about (:func:`warn_content`) unless ``warn`` is false (for a caller that
@@ -26,10 +28,15 @@ def read_session(path: str, redact: bool = False, redact_paths: bool = False, wa
     from fountain_audit.parse.fountain import parse
     from fountain_audit.parse.source import decode_bytes, read_path, why_unreadable
 
+    if stdin_filename and path != "-":
+        click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not FILE; "
+                    "it is not used", err=True, fg="yellow")
     try:
         text = decode_bytes(sys.stdin.buffer.read()) if path == "-" else read_path(path)
     except OSError as e:
         fail(f"{path}: {why_unreadable(path, e)}")
+    if path == "-" and stdin_filename:
+        path = stdin_filename
     if warn:
         warn_content(path, text)
     session = build_session(parse(text))
@@ -72,7 +79,8 @@ def fail(message: str) -> None:
                                               "workspace <workspace>, home directories <home> (spans still count "
                                               "positions in the original file).")
 @click.option("--redact-paths", is_flag=True, help="Only the path part of --redact.")
-def show(file, ids, lines, output_format, color, redact, redact_paths):
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
+def show(file, ids, lines, output_format, color, redact, redact_paths, stdin_filename):
     """Print the exact recorded text of elements of a session, by id.
 
     FILE is a session file ('-' for standard input). Ids are those 'fountain-audit dump'
@@ -100,7 +108,7 @@ def show(file, ids, lines, output_format, color, redact, redact_paths):
         if named is not None:
             order = " ".join([given[named], *given[:named], *given[named + 1:]])
             fail(f"{file}: no such file; the session file comes first: fountain-audit show {order}")
-    name, session, *red = read_session(file, redact, redact_paths)
+    name, session, *red = read_session(file, redact, redact_paths, stdin_filename=stdin_filename)
     if red:
         from fountain_audit.commands.common import redact_messages
         redact_messages(redact, redact_paths, red[0])
