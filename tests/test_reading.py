@@ -231,3 +231,63 @@ def test_a_hand_off_label_written_as_rfc3339_is_the_headings_time(heading, ts, f
         info = read_heading(heading)
         assert (info.kind in ("hand-off", "memory"), info.place, info.timestamp, info.timestamp_form,
                 info.groups) == (True, heading, ts, form, {"label": label})
+
+
+TINY_SCREENPLAY = """Title: Tiny
+Author: Jo
+
+INT. KITCHEN
+
+ANN
+More?
+
+EXT. GARDEN - NIGHT
+
+Bob sits.
+
+BOB
+No.
+
+INT. HALL - DAY
+
+The end.
+"""
+
+
+def test_a_screenplay_speech_ends_at_its_blank_line():
+    """In a plain screenplay a dialogue swallowed every heading after it (read as a model's reply,
+    which runs on over what it wrote): Big Fish had 15 scenes of its 192 headings and ``show s16``
+    failed; a speech is now its dialogue element, as Fountain reads it."""
+    session = build_session(parse(TINY_SCREENPLAY))
+    assert session.kind == "screenplay"
+    assert [(sc.heading.text, sc.line) for sc in session.scenes] == [
+        ("INT. KITCHEN", 4), ("EXT. GARDEN - NIGHT", 9), ("INT. HALL - DAY", 16)]
+    assert [[(sp.character, sp.text) for sp in sc.speeches] for sc in session.scenes] == [
+        [("ANN", "More?")], [("BOB", "No.")], []]
+    assert [[n.text for n in sc.description] for sc in session.scenes] == [[], ["Bob sits."], ["The end."]]
+
+
+def test_a_reply_in_a_harvey_file_still_runs_on_over_the_headings_it_wrote():
+    """The same lines in a Harvey session: the model's reply holds them (R101 says so)."""
+    text = ("Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\n"
+            "ALICE\nhi\n\nHARVEY\nForwarding to LLAMA.\n\nLLAMA\nMore?\n\nEXT. GARDEN - NIGHT\n\nBob sits.\n\nTHE END.\n")
+    session = build_session(parse(text))
+    assert len(session.scenes) == 1
+    assert session.turns[0].reply.text == "More?\n\nEXT. GARDEN - NIGHT\n\nBob sits."
+    assert ("R101", 17) in [(c, line) for c, line, _ in codes(text)]
+
+
+def test_every_heading_of_a_corpus_screenplay_is_a_scene():
+    from .conftest import shared_path
+    folder = shared_path("corpus", "fountain")
+    checked = 0
+    for path in sorted(folder.glob("*.fountain")):
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        doc = parse(text)
+        session = build_session(doc)
+        if session.kind != "screenplay":
+            continue
+        headings = [n for n in doc.body if isinstance(n, SceneHeading)]
+        assert [sc.heading for sc in session.scenes] == headings, path.name
+        checked += 1
+    assert checked >= 5

@@ -609,6 +609,26 @@ def without_turns(session: Session) -> str:
     return f"{_KIND_NAMES.get(session.kind, 'a Harvey session')} with no chat turns ({where})"
 
 
+def _recorded_by_harvey(body: list[Node]) -> bool:
+    """Whether ``body`` holds a scene heading of a Harvey kind (any kind but ``other``) or a note
+    of a known kind: what :meth:`_Builder.session_kind` reads as a Harvey file (session,
+    fragment, memory or hand-off) rather than a plain screenplay. Stops at the first one (a
+    session's first heading or note, at once); a screenplay is read through (its headings'
+    places are classified once each, and held: see :func:`read_heading`)."""
+    codes = _CLASS_CODES
+    notes = []
+    for node in body:
+        code = codes.get(node.__class__)
+        if code is None:
+            code = _code(node.__class__)
+        if code == _HEADING:
+            if read_heading(node.text).kind != "other":
+                return True
+        elif code == _NOTE:
+            notes.append(node)
+    return any(parse_note(n).kind != "unknown" for n in notes)
+
+
 def _is_harvey_heading(info: HeadingInfo) -> bool:
     """A heading the recorder could have written: a known kind, with its timestamp when
     the recorder writes one (a chunked file name may be in lower case: spec examples),
@@ -784,6 +804,10 @@ class _Builder:
         epilogue = [] if end_index is None else body[end_index:]
 
         codes = _CLASS_CODES
+        # A plain screenplay (no heading the recorder writes, no audit note): a speech is its cue's
+        # dialogue element only, ended by the blank line after it as Fountain ends it. (In a Harvey
+        # file a model's reply runs on over blank lines, headings and cues it wrote: see below.)
+        screenplay = not _recorded_by_harvey(body)
         notes = self.notes
         fade_in = None
         scene: Scene | None = None
@@ -883,7 +907,7 @@ class _Builder:
                 speech = tag = Speech(node)
                 continuation = speech.continuation
                 speaker = node.character.upper()
-                closed = speaker == "HARVEY" and speech.is_forwarding  # Harvey's own line, never a reply
+                closed = screenplay or speaker == "HARVEY" and speech.is_forwarding  # Harvey's own line, never a reply
                 scene.speeches.append(speech)
             elif code == _NOTE:
                 tag = rec if rec is not None else parse_note(node)
