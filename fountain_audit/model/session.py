@@ -609,12 +609,12 @@ def without_turns(session: Session) -> str:
     return f"{_KIND_NAMES.get(session.kind, 'a Harvey session')} with no chat turns ({where})"
 
 
-def _recorded_by_harvey(body: list[Node]) -> bool:
+def _recorded_by_harvey(body: list[Node], read: dict[int, HeadingInfo]) -> bool:
     """Whether ``body`` holds a scene heading of a Harvey kind (any kind but ``other``) or a note
     of a known kind: what :meth:`_Builder.session_kind` reads as a Harvey file (session,
     fragment, memory or hand-off) rather than a plain screenplay. Stops at the first one (a
-    session's first heading or note, at once); a screenplay is read through (its headings'
-    places are classified once each, and held: see :func:`read_heading`)."""
+    session's first heading or note, at once); a screenplay is read through. ``read`` gets
+    each heading's :func:`read_heading`, by ``id`` of its node (for the builder: read once)."""
     codes = _CLASS_CODES
     notes = []
     for node in body:
@@ -622,7 +622,8 @@ def _recorded_by_harvey(body: list[Node]) -> bool:
         if code is None:
             code = _code(node.__class__)
         if code == _HEADING:
-            if read_heading(node.text).kind != "other":
+            info = read[id(node)] = read_heading(node.text)
+            if info.kind != "other":
                 return True
         elif code == _NOTE:
             notes.append(node)
@@ -641,8 +642,8 @@ def _is_harvey_heading(info: HeadingInfo) -> bool:
 def _is_stats(node: Node) -> bool:
     """A one-line stats action (§4 `a_stats`): models and/or token counts, then a duration.
     A bare duration (`250ms`) is not enough: a reply may hold such a line."""
-    if not isinstance(node, Action) or " · " not in node.part_text(0):
-        return False
+    if not isinstance(node, Action) or node.src.find(" · ", node.offset, node.end_offset) < 0:
+        return False  # (in place, no copy: most actions hold none; one in a later line fails below)
     lines = node.lines
     if len(lines) != 1:
         return False
@@ -807,7 +808,8 @@ class _Builder:
         # A plain screenplay (no heading the recorder writes, no audit note): a speech is its cue's
         # dialogue element only, ended by the blank line after it as Fountain ends it. (In a Harvey
         # file a model's reply runs on over blank lines, headings and cues it wrote: see below.)
-        screenplay = not _recorded_by_harvey(body)
+        read: dict[int, HeadingInfo] = {}  # (the headings read by the test, by node id: not read again)
+        screenplay = not _recorded_by_harvey(body, read)
         notes = self.notes
         fade_in = None
         scene: Scene | None = None
@@ -823,7 +825,9 @@ class _Builder:
             if code is None:
                 code = _code(node.__class__)
             if code == _HEADING:
-                info = read_heading(node.text)
+                info = read.get(id(node)) if read else None
+                if info is None:
+                    info = read_heading(node.text)
                 glued = node.glued
                 if speech is not None and not glued and not _is_harvey_heading(info):
                     continuation.append(node)
