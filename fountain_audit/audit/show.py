@@ -31,7 +31,9 @@ from fountain_audit.untrusted import terminal_safe
 
 #: Version of the ``show --format json`` document (``MAJOR.MINOR``; a minor change only adds fields).
 #: 1.1: text is well-formed Unicode (an undecodable byte is U+FFFD); ``undecodable_bytes``.
-FORMAT_VERSION = "1.1"
+#: 1.2: a scene's ``timestamp_form`` may be ``rfc3339`` (a hand-off heading's label, its time as
+#: written), as in ``dump`` 1.5.
+FORMAT_VERSION = "1.2"
 
 _EOL_RE = re.compile(r"\r\n|\r|\n")
 #: The ids of AST records (``dump --ast``): ``n4``, ``n1.2``, and ``doc``.
