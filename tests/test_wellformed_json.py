@@ -128,7 +128,7 @@ def test_dump_of_valid_utf8_has_no_undecodable_record(files):
 def test_show_gives_back_the_raw_bytes(files):
     doc = check_well_formed(run("show", "--format", "json", "bad.spmd", "t1", "t1.user", "L9"))[0]
     jsonschema.Draft202012Validator(schemas.load("show")).validate(doc)
-    assert doc["format_version"] == "1.1" and doc["undecodable_bytes"] == RUNS
+    assert doc["format_version"] == "1.2" and doc["undecodable_bytes"] == RUNS
     user = doc["elements"][1]
     assert user["text"] == "ANA\n" + USER + "\n"
     # what a consumer does: put the raw bytes back where the runs say, then compare with the file
