@@ -411,11 +411,12 @@ class SpeechOut:
 
     @classmethod
     def of(cls, sp: Speech, ids: SessionIds | None = None, humans: frozenset[str] = frozenset(),
-           scene_kind: str | None = None) -> SpeechOut:
-        """``humans``/``scene_kind``: see :func:`fountain_audit.model.actors.of_character`."""
+           scene_kind: str | None = None, author: actors.Actor | None = None) -> SpeechOut:
+        """``humans``/``scene_kind``/``author``: see :func:`fountain_audit.model.actors.of_character`."""
         last = next(n for n in reversed(sp.nodes) if not isinstance(n, Blank))
         text = sp.text
-        ref = actors.format(actors.of_character(sp.character, humans=humans, scene_kind=scene_kind, text=text))
+        ref = actors.format(actors.of_character(sp.character, humans=humans, scene_kind=scene_kind, text=text,
+                                                author=author))
         cue = sp.dialogue.part_text(0)  # the cue line, without its terminator (CR, LF or CRLF)
         cut, cr = cue.find("\n"), cue.find("\r")
         if cr >= 0 and (cut < 0 or cr < cut):

@@ -437,7 +437,10 @@ def test_harvey_is_no_actor_of_a_file_that_does_not_record_it(tmp_path, validato
     f.write_text("INT. KITCHEN - DAY\n\nMAYA\nHello.\n", encoding="utf-8")
     (p,) = export(f, extra=("--fallback-time", "2026-01-01T00:00:00Z"))["paths"]
     assert [s["step"]["actor"] for s in p["steps"]] == ["human:user"]
-    assert p["meta"]["actors"] == {"agent:maya": {"name": "MAYA"}, "human:user": {"name": "not recorded"}}
+    # a character's lines are its author's too (MAYA was `agent:maya`: a model, which nothing says she is)
+    assert p["meta"]["actors"] == {"human:user": {"name": "not recorded"}}
+    speeches = [sp for s in p["steps"] for v in s["change"].values() for sp in v["structural"].get("speeches", [])]
+    assert speeches == [{"actor": "human:user", "character": "MAYA", "parentheticals": [], "text": "Hello."}]
     # a Harvey file keeps the documented behaviour: the recorder's scenes and notes are tool:harvey
     (p,) = export(shared_path("corpus", "harvey", "spec", "ff-v1.3-context-recall-reference.fragment.fountain"),
                   extra=("--fallback-time", "2026-01-01T00:00:00Z"))["paths"]

@@ -103,6 +103,9 @@ class SessionExport:
     recorder: actors.Actor = actors.HARVEY
     recorder_name: str = "HARVEY"
     harness: bool = False
+    #: A plain screenplay's author (:func:`fountain_audit.model.actors.recorder`): its characters' lines
+    #: are the author's; ``None`` in a Harvey file.
+    author: actors.Actor | None = None
 
     def __post_init__(self) -> None:
         self.times = SessionTimes(self.session, self.clock)
@@ -112,6 +115,7 @@ class SessionExport:
         self.loose_notes = [r for r in note_records(self.session, self.name, ALL_NOTE_KINDS) if r.turn is None]
         self.recorder = actors.recorder(self.session)
         self.recorder_name = actors.recorder_name(self.session)
+        self.author = self.recorder if self.session.kind == "screenplay" else None
         self.harness = actors.harness_recorded(self.session, self.turns, self.loose_notes)
 
     def stats(self, turn: TurnRecord) -> StatsLine | None:

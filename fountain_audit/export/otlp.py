@@ -211,7 +211,7 @@ class _TraceBuilder:
         humans = self.sx.humans
         events: list[tuple[int, dict[str, Any]]] = []
         for sp in sc.speeches:
-            out = SpeechOut.of(sp, None, humans, sc.kind)
+            out = SpeechOut.of(sp, None, humans, sc.kind, self.sx.author)
             events.append((sp.dialogue.offset, self.event("harvey.speech", time, {
                 "harvey.actor": out.actor_ref, "harvey.character": sp.character, "harvey.speech.text": out.text})))
         for n in notes:

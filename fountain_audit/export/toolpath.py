@@ -170,8 +170,9 @@ class _PathBuilder:
         humans = self.sx.humans
         speeches = []
         for sp in scene.speeches:
-            out = SpeechOut.of(sp, None, humans, scene.kind)
-            speeches.append({"actor": self.actor(out.actor_ref, sp.character), "character": sp.character,
+            out = SpeechOut.of(sp, None, humans, scene.kind, self.sx.author)
+            who = self.sx.recorder_name if self.sx.author is not None else sp.character  # (a screenplay's: its author's)
+            speeches.append({"actor": self.actor(out.actor_ref, who), "character": sp.character,
                              "parentheticals": out.parentheticals, "text": out.text})
         data: dict[str, Any] = {"heading": scene.heading.heading}
         if scene.description:

@@ -16,6 +16,8 @@ How a session's characters map to actors (:func:`of_character`):
 * the user's character (the human named in a chat heading, the title page's
   ``Author:``) → ``human:<name>`` lower-cased; a name outside the grammar →
   ``human:user``;
+* in a plain screenplay, every character → its author, as :func:`recorder` (the characters of
+  a story are neither models nor people who took part: who wrote their lines is recorded);
 * a model's cue → ``agent:<model>`` lower-cased (``QWEN2.5-CODER`` →
   ``agent:qwen2.5-coder``); a name that cannot be an id (``/``, ``:``, spaces ...)
   → ``agent:unknown`` (callers keep the original name beside it);
@@ -125,14 +127,18 @@ def tool(name: str | None, fallback: str = "tool") -> Actor:
 
 
 def of_character(character: str, *, humans: frozenset[str] | set[str], scene_kind: str | None = None,
-                 text: str | None = None) -> Actor:
+                 text: str | None = None, author: Actor | None = None) -> Actor:
     """The actor behind a character cue.
 
     ``humans``: the upper-cased names of the session's people (the chat heading's human,
     the ``Author:``). ``scene_kind``: the scene's kind (a character in a ``skill`` scene
     is the skill). ``text``: what the character wrote, to recognise a harness notice
-    written under a model's cue (``[chunk 2 failed: …]``).
+    written under a model's cue (``[chunk 2 failed: …]``). ``author``: in a plain screenplay,
+    its :func:`recorder` (the title page's author): every character's lines are the author's
+    (a character of a story is no model, nor a person who took part).
     """
+    if author is not None:
+        return author
     who = character.strip().upper()
     if who == "HARVEY":
         return HARVEY
