@@ -282,3 +282,49 @@ def test_isolated_with_config_is_a_usage_error_on_the_fast_path(tmp_path):
                        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=60)
     assert (p.returncode, p.stdout) == (2, "")
     assert p.stderr.splitlines()[-1] == ISOLATED_WITH_CONFIG
+
+
+def test_a_folder_1200_levels_deep_is_walked(tmp_path, monkeypatch):
+    """Python 3.11's os.walk recursed once per level: `lint DIR` on a tree about 1,000 folders deep
+    ended in a RecursionError traceback and exit 1 (adversarial trial); dump, export and report too."""
+    monkeypatch.chdir(tmp_path)
+    os.mkdir("deep")
+    monkeypatch.chdir("deep")
+    for _ in range(1200):  # (os.makedirs recurses too)
+        os.mkdir("d")
+        os.chdir("d")
+    with open("s.spmd", "w", encoding="utf-8") as f:
+        f.write((SAMPLES / "clean-session.spmd").read_text(encoding="utf-8"))
+    os.chdir(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--no-cache", "deep"], capture_output=True,
+                       text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "All clear: no problems in 1 file checked.\n", "")
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", "dump", "--format", "jsonl", "deep"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 7 and r.stderr == ""  # (its 7 tool calls)
+
+
+def test_walk_is_os_walk_without_recursion(tmp_path):
+    from fountain_audit.commands.common import walk
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "x.spmd").write_text("")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "y.fountain").write_text("")
+    (tmp_path / "top.spmd").write_text("")
+    os.symlink(tmp_path / "a", tmp_path / "link-to-a")  # listed among the folders, never entered
+    os.symlink(tmp_path, tmp_path / "c" / "loop")
+    os.symlink(tmp_path / "top.spmd", tmp_path / "c" / "file-link.spmd")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o000)
+    mine, theirs = [], []
+    try:
+        for out, fn in ((mine, walk), (theirs, os.walk)):
+            errors = []
+            for root, dirs, names in fn(str(tmp_path), onerror=errors.append):
+                dirs.sort()
+                out.append((root, list(dirs), sorted(names)))
+            out.append([e.filename for e in errors])
+    finally:
+        locked.chmod(0o700)
+    assert mine == theirs
+    assert mine[0] == (str(tmp_path), ["a", "c", "link-to-a", "locked"], ["top.spmd"])

@@ -17,6 +17,8 @@ from fountain_audit.untrusted import terminal_safe, one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
     from fountain_audit.lint.config import Config
 
 SUFFIXES = (".spmd", ".fountain")
@@ -190,6 +192,36 @@ def display_path(path: str) -> str:
     return root + "/".join(p for p in path.split("/") if p and p != ".") or "."
 
 
+
+def walk(top: str, onerror: Callable[[OSError], object] | None = None) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top, onerror=onerror)`` (top-down, symlinked directories not entered, ``dirs``
+    pruned in place by the caller), without recursion: Python 3.11's ``os.walk`` recurses once
+    per level, so a tree about 1,000 folders deep raised ``RecursionError`` (a traceback, exit 1,
+    from ``lint DIR``: adversarial trial). Same order: each folder, then its sub-folders in the
+    order ``dirs`` holds them when the caller is done with it, depth first."""
+    stack = [top]
+    while stack:
+        root = stack.pop()
+        dirs: list[str] = []
+        names: list[str] = []
+        try:
+            with os.scandir(root) as it:
+                for entry in it:
+                    try:
+                        is_dir = entry.is_dir()  # (a link to a folder is listed in dirs, as os.walk lists it)
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else names).append(entry.name)
+        except OSError as e:
+            if onerror is not None:
+                onerror(e)
+            continue
+        yield root, dirs, names
+        for d in reversed(dirs):
+            path = os.path.join(root, d)
+            if not os.path.islink(path):  # never entered: a link loop cannot trap the walk
+                stack.append(path)
+
 def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[str], list[str]]:
     """Expand ``paths``: directories are searched recursively (sorted) for ``*.spmd``
     and ``*.fountain``, skipping ``exclude`` globs of ``cfg``; files are taken as
@@ -211,7 +243,7 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
         if os.path.isdir(p):
             found = []
             excluded = refused = 0  # (refused: session files found that cannot be read, named as errors)
-            for root, dirs, names in os.walk(p, onerror=lambda e: errors.append(
+            for root, dirs, names in walk(p, onerror=lambda e: errors.append(
                     f"{e.filename}: cannot read directory: {e.strerror}")):
                 # os.walk does not follow symlinked directories, so symlink loops cannot trap it;
                 # hidden directories (.git, .venv ...) and excluded ones (gitignore-style: "archive",
@@ -274,7 +306,7 @@ def _hidden_session_file(paths: tuple[str, ...], budget: int = 10_000) -> str | 
     for top in paths:
         if top == "-" or not os.path.isdir(top):
             continue
-        for folder, dirs, files in os.walk(top):
+        for folder, dirs, files in walk(top):
             budget -= len(dirs) + len(files)
             inside_hidden = any(part.startswith(".") and part not in (".", "..")
                                 for part in os.path.relpath(folder, top).split(os.sep))
