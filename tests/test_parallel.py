@@ -48,8 +48,9 @@ def test_plan_workers():
     assert plan_workers(31, None) == 1  # below the threshold: in-process
     assert plan_workers(32, None) == min(cpus, 32)
     assert plan_workers(500, 1) == 1
-    assert plan_workers(500, 3) == 3
+    assert plan_workers(500, 3) == min(3, 2 * cpus)
     assert plan_workers(2, 8) == 2  # never more processes than files
+    assert plan_workers(100_000, 99_999) == 2 * cpus  # nor than twice the CPUs (--jobs 99999: a process per file)
     assert runner.PARALLEL_THRESHOLD == 32
 
 

@@ -111,13 +111,15 @@ def plan_workers(n_files: int, jobs: int | None, total_bytes: int | None = None)
     ``jobs=None`` (automatic): all CPUs, but only from :data:`PARALLEL_THRESHOLD`
     files and (when ``total_bytes``, the input size, is known) :data:`POOL_MIN_BYTES`
     on, so that a pool that cannot help does not start; ``jobs=N``: at most N (1 =
-    serial), never more than the files.
+    serial), never more than the files nor twice the CPUs (linting is CPU-bound: processes beyond
+    the CPUs only wait for them; ``--jobs 99999`` started a process per file, load 77 on two
+    CPUs, ten times slower: adversarial trial).
     """
     if jobs is None:
         if n_files < PARALLEL_THRESHOLD or (total_bytes is not None and total_bytes < POOL_MIN_BYTES):
             return 1
         jobs = available_cpus()
-    return max(1, min(jobs, n_files))
+    return max(1, min(jobs, n_files, 2 * available_cpus()))
 
 
 def input_bytes(jobs: Sequence[Job]) -> int:
