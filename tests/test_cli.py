@@ -296,12 +296,19 @@ def test_a_folder_1200_levels_deep_is_walked(tmp_path, monkeypatch):
     with open("s.spmd", "w", encoding="utf-8") as f:
         f.write((SAMPLES / "clean-session.spmd").read_text(encoding="utf-8"))
     os.chdir(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--no-cache", "deep"], capture_output=True,
-                       text=True)
-    assert (r.returncode, r.stdout, r.stderr) == (0, "All clear: no problems in 1 file checked.\n", "")
-    r = subprocess.run([sys.executable, "-m", "fountain_audit", "dump", "--format", "jsonl", "deep"],
-                       capture_output=True, text=True)
-    assert r.returncode == 0 and len(r.stdout.splitlines()) == 7 and r.stderr == ""  # (its 7 tool calls)
+    try:
+        r = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--no-cache", "deep"],
+                           capture_output=True, text=True)
+        assert (r.returncode, r.stdout, r.stderr) == (0, "All clear: no problems in 1 file checked.\n", "")
+        r = subprocess.run([sys.executable, "-m", "fountain_audit", "dump", "--format", "jsonl", "deep"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0 and len(r.stdout.splitlines()) == 7 and r.stderr == ""  # (its 7 tool calls)
+    finally:  # removed here, from the bottom up (shutil.rmtree, pytest's clean-up, recurses too)
+        path = os.path.join(str(tmp_path), "deep", *["d"] * 1200)
+        os.remove(os.path.join(path, "s.spmd"))
+        for _ in range(1201):
+            os.rmdir(path)
+            path = os.path.dirname(path)
 
 
 def test_walk_is_os_walk_without_recursion(tmp_path):
