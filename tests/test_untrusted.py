@@ -146,3 +146,12 @@ def test_a_newline_or_tab_in_a_file_name_forges_no_line_of_an_error(tmp_path):
     r = subprocess.run([sys.executable, "-m", "fountain_audit", "diff", sample, sample, "x\ny\tz.spmd"],
                        capture_output=True, text=True)
     assert r.stderr.endswith("\nError: Got unexpected extra argument (x\\ny\\tz.spmd)\n")
+
+
+def test_click_s_list_of_choices_keeps_its_tabs():
+    """`fountain-audit schema` printed its choices as `\\tast,` (the escaping of what a user
+    typed was applied to click's own indentation; new-user trial)."""
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", "schema"], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.endswith("Error: Missing argument '{ast|baseline|dump|lint|provenance|show|turns}'. Choose from:\n"
+                             "\tast,\n\tbaseline,\n\tdump,\n\tlint,\n\tprovenance,\n\tshow,\n\tturns\n")

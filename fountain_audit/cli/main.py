@@ -120,7 +120,7 @@ def _print_safely(e: click.ClickException, typed: list[str]) -> None:
     line (:func:`fountain_audit.untrusted.one_line`): click quotes arguments in it raw, e.g. a
     file name holding ``ESC ] 0 ; ... BEL`` in "Got unexpected extra arguments (...)" (adversarial
     trial), or a newline that would forge a line of its own. A message made of several lines on
-    purpose (none is today) is kept so: each line is escaped alone when the message names none of
+    purpose (click's list of choices) is kept so: each line is escaped alone, its leading tabs kept, when the message names none of
     the arguments typed with a newline in it. Only the message: the usage line and help hint hold
     nothing the user typed but the command's name."""
     if getattr(e, "_terminal_safe", False):
@@ -131,7 +131,9 @@ def _print_safely(e: click.ClickException, typed: list[str]) -> None:
     def safe() -> str:
         message = format_message()
         if "\n" in message and not any("\n" in a and a in message for a in typed):
-            return "\n".join(one_line(line) for line in message.split("\n"))
+            # (click's own lines keep their leading tabs: `Choose from:` then `\tast,` ...)
+            return "\n".join(line[:len(line) - len(line.lstrip("\t"))] + one_line(line.lstrip("\t"))
+                             for line in message.split("\n"))
         return one_line(message)
 
     e.format_message = safe  # type: ignore[method-assign]
