@@ -151,6 +151,8 @@ def test_a_newline_or_tab_in_a_file_name_forges_no_line_of_an_error(tmp_path):
 def test_click_s_list_of_choices_keeps_its_tabs():
     """`fountain-audit schema` printed its choices as `\\tast,` (the escaping of what a user
     typed was applied to click's own indentation; new-user trial)."""
+    import subprocess
+    import sys
     r = subprocess.run([sys.executable, "-m", "fountain_audit", "schema"], capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.endswith("Error: Missing argument '{ast|baseline|dump|lint|provenance|show|turns}'. Choose from:\n"
