@@ -335,3 +335,13 @@ def test_walk_is_os_walk_without_recursion(tmp_path):
         locked.chmod(0o700)
     assert mine == theirs
     assert mine[0] == (str(tmp_path), ["a", "c", "link-to-a", "locked"], ["top.spmd"])
+
+
+@pytest.mark.parametrize("command", [["lint"], ["export", "--to", "toolpath"], ["redact"], ["report"]])
+def test_an_empty_output_path_is_a_usage_error(command):
+    """`lint -o ''` exited 0 with the report on standard output (an empty -o read as none); export,
+    redact and report said ": cannot write: Is a directory" (adversarial trial)."""
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", *command, "-o", "", str(SAMPLES / "clean-session.spmd")],
+                       capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr.splitlines()[-1]) == (
+        2, "", "Error: -o/--output: an empty path (give a file, or '-' for standard output)")

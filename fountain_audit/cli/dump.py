@@ -77,8 +77,8 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
       fountain-audit dump --turns --redact session.spmd > turns.json
       fountain-audit schema turns               the JSON Schema of --turns output
 
-    Exit status: 0 done, 2 usage error or an unreadable path (the other paths are
-    still dumped).
+    Exit status: 0 done, 2 usage error, an unreadable path (the other paths are
+    still dumped) or paths that hold no session file.
     """
     from fountain_audit import dump as dm
     from fountain_audit.parse.fountain import parse

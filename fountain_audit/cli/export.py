@@ -83,6 +83,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     from fountain_audit.parse.fountain import parse
     from fountain_audit.parse.source import decode_bytes, describe_content, read_path
 
+    if output_file == "":
+        raise click.UsageError("-o/--output: an empty path (give a file, or '-' for standard output)")
     print_document = endpoint is None or output_file == "-"  # -o -: standard output, even with --endpoint
     if output_file == "-":
         output_file = None

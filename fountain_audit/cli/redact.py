@@ -42,8 +42,9 @@ def redact(files, output_file, in_place, paths_only):
       fountain-audit redact --in-place sessions/*.spmd
 
     Exit status: 0 written; 1 a copy would not keep the structure; 2 usage error, an
-    unreadable file, a file that is not UTF-8 text (UTF-16, binary: nothing written), a file
-    changed while being redacted, or an output that cannot be written.
+    unreadable file, a file that is not text it can read (UTF-16, binary: nothing written; stray
+    non-UTF-8 bytes are kept), a file changed while being redacted, or an output that cannot be
+    written.
     """
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.commands.common import read_stdin
@@ -51,6 +52,8 @@ def redact(files, output_file, in_place, paths_only):
                                              read_bytes, why_unreadable)
     from fountain_audit.privacy.redact import redact_session
 
+    if output_file == "":
+        raise click.UsageError("-o/--output: an empty path (give a file, or '-' for standard output)")
     if output_file == "-" and not in_place:  # -o -: standard output, as without -o
         output_file = None
     if output_file and in_place:

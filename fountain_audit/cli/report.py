@@ -82,6 +82,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
         if str(e).startswith("--"):  # an option's value: a usage error
             raise click.UsageError(one_line(str(e))) from None
         _fail(one_line(str(e)))  # the configuration file's: no usage line, the file named
+    if output == "":
+        raise click.UsageError("-o/--output: an empty path (give a file, or '-' for standard output)")
     if stdin_filename and "-" not in paths:
         click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the "
                     "paths; it is not used", err=True, fg="yellow")

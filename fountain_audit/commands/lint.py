@@ -53,6 +53,8 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
     """
     if isolated and config_path is not None:
         raise UsageError(ISOLATED_WITH_CONFIG)
+    if output_file == "":  # (read as no -o: the report went to standard output)
+        raise UsageError("-o/--output: an empty path (give a file, or '-' for standard output)")
     if output_file == "-":  # -o - : standard output, as without -o (not a file named '-')
         output_file = None
     if stdin_filename and paths and "-" not in paths:
