@@ -706,3 +706,24 @@ def test_the_unreadable_note_basis_badge_has_a_colour_of_its_own(tmp_path):
     rules = dict(re.findall(r"\.badge\.basis-([a-z-]+) \{ background: ([^;]+); \}", page))
     assert rules == {"recorded": "var(--ok)", "none-recorded": "var(--warning)", "unknown": "var(--muted)",
                      "unreadable-note": "#6a1b9a"}
+
+
+def test_a_plain_screenplay_in_a_folder_is_skipped_as_export_skips_it(tmp_path):
+    """report of ../shared/corpus/harvey wrote pages for its 7 profile-template screenplays, which
+    export and dump skip as not sessions (new-user trial): said and skipped; named, it has its page."""
+    play = "Title: Tiny\nAuthor: Jo\n\nINT. KITCHEN\n\nANN\nMore?\n"
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "play.fountain").write_text(play, encoding="utf-8")
+    out = tmp_path / "pages"
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "in"), "-o", str(out)])
+    warning = (f"fountain-audit: warning: {tmp_path / 'in' / 'play.fountain'}: a plain screenplay (no Harvey scene or "
+               "note), not a session: skipped\n")
+    assert (r.exit_code, r.stderr) == (2, warning + f"fountain-audit: error: no session to report in {tmp_path / 'in'}: "
+                                       "1 file found, none a Harvey session (see the warnings above)\n")
+    assert not out.exists() or os.listdir(out) == []  # (the folder is made before the files are read)
+    shutil.copy(SAMPLES / "clean-session.spmd", tmp_path / "in")
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "in"), "-o", str(out)])
+    assert (r.exit_code, sorted(os.listdir(out))) == (0, ["clean-session.spmd.html", "index.html"])
+    assert r.stderr.startswith(warning)
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "in" / "play.fountain"), "-o", str(tmp_path / "p.html")])
+    assert r.exit_code == 0 and (tmp_path / "p.html").exists()

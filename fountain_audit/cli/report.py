@@ -120,6 +120,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     # pages are named by the path below the inputs' common folder: the same names however the
     # paths were typed (absolute, relative, through ..)
     real = [os.path.abspath(f) for f in files if f != "-"]
+    named = {os.path.realpath(p) for p in paths if p != "-" and not os.path.isdir(p)}  # (files given by name)
+    skipped = 0
+    from fountain_audit.parse.source import describe_content
     common = os.path.commonpath([os.path.dirname(p) for p in real]) if real else ""
     # --redact: the secrets and home users of every input are learnt before any page is made, so a
     # value that one file shows to be a secret (`password: X`) is replaced in another that holds it
@@ -145,6 +148,14 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
         with gc_paused():  # a large model: collections would only rescan it
             document = parse(text)
             session = build_session(document)
+            if session.kind == "screenplay" and f != "-" and os.path.realpath(f) not in named \
+                    and describe_content(text) is None:
+                # found in a folder: not a session, as export and dump say (named, it gets its page; an
+                # empty or binary file keeps its page: its lint findings, E104/E105, are its report)
+                click.secho(f"fountain-audit: warning: {one_line(name)}: a plain screenplay (no Harvey scene or "
+                            "note), not a session: skipped", err=True, fg="yellow")
+                skipped += 1
+                continue
             redactor = None
             if redact or redact_paths:
                 redactor = pool.learn(session, text)
@@ -182,6 +193,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
             _fail(f"cannot write standard output: {e.strerror or e}" if to_stdout else
                   f"{target}: cannot write: {e.strerror or e}")
         index.append((summary(page), href))
+    if not index and not errors and skipped:  # every file found was skipped: as no session file (export too)
+        _fail(f"no session to report in {', '.join(paths)}: {skipped} file{'s' * (skipped != 1)} found, none a "
+              "Harvey session (see the warnings above)")
     if to_stdout:
         pass  # the page is the output: nothing to announce
     elif single and index:
