@@ -97,6 +97,10 @@ def test_config_typo_exits_2_naming_it(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "unknown key(s) 'selekt' (did you mean 'select'?), 'zzzz' (known: " in r.output
     (tmp_path / "fountain-audit.toml").write_text('target-version = "2.0"\n')
     assert CliRunner().invoke(main, ["lint", "a.spmd"]).exit_code == 2
+    (tmp_path / "fountain-audit.toml").write_text('target-version = 1.2\n')  # a float, read as "1.2" by accident
+    r = CliRunner().invoke(main, ["lint", "a.spmd"])
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: fountain-audit.toml: target-version must be a string, "
+                                          "one of '1.2', '1.3' (target-version = \"1.3\"), not float 1.2\n")
 
 
 @pytest.mark.parametrize("toml, message", [

@@ -362,7 +362,11 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
     if "exclude" in data:
         cfg.exclude = str_list("exclude")
     if "target-version" in data:
-        tv = str(data["target-version"])
+        tv = data["target-version"]
+        if not isinstance(tv, str):  # (a TOML float 1.2 read as "1.2" by accident; 1.20 too)
+            raise ConfigError(f"{where}target-version must be a string, one of "
+                              f"{', '.join(repr(v) for v in TARGET_VERSIONS)} (target-version = \"{TARGET_VERSIONS[-1]}\"), "
+                              f"not {type(tv).__name__} {tv!r}")
         if tv not in TARGET_VERSIONS:
             raise ConfigError(f"{where}target-version must be one of {', '.join(TARGET_VERSIONS)}, not {tv!r}")
         cfg.target_version = tv
