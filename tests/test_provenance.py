@@ -443,3 +443,120 @@ def test_an_unreadable_note_is_shown_by_its_text():
         {"id": "t4.unknown1", "span": doc["replies"][3]["other_notes"][0]["span"], "kind": "unknown",
          "phase": "after-forwarding", "text": 'tol: read_file({"path":"a\x1b[2J"}) — ok word word word word word word '
                                               'word word…'}]
+
+
+# ------------------------------------------------------------ unreadable_notes (format 1.2)
+
+N112 = str(SAMPLES / "violations" / "N112-misspelt-note-kind.spmd")
+N112_ENTRY = {"id": "t1.unknown1", "line": 25, "column": 3, "code": "N112", "name": "misspelt-note-kind"}
+TURNS_SCHEMA = jsonschema.Draft202012Validator(schemas.load("turns"))
+
+
+def test_a_recorded_turn_with_an_unreadable_note_says_its_evidence_is_incomplete():
+    # (new-user trial: 'basis: recorded' for a turn that also holds '[[tol: read_file(…)]]', which lint's
+    # N112 says provenance misses: the evidence list was incomplete while the basis read as trustworthy)
+    doc = prov(N112)
+    assert doc["format_version"] == "1.2"
+    [t1] = doc["replies"]
+    # the basis stays recorded (a consumer's filter on basis == "recorded" keeps working), and so does its reason
+    assert (t1["reply"], t1["basis"], t1["basis_reason"]) == (
+        "t1.reply", "recorded", "the turn records 1 evidence note before the reply")
+    assert [t["id"] for t in t1["tools"]] == ["t1.tool1"]
+    assert t1["unreadable_notes"] == [N112_ENTRY]
+    r = CliRunner().invoke(main, ["provenance", N112])
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[2:6] == [
+        "t1.reply  MISTRAL  (s1, L27–28)  basis: recorded",
+        "├─ why: the turn records 1 evidence note before the reply",
+        "├─ incomplete: 1 note in this turn could not be read: t1.unknown1 L25 (lint N112 misspelt-note-kind)",
+        "├─ route: local (INT.) · replied: MISTRAL · forwarded to: MISTRAL · scene Model: MISTRAL"]
+    # the id reopens the note lint reports
+    r = CliRunner().invoke(main, ["show", N112, "t1.unknown1"])
+    assert r.exit_code == 0 and '[[tol: read_file({"path":"logs/hive4-june.csv"}) — ok]]' in r.stdout
+    # dump --turns carries the same provenance, valid against its schema
+    r = CliRunner().invoke(main, ["dump", "--turns", N112])
+    d = json.loads(r.stdout)
+    TURNS_SCHEMA.validate(d)
+    assert d["format_version"] == "1.5"
+    assert [t["provenance"] for t in d["records"]] == doc["replies"]
+    assert d["records"][0]["provenance"]["unreadable_notes"] == [N112_ENTRY]
+
+
+def test_a_reply_with_no_unreadable_note_has_no_unreadable_notes_field():
+    doc = prov(CLEAN)
+    assert [("unreadable_notes" in r) for r in doc["replies"]] == [False] * 7
+    assert "incomplete:" not in CliRunner().invoke(main, ["provenance", CLEAN]).stdout
+
+
+def test_every_unreadable_note_of_a_recorded_turn_is_listed_in_file_order():
+    text = (SAMPLES / "violations" / "N112-misspelt-note-kind.spmd").read_text(encoding="utf-8")
+    extra = '[[tol: read_file({"path":"logs/hive4-june.csv"}) — ok]]\n\n'
+    text = text.replace(extra, extra + '[[TOOL: list_files() — ok]]\n\n[[rag: store=a chunks=1\n\n')
+    t1 = prov("-", input=text)["replies"][0]
+    assert t1["basis"] == "recorded"
+    assert t1["unreadable_notes"] == [
+        N112_ENTRY,
+        {"id": "t1.unknown2", "line": 27, "column": 3, "code": "N112", "name": "misspelt-note-kind"},
+        {"id": "L29", "line": 29, "column": 1, "code": "F101", "name": "unclosed-note"}]
+    r = CliRunner().invoke(main, ["provenance", "-"], input=text)
+    assert r.stdout.splitlines()[4] == (
+        "├─ incomplete: 3 notes in this turn could not be read: t1.unknown1 L25 (lint N112 misspelt-note-kind); "
+        "t1.unknown2 L27 (lint N112 misspelt-note-kind); L29 (lint F101 unclosed-note)")
+
+
+@pytest.mark.parametrize("note, entry", [
+    ('[[tol: read_file({"path":"tides/predict.py"}) — ok]]\n\n', ("t4.unknown1", 163, 3, "N112", "misspelt-note-kind")),
+    ('[[TOOL: read_file({"path":"tides/predict.py"}) — ok]]\n\n', ("t4.unknown1", 163, 3, "N112", "misspelt-note-kind")),
+    ('[[tool: read_file({"path":"tides/predict.py"}) — ok\n\n', ("L163", 163, 1, "F101", "unclosed-note")),
+    ("glued", ("t4.inline1", 162, 1, "N110", "audit-note-inside-text")),
+], ids=["tol", "TOOL", "unclosed", "inside-text"])
+def test_an_unreadable_note_basis_lists_its_notes_too(note, entry):
+    """The field is there whatever the basis: the unreadable-note turn (whose reason names the
+    first note only) lists each, by an id ``show`` reopens."""
+    base = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    old = '[[DEVSTRAL.tool: read_file({"path":"tides/predict.py"}) — ok]]\n\n[[DEVSTRAL.tool: list_files() — ok]]\n\n'
+    if note == "glued":
+        text = base.replace("HARVEY\nForwarding to DEVSTRAL.\n\n" + old,
+                            'HARVEY\nForwarding to DEVSTRAL.\n[[tool: read_file({"path":"tides/predict.py"}) — ok]]\n\n')
+    else:
+        text = base.replace(old, note)
+    doc = prov("-", input=text)
+    assert [("unreadable_notes" in r) for r in doc["replies"]] == [False] * 3 + [True] + [False] * 3
+    t4 = doc["replies"][3]
+    assert t4["basis"] == "unreadable-note"
+    assert t4["unreadable_notes"] == [dict(zip(("id", "line", "column", "code", "name"), entry))]
+    r = CliRunner().invoke(main, ["show", "-", entry[0]], input=text)
+    assert r.exit_code == 0 and f"{entry[1]} | " in r.stdout
+
+
+def test_a_suppression_does_not_hide_an_unreadable_note_from_the_list():
+    text = (SAMPLES / "violations" / "N112-misspelt-note-kind.spmd").read_text(encoding="utf-8")
+    text = text.replace("[[tol:", "/* fountain-audit: disable-next=N112 */\n\n[[tol:")
+    t1 = prov("-", input=text)["replies"][0]
+    assert t1["unreadable_notes"] == [{**N112_ENTRY, "line": 27}]
+
+
+def test_the_schemas_check_the_unreadable_notes_field():
+    doc = prov(N112)
+    d = json.loads(CliRunner().invoke(main, ["dump", "--turns", N112]).stdout)
+    for bad in ([], [{**N112_ENTRY, "code": "n112"}], [{k: v for k, v in N112_ENTRY.items() if k != "line"}],
+                [{**N112_ENTRY, "id": None}], [{**N112_ENTRY, "line": 0}]):
+        doc["replies"][0]["unreadable_notes"] = bad
+        d["records"][0]["provenance"]["unreadable_notes"] = bad
+        assert not SCHEMA.is_valid(doc), bad
+        assert not TURNS_SCHEMA.is_valid(d), bad
+    assert schemas.load("turns")["$defs"]["prov_unreadable_note"] == schemas.load("provenance")["$defs"]["unreadable_note"]
+
+
+def test_diff_does_not_call_a_moved_unreadable_note_a_change(tmp_path):
+    """Its line and column are positions, ignored as spans are (the note itself is compared as a
+    note): two blank lines more before it are no difference."""
+    text = (SAMPLES / "violations" / "N112-misspelt-note-kind.spmd").read_text(encoding="utf-8")
+    moved = text.replace("[[tol:", "\n\n[[tol:")
+    assert prov("-", input=moved)["replies"][0]["unreadable_notes"] == [{**N112_ENTRY, "line": 27}]
+    a, b = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    a.write_text(text, encoding="utf-8")
+    b.write_text(moved, encoding="utf-8")
+    r = CliRunner().invoke(main, ["diff", "--format", "json", str(a), str(b)])
+    assert r.exit_code == 0, r.stdout
+    assert json.loads(r.stdout)["patch"] == []

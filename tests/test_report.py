@@ -727,3 +727,27 @@ def test_a_plain_screenplay_in_a_folder_is_skipped_as_export_skips_it(tmp_path):
     assert r.stderr.startswith(warning)
     r = CliRunner().invoke(main, ["report", str(tmp_path / "in" / "play.fountain"), "-o", str(tmp_path / "p.html")])
     assert r.exit_code == 0 and (tmp_path / "p.html").exists()
+
+def test_a_recorded_turn_with_an_unreadable_note_is_marked_incomplete(tmp_path):
+    # (new-user trial: 'recorded' for a turn that also holds '[[tol: read_file(…)]]': the page showed
+    # the green badge alone, the evidence list incomplete without a word)
+    out = tmp_path / "n112.html"
+    r = CliRunner().invoke(main, ["report", str(SAMPLES / "violations" / "N112-misspelt-note-kind.spmd"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    page = out.read_text(encoding="utf-8")
+    assert '<span class="basis badge basis-recorded">recorded</span>' in page
+    assert re.findall(r'<p class="incomplete">.*?</p>', page) == [
+        '<p class="incomplete"><b>incomplete</b>: 1 note in this turn could not be read: <a href="#t1.unknown1">'
+        '<code>t1.unknown1</code></a> <span class="ids">L25</span> (lint <code>N112</code> misspelt-note-kind)</p>']
+    assert 'id="t1.unknown1"' in page  # (the link's target: the note, shown with the turn's other notes)
+    # an unclosed note has no id of its own: its line alone, no link
+    out = tmp_path / "f101.html"
+    r = CliRunner().invoke(main, ["report", str(SAMPLES / "violations" / "F101-unclosed-note.spmd"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert re.findall(r'<p class="incomplete">.*?</p>', out.read_text(encoding="utf-8")) == [
+        '<p class="incomplete"><b>incomplete</b>: 1 note in this turn could not be read: <span class="ids">L17</span> '
+        '(lint <code>F101</code> unclosed-note)</p>']
+    # a session without such a note has no marker
+    out = tmp_path / "clean.html"
+    assert CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"), "-o", str(out)]).exit_code == 0
+    assert 'class="incomplete"' not in out.read_text(encoding="utf-8").replace(".evidence .incomplete", "")

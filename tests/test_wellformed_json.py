@@ -148,7 +148,7 @@ def test_show_gives_back_the_raw_bytes(files):
 def test_provenance(files):
     doc = check_well_formed(run("provenance", "--format", "json", "bad.spmd"))[0]
     jsonschema.Draft202012Validator(schemas.load("provenance")).validate(doc)
-    assert doc["format_version"] == "1.1" and doc["undecodable_bytes"] == RUNS
+    assert doc["format_version"] == "1.2" and doc["undecodable_bytes"] == RUNS
     assert "make \ufffd" in json.dumps(doc, ensure_ascii=False)
     assert "undecodable_bytes" not in check_well_formed(run("provenance", "--format", "json", "good.spmd"))[0]
 

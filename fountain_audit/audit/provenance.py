@@ -33,6 +33,12 @@
   an ``EXT.`` scene with ``Harvey routing to`` — and no pre-v1.2 form), and since v1.2 the
   recorder writes a note whenever a tool or retrieval was used, so none was.
 
+Whatever the basis, a reply whose turn holds such an unreadable note (the lint findings that
+decide ``unreadable-note``) lists them in ``unreadable_notes`` (id, line, column, lint code and
+name; absent when there is none): a ``recorded`` turn with a ``[[tol: …]]`` beside its
+``[[tool: …]]`` keeps its basis (a filter on ``basis == "recorded"`` keeps working) and says
+that its evidence list may be incomplete.
+
 Source: harvey-recorder-inventory.md §0 (epochs: cf4aa0d v1.2 notes replace prose tool calls;
 b45c946 stats note → action; 3c20df3 v0 forwarding parenthetical), §6–§7 (which notes each
 scene kind gets; EXT and pipeline scenes get none).
@@ -46,14 +52,16 @@ from typing import Any
 
 from fountain_audit.model.ids import ids_of
 from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, _FORWARD_V0_RE,
-                                          _ROUTE_STEP_RE, placements)
+                                          _ROUTE_STEP_RE, inline_placements, placements)
 from fountain_audit.parse.fountain import Action, Blank, Node
 from fountain_audit.parse.notes import MEMORY_KINDS, NoteRecord
 from fountain_audit.parse.source import undecodable_bytes
 
 #: Version of the ``provenance --format json`` document.
 #: 1.1: text is well-formed Unicode (an undecodable byte is U+FFFD); ``undecodable_bytes``.
-FORMAT_VERSION = "1.1"
+#: 1.2: a reply gained ``unreadable_notes`` (present only when its turn holds a note lint reports as
+#: unreadable, whatever the basis: a ``recorded`` turn's evidence list can be incomplete).
+FORMAT_VERSION = "1.2"
 BASES = ("recorded", "none-recorded", "unreadable-note", "unknown")
 
 #: The lint rules that report a note Harvey's readers (and ours) cannot read as an audit record:
@@ -206,7 +214,8 @@ def _route(scene: Scene, ids) -> dict[str, Any]:
 
 
 def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, switch: str | None,
-                 ids, unreadable=lambda turn: []) -> dict[str, Any]:
+                 ids, unreadable: _Unreadable | None = None) -> dict[str, Any]:
+    unreadable = unreadable if unreadable is not None else _Unreadable(session)
     scene = session.scenes[turn.scene_index]
     rags: list[dict[str, Any]] = []
     unattached: list[dict[str, Any]] = []
@@ -230,6 +239,7 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
     notes = len(rags) + sum(len(r["sources"]) for r in rags) + len(unattached) + \
         sum(1 for _, t in tools if t["form"] == "note")
     old = era.old_forms[turn.index] if turn.index in era.old_forms else _old_forms(turn, ids)
+    bad = unreadable(turn)
     if notes:
         where = "before the reply" if turn.reply is not None else "and has no reply"
         basis, reason = "recorded", f"the turn records {notes} evidence note{'s' if notes != 1 else ''} {where}"
@@ -239,7 +249,7 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
         basis, reason = "unknown", "remote route (EXT.): the recorder writes no evidence notes for routed turns"
     elif scene.kind == "pipeline":
         basis, reason = "unknown", "pipeline step: the recorder writes no evidence notes for pipeline steps"
-    elif era.era == "v1.2+" and (bad := unreadable(turn)):
+    elif era.era == "v1.2+" and bad:
         d = bad[0]
         more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
         basis, reason = "unreadable-note", (
@@ -258,7 +268,7 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
         basis, reason = "unknown", ("pre-v1.2 session: it predates audit notes" if era.era == "pre-v1.2"
                                     else "no v1.2 marker in the session: the file cannot tell whether it could record evidence")
     reply = turn.reply
-    return {
+    entry = {
         "turn": ids.of(turn), "index": turn.index, "scene": ids.of(scene),
         "reply": ids.of(reply) if reply is not None else None,
         "span": _speech_span(reply) if reply is not None else None,
@@ -269,6 +279,10 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
         "rag": rags, "unattached_sources": unattached, "tools": [t for _, t in tools], "other_notes": other,
         "recall": recall, "model_switch": switch,
     }
+    if bad:  # (additive, format 1.2: absent when the turn holds no unreadable note)
+        entry["unreadable_notes"] = [{"id": unreadable.ident(d), "line": d.line, "column": d.column, "code": d.code,
+                                      "name": d.name} for d in bad]
+    return entry
 
 
 def session_provenance(session: Session, file: str) -> dict[str, Any]:
@@ -341,14 +355,33 @@ def session_provenance(session: Session, file: str) -> dict[str, Any]:
 
 class _Unreadable:
     """The lint findings of :data:`UNREADABLE_NOTE_RULES` in a turn, before its reply: called per
-    turn whose basis would be ``none-recorded``; the rules run once, on the first call, with the
-    file's suppressions not applied: a ``disable-next`` that hides a lint finding does not change
-    what the turn's basis is."""
+    turn (its basis ``unreadable-note``, and its ``unreadable_notes`` whatever the basis); the
+    rules run once, on the first call, with the file's suppressions not applied: a
+    ``disable-next`` that hides a lint finding does not change what the turn's basis is.
+    :meth:`ident` names a finding's note by its id."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
         self.found: list | None = None
         self.lines: list[int] = []
+        self.by_line: dict[int, str] | None = None
+
+    def ident(self, d) -> str:
+        """The id of the note a finding ``d`` is about: the note (``t1.unknown1`` for a misspelt
+        kind, ``t1.inline1`` for a note inside text) whose lines hold the finding's line; the
+        line's id (``L14``) when no note was read there (an unclosed note, F101). ``show``
+        reopens either."""
+        if self.by_line is None:
+            self.by_line = {}
+            ids = ids_of(self.session)
+            recs = [(r.node.line, r.node.end_line, r) for r in self.session.notes]
+            recs += [(p.note.line, p.note.line, p.note) for p in inline_placements(self.session)]
+            for first, last, rec in sorted(recs, key=lambda x: x[0]):
+                ident = ids.of(rec)
+                if ident is not None:
+                    for line in range(first, last + 1):
+                        self.by_line.setdefault(line, ident)
+        return self.by_line.get(d.line) or f"L{d.line}"
 
     def __call__(self, turn: Turn) -> list:
         if self.found is None:
@@ -404,6 +437,16 @@ def _scope(turns: list[str]) -> str:
     return turns[0] if len(turns) == 1 else f"{turns[0]}–{turns[-1]}" if len(turns) > 2 else ", ".join(turns)
 
 
+def incomplete_text(notes: list[dict[str, Any]], safe=str) -> str:
+    """What a reply's ``unreadable_notes`` say, on one line (the text tree's ``incomplete:`` row):
+    ``1 note in this turn could not be read: t1.unknown1 L25 (lint N112 misspelt-note-kind)``;
+    a note with no id of its own (its line's id) is named by its line alone."""
+    items = "; ".join((n["id"] if n["id"] == f"L{n['line']}" else f"{safe(n['id'])} L{n['line']}")
+                      + f" (lint {n['code']} {n['name']})" for n in notes)
+    k = len(notes)
+    return f"{k} note{'s' if k != 1 else ''} in this turn could not be read: {items}"
+
+
 def render_text(document: dict[str, Any], style=None) -> str:
     """The provenance document as text: the session's era and session-wide state (recall
     scenes with their items and scope, model switches), then a tree per reply. Session text
@@ -439,6 +482,8 @@ def render_text(document: dict[str, Any], style=None) -> str:
         out.append(f"{st(r['reply'] or r['turn'], bold=True)}  {who}  ({where})  "
                    f"basis: {st(r['basis'], fg=color)}\n")
         rows: list[tuple[str, list[str]]] = [(f"why: {safe(r['basis_reason'])}", [])]
+        if r.get("unreadable_notes"):
+            rows.append((f"{st('incomplete', fg='red')}: {incomplete_text(r['unreadable_notes'], safe)}", []))
         route = r["route"]
         where = "local (INT.)" if route["kind"] == "local" else \
             f"remote (EXT.) via {safe(_v(route['endpoint']))}" + (f" at {safe(route['url'])}" if route["url"] else "")

@@ -27,7 +27,8 @@ def provenance(file, output_format, color, redact, redact_paths, stdin_filename)
     """Show, for every reply of a session, the evidence recorded before it in its turn.
 
     FILE is a session file ('-' for standard input). Per reply: the basis (recorded,
-    none-recorded, unreadable-note or unknown, and why), the route (local INT. or remote EXT.) and models,
+    none-recorded, unreadable-note or unknown, and why; 'incomplete:' and the notes when the
+    turn also holds a note that could not be read), the route (local INT. or remote EXT.) and models,
     the RAG notes with their sources, the tool calls (who called, arguments, status), other
     notes, and by id the recall scene and model switch in force (listed once, with their
     scope, at the top). Every item has an id for 'fountain-audit show' and its lines.

@@ -72,7 +72,8 @@ ID = "<id>"
 def _norm_provenance(prov: dict[str, Any], options: Options) -> dict[str, Any]:
     """A turn's ``provenance`` with its positions ``null`` (every ``id`` and ``span`` at any
     depth, the ids and index of :data:`_PROVENANCE_POSITIONS`, the route's ``scene``; the id of
-    the recall scene or model switch in force ``"<id>"``, ``null`` when none is) and, unless
+    the recall scene or model switch in force ``"<id>"``, ``null`` when none is; the ``line`` and
+    ``column`` of its ``unreadable_notes``) and, unless
     compared, the timestamp of the route's ``heading`` replaced; same keys and list lengths."""
     for k in _PROVENANCE_POSITIONS:
         if k in prov:
@@ -87,6 +88,11 @@ def _norm_provenance(prov: dict[str, Any], options: Options) -> dict[str, Any]:
             stack.extend(v.values())
         elif isinstance(v, list):
             stack.extend(v)
+    for u in prov.get("unreadable_notes") or []:  # (their lines are positions too, as spans are)
+        if isinstance(u, dict):
+            for k in ("line", "column"):
+                if k in u:
+                    u[k] = None
     route = prov.get("route")
     if isinstance(route, dict):
         if "scene" in route:
