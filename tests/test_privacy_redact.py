@@ -10,12 +10,13 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from fountain_audit.privacy.redact import Redactor, redact_text
 from tests import privacy_session
-from tests.conftest import SAMPLES, clean_session_with_tool_args
+from tests.conftest import CLEAN_TOOL_ARGS, SAMPLES, clean_session_with_tool_args
 
 TEXT, VALUES = privacy_session.build()
 #: Every personal spelling the issue lists, as written in the seeded session.
@@ -817,3 +818,68 @@ def test_a_private_key_line_quoted_elsewhere_is_a_secret_too(tmp_path):
     r = CliRunner().invoke(main, ["lint", "--select", "V101", "--format", "concise", str(path)])
     assert [line.split(": V101")[0] for line in r.output.splitlines() if "V101" in line] == \
         [f"{path}:10:1", f"{path}:16:21"]
+
+
+# --------------------------------------------------------------------------- a JSON member across lines
+# (adversarial trial: a keyword's value on the line after its name or colon, in a tool note's
+# arguments, was printed by dump/show/export/report --redact and kept by `redact`)
+_SPLIT_PASSWORD, _SPLIT_TOKEN = "Zq8#Lm4$Tx9!VbQ2", "a8F3kL9mQ2xZ7vB4nR6t"
+_SPLIT_ARGS = f'{{"query":"x","password":\n"{_SPLIT_PASSWORD}","token":\n"{_SPLIT_TOKEN}"}}'
+_SPLIT_SPELLINGS = {
+    "colon after the name": _SPLIT_ARGS,
+    "colon before the value": _SPLIT_ARGS.replace('":\n"', '"\n:"'),
+    "escaped name": _SPLIT_ARGS.replace('"password"', '"pass\\u0077ord"'),
+}
+
+
+def _split_file(tmp_path, spelling: str, newline: str = "\n"):
+    path = clean_session_with_tool_args(tmp_path, _SPLIT_SPELLINGS[spelling])
+    if newline != "\n":
+        path.write_bytes(path.read_bytes().replace(b"\n", newline.encode()))
+    return path
+
+
+def _split_leaks(out: str) -> list[str]:
+    return [s for s in (_SPLIT_PASSWORD, _SPLIT_TOKEN, "Zq8#", "a8F3kL9", "Tx9!VbQ2", "R6t") if s in out]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+@pytest.mark.parametrize("spelling", list(_SPLIT_SPELLINGS))
+def test_redact_copy_of_keyword_secrets_whose_value_is_on_the_next_line(tmp_path, spelling, newline):
+    path = _split_file(tmp_path, spelling, newline)
+    out = tmp_path / "out.spmd"
+    r = cli("redact", str(path), "-o", str(out))
+    assert r.returncode == 0, r.stderr  # (the copy parsed to the same structure)
+    expected = _SPLIT_SPELLINGS[spelling].replace(_SPLIT_PASSWORD, "<redacted:keyword-secret>") \
+        .replace(_SPLIT_TOKEN, "<redacted:keyword-secret>").replace("\n", newline)
+    copy = out.read_bytes().decode("utf-8")
+    assert f"[[tool: search_notes({expected}) — ok]]" in copy
+    # the rest as in the redacted copy of the sample itself (its workspace and home paths replaced)
+    clean = tmp_path / "clean.spmd"
+    clean.write_bytes((SAMPLES / "clean-session.spmd").read_bytes().replace(b"\n", newline.encode()))
+    r = cli("redact", str(clean), "-o", str(tmp_path / "clean-out.spmd"))
+    assert r.returncode == 0, r.stderr
+    assert copy == (tmp_path / "clean-out.spmd").read_bytes().decode("utf-8").replace(CLEAN_TOOL_ARGS, expected)
+
+
+@pytest.mark.parametrize("args", [
+    ["dump", "--redact"], ["dump", "--redact", "--format", "json"], ["show", "--redact", "--format", "json"],
+    ["show", "--redact"], ["export", "--redact", "--to", "toolpath"], ["export", "--redact", "--to", "otlp-json"],
+    ["lint", "--no-cache", "--redact", "--output-format", "full"], ["report", "--redact"],
+])
+@pytest.mark.parametrize("spelling", list(_SPLIT_SPELLINGS))
+def test_redacted_outputs_hold_no_keyword_secret_whose_value_is_on_the_next_line(tmp_path, spelling, args):
+    path = _split_file(tmp_path, spelling)
+    extra = ["t1.tool1", "t1", "L37"] if args[0] == "show" else []
+    if args[0] == "report":
+        extra = ["-o", str(tmp_path / "r.html")]
+
+    def output(*a):
+        r = cli(*a, str(path), *extra)
+        return r.stdout + (Path(extra[1]).read_text(encoding="utf-8") if args[0] == "report" else ""), r
+
+    unredacted, _ = output(*[a for a in args if a != "--redact"])
+    assert _split_leaks(unredacted) != [] or args[0] == "lint"  # the input holds them
+    out, r = output(*args)
+    assert out and _split_leaks(out) == [], (out, r.stderr)
+    assert "redacted:keyword-secret" in out

@@ -12,7 +12,9 @@ kinds detect-secrets has no plugin for (GitHub fine-grained tokens, Anthropic, G
 Hugging Face keys) are our own patterns (:func:`_own`), run the same way; so are secrets in a
 context that names them (:func:`_own_secret`: ``Authorization: Bearer``/``Basic``, ``mysql
 -p…``), values of names ending in ``token`` (:data:`_TOKEN_KEYWORD_RE`) and ``api-key``-style
-keywords, which the keyword detector reads only as ``api_key``.
+keywords, which the keyword detector reads only as ``api_key``. A JSON member whose name and
+value are on different lines (a tool note's arguments may span lines: ``"password":\\n"…"``,
+``"password"\\n:"…"``) is read in one pass over the whole text (:func:`_split_json_secrets`).
 
 Lines holding JSON escapes (``\\"``, ``\\/``, ``\\uXXXX``…) are read decoded too, up to
 :data:`_ESCAPE_LEVELS` times (:class:`_EscapedLines`): what is found there is reported at its
@@ -645,21 +647,40 @@ _JSON_VALUE_MAX = 256
 #: up to its closing unescaped quote, at most :data:`_JSON_VALUE_MAX` characters. Linear: each
 #: attempt starts at a quote and reads at most 64 + 256 characters, disjoint classes, no nesting.
 _JSON_MEMBER_RE = lazy(r'"([^"\\\n]{1,64})"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n]){1,%d})"' % _JSON_VALUE_MAX)
+#: A JSON member whose name and value are on different lines (a tool note's arguments span
+#: lines: ``"password":\n"…"``, ``"password"\r\n: "…"``): group 1 the name as written (JSON
+#: escapes allowed, ``"pass\u0077ord"``: decoded before it is read), group 2 the value as in
+#: :data:`_JSON_MEMBER_RE`. JSON whitespace (blanks, tabs, CR, LF) of any length around the colon, a
+#: line end among it (the lookahead: members on one line are :data:`_JSON_MEMBER_RE`'s, read line by
+#: line). Linear: an attempt starts at a quote, reads at most 64 characters of name, then a run of
+#: whitespace, a colon, whitespace and at most 256 characters of value, disjoint classes, no
+#: nesting; a run of whitespace is read by the attempt from the one name before it.
+_JSON_SPLIT_MEMBER_RE = lazy(r'"((?:[^"\\\r\n]|\\[^\r\n]){1,64})"(?=[ \t]*(?::[ \t]*)?[\r\n])[ \t\r\n]*:[ \t\r\n]*'
+                             r'"((?:[^"\\\r\n]|\\[^\r\n]){1,%d})"' % _JSON_VALUE_MAX)
 _WHITESPACE_RE = lazy(r"\s")
 
 
-def _json_keyword_values(line: str) -> Iterator[tuple[int, str]]:
-    """(position, value) of each JSON string value whose member name is a keyword's (a password,
-    a secret, a key, a name ending in ``token``), taken whole: up to its closing unescaped quote,
+def _json_keyword_values(line: str, member: LazyPattern = _JSON_MEMBER_RE) -> Iterator[tuple[int, str, int]]:
+    """(position, value, member start) of each JSON string value whose member name is a
+    keyword's (a password, a secret, a key, a name ending in ``token``), taken whole: up to its closing unescaped quote,
     escapes, blanks and any character included (``{"password":"Zq8v k9pL"}``, ``"Zq8v\\"s"``,
     ``"😀Zq8v…"``), so no tail of it is left unredacted. The value, decoded, must read as a
     credential (:func:`_looks_like_credential`; a token name's, :func:`_token_value`); one holding
     a blank, also its first word (as the keyword detector reads it), so prose (``"password_hint": "name of your first pet"``)
-    stays prose."""
+    stays prose. ``member``: the regex of the members to read (:data:`_JSON_MEMBER_RE`, on one line;
+    :data:`_JSON_SPLIT_MEMBER_RE`, across lines, whose names may hold escapes). Each value comes
+    with the start of its member (its name's opening quote)."""
     import json
 
-    for m in _JSON_MEMBER_RE.finditer(line):
+    for m in member.finditer(line):
         name, value = m.group(1), m.group(2)
+        if "\\" in name:  # (only :data:`_JSON_SPLIT_MEMBER_RE` lets a name hold escapes)
+            try:
+                name = json.loads(f'"{name}"')
+            except ValueError:
+                continue
+            if not isinstance(name, str):
+                continue
         check = _looks_like_credential
         if not _DENYLIST_RE.search(name):
             if not name.lower().endswith("token"):
@@ -676,12 +697,12 @@ def _json_keyword_values(line: str) -> Iterator[tuple[int, str]]:
             continue
         if _WHITESPACE_RE.search(plain) and not check(plain.split(None, 1)[0] if plain.split() else ""):
             continue
-        yield m.start(2), value
+        yield m.start(2), value, m.start()
 
 
 def _line_secrets(plugin: _Plugin, line: str, base: int) -> Iterator[Secret]:
     if plugin.kind == "keyword-secret" and '"' in line:
-        whole = list(_json_keyword_values(line))
+        whole = [(pos, value) for pos, value, _ in _json_keyword_values(line)]
         if whole:  # (a value the detector also finds, or a part of it, is this one)
             for pos, value in whole:
                 yield Secret(base + pos, base + pos + len(value), plugin.kind, plugin.label, value, 0)
@@ -822,8 +843,12 @@ _LAST_FOUND: tuple[str, tuple[Secret, ...]] | None = None
 _SMALL_TEXT = 4096
 
 
-def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | bytes | None = None) -> list[Secret]:
-    """The secrets the detectors find in ``text`` as it is written (no repeats, no allow list)."""
+def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | bytes | None = None,
+                   joined: Callable[[int, int], bool] | None = None) -> list[Secret]:
+    """The secrets the detectors find in ``text`` as it is written (no repeats, no allow list).
+    ``joined(a, b)``: are offsets ``a`` and ``b`` of ``text`` on lines that follow one another in
+    the file (see :meth:`_EscapedLines.joined`)? If given, a JSON member read across lines
+    (:func:`_split_json_secrets`) must be so."""
     raw = text.encode("ascii", "replace") if ascii_bytes is None else ascii_bytes
     low = _folded(text, raw) if folded is None else folded
     present = _presence(raw, low)
@@ -836,6 +861,8 @@ def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | by
                 continue
         elif not any(present(n, plugin.lower) for n in plugin.needles):
             continue
+        if plugin.kind == "keyword-secret":
+            found.extend(_split_json_secrets(plugin, text, joined))
         lines = _candidate_lines(plugin, text, low if plugin.lower else text, present)
         if not lines:
             continue
@@ -848,6 +875,23 @@ def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | by
             except Exception:  # noqa: BLE001 - a detector bug must not crash a lint run
                 continue
     return found
+
+
+def _split_json_secrets(plugin: _Plugin, text: str,
+                        joined: Callable[[int, int], bool] | None = None) -> Iterator[Secret]:
+    """The keyword secrets of JSON members whose name and value are on different lines
+    (:data:`_JSON_SPLIT_MEMBER_RE`; the detectors read one line at a time), each value taken
+    whole and checked as :func:`_json_keyword_values` does, at its span in ``text``; with
+    ``joined`` (see :func:`_plain_secrets`), only members whose name and value it joins. One pass
+    over the text, only when it holds a quote and a line end."""
+    if '"' not in text or ("\n" not in text and "\r" not in text):
+        return
+    try:
+        for pos, value, start in _json_keyword_values(text, _JSON_SPLIT_MEMBER_RE):
+            if joined is None or joined(start, pos + len(value)):
+                yield Secret(pos, pos + len(value), plugin.kind, plugin.label, value, 0)
+    except Exception:  # noqa: BLE001 - a detector bug must not crash a lint run
+        return
 
 
 # --------------------------------------------------------------------------- JSON escapes
@@ -946,6 +990,21 @@ class _EscapedLines:
         self.text = "\n".join(parts)
         self._at = [x[0] for x in self.lines]
 
+    def joined(self, start: int, end: int) -> bool:
+        """Are offsets ``start`` and ``end`` (inclusive) of :attr:`text` in one decoded line, or
+        in two that are lines following one another in the original, each decoded once? Lines
+        are joined in :attr:`text` when they hold escapes, whatever lies between them in the
+        original, and each line is there once per level: a JSON member read across them must
+        be one of the original."""
+        a = bisect.bisect_right(self._at, start) - 1
+        b = bisect.bisect_right(self._at, end) - 1
+        if a == b:
+            return True
+        if b != a + 1:
+            return False
+        (_, base_a, chain_a), (_, base_b, chain_b) = self.lines[a], self.lines[b]
+        return len(chain_a) == len(chain_b) == 2 and base_b == base_a + len(chain_a[0]) + 1
+
     def span(self, start: int, end: int) -> tuple[int, int, str] | None:
         """(start, end, text as written) in the original of a span of :attr:`text`, or ``None``
         (a span across two decoded lines)."""
@@ -983,7 +1042,7 @@ def _escaped_secrets(text: str) -> Iterator[tuple[str, Secret]]:
     lines = _escaped_lines(text)
     if not lines.lines:
         return
-    for s in _plain_secrets(lines.text):
+    for s in _plain_secrets(lines.text, joined=lines.joined):
         span = lines.span(s.start, s.end)
         if span is not None:  # (shown: the public prefix up to the first escape)
             start, end, spelt = span
