@@ -375,3 +375,18 @@ def test_a_fractional_size_in_bytes_is_a_usage_error(tmp_path, monkeypatch):
     for bad in ("0.0001K", "١٢MB"):  # under a byte; not ASCII digits
         with pytest.raises(ValueError):
             parse_size(bad)
+
+
+def test_an_unused_suppression_of_a_rule_that_did_not_run_says_so():
+    """A101 called `'disable-next=P102'` unused when P102 was switched off for the run (ignored, or
+    out of the selection), as if the finding had gone: it says the rule was not enabled (ruff's
+    RUF100 "non-enabled")."""
+    from fountain_audit.lint.selection import Selection
+    text = BAD.replace("[[tool:", "/* fountain-audit: disable-next=P102,P103 */\n\n[[tool:")
+    off = Selection.build(ignore=["P102"])
+    assert [(d.line, d.message) for d in lint_text(text, "s.spmd", off) if d.code == "A101"] == [
+        (14, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102)")]
+    assert [(d.line, d.message) for d in lint_text(text, "s.spmd", off, ignored=frozenset({"P103"})) if d.code == "A101"] == [
+        (14, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102, "
+             "P103)")]
+    assert lint_messages(text) == [(14, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]

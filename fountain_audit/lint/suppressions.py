@@ -265,13 +265,21 @@ def apply(diagnostics: list[Diagnostic], found: list[Directive]) -> list[Diagnos
                                                   (partial and partly_covered(diag)))]
 
 
-def unused(d: Directive) -> str | None:
+def unused(d: Directive, active: frozenset[str] | set[str] | None = None) -> str | None:
     """What A101 says of ``d`` after :func:`apply` (after ``unused suppression: ``), or ``None``
     when it was used (or is invalid: A102's). A directive with a rule list names the rules of
     it that suppressed nothing, as written, and only those (as ruff's RUF100 names the unused
-    codes of a ``noqa``): ``'disable-next=P103' suppressed no diagnostic``."""
+    codes of a ``noqa``): ``'disable-next=P103' suppressed no diagnostic``. ``active``: the codes
+    of the rules that ran on the file; a named rule none of whose codes ran is said to be off
+    (``… suppressed no diagnostic (not enabled in this run: P103)``, as RUF100's "non-enabled")."""
     if d.error:
         return None
+    if active is not None and d.verb != "enable" and d.selectors:
+        message = unused(d)
+        if message is None:
+            return None
+        off = [name for name, codes in d.selectors if name not in d.matched and not codes & active]
+        return f"{message} (not enabled in this run: {', '.join(off)})" if off else message
     if d.verb == "enable":
         if d.selectors:
             names = [name for name, _ in d.selectors if name not in d.matched]
