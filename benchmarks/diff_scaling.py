@@ -11,7 +11,9 @@ issue's bar), printed per shape. Shapes:
 - ``reworded-reply``: a reply of N words in which every 5th word changed (coarsened when long);
 - ``many-turns``: N/100 turns with the same user input, one reply changed (turn alignment);
 - ``reworded-prompts``: N/450 turns, every user input changed (one word added): one replace
-  block of turns paired by similarity (100 turns took 6 s, 200 turns 19 s).
+  block of turns paired by similarity (100 turns took 6 s, 200 turns 19 s);
+- ``changed-lines``: a reply of N/7 short lines, every 3rd line changed (the text formats'
+  context lines: 20k lines took 5 s, 100k lines 121 s).
 
 Usage: python benchmarks/diff_scaling.py [--base-kb KB] [--repeat N]
 Prints, per shape: input bytes at 1× and 10×, median seconds (of ``--repeat`` runs), the
@@ -110,9 +112,20 @@ def reworded_prompts(nbytes: int) -> tuple[str, str]:
     return session(turns), session([(p + " please", r, None) for p, r, _ in turns])
 
 
+def lines(n: int, changed: bool = False) -> str:
+    """``n`` short lines ``w0``, ``w1`` ...; ``changed``: every 3rd one ``v…`` instead."""
+    return "\n".join(f"v{i}" if changed and i % 3 == 0 else f"w{i}" for i in range(n))
+
+
+def changed_lines(nbytes: int) -> tuple[str, str]:
+    n = nbytes // 7
+    return session([("Write it.", lines(n), None)]), session([("Write it.", lines(n, True), None)])
+
+
 SHAPES: dict[str, Callable[[int], tuple[str, str]]] = {
     "long-reply": long_reply, "repeated-words": repeated_words, "tool-note": tool_note,
     "reworded-reply": reworded_reply, "many-turns": many_turns, "reworded-prompts": reworded_prompts,
+    "changed-lines": changed_lines,
 }
 
 

@@ -39,25 +39,32 @@ def in_context(words: list[tuple[str, str]], context_words: int = CONTEXT_WORDS,
     changed = [i for i, ln in enumerate(lines) if any(st is not None for _, st in ln)]
     if not changed:
         return lines
-    keep = set()
-    for i in changed:
-        keep.update(range(max(0, i - context_lines), min(len(lines), i + context_lines + 1)))
+    # One pass over the lines, a second index walking ``changed`` beside it: linear (a search
+    # of ``changed`` per line was quadratic in a text with many changed lines). At line i,
+    # changed[p] is the first changed line at or after i, changed[p - 1] the last one before it.
     out: list[Segments] = []
     skipped = 0
+    p, n = 0, len(changed)
     for i, line in enumerate(lines):
-        if i not in keep:
+        while p < n and changed[p] < i:
+            p += 1
+        above = p > 0 and i - changed[p - 1] <= context_lines  # a change at most context_lines above
+        if p < n and changed[p] == i and context_lines >= 0:
+            if skipped:
+                out.append([(_lines_note(skipped), "meta")])
+                skipped = 0
+            out.append(_trim_changed(line, context_words))
+            continue
+        below = p < n and changed[p] - i <= context_lines  # a change at most context_lines below
+        if not (above or below):
             skipped += 1
             continue
         if skipped:
             out.append([(_lines_note(skipped), "meta")])
             skipped = 0
-        if i in changed:
-            out.append(_trim_changed(line, context_words))
-        else:  # a context line: the end near the change below, the start near the change above
-            text = "".join(t for t, _ in line)
-            above = any(c < i for c in changed if i - c <= context_lines)
-            below = any(c > i for c in changed if c - i <= context_lines)
-            out.append([(_trim(text, context_words, head=above, tail=below), None)] if text else [])
+        # a context line: the end near the change below, the start near the change above
+        text = "".join(t for t, _ in line)
+        out.append([(_trim(text, context_words, head=above, tail=below), None)] if text else [])
     if skipped:
         out.append([(_lines_note(skipped), "meta")])
     return out
