@@ -13,7 +13,9 @@ issue's bar), printed per shape. Shapes:
 - ``reworded-prompts``: N/450 turns, every user input changed (one word added): one replace
   block of turns paired by similarity (100 turns took 6 s, 200 turns 19 s);
 - ``changed-lines``: a reply of N/7 short lines, every 3rd line changed (the text formats'
-  context lines: 20k lines took 5 s, 100k lines 121 s).
+  context lines: 20k lines took 5 s, 100k lines 121 s);
+- ``boneyards``: N/120 turns in one scene, each with a boneyard between HARVEY's forwarding line
+  and the reply, one boneyard changed (the scene's content outside its turns, as a line diff).
 
 Usage: python benchmarks/diff_scaling.py [--base-kb KB] [--repeat N]
 Prints, per shape: input bytes at 1× and 10×, median seconds (of ``--repeat`` runs), the
@@ -121,11 +123,18 @@ def changed_lines(nbytes: int) -> tuple[str, str]:
     n = nbytes // 7
     return session([("Write it.", lines(n), None)]), session([("Write it.", lines(n, True), None)])
 
+def boneyards(nbytes: int) -> tuple[str, str]:
+    n = nbytes // 120
+    turns = [(f"next {i}", f"Reply {i}.", f"/* reviewer note {i}: fine */\n\n") for i in range(n)]
+    changed = [(p, r, c.replace("fine", "wrong") if i == n // 2 else c) for i, (p, r, c) in enumerate(turns)]
+    return tuple(HEAD + "".join(TURN.format(prompt=p, reply=r, tool=c) for p, r, c in t) + TAIL  # type: ignore[return-value]
+                 for t in (turns, changed))
+
 
 SHAPES: dict[str, Callable[[int], tuple[str, str]]] = {
     "long-reply": long_reply, "repeated-words": repeated_words, "tool-note": tool_note,
     "reworded-reply": reworded_reply, "many-turns": many_turns, "reworded-prompts": reworded_prompts,
-    "changed-lines": changed_lines,
+    "changed-lines": changed_lines, "boneyards": boneyards,
 }
 
 

@@ -1115,3 +1115,138 @@ def test_patch_gives_a_provenance_the_recall_and_model_switch_in_force(tmp_path)
     back = jsonpatch.apply_patch(_dump_turns(pb), json.loads(run("--format", "json", pb, pa).stdout)["patch"])
     assert [(r["provenance"]["recall"], r["provenance"]["model_switch"]) for r in back["records"]] == [
         ("s1", None)] * 3 + [("s1", "s6.model-switch1")] * 4  # (A's ids, as A's dump has them)
+
+
+# --------------------------------------------------------------------------- a chat scene's content outside its turns
+
+# (new-user trial: a boneyard and a transition added between HARVEY's forwarding line and the
+# reply gave "no differences", even with --compare-all; the same in a scene without turns was a
+# change: a chat scene was compared by its turns, description and heading only)
+CHAT = """Title: Harvey Session
+Author: ALICE
+
+FADE IN:
+
+INT. HARVEY AND ALICE TALKING 2026-07-01 16:00:00
+
+Harvey and ALICE are in chat mode. Model: LLAMA3. Workspace: /srv/p.
+
+ALICE
+hi
+
+HARVEY
+Forwarding to LLAMA3.
+
+LLAMA3
+hello
+
+THE END.
+"""
+HEADING = "INT. HARVEY AND ALICE TALKING 2026-07-01 16:00:00"
+ADDED = "/* a boneyard comment */\n\nCUT TO:"
+
+
+def _with_content(text: str = CHAT, content: str = ADDED) -> str:
+    return text.replace("LLAMA3\nhello", f"{content}\n\nLLAMA3\nhello")
+
+
+def test_content_added_between_forwarding_and_reply_is_a_change(tmp_path):
+    pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    pa.write_text(CHAT, encoding="utf-8")
+    pb.write_text(_with_content(), encoding="utf-8")
+    expected = [
+        f"--- {pa}", f"+++ {pb}",
+        f"@@ -scene 1 +scene 1 @@ {HEADING}",
+        f"~ scene changed (content outside turns): {HEADING}",
+        "    @@ -0,0 +1,3 @@", "    +/* a boneyard comment */", "    +", "    +CUT TO:",
+        "0 turns changed (0 added, 0 removed, 0 moved, 0 modified), tool calls +0 -0 ~0, 0 new failures, "
+        "0 replies changed, 1 scene change"]
+    for args in (("--format", "unified"), ("--format", "unified", "--compare-all"), ("--only", "scenes"),
+                 ("--format", "rich", "--no-color")):
+        r = run(*args, pa, pb)
+        assert r.exit_code == 1, r.output
+        assert r.stdout.splitlines() == expected, args
+    assert run("--only", "replies", pa, pb).exit_code == 0
+    coloured = run("--format", "rich", "--color", pa, pb)
+    assert coloured.exit_code == 1
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured.stdout).splitlines() == expected
+    r = run("--format", "json", pa, pb)
+    assert r.exit_code == 1
+    doc = json.loads(r.stdout)
+    assert doc["format_version"] == "1.3" and doc["patch"] == []  # not in the dump --turns document
+    assert doc["summary"]["scene_changes"] == 1 and doc["summary"]["changes"] == 1
+    assert doc["changes"] == [{
+        "kind": "scene-content-changed", "category": "scenes", "categories": ["scenes"],
+        "message": f"scene changed (content outside turns): {HEADING}",
+        "scene": {"a": 0, "b": 0}, "turn": {"a": None, "b": None}, "pointer": {"a": None, "b": None},
+        "before": "", "after": ADDED, "words": None,
+        "details": [{"field": "text", "before": "", "after": ADDED,
+                     "diff": ["@@ -0,0 +1,3 @@", "+/* a boneyard comment */", "+", "+CUT TO:"]}],
+        "new_failures": 0, "coarsened": False}]
+    [c] = diff_texts(CHAT, _with_content(), options=Options(timestamps=True, stats=True, workspace=True)).changes
+    assert (c.kind, c.after) == ("scene-content-changed", ADDED)
+
+
+def test_content_removed_between_forwarding_and_reply_is_a_change():
+    result = diff_texts(_with_content(), CHAT, "a.spmd", "b.spmd")
+    [c] = result.changes
+    assert (c.kind, c.category, c.message, c.a_scene, c.b_scene, c.a_turn, c.b_turn, c.a_pointer, c.b_pointer) == (
+        "scene-content-changed", "scenes", f"scene changed (content outside turns): {HEADING}", 0, 0,
+        None, None, None, None)
+    assert (c.before, c.after) == (ADDED, "")
+    assert c.details == [{"field": "text", "before": ADDED, "after": "",
+                          "diff": ["@@ -1,3 +0,0 @@", "-/* a boneyard comment */", "-", "-CUT TO:"]}]
+    assert result.patch == []
+    assert render_unified(result).splitlines()[2:8] == [
+        f"@@ -scene 1 +scene 1 @@ {HEADING}", f"~ scene changed (content outside turns): {HEADING}",
+        "    @@ -1,3 +0,0 @@", "    -/* a boneyard comment */", "    -", "    -CUT TO:"]
+    changed = diff_texts(_with_content(), _with_content(content=ADDED.replace("a boneyard", "one boneyard")))
+    assert [(c.kind, c.details[0]["diff"]) for c in changed.changes] == [
+        ("scene-content-changed", ["@@ -1,2 +1,2 @@", "-/* a boneyard comment */", "+/* one boneyard comment */",
+                                   " "])]
+
+
+def test_an_action_paragraph_moved_out_of_the_description_is_reported_in_both():
+    desc = "Harvey and ALICE are in chat mode. Model: LLAMA3. Workspace: /srv/p."
+    a = CHAT.replace(desc, desc + "\n\nThe lights are low.")
+    b = _with_content(content="The lights are low.")
+    result = diff_texts(a, b)
+    assert [(c.kind, c.message, c.before, c.after) for c in result.changes] == [
+        ("scene-description-changed", f"scene description changed: {HEADING}",
+         "Harvey and ALICE are in chat mode. Model: <model>. Workspace: <workspace>.\nThe lights are low.",
+         "Harvey and ALICE are in chat mode. Model: <model>. Workspace: <workspace>."),
+        ("scene-content-changed", f"scene changed (content outside turns): {HEADING}", "", "The lights are low.")]
+    assert result.changes[1].details[0]["diff"] == ["@@ -0,0 +1 @@", "+The lights are low."]
+    assert render_unified(result).splitlines()[2:11] == [
+        f"@@ description -scene 1 +scene 1 @@ {HEADING}", f"~ scene description changed: {HEADING}",
+        "    @@ -1,2 +1 @@", "     Harvey and ALICE are in chat mode. Model: <model>. Workspace: <workspace>.",
+        "    -The lights are low.",
+        f"@@ -scene 1 +scene 1 @@ {HEADING}", f"~ scene changed (content outside turns): {HEADING}",
+        "    @@ -0,0 +1 @@", "    +The lights are low."]
+
+
+def test_a_boneyard_in_a_reply_is_the_replys_change_only():
+    b = CHAT.replace("LLAMA3\nhello\n", "LLAMA3\nhello\n\n/* a boneyard in the reply */\n")
+    result = diff_texts(CHAT, b)
+    assert [(c.kind, c.message, c.before, c.after, c.a_turn, c.b_turn) for c in result.changes] == [
+        ("reply-changed", "reply changed (LLAMA3)", "hello", "hello\n\n/* a boneyard in the reply */", 0, 0)]
+    assert result.summary()["scene_changes"] == 0
+    both = diff_texts(_with_content(), _with_content(b))
+    assert [c.kind for c in both.changes] == ["reply-changed"]
+
+
+def test_content_outside_turns_is_normalised_as_scene_text():
+    stats = "Ollama (llama3:8b) · 31 reply + 940 ctx · 2.104s · 14.7 tok/s"
+    # a second stats line of the turn (the first is its stats): compared only with --compare-stats
+    a = CHAT.replace("LLAMA3\nhello\n", f"LLAMA3\nhello\n\n{stats}\n\n{stats}\n")
+    b = a.replace(f"{stats}\n\n{stats}", f"{stats}\n\n{stats.replace('2.104s', '3.5s')}")
+    assert diff_texts(a, b).changes == []
+    assert [c.kind for c in diff_texts(a, b, options=Options(stats=True)).changes] == ["scene-content-changed"]
+    # the workspace path, unless compared; line ends and blank runs
+    a = _with_content(content="See /srv/p/notes.md.")
+    b = a.replace("/srv/p", "/srv/q")
+    assert "See /srv/q/notes.md." in b and diff_texts(a, b).changes == []
+    assert [c.kind for c in diff_texts(a, b, options=Options(workspace=True)).changes] == [
+        "scene-description-changed", "scene-changed", "scene-content-changed"]  # (scene-changed: its workspace)
+    assert diff_texts(_with_content(), _with_content().replace("\n", "\r\n").replace("CUT TO:", "CUT TO:  \n\n")
+                      ).changes == []

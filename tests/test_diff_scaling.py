@@ -41,7 +41,7 @@ def _best(a: str, b: str, runs: int = 3) -> float:
 
 #: Base size per shape (bytes): large enough that the 1× run is not mostly timer noise.
 BASE = {"long-reply": 12_000, "repeated-words": 12_000, "reworded-reply": 12_000, "tool-note": 4_000,
-        "many-turns": 2_000, "reworded-prompts": 9_000, "changed-lines": 12_000}
+        "many-turns": 2_000, "reworded-prompts": 9_000, "changed-lines": 12_000, "boneyards": 6_000}
 
 
 @pytest.mark.parametrize("shape", sorted(bench.SHAPES))
@@ -81,6 +81,14 @@ def test_coarsened_diff_says_so():
     small = diff_texts(*bench.reworded_reply(4_000))
     assert [c.coarsened for c in small.changes] == [False]
     assert json.loads(json.dumps(small.to_json()))["changes"][0]["coarsened"] is False
+
+
+def test_one_changed_boneyard_among_many_is_exact():
+    a, b = bench.boneyards(120_000)  # 1000 turns, each with a boneyard outside it (line 2k + 1)
+    [change] = diff_texts(a, b).changes
+    assert (change.kind, change.coarsened) == ("scene-content-changed", False)
+    assert change.details[0]["diff"] == ["@@ -1000,3 +1000,3 @@", " ", "-/* reviewer note 500: fine */",
+                                         "+/* reviewer note 500: wrong */", " "]
 
 
 def test_repeated_words_one_change_is_exact():

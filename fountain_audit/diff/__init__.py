@@ -64,7 +64,9 @@ category           kinds
 ``context``        ``rag-added|removed|changed``, ``recall-added|removed|changed``
 ``notes``          ``note-added|removed|changed`` (the turn's other notes)
 ``scenes``         ``scene-added|removed|changed|moved`` (scenes without turns; headings),
-                   ``scene-description-changed`` (a scene with turns: its description)
+                   ``scene-description-changed`` (a scene with turns: its description),
+                   ``scene-content-changed`` (a scene with turns: what it holds outside
+                   its turns and description, as text)
 ``other``          ``actions-changed``, ``stats-changed``, ``field-changed``,
                    ``title-page-changed`` (one per entry; ``model`` for ``Model``/``Backend``)
 =================  =================================================================
@@ -74,7 +76,12 @@ turns is reported once, at the first turn. Scenes without turns (shell, agent mo
 analysis, ``INT. CONTEXT RECALL`` ...) are compared by their normalised text: the notes of a
 recall scene, which ``dump --turns`` repeats in the ``recall`` of every turn they are in force
 for, are reported only as that scene's change (the patch still changes each turn's ``recall``); their changes carry no pointer (they are not in the ``--turns`` document),
-nor do title-page changes (title-page ``Date``/``Draft date`` values are timestamps).
+nor do title-page changes (title-page ``Date``/``Draft date`` values are timestamps). A scene
+with turns is compared by its turns, its heading, its description and, as normalised text like
+the text of a scene without turns, what it holds outside its turns (the nodes ``dump --turns``
+gives no turn: a boneyard or transition between HARVEY's forwarding line and the reply, an action
+paragraph that is not the description; see :func:`~fountain_audit.diff.normalisation.scene_content`):
+``scene-content-changed``, no pointer, no patch op; a speech's own text is its turn's.
 
 **Patch.** :attr:`DiffResult.patch` is an RFC 6902 JSON Patch worked out between A's and B's
 normalised documents, built from the alignment (an inserted turn is one ``add`` of

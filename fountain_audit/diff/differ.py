@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from fountain_audit.diff.alignment import Step, align
@@ -37,6 +38,13 @@ def remote_route(rec: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(route, dict) and route.get("kind") == "remote":
         return {"endpoint": route.get("endpoint"), "url": route.get("url")}
     return None
+
+
+def _text_diff(a: str, b: str) -> tuple[list[str], bool]:
+    """:func:`line_diff` of two texts, an empty one having no line (not one empty line)."""
+    if a and b:
+        return line_diff(a, b)
+    return list(difflib.unified_diff(a.split("\n") if a else [], b.split("\n") if b else [], lineterm="", n=1))[2:], False
 
 
 class Differ:
@@ -219,12 +227,21 @@ class Differ:
                      before=sa.description, after=sb.description,
                      details=[{"field": "text", "before": sa.description, "after": sb.description, "diff": lines}
                               | ({"coarsened": True} if coarse else {})])
-        if not details:
-            return
-        what = ", ".join(d["field"] for d in details)
-        self.add("scene-changed", "scenes", f"scene changed ({what}): {sb.raw_heading}",
-                 {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, pa, pb,
-                 before=sa.heading, after=sb.heading, details=details)
+        if details:
+            what = ", ".join(d["field"] for d in details)
+            self.add("scene-changed", "scenes", f"scene changed ({what}): {sb.raw_heading}",
+                     {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, pa, pb,
+                     before=sa.heading, after=sb.heading, details=details)
+        if sa.turns and sb.turns and sa.content != sb.content:
+            # What the scene holds outside its turns and description (a boneyard, a transition, an
+            # action paragraph between the speeches): compared as the text of a scene without turns
+            # is, shown in the same hunk; no pointer, no patch op (not in the dump --turns document).
+            lines, coarse = _text_diff(sa.content, sb.content)
+            self.add("scene-content-changed", "scenes", f"scene changed (content outside turns): {sb.raw_heading}",
+                     {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, None, None,
+                     before=sa.content, after=sb.content,
+                     details=[{"field": "text", "before": sa.content, "after": sb.content, "diff": lines}
+                              | ({"coarsened": True} if coarse else {})])
 
     # ---- turns
     def _turn_sim(self, i: int, j: int) -> float | None:

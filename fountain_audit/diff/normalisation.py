@@ -1,6 +1,7 @@
 """Normalisation: what the diff does not compare (positions, and unless asked timestamps,
 stats lines and the workspace) replaced by placeholders in a copy of a side's ``dump --turns``
-document (:func:`normalise`) and in the text of a scene without turns (:func:`scene_body`)."""
+document (:func:`normalise`), in the text of a scene without turns (:func:`scene_body`) and in
+what a scene with turns holds outside them (:func:`scene_content`)."""
 
 from __future__ import annotations
 
@@ -154,9 +155,44 @@ def normalise(document: dict[str, Any], session: Session | None, options: Option
 def scene_body(scene: Scene, options: Options, redact: Redactor) -> str:
     """The normalised text of a scene (stats and, unless compared, model-switch timestamps left
     out; line ends, trailing blanks and blank runs normalised; workspace paths redacted)."""
+    return _scene_text(scene, options, redact, set())
+
+
+def turn_parts(scene: Scene) -> set[int]:
+    """The ids of the nodes of a scene's turns, as ``dump --turns`` gives them (each turn's
+    speeches, notes, prose tool calls and stats line): what the diff compares turn by turn."""
+    out: set[int] = set()
+    for turn in scene.turns:
+        for sp in (turn.user, turn.forwarding, turn.reply, *turn.actions):
+            if sp is not None:
+                out.add(id(sp.dialogue))
+                out.update(id(n) for n in sp.continuation)
+        out.update(id(r.node) for _, r in turn.notes)
+        out.update(id(n) for n in turn.prose_tool_calls)
+        if turn.stats is not None:
+            out.add(id(turn.stats))
+    return out
+
+
+def scene_content(scene: Scene, options: Options, redact: Redactor) -> str:
+    """The normalised text of what a scene with turns holds outside its turns (:func:`turn_parts`)
+    and its description (compared as :func:`scene_description`): boneyards, transitions, action
+    paragraphs between the speeches ..., normalised as :func:`scene_body` (stats lines left out
+    unless compared); a paragraph break stands where a turn's part was. ``""`` when there is none."""
+    skip = turn_parts(scene)
+    skip.update(id(n) for n in scene.description)
+    return _scene_text(scene, options, redact, skip)
+
+
+def _scene_text(scene: Scene, options: Options, redact: Redactor, skip: set[int]) -> str:
+    """The normalised text of a scene's nodes, those of ``skip`` replaced by a line break."""
     stats = {id(n) for n in scene.stats} if not options.stats else set()
     parts = []
     for n in scene.nodes:
+        if id(n) in skip:
+            if parts and parts[-1] != "\n":
+                parts.append("\n")  # (a paragraph break: no two paragraphs glued together)
+            continue
         if id(n) in stats:
             continue
         t = n.render()

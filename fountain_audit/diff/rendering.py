@@ -43,7 +43,8 @@ def _sides(what: str, a: int | None, b: int | None) -> str:
 
 def _hunk_header(c: Change) -> Line:
     """``@@ -turn N +turn M @@ scene -K +L: HEADING`` (each number on its side: ``-`` A's,
-    ``+`` B's), or ``@@ -scene K +scene L @@ HEADING`` for a scene without turns,
+    ``+`` B's), or ``@@ -scene K +scene L @@ HEADING`` for a scene without turns (and for what a
+    scene with turns holds outside them, ``scene-content-changed``),
     ``@@ description -scene K +scene L @@ HEADING`` for the description of a scene with turns. The heading
     is B's, or A's when B lacks the turn or scene; ``@@ title page @@`` for the title page."""
     if c.kind == "title-page-changed":

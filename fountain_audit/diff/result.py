@@ -19,8 +19,8 @@ from fountain_audit.parse.source import undecodable_bytes
 #: ``undecodable_bytes`` when the file has bytes that are not UTF-8.
 #: 1.3: the patch's add/replace values are B's values as ``dump --turns`` prints them (were
 #: normalised placeholders such as ``<file>``, ``<timestamp>``), and it patches a turn's
-#: ``provenance`` too; new change kinds ``title-page-changed``, ``scene-description-changed``
-#: and ``route-changed``; INT. CONTEXT RECALL scenes are compared as scenes.
+#: ``provenance`` too; new change kinds ``title-page-changed``, ``scene-description-changed``,
+#: ``scene-content-changed`` and ``route-changed``; INT. CONTEXT RECALL scenes are compared as scenes.
 DIFF_FORMAT_VERSION = "1.3"
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from fountain_audit import dump as dm
 from fountain_audit.diff.jsonvalues import canon
 from fountain_audit.diff.normalisation import (HEADING_TS_RE, TIMESTAMP, normalise, redactor, scene_body,
-                                               scene_description, title_entries)
+                                               scene_content, scene_description, title_entries)
 from fountain_audit.diff.options import DiffError, Options
 from fountain_audit.model.session import Session, build_session, without_turns
 from fountain_audit.parse.fountain import parse
@@ -35,7 +35,9 @@ def turns_document(session: Session, file: str) -> dict[str, Any]:
 class SceneUnit:
     """A scene as aligned: ``turns`` are record indexes; ``body`` the normalised text of a
     scene without turns; ``key`` the exact alignment key; ``text`` the similarity text;
-    ``description`` the normalised text of its description (:func:`scene_description`)."""
+    ``description`` the normalised text of its description (:func:`scene_description`);
+    ``content`` that of what a scene with turns holds outside its turns and description
+    (:func:`scene_content`; ``""`` for a scene without turns, compared by its ``body``)."""
 
     index: int
     kind: str
@@ -48,6 +50,7 @@ class SceneUnit:
     text: str
     turn_keys: list[tuple]
     description: str = ""
+    content: str = ""
 
 
 class Side:
@@ -147,8 +150,9 @@ class Side:
             tkeys = [turn_key(recs[t]) for t in turns]
             key = (sc.kind, heading, tuple(tkeys)) if turns else (sc.kind, heading, body)
             text = "\n".join(turn_text(recs[t]) for t in turns) if turns else body
+            content = scene_content(sc, options, redact) if turns else ""
             units.append(SceneUnit(sc.index, sc.kind, heading, sc.heading.heading, turns, body, ws, key, text, tkeys,
-                                   description))
+                                   description, content))
         self._document, self._normalised, self._scenes, self._recall_scenes = document, normalised, units, recall_scenes
         self._title = title_entries(session, options, redact)
 
