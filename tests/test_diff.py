@@ -425,38 +425,14 @@ def test_identical_texts_are_not_dumped_or_aligned(pair, monkeypatch):
     assert run(pa, pb).exit_code == 2  # other texts are dumped (here: failing)
 
 
-HAND_OFF_SESSION = """Title: Harvey Session
-Author: ALICE
-
-FADE IN:
-
-INT. HARVEY AND ALICE TALKING 2026-07-01 16:00:00
-
-Harvey and ALICE are in chat mode. Model: LLAMA3. Workspace: /srv/p.
-
-ALICE
-hi
-
-HARVEY
-Forwarding to LLAMA3.
-
-LLAMA3
-hello
-
-INT. HAND-OFF - 2026-07-01T16:04:05Z
-
-Harvey hands the session over.
-
-THE END.
-"""
-
-
 def test_a_hand_off_time_is_a_timestamp(tmp_path):
     """A hand-off heading's RFC 3339 time (harvey.go WriteHandoff) was compared as text: a replay
     handed off at another time was "scene changed (heading)" without --compare-timestamps."""
+    hand_off = CHAT.replace("THE END.\n", "INT. HAND-OFF - 2026-07-01T16:04:05Z\n\nHarvey hands the session over.\n\n"
+                                        "THE END.\n")
     pa, pb = tmp_path / "a.spmd", tmp_path / "b.spmd"
-    pa.write_text(HAND_OFF_SESSION, encoding="utf-8")
-    pb.write_text(HAND_OFF_SESSION.replace("2026-07-01T16:04:05Z", "2026-07-02T08:00:00.5+02:00"), encoding="utf-8")
+    pa.write_text(hand_off, encoding="utf-8")
+    pb.write_text(hand_off.replace("2026-07-01T16:04:05Z", "2026-07-02T08:00:00.5+02:00"), encoding="utf-8")
     r = run("--format", "json", pa, pb)
     assert (r.exit_code, json.loads(r.stdout)["changes"]) == (0, [])
     r = run("--compare-timestamps", "--format", "json", pa, pb)

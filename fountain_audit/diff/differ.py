@@ -218,15 +218,19 @@ class Differ:
                            | ({"coarsened": True} if coarse else {}))
         pa = f"/records/{sa.turns[0]}/scene" if sa.turns else None
         pb = f"/records/{sb.turns[0]}/scene" if sb.turns else None
+        def text_change(kind: str, message: str, before: str, after: str, diff) -> None:
+            # a scene's text outside the dump --turns document: no pointer, no patch op
+            lines, coarse = diff(before, after)
+            self.add(kind, "scenes", f"{message}: {sb.raw_heading}",
+                     {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, None, None,
+                     before=before, after=after,
+                     details=[{"field": "text", "before": before, "after": after, "diff": lines}
+                              | ({"coarsened": True} if coarse else {})])
+
         if sa.turns and sb.turns and sa.description != sb.description:
             # (a scene without turns: its description is part of its text, compared above)
-            lines, coarse = line_diff(sa.description, sb.description)
-            # (no pointer, no patch op: a scene's description is not in the dump --turns document)
-            self.add("scene-description-changed", "scenes", f"scene description changed: {sb.raw_heading}",
-                     {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, None, None,
-                     before=sa.description, after=sb.description,
-                     details=[{"field": "text", "before": sa.description, "after": sb.description, "diff": lines}
-                              | ({"coarsened": True} if coarse else {})])
+            text_change("scene-description-changed", "scene description changed", sa.description, sb.description,
+                        line_diff)
         if details:
             what = ", ".join(d["field"] for d in details)
             self.add("scene-changed", "scenes", f"scene changed ({what}): {sb.raw_heading}",
@@ -235,13 +239,9 @@ class Differ:
         if sa.turns and sb.turns and sa.content != sb.content:
             # What the scene holds outside its turns and description (a boneyard, a transition, an
             # action paragraph between the speeches): compared as the text of a scene without turns
-            # is, shown in the same hunk; no pointer, no patch op (not in the dump --turns document).
-            lines, coarse = _text_diff(sa.content, sb.content)
-            self.add("scene-content-changed", "scenes", f"scene changed (content outside turns): {sb.raw_heading}",
-                     {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, None, None,
-                     before=sa.content, after=sb.content,
-                     details=[{"field": "text", "before": sa.content, "after": sb.content, "diff": lines}
-                              | ({"coarsened": True} if coarse else {})])
+            # is, shown in the same hunk.
+            text_change("scene-content-changed", "scene changed (content outside turns)", sa.content, sb.content,
+                        _text_diff)
 
     # ---- turns
     def _turn_sim(self, i: int, j: int) -> float | None:
