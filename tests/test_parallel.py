@@ -170,6 +170,21 @@ def test_every_file_goes_to_the_workers_in_chunks_that_shrink(corpus, monkeypatc
     assert [j for c in ran for j in c] == jobs and _IdlePool.last.cancelled == 0
 
 
+def test_an_explicit_jobs_is_capped_at_twice_the_cpus(corpus, monkeypatch):
+    """`lint --jobs 99999` on 3,300 files started a worker per file (163 processes in a second, then
+    the kernel's OOM killer; quick trial): plan_workers capped it, lint_all did not use it."""
+    sizes = []
+    real = runner.iter_results
+
+    def spy(jobs, selection, *, workers=1, **kw):
+        sizes.append(workers)
+        return real(jobs, selection, workers=1, **kw)
+    monkeypatch.setattr(runner, "iter_results", spy)
+    jobs = [Job(str(p), str(p)) for p in sorted(corpus.rglob("*.spmd"))[:40]]
+    assert len(runner.lint_all(jobs, Selection.build(), workers=99_999)) == 40
+    assert sizes == [min(40, 2 * runner.available_cpus())]
+
+
 def test_keep_text_only_for_files_with_diagnostics(tmp_path):
     clean = tmp_path / "clean.spmd"
     clean.write_text((ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8"), encoding="utf-8")

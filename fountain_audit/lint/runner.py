@@ -329,7 +329,7 @@ def lint_all(jobs: Sequence[Job], selection: Selection, *, workers: int | None =
     if workers is None:
         workers = plan_workers(len(misses), None, input_bytes(misses))
     else:
-        workers = max(1, min(workers, len(misses)))
+        workers = plan_workers(len(misses), workers)  # (at most the files, and twice the CPUs)
 
     def moved(n: int, _total: int) -> None:
         progress(done + n, total)
