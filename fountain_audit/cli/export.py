@@ -75,6 +75,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     """
     from fountain_audit import dump as dm
     from fountain_audit.cli.main import _fail, discover, no_session_file, reader_gone, refuse_output_over_inputs
+    from fountain_audit.commands.common import EMPTY_OUTPUT, no_session_in, skip_non_session
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.export import render
     from fountain_audit.export.common import SessionExport
@@ -84,7 +85,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     from fountain_audit.parse.source import decode_bytes, describe_content, read_path
 
     if output_file == "":
-        raise click.UsageError("-o/--output: an empty path (give a file, or '-' for standard output)")
+        raise click.UsageError(EMPTY_OUTPUT)
     print_document = endpoint is None or output_file == "-"  # -o -: standard output, even with --endpoint
     if output_file == "-":
         output_file = None
@@ -151,8 +152,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             continue
         session = build_session(parse(text))
         if session.kind == "screenplay" and in_folder:  # found in a folder: not a session, say so
-            click.secho(f"fountain-audit: warning: {one_line(name)}: a plain screenplay (no Harvey scene "
-                        "or note), not a session: skipped", err=True, fg="yellow")
+            skip_non_session(name, describe_content(text, session.kind))
             continue
         try:
             sessions.append(SessionExport(name, text, session, clock))
@@ -175,8 +175,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     if not sessions and errors:  # nothing could be read: no empty document, an -o file is left as it is
         sys.exit(2)
     if not sessions:  # every file found was skipped (plain screenplays, empty files): as no session file
-        _fail(f"no session to export in {', '.join(paths)}: "
-              f"{len(files)} file{'s' * (len(files) != 1)} found, none a Harvey session (see the warnings above)")
+        _fail(no_session_in("export", paths, len(files)))
     if target == "toolpath":
         from fountain_audit.export.toolpath import graph_of
         doc = graph_of(sessions)

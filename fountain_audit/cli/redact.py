@@ -53,7 +53,8 @@ def redact(files, output_file, in_place, paths_only):
     from fountain_audit.privacy.redact import redact_session
 
     if output_file == "":
-        raise click.UsageError("-o/--output: an empty path (give a file, or '-' for standard output)")
+        from fountain_audit.commands.common import EMPTY_OUTPUT
+        raise click.UsageError(EMPTY_OUTPUT)
     if output_file == "-" and not in_place:  # -o -: standard output, as without -o
         output_file = None
     if output_file and in_place:

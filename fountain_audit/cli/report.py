@@ -62,7 +62,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, no_session_file, reader_gone, \
         refuse_output_over_inputs
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
-    from fountain_audit.commands.common import display_path
+    from fountain_audit.commands.common import EMPTY_OUTPUT, display_path, learn_inputs, no_session_in, skip_non_session
+    from fountain_audit.parse.source import describe_content
     from fountain_audit.lint.linter import lint_session
     from fountain_audit.parse.fountain import gc_paused
     from fountain_audit.lint.rules import all_rules
@@ -83,7 +84,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
             raise click.UsageError(one_line(str(e))) from None
         _fail(one_line(str(e)))  # the configuration file's: no usage line, the file named
     if output == "":
-        raise click.UsageError("-o/--output: an empty path (give a file, or '-' for standard output)")
+        raise click.UsageError(EMPTY_OUTPUT)
     if stdin_filename and "-" not in paths:
         click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the "
                     "paths; it is not used", err=True, fg="yellow")
@@ -122,12 +123,10 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     real = [os.path.abspath(f) for f in files if f != "-"]
     named = {os.path.realpath(p) for p in paths if p != "-" and not os.path.isdir(p)}  # (files given by name)
     skipped = 0
-    from fountain_audit.parse.source import describe_content
     common = os.path.commonpath([os.path.dirname(p) for p in real]) if real else ""
     # --redact: the secrets and home users of every input are learnt before any page is made, so a
     # value that one file shows to be a secret (`password: X`) is replaced in another that holds it
     # alone, as dump and export do across their inputs (each file is read twice)
-    from fountain_audit.commands.common import learn_inputs
     from fountain_audit.privacy.redact import Redactor
 
     pool = Redactor(secrets=redact, paths=True) if redact or redact_paths else None
@@ -152,8 +151,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
                     and describe_content(text) is None:
                 # found in a folder: not a session, as export and dump say (named, it gets its page; an
                 # empty or binary file keeps its page: its lint findings, E104/E105, are its report)
-                click.secho(f"fountain-audit: warning: {one_line(name)}: a plain screenplay (no Harvey scene or "
-                            "note), not a session: skipped", err=True, fg="yellow")
+                skip_non_session(name, describe_content(text, session.kind))
                 skipped += 1
                 continue
             redactor = None
@@ -194,8 +192,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
                   f"{target}: cannot write: {e.strerror or e}")
         index.append((summary(page), href))
     if not index and not errors and skipped:  # every file found was skipped: as no session file (export too)
-        _fail(f"no session to report in {', '.join(paths)}: {skipped} file{'s' * (skipped != 1)} found, none a "
-              "Harvey session (see the warnings above)")
+        _fail(no_session_in("report", paths, skipped))
     if to_stdout:
         pass  # the page is the output: nothing to announce
     elif single and index:

@@ -192,7 +192,6 @@ def display_path(path: str) -> str:
     return root + "/".join(p for p in path.split("/") if p and p != ".") or "."
 
 
-
 def walk(top: str, onerror: Callable[[OSError], object] | None = None) -> Iterator[tuple[str, list[str], list[str]]]:
     """``os.walk(top, onerror=onerror)`` (top-down, symlinked directories not entered, ``dirs``
     pruned in place by the caller), without recursion: Python 3.11's ``os.walk`` recurses once
@@ -221,6 +220,7 @@ def walk(top: str, onerror: Callable[[OSError], object] | None = None) -> Iterat
             path = os.path.join(root, d)
             if not os.path.islink(path):  # never entered: a link loop cannot trap the walk
                 stack.append(path)
+
 
 def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[str], list[str]]:
     """Expand ``paths``: directories are searched recursively (sorted) for ``*.spmd``
@@ -332,6 +332,25 @@ def nothing_selected(cfg: Config) -> str:
         return (f"no rule selected: {', '.join(r.code for r in newer)} {verb} target-version {since} or later "
                 f"(target-version is {cfg.target_version}){rest}")
     return "no rule selected: every selected rule is ignored"
+
+
+#: The usage error of an empty ``-o ''`` (lint, export, redact, report): read as no ``-o``, it
+#: printed the report on standard output and exited 0.
+EMPTY_OUTPUT = "-o/--output: an empty path (give a file, or '-' for standard output)"
+
+
+def skip_non_session(name: str, what: str) -> None:
+    """Warn that ``name``, found in a folder, is ``what`` (:func:`fountain_audit.parse.source.describe_content`,
+    e.g. "a plain screenplay (no Harvey scene or note)") and not a session, so it is skipped
+    (export, report)."""
+    secho(f"fountain-audit: warning: {one_line(name)}: {what}, not a session: skipped", err=True, fg="yellow")
+
+
+def no_session_in(action: str, paths, found: int) -> str:
+    """The error when every file found in ``paths`` was skipped (``action``: "export", "report"):
+    ``no session to export in DIR: 3 files found, none a Harvey session (see the warnings above)``."""
+    return (f"no session to {action} in {', '.join(paths)}: {found} file{'s' * (found != 1)} found, none a "
+            "Harvey session (see the warnings above)")
 
 
 def learn_inputs(redactor, files: list[str], max_size: int | None, stdin_max: int | None) -> str | None:

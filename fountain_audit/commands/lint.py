@@ -12,7 +12,7 @@ import io
 import os
 import sys
 
-from fountain_audit.commands.common import (ISOLATED_WITH_CONFIG, Console, UsageError, _fail, _force_excluded, _option_rules, discover, echo,
+from fountain_audit.commands.common import (EMPTY_OUTPUT, ISOLATED_WITH_CONFIG, Console, UsageError, _fail, _force_excluded, _option_rules, discover, echo,
                                             env_color, no_session_file, nothing_selected, read_stdin,
                                             reader_gone, refuse_output_over_inputs, secho, under_cwd)
 from fountain_audit.lint.config import Config, ConfigError, load_config
@@ -54,7 +54,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
     if isolated and config_path is not None:
         raise UsageError(ISOLATED_WITH_CONFIG)
     if output_file == "":  # (read as no -o: the report went to standard output)
-        raise UsageError("-o/--output: an empty path (give a file, or '-' for standard output)")
+        raise UsageError(EMPTY_OUTPUT)
     if output_file == "-":  # -o - : standard output, as without -o (not a file named '-')
         output_file = None
     if stdin_filename and paths and "-" not in paths:
