@@ -560,3 +560,15 @@ def test_diff_does_not_call_a_moved_unreadable_note_a_change(tmp_path):
     r = CliRunner().invoke(main, ["diff", "--format", "json", str(a), str(b)])
     assert r.exit_code == 0, r.stdout
     assert json.loads(r.stdout)["patch"] == []
+
+
+def test_an_empty_rag_source_is_shown_as_no_source_written_not_blank():
+    """``[[rag-source: ]]`` (N109) records no source: the tree says so (it printed an empty field)."""
+    text = SESSION.replace("M\ndone\n", "[[rag: 2 chunks from store.db, top score 0.80]]\n\n[[rag-source: ]]\n\nM\ndone\n", 1)
+    r = CliRunner().invoke(main, ["provenance", "-"], input=text)
+    assert r.exit_code == 0
+    assert r.stdout.split("\n\n")[1].splitlines()[-3:] == [
+        "├─ rag t1.rag1: 2 chunks from store.db, top score 0.80  L19",
+        "│  └─ t1.rag-source1: (no source written)  L21",
+        '└─ tool t1.tool1: HARVEY read_file(path="a") → ok  L17']
+    assert prov("-", input=text)["replies"][0]["rag"][0]["sources"][0]["source"] == ""  # JSON: as recorded

@@ -751,3 +751,15 @@ def test_a_recorded_turn_with_an_unreadable_note_is_marked_incomplete(tmp_path):
     out = tmp_path / "clean.html"
     assert CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"), "-o", str(out)]).exit_code == 0
     assert 'class="incomplete"' not in out.read_text(encoding="utf-8").replace(".evidence .incomplete", "")
+
+
+def test_an_empty_rag_source_says_no_source_written(tmp_path):
+    """``[[rag-source: ]]`` (N109): the page says no source was written, not an empty ``<code>``."""
+    text = (SAMPLES / "clean-session.spmd").read_text()
+    first = re.search(r"^\[\[rag-source: [^\n]*\]\]$", text, re.M)
+    assert first  # the sample cites its sources
+    (tmp_path / "s.spmd").write_text(text[:first.start()] + "[[rag-source: ]]" + text[first.end():])
+    assert run("report", str(tmp_path / "s.spmd"), "-o", str(tmp_path / "s.html")).exit_code == 0
+    html = (tmp_path / "s.html").read_text()
+    assert html.count('source <span class="muted">(no source written)</span>') == 1
+    assert "<code></code>" not in html

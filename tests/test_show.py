@@ -307,3 +307,13 @@ def test_stdin_filename_names_standard_input():
     r = CliRunner().invoke(main, ["show", "--stdin-filename", "s.spmd", str(clean), "t1"])
     assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename names standard input ('-'), "
                                              "which is not FILE; it is not used\n")
+
+
+def test_a_turn_id_in_a_file_without_turns_names_its_scenes(tmp_path):
+    """A plain screenplay has scenes but no turns: ``show FILE t1`` says which ids it has."""
+    f = tmp_path / "play.fountain"
+    f.write_text("INT. KITCHEN - DAY\n\nAna waits.\n\nEXT. GARDEN - NIGHT\n\nShe leaves.\n", encoding="utf-8")
+    r = run(str(f), "t1")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == f"fountain-audit: error: {f}: unknown id 't1': the file has no turns; its scenes are s1–s2\n"
+    assert run(str(f), "s2").stdout == "5 | EXT. GARDEN - NIGHT\n6 |\n7 | She leaves.\n"

@@ -431,6 +431,15 @@ def _lines(span: dict[str, int] | None) -> str:
     return f"L{span['line']}" if span["line"] == span["end_line"] else f"L{span['line']}–{span['end_line']}"
 
 
+def _source_text(entry: dict[str, Any]) -> str:
+    """A rag-source entry's source for the text view, terminal-safe: ``(no source written)`` for
+    an empty ``[[rag-source:]]`` note (N109), never a blank or ``None``."""
+    from fountain_audit.untrusted import terminal_safe
+
+    source = entry["source"]
+    return terminal_safe(str(source)) if source else "(no source written)"
+
+
 def _scope(turns: list[str]) -> str:
     if not turns:
         return "no turn"
@@ -500,13 +509,13 @@ def render_text(document: dict[str, Any], style=None) -> str:
             head = (f"rag {st(safe(g['id']), fg='cyan')}: {g['chunks']} chunk{'s' * (g['chunks'] != 1)} from {safe(str(g['store']))}, top score "
                     f"{score_text(g['top_score'])}  {_lines(g['span'])}") if g["valid"] else \
                 f"rag {st(safe(g['id']), fg='cyan')}: (malformed)  {_lines(g['span'])}"
-            rows.append((head, [f"{st(safe(x['id']), fg='cyan')}: {safe(str(x['source']))}"
+            rows.append((head, [f"{st(safe(x['id']), fg='cyan')}: {_source_text(x)}"
                                 + (f" ({safe(x['title'])})" if x["title"] else "")
                                 + (f" doi:{safe(x['doi'])}" if x["doi"] else "")
                                 + (f" {safe(x['url'])}" if x["url"] else "") + f"  {_lines(x['span'])}"
                                 for x in g["sources"]]))
         for x in r["unattached_sources"]:
-            rows.append((f"rag-source {st(safe(x['id']), fg='cyan')} (no [[rag:]] before it): {safe(str(x['source']))}  "
+            rows.append((f"rag-source {st(safe(x['id']), fg='cyan')} (no [[rag:]] before it): {_source_text(x)}  "
                          f"{_lines(x['span'])}", []))
         for t in r["tools"]:
             args = "" if t["arguments_summary"] is None else safe(t["arguments_summary"])

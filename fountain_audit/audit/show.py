@@ -259,7 +259,12 @@ class Elements:
             word = {"s": "scenes", "t": "turns", "n": "AST nodes"}[letter]
             top = [i for i in recs if re.fullmatch(rf"{letter}\d+", i)]
             top = [i for i in top if i != "s0"] or top
-            return f"the file has {word} {_compress(top)}" if top else f"the file has no {word}"
+            if top:
+                return f"the file has {word} {_compress(top)}"
+            scenes = [i for i in recs if re.fullmatch(r"s\d+", i) and i != "s0"]
+            if letter == "t" and scenes:  # a screenplay, or scenes without turns: its scenes can be shown
+                return f"the file has no turns; its scenes are {_compress(scenes)}"
+            return f"the file has no {word}"
         if ident.startswith("L"):
             return self._lines_hint()
         folded = [i for i in recs if i.lower() == ident.lower()]  # ids are lower case: T1 is t1
