@@ -883,3 +883,23 @@ def test_redacted_outputs_hold_no_keyword_secret_whose_value_is_on_the_next_line
     out, r = output(*args)
     assert out and _split_leaks(out) == [], (out, r.stderr)
     assert "redacted:keyword-secret" in out
+
+
+def test_redact_names_standard_input_by_stdin_filename(tmp_path):
+    """``redact -`` takes ``--stdin-filename`` as every command that reads ``-`` does (README): its
+    messages name the file by it; given without ``-`` it is not used, with a warning."""
+    from click.testing import CliRunner
+
+    from fountain_audit.cli import main
+    r = CliRunner().invoke(main, ["redact", "-", "--stdin-filename", "in/x.spmd", "-o", str(tmp_path / "o.spmd")],
+                           input=b"\x00\x01 binary")
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: in/x.spmd: binary data, not a session transcript: "
+                                          "not redacted (nothing written)\n")
+    assert not (tmp_path / "o.spmd").exists()
+    src = tmp_path / "s.spmd"
+    src.write_text("Title: Harvey Session\nAuthor: A\n\nFADE IN:\n\nINT. HARVEY AND A TALKING 2026-06-24 10:00:00\n\n"
+                   "A\nhi\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["redact", str(src), "--stdin-filename", "x", "-o", str(tmp_path / "c.spmd")])
+    assert r.exit_code == 0
+    assert r.stderr.splitlines()[0] == ("fountain-audit: warning: --stdin-filename names standard input ('-'), which "
+                                        "is not among the files; it is not used")

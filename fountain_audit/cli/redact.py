@@ -26,7 +26,8 @@ from fountain_audit.untrusted import terminal_safe, one_line
                                                 "changed since it was read, or that has other hard links, is "
                                                 "left alone).")
 @click.option("--paths-only", is_flag=True, help="Replace only the workspace and home paths, not secrets.")
-def redact(files, output_file, in_place, paths_only):
+@click.option("--stdin-filename", metavar="PATH", help="Name to report for '-' (standard input).")
+def redact(files, output_file, in_place, paths_only, stdin_filename):
     """Write a shareable copy of session files: secrets become <redacted:KIND>, the
     Workspace: path <workspace>, home directories <home> (see README, Privacy).
 
@@ -40,6 +41,7 @@ def redact(files, output_file, in_place, paths_only):
     Examples:
       fountain-audit redact session.spmd -o session.redacted.spmd
       fountain-audit redact --in-place sessions/*.spmd
+      cat s.spmd | fountain-audit redact - --stdin-filename s.spmd -o shared.spmd
 
     Exit status: 0 written; 1 a copy would not keep the structure; 2 usage error, an
     unreadable file, a file that is not text it can read (UTF-16, binary: nothing written; stray
@@ -76,8 +78,12 @@ def redact(files, output_file, in_place, paths_only):
         if is_standard_input(output_file):
             _error(f"{output_file}: refusing to write the redacted copy over its input (standard input)")
             sys.exit(2)
+    if stdin_filename and "-" not in files:
+        click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the "
+                    "files; it is not used", err=True, fg="yellow")
     status = 0
     for f in files:
+        name = (stdin_filename or "-") if f == "-" else f  # (the name in messages, as lint names standard input)
         try:  # opened once, as dump reads: a FIFO or device is never read, a file over max-file-size never
             if f == "-":
                 if in_place:
@@ -87,17 +93,17 @@ def redact(files, output_file, in_place, paths_only):
                 original = read_bytes(f)
                 text = decode_file(original, f)
         except OSError as e:
-            _error(f"{f}: {why_unreadable(f, e)}")
+            _error(f"{name}: {why_unreadable(f, e)}")
             status = 2
             continue
         what = describe_content(text)
         if what is not None and what != "empty" and not what.startswith("blank"):  # UTF-16, binary, an image:
-            _error(f"{f}: {what}: not redacted (nothing written)")  # no secret would be found in it
+            _error(f"{name}: {what}: not redacted (nothing written)")  # no secret would be found in it
             status = 2
             continue
         result = redact_session(text, secrets=not paths_only)
         if result.problem:
-            _error(f"{f}: not written: the redacted copy would not keep the session's structure "
+            _error(f"{name}: not written: the redacted copy would not keep the session's structure "
                    f"({result.problem})")
             status = max(status, 1)
             continue
