@@ -51,8 +51,7 @@ def _main() -> None:
         return
     from fountain_audit.commands.common import safe_output_streams
     safe_output_streams()  # a non-UTF-8 stdout/stderr: escapes, not UnicodeEncodeError
-    import signal  # (after --version: it imports enum)
-
+    signal = _signal_module()
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_sigint)
     import atexit
@@ -80,8 +79,18 @@ def _on_sigint(signum, frame) -> None:
     """Python's own SIGINT handler (``KeyboardInterrupt``), noting that it ran."""
     global _INTERRUPTED
     _INTERRUPTED = True
-    import signal
-    signal.default_int_handler(signum, frame)
+    _signal_module().default_int_handler(signum, frame)
+
+
+def _signal_module():
+    """CPython's C signal module ``_signal`` (the same ``getsignal``, ``signal``, ``SIGINT`` and
+    ``default_int_handler``): :mod:`signal` wraps it in enum classes of every signal and handler,
+    a millisecond of every command's start-up (issue 9); :mod:`signal` where there is none."""
+    try:
+        import _signal
+    except ImportError:  # pragma: no cover - not CPython
+        import signal as _signal
+    return _signal
 
 
 def _run(args: list[str]) -> None:
