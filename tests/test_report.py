@@ -763,3 +763,28 @@ def test_an_empty_rag_source_says_no_source_written(tmp_path):
     html = (tmp_path / "s.html").read_text()
     assert html.count('source <span class="muted">(no source written)</span>') == 1
     assert "<code></code>" not in html
+
+
+@pytest.mark.parametrize("written", [
+    r"ghp\_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5",  # a Markdown backslash escape
+    "ghp&#95;aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5",  # a character reference
+    "ghp_aB3dE5fG7hI9jK1l&#x4d;3nO5pQ7rS9tU1vW3xY5",  # a hexadecimal one inside it
+    "gh*p_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5*",  # emphasis splitting it across tags
+])
+def test_redact_catches_a_secret_the_markdown_rendering_puts_back_together(tmp_path, written):
+    """The reply is redacted as written, where these spellings are no token; rendered, the page
+    showed the working token (adversarial trial). With --redact the shown text is checked: such a
+    reply is shown as its visible text, redacted, in a <pre>."""
+    from fountain_audit.report.markdown import render_markdown, visible_text
+
+    text = (SAMPLES / "clean-session.spmd").read_text()
+    line = next(x for x in text.splitlines() if x.startswith("The test suite does *not* pass yet"))
+    (tmp_path / "s.spmd").write_text(text.replace(line, "Here: " + written))
+    r = run("report", "--redact", str(tmp_path / "s.spmd"), "-o", str(tmp_path / "r.html"))
+    assert r.exit_code == 0, r.output
+    html = (tmp_path / "r.html").read_text()
+    assert "aB3dE5fG7hI9jK1" not in html
+    assert html.count('<pre class="md-redacted">') == 1 and "Here: &lt;redacted:github-token&gt;" in html
+    assert "ghp_aB3dE5fG7hI9jK1" in visible_text(render_markdown("Here: " + written))  # (what the page showed)
+    # without --redact nothing changes; a redacted reply with no secret keeps its formatting
+    assert render_markdown("a *b* c\n", redacted=True) == render_markdown("a *b* c\n") == "<p>a <em>b</em> c</p>\n"

@@ -76,15 +76,59 @@ def _plain_paragraphs(text: str) -> str | None:
     return "".join(out)
 
 
-def render_markdown(text: str) -> str:
+def render_markdown(text: str, redacted: bool = False) -> str:
     """HTML for Markdown ``text`` (a ``str``; lone surrogates from undecodable bytes are shown
     as U+FFFD). Raw HTML is escaped, links and images become text; never raises on input.
-    Plain paragraphs (most short replies) skip the parser: see :func:`_plain_paragraphs`."""
+    Plain paragraphs (most short replies) skip the parser: see :func:`_plain_paragraphs`.
+
+    ``redacted``: ``text`` was redacted as written, but rendering can put a secret back
+    together (``ghp\\_…``, ``ghp&#95;…`` and ``gh*p_…*`` all show ``ghp_…``): the text the page
+    shows is checked for secrets, and if it holds one the text is shown as that visible text,
+    redacted, in a ``<pre>`` (the reply loses its formatting, not its secret)."""
     text = text.encode("utf-8", "replace").decode("utf-8")
-    plain = _plain_paragraphs(text)
-    if plain is not None:
-        return plain
+    html = _plain_paragraphs(text)
+    if html is not None:
+        return html  # (nothing in it that rendering changes: its text is the text redacted)
     try:
-        return _renderer().render(text)
+        html = _renderer().render(text)
     except RecursionError:  # absurd nesting: show the text as it is
         return f"<pre>{escape(text)}</pre>"
+    if redacted:
+        from fountain_audit.privacy.detect import find_secrets
+
+        shown = visible_text(html)
+        if find_secrets(shown):
+            from fountain_audit.privacy.redact import redact_text
+
+            shown = re.sub(r"\n{3,}", "\n\n", shown).strip("\n")  # (nested blocks end together)
+            return f'<pre class="md-redacted">{escape(redact_text(shown))}</pre>\n'
+    return html
+
+
+def visible_text(html: str) -> str:
+    """The text a browser shows for ``html`` (markdown-it's output): tags dropped, character
+    references decoded, a line break after each block (paragraph, list item, heading, code
+    block, quote, table cell)."""
+    from html.parser import HTMLParser
+
+    out: list[str] = []
+
+    class _Text(HTMLParser):
+        def handle_data(self, data: str) -> None:
+            out.append(data)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in _BLOCKS:
+                out.append("\n")
+
+        def handle_startendtag(self, tag: str, attrs) -> None:
+            if tag in ("br", "hr"):
+                out.append("\n")
+
+    parser = _Text(convert_charrefs=True)
+    parser.feed(html)
+    parser.close()
+    return "".join(out)
+
+
+_BLOCKS = frozenset({"p", "li", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "td", "th", "tr"})
