@@ -32,7 +32,7 @@ from sys import intern  # a session repeats its headings' places, names and its 
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
-                                          SceneHeading, Transition, gc_paused)
+                                          SceneHeading, Transition, _content, gc_paused)
 from fountain_audit.parse.notes import NoteRecord, parse_note
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
@@ -187,7 +187,19 @@ def read_heading(text: str) -> HeadingInfo:
     kind, place, groups = known
     if kind == "hand-off" and ts is None and groups.get("label") and _RFC3339_RE.match(groups["label"]):
         ts, form = groups["label"], "rfc3339"  # WriteHandoff's label is the hand-off's time
-    return HeadingInfo(kind, place, ts, form, annotation, dict(groups) if groups else {})
+    info = _new(HeadingInfo)  # (HeadingInfo(...) without its keyword defaults: one a scene)
+    info.kind, info.place, info.timestamp, info.timestamp_form, info.annotation = kind, place, ts, form, annotation
+    info.groups = dict(groups) if groups else {}
+    return info
+
+
+_new = object.__new__
+
+
+def _line_text(node: Node) -> str:
+    """``node.text`` of a node of one line (a scene heading), read without its ``lines``."""
+    c = _content(node._lines.text[node.offset:node.end_offset])
+    return node.text if "\n" in c or "\r" in c else c
 
 
 #: (place, has a timestamp) -> what :func:`_classify_place` says of it.
@@ -297,10 +309,14 @@ class Speech:
         NAME)` parenthetical, else ``None`` (computed once; whoever the speaker is)."""
         target = self._target
         if target is False:
-            m = _FORWARD_RE.match(self._first_line())
-            if m is None:
-                par = self.parentheticals
-                m = _FORWARD_V0_RE.match(par[0]) if par else None
+            d = self.dialogue
+            if d._lines.text.find("orwarding to ", d.offset, d.end_offset) < 0:
+                m = None  # (both forms hold these words in the dialogue block: most speeches do not)
+            else:
+                m = _FORWARD_RE.match(self._first_line())
+                if m is None:
+                    par = self.parentheticals
+                    m = _FORWARD_V0_RE.match(par[0]) if par else None
             target = self._target = intern(m.group("target")) if m else None
         return target
 
@@ -622,7 +638,7 @@ def _recorded_by_harvey(body: list[Node], read: dict[int, HeadingInfo]) -> bool:
         if code is None:
             code = _code(node.__class__)
         if code == _HEADING:
-            info = read[id(node)] = read_heading(node.text)
+            info = read[id(node)] = read_heading(_line_text(node))
             if info.kind != "other":
                 return True
         elif code == _NOTE:
@@ -642,12 +658,18 @@ def _is_harvey_heading(info: HeadingInfo) -> bool:
 def _is_stats(node: Node) -> bool:
     """A one-line stats action (§4 `a_stats`): models and/or token counts, then a duration.
     A bare duration (`250ms`) is not enough: a reply may hold such a line."""
-    if not isinstance(node, Action) or node.src.find(" · ", node.offset, node.end_offset) < 0:
-        return False  # (in place, no copy: most actions hold none; one in a later line fails below)
-    lines = node.lines
-    if len(lines) != 1:
+    if not isinstance(node, Action):
         return False
-    m = _STATS_RE.match(lines[0].strip())
+    src, a, b = node._lines.text, node.offset, node.end_offset
+    return src.find(" · ", a, b) >= 0 and _stats_span(src, a, b)  # (in place, no copy: most actions hold none)
+
+
+def _stats_span(src: str, a: int, b: int) -> bool:
+    """:func:`_is_stats` of the action ``src[a:b]`` (its one line, read without its ``lines``)."""
+    line = _content(src[a:b])
+    if "\n" in line or "\r" in line:  # (more than one line)
+        return False
+    m = _STATS_RE.match(line.strip())
     return bool(m and (m.group("models") or m.group("reply")))
 
 
@@ -776,6 +798,7 @@ class _Builder:
         self.prologue: list[Node] = []
         self.turn_count = 0
         self._participants: dict[str | None, frozenset[str]] = {}
+        self._users: dict[frozenset[str], frozenset[str]] = {}  # participants -> those but HARVEY, SHELL
 
     def participants(self, scene: Scene | None) -> frozenset[str]:
         """HARVEY, SHELL, the author and the scene's human: the speakers whose lines are
@@ -827,7 +850,7 @@ class _Builder:
             if code == _HEADING:
                 info = read.get(id(node)) if read else None
                 if info is None:
-                    info = read_heading(node.text)
+                    info = read_heading(_line_text(node))
                 glued = node.glued
                 if speech is not None and not glued and not _is_harvey_heading(info):
                     continuation.append(node)
@@ -883,7 +906,7 @@ class _Builder:
                 elif code == _ACTION:
                     # (most actions in a reply are neither: the cheap tests first, in place)
                     src, a, b = node._lines.text, node.offset, node.end_offset
-                    if src.find(" · ", a, b) >= 0 and _is_stats(node):
+                    if src.find(" · ", a, b) >= 0 and _stats_span(src, a, b):
                         tag, goes_on = _STATS, False
                     elif (src.find("Routing to", a, b) >= 0 or src.find("Answered by", a, b) >= 0) \
                             and _is_route_step(node):  # only when a stats line follows it
@@ -911,7 +934,7 @@ class _Builder:
                 speech = tag = Speech(node)
                 continuation = speech.continuation
                 speaker = node.character.upper()
-                closed = screenplay or speaker == "HARVEY" and speech.is_forwarding  # Harvey's own line, never a reply
+                closed = screenplay or speaker == "HARVEY" and speech.forwarding_target is not None  # never a reply
                 scene.speeches.append(speech)
             elif code == _NOTE:
                 tag = rec if rec is not None else parse_note(node)
@@ -942,14 +965,17 @@ class _Builder:
 
     def turns(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
         """Group a chat scene's speeches and notes into turns (recorder order, §7)."""
-        users = self.participants(scene) - {"HARVEY", "SHELL"}
+        people = self.participants(scene)
+        users = self._users.get(people)
+        if users is None:
+            users = self._users[people] = people - {"HARVEY", "SHELL"}
         turn: Turn | None = None
         pending: list[NoteRecord] = []  # notes seen before the next turn's user input
         prompted = False  # HARVEY asked the user something after the reply (Write P?)
 
         def new_turn() -> Turn:
             nonlocal turn, pending
-            turn = Turn(self.turn_count, scene.index, scene.line)
+            turn = Turn(self.turn_count, scene.index, 0)  # (its line: set below, once the turn is known)
             self.turn_count += 1
             scene.turns.append(turn)
             if pending:
@@ -960,8 +986,8 @@ class _Builder:
         for n, tag in content:
             if tag is None:
                 if turn is not None and isinstance(n, Action):
-                    lines = n.lines
-                    if lines and lines[0].startswith("Harvey calls ") and PROSE_TOOL_CALL_RE.match(n.text):
+                    # (its first line starts so: tested in the text, without its lines)
+                    if n._lines.text.startswith("Harvey calls ", n.offset) and PROSE_TOOL_CALL_RE.match(n.text):
                         turn.prose_tool_calls.append(n)
                 continue
             if tag is _STATS:
@@ -1071,13 +1097,13 @@ def _in_scene_order(session: Session) -> bool:
     the epilogue's, as :func:`build_session` makes it (then :func:`_by_scene` places them)."""
     notes = session.notes
     k = sum(1 for n in session.prologue if isinstance(n, Note))
-    n = len(notes)
     for scene in session.scenes:
-        for rec in scene.notes:
-            if k >= n or notes[k] is not rec:
-                return False
-            k += 1
-    return k <= n
+        m = len(scene.notes)
+        # (records have no __eq__: lists of them compare by identity, in C)
+        if m and notes[k:k + m] != scene.notes:
+            return False
+        k += m
+    return k <= len(notes)
 
 
 def _by_scene(session: Session) -> Iterator[Placement]:
@@ -1088,15 +1114,23 @@ def _by_scene(session: Session) -> Iterator[Placement]:
     for r in notes[:k]:
         yield Placement(r, None, None, None)
     for scene in session.scenes:
-        k += len(scene.notes)
-        if scene.turns:
-            where = {id(rec): (turn, phase) for turn in scene.turns for phase, rec in turn.notes}
-            for rec in scene.notes:
+        recs = scene.notes
+        k += len(recs)
+        turns = scene.turns
+        if not turns:
+            for rec in recs:
+                yield Placement(rec, scene, None, None)
+        elif [rec for turn in turns for _, rec in turn.notes] == recs:
+            # (the builder's usual order: the turns' notes, turn after turn, are the scene's: no
+            # table of where each is; records compare by identity)
+            for turn in turns:
+                for phase, rec in turn.notes:
+                    yield Placement(rec, scene, turn, phase)
+        else:  # (a rag note held for the next turn while a later one went to this turn)
+            where = {id(rec): (turn, phase) for turn in turns for phase, rec in turn.notes}
+            for rec in recs:
                 tp = where.get(id(rec))
                 yield Placement(rec, scene, None, None) if tp is None else Placement(rec, scene, *tp)
-        else:
-            for rec in scene.notes:
-                yield Placement(rec, scene, None, None)
     for r in notes[k:]:
         yield Placement(r, None, None, None)
 
