@@ -127,6 +127,20 @@ def valid_timestamp(ts: str) -> bool:
     ``25:61:99`` and an offset of ``+24:00`` do not; H101 reports them, S107 does not compare
     them, ``dump`` gives no ISO 8601 time for them): what ``datetime`` accepts, the date's
     answer remembered."""
+    valid = _VALID_TIMESTAMPS.get(ts)
+    if valid is None:  # (two rules ask of each heading's)
+        valid = _valid_timestamp(ts)
+        if len(_VALID_TIMESTAMPS) >= 4096:
+            _VALID_TIMESTAMPS.clear()
+        _VALID_TIMESTAMPS[ts] = valid
+    return valid
+
+
+#: Timestamps -> :func:`valid_timestamp`'s answer.
+_VALID_TIMESTAMPS: dict[str, bool] = {}
+
+
+def _valid_timestamp(ts: str) -> bool:
     try:
         year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
         hour, minute, second = int(ts[11:13]), int(ts[14:16]), int(ts[17:19]) if len(ts) > 16 else 0
@@ -440,6 +454,35 @@ def _holds(nodes: list[Node], needle: str) -> bool:
     return any(n.src.find(needle, n.offset, n.end_offset) >= 0 for n in nodes)
 
 
+def _described(description: list[Action], needle: str, rx: re.Pattern[str], group: str,
+               memo: dict[str, str | None]) -> str | None:
+    """Group ``group`` of ``rx`` searched in a scene description's text (``None`` when it does
+    not match; not searched when no paragraph holds ``needle``). A description of one paragraph
+    is read once per distinct text, in ``memo`` (a session repeats its scenes' descriptions)."""
+    if len(description) != 1:
+        m = rx.search("\n".join(a.text for a in description)) if _holds(description, needle) else None
+        return m.group(group) if m else None
+    a = description[0]
+    src, start, end = a._lines.text, a.offset, a.end_offset
+    if src.find(needle, start, end) < 0:
+        return None  # (most screenplay paragraphs: no copy of the text)
+    raw = src[start:end]
+    value = memo.get(raw, False)
+    if value is False:
+        m = rx.search(a.text)
+        value = m.group(group) if m else None
+        if len(raw) <= 1000:  # (the table keeps no long text alive)
+            if len(memo) >= 1024:
+                memo.clear()
+            memo[raw] = value
+    return value
+
+
+#: A scene description's text (one paragraph, as written) -> its model / its workspace (see _described).
+_MODELS: dict[str, str | None] = {}
+_WORKSPACES: dict[str, str | None] = {}
+
+
 @record(eq=False, slots=True)
 class Scene:
     """A scene: its heading, what the heading says, and every node up to the next scene.
@@ -505,8 +548,7 @@ class Scene:
         """``Model:`` from the scene description, or ``None`` (computed once)."""
         model = self._model
         if model is False:
-            m = _CHAT_DESC_RE.search(self.description_text) if _holds(self.description, "Model:") else None
-            model = self._model = m.group("model") if m else None
+            model = self._model = _described(self.description, "Model:", _CHAT_DESC_RE, "model", _MODELS)
         return model
 
     @property
@@ -514,8 +556,7 @@ class Scene:
         """``Workspace:`` from the scene description, or ``None`` (computed once)."""
         ws = self._workspace
         if ws is False:
-            m = _WORKSPACE_RE.search(self.description_text) if _holds(self.description, "Workspace:") else None
-            ws = self._workspace = m.group("ws") if m else None
+            ws = self._workspace = _described(self.description, "Workspace:", _WORKSPACE_RE, "ws", _WORKSPACES)
         return ws
 
     @property
