@@ -815,6 +815,26 @@ def _code(cls: type) -> int:
     return code
 
 
+def _new_scene(index: int, heading: SceneHeading, info: HeadingInfo) -> Scene:
+    """``Scene(index, heading, info)``, made without its ``__init__``'s keyword defaults (one a
+    scene: the builder's; every field set, as ``__init__`` sets it)."""
+    scene = _new(Scene)
+    scene.index, scene.heading, scene.info = index, heading, info
+    scene.nodes, scene.description, scene.speeches, scene.notes, scene.turns, scene.stats = [], [], [], [], [], []
+    scene._model = scene._workspace = False
+    return scene
+
+
+def _new_turn(index: int, scene_index: int) -> Turn:
+    """``Turn(index, scene_index, 0)``, made as :func:`_new_scene` makes a scene (its ``line``:
+    set by :meth:`_Builder.turns` once the turn is known)."""
+    turn = _new(Turn)
+    turn.index, turn.scene_index, turn.line = index, scene_index, 0
+    turn.user = turn.forwarding = turn.reply = turn.stats = None
+    turn.notes, turn.actions, turn.prose_tool_calls = [], [], []
+    return turn
+
+
 #: Marks a stats line in a scene's content (see :meth:`_Builder.build`).
 _STATS = object()
 
@@ -903,7 +923,7 @@ class _Builder:
                 speech = None
                 if scene is not None:
                     self.shape(scene, content)
-                scene = Scene(len(self.scenes), node, info)
+                scene = _new_scene(len(self.scenes), node, info)
                 self.scenes.append(scene)
                 scene_nodes = scene.nodes
                 content = []
@@ -972,7 +992,10 @@ class _Builder:
             if code == _BLANK:
                 continue
             if code == _DIALOGUE:
-                speech = tag = Speech(node)
+                speech = tag = _new(Speech)  # (Speech(node), without its __init__'s keyword defaults)
+                speech.dialogue, speech.continuation, speech.glued_heading = node, [], None
+                speech._text = speech._parentheticals = None
+                speech._target = False
                 continuation = speech.continuation
                 speaker = node.character.upper()
                 closed = screenplay or speaker == "HARVEY" and speech.forwarding_target is not None  # never a reply
@@ -1016,7 +1039,7 @@ class _Builder:
 
         def new_turn() -> Turn:
             nonlocal turn, pending
-            turn = Turn(self.turn_count, scene.index, 0)  # (its line: set below, once the turn is known)
+            turn = _new_turn(self.turn_count, scene.index)
             self.turn_count += 1
             scene.turns.append(turn)
             if pending:

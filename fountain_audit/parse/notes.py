@@ -639,22 +639,23 @@ def parse_note(note: Note) -> NoteRecord:
             rec = _new(NoteRecord)
             rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = kind, note, actor, call, True, None
             return rec
-    rec = NoteRecord(kind, note, actor=actor)
-    start = KINDS[kind]
-    if not start:
-        return rec
     payload = body[end:]
     memo = _CONTEXT_FIELDS.get(kind)
     if memo is not None:  # rag, rag-source: a session repeats some of them (the same store, score, source)
         fields = memo.get(payload)
         if fields is not None:
-            rec._fields = fields.copy()  # (a record's own dict: a reader may change it)
+            rec = _new(NoteRecord)  # (a record's own dict: a reader may change it)
+            rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = kind, note, actor, fields.copy(), True, None
             return rec
-        rec = _read_payload(rec, payload, end, start)
+        rec = _read_payload(NoteRecord(kind, note, actor=actor), payload, end, KINDS[kind])
         if rec.valid and len(payload) <= 200:  # (the table keeps no long text alive)
             if len(memo) >= 4096:
                 memo.clear()
             memo[payload] = rec._fields.copy()
+        return rec
+    rec = NoteRecord(kind, note, actor=actor)
+    start = KINDS[kind]
+    if not start:
         return rec
     rec = _read_payload(rec, payload, end, start)
     if rec.valid and kind == "tool":
