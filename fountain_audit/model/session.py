@@ -142,14 +142,28 @@ _VALID_TIMESTAMPS: dict[str, bool] = {}
 
 def _valid_timestamp(ts: str) -> bool:
     try:
-        year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
         hour, minute, second = int(ts[11:13]), int(ts[14:16]), int(ts[17:19]) if len(ts) > 16 else 0
         off = ts[-6:] if len(ts) > 19 and ts[-6] in "+-" else None
         if off is not None and not (int(off[1:3]) <= 23 and int(off[4:6]) <= 59):
             return False
     except ValueError:
         return False
-    return 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and _real_date(year, month, day)
+    if not (0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59):
+        return False
+    day = _DAYS.get(ts[:10])  # (the date: read once per distinct date, a session's scenes share a few)
+    if day is None:
+        try:
+            day = _real_date(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]))
+        except ValueError:
+            day = False
+        if len(_DAYS) >= 4096:
+            _DAYS.clear()
+        _DAYS[ts[:10]] = day
+    return day
+
+
+#: The first ten characters of a timestamp (its date) -> whether they name a real date.
+_DAYS: dict[str, bool] = {}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -1170,6 +1184,11 @@ def _in_scene_order(session: Session) -> bool:
     return k <= len(notes)
 
 
+#: ``_placement(Placement, (note, scene, turn, phase))`` is ``Placement(note, scene, turn, phase)``
+#: without the Python frame of the namedtuple's ``__new__`` (which calls it so): one a note.
+_placement = tuple.__new__
+
+
 def _by_scene(session: Session) -> Iterator[Placement]:
     """The placements of a session whose notes are in scene order (see :func:`_in_scene_order`):
     a scene's note is in the turn whose ``notes`` hold it, with that phase, else in no turn."""
@@ -1183,13 +1202,13 @@ def _by_scene(session: Session) -> Iterator[Placement]:
         turns = scene.turns
         if not turns:
             for rec in recs:
-                yield Placement(rec, scene, None, None)
+                yield _placement(Placement, (rec, scene, None, None))
         elif [rec for turn in turns for _, rec in turn.notes] == recs:
             # (the builder's usual order: the turns' notes, turn after turn, are the scene's: no
             # table of where each is; records compare by identity)
             for turn in turns:
                 for phase, rec in turn.notes:
-                    yield Placement(rec, scene, turn, phase)
+                    yield _placement(Placement, (rec, scene, turn, phase))
         else:  # (a rag note held for the next turn while a later one went to this turn)
             where = {id(rec): (turn, phase) for turn in turns for phase, rec in turn.notes}
             for rec in recs:
