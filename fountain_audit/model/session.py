@@ -322,11 +322,18 @@ class Speech:
         Read from the dialogue block alone, so it is the same while the speech grows: a
         continuation starts after a blank line or with a boneyard (``/*``), neither of
         which can read as ``Forwarding to``; a speech with no text under the cue gives ``""``."""
-        d = self.dialogue
-        k = 1 + len(self.parentheticals)
-        if k >= d.part_count:
+        # (the dialogue's tokens read once, for the parentheticals too: see :attr:`parentheticals`)
+        spans = self.dialogue.spans()
+        k, n = 1, len(spans)
+        while k < n and spans[k][0] == "PARENTHETICAL":
+            k += 1
+        src = self.dialogue._lines.text
+        if self._parentheticals is None:
+            self._parentheticals = [src[a:b].strip() for _, a, b in spans[1:k]]
+        if k >= n:
             return ""
-        first = d.part_text(k)
+        _, a, b = spans[k]
+        first = src[a:b]
         cut = first.find("\n")
         cr = first.find("\r", 0, cut) if cut >= 0 else first.find("\r")
         return first[:cr if cr >= 0 else cut if cut >= 0 else len(first)].strip()
@@ -1038,7 +1045,7 @@ class _Builder:
                 break
             scene.description.append(n)
         scene.stats = [n for n, tag in content if tag is _STATS]
-        if scene.kind in TURN_KINDS:
+        if scene.info.kind in TURN_KINDS:
             self.turns(scene, content)
 
     def turns(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
@@ -1124,7 +1131,8 @@ class _Builder:
 
     def session_kind(self, fade_in: Node | None) -> str:
         """Classify the file: session, fragment, memory, hand-off or screenplay."""
-        harvey = {s.kind for s in self.scenes if s.kind != "other"}
+        harvey = {s.info.kind for s in self.scenes}  # (Scene.kind, read without the property)
+        harvey.discard("other")
         if harvey and harvey <= {"memory"}:
             return "memory"
         if harvey and harvey <= {"hand-off"}:
