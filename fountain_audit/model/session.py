@@ -32,7 +32,7 @@ from sys import intern  # a session repeats its headings' places, names and its 
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
-                                          SceneHeading, Transition, gc_paused)
+                                          SceneHeading, Transition, _content, gc_paused)
 from fountain_audit.parse.notes import NoteRecord, parse_note
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
@@ -127,15 +127,43 @@ def valid_timestamp(ts: str) -> bool:
     ``25:61:99`` and an offset of ``+24:00`` do not; H101 reports them, S107 does not compare
     them, ``dump`` gives no ISO 8601 time for them): what ``datetime`` accepts, the date's
     answer remembered."""
+    valid = _VALID_TIMESTAMPS.get(ts)
+    if valid is None:  # (two rules ask of each heading's)
+        valid = _valid_timestamp(ts)
+        if len(_VALID_TIMESTAMPS) >= 4096:
+            _VALID_TIMESTAMPS.clear()
+        _VALID_TIMESTAMPS[ts] = valid
+    return valid
+
+
+#: Timestamps -> :func:`valid_timestamp`'s answer.
+_VALID_TIMESTAMPS: dict[str, bool] = {}
+
+
+def _valid_timestamp(ts: str) -> bool:
     try:
-        year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
         hour, minute, second = int(ts[11:13]), int(ts[14:16]), int(ts[17:19]) if len(ts) > 16 else 0
         off = ts[-6:] if len(ts) > 19 and ts[-6] in "+-" else None
         if off is not None and not (int(off[1:3]) <= 23 and int(off[4:6]) <= 59):
             return False
     except ValueError:
         return False
-    return 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and _real_date(year, month, day)
+    if not (0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59):
+        return False
+    day = _DAYS.get(ts[:10])  # (the date: read once per distinct date, a session's scenes share a few)
+    if day is None:
+        try:
+            day = _real_date(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]))
+        except ValueError:
+            day = False
+        if len(_DAYS) >= 4096:
+            _DAYS.clear()
+        _DAYS[ts[:10]] = day
+    return day
+
+
+#: The first ten characters of a timestamp (its date) -> whether they name a real date.
+_DAYS: dict[str, bool] = {}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -187,7 +215,19 @@ def read_heading(text: str) -> HeadingInfo:
     kind, place, groups = known
     if kind == "hand-off" and ts is None and groups.get("label") and _RFC3339_RE.match(groups["label"]):
         ts, form = groups["label"], "rfc3339"  # WriteHandoff's label is the hand-off's time
-    return HeadingInfo(kind, place, ts, form, annotation, dict(groups) if groups else {})
+    info = _new(HeadingInfo)  # (HeadingInfo(...) without its keyword defaults: one a scene)
+    info.kind, info.place, info.timestamp, info.timestamp_form, info.annotation = kind, place, ts, form, annotation
+    info.groups = dict(groups) if groups else {}
+    return info
+
+
+_new = object.__new__
+
+
+def _line_text(node: Node) -> str:
+    """``node.text`` of a node of one line (a scene heading), read without its ``lines``."""
+    c = _content(node._lines.text[node.offset:node.end_offset])
+    return node.text if "\n" in c or "\r" in c else c
 
 
 #: (place, has a timestamp) -> what :func:`_classify_place` says of it.
@@ -282,11 +322,18 @@ class Speech:
         Read from the dialogue block alone, so it is the same while the speech grows: a
         continuation starts after a blank line or with a boneyard (``/*``), neither of
         which can read as ``Forwarding to``; a speech with no text under the cue gives ``""``."""
-        d = self.dialogue
-        k = 1 + len(self.parentheticals)
-        if k >= d.part_count:
+        # (the dialogue's tokens read once, for the parentheticals too: see :attr:`parentheticals`)
+        spans = self.dialogue.spans()
+        k, n = 1, len(spans)
+        while k < n and spans[k][0] == "PARENTHETICAL":
+            k += 1
+        src = self.dialogue._lines.text
+        if self._parentheticals is None:
+            self._parentheticals = [src[a:b].strip() for _, a, b in spans[1:k]]
+        if k >= n:
             return ""
-        first = d.part_text(k)
+        _, a, b = spans[k]
+        first = src[a:b]
         cut = first.find("\n")
         cr = first.find("\r", 0, cut) if cut >= 0 else first.find("\r")
         return first[:cr if cr >= 0 else cut if cut >= 0 else len(first)].strip()
@@ -297,10 +344,14 @@ class Speech:
         NAME)` parenthetical, else ``None`` (computed once; whoever the speaker is)."""
         target = self._target
         if target is False:
-            m = _FORWARD_RE.match(self._first_line())
-            if m is None:
-                par = self.parentheticals
-                m = _FORWARD_V0_RE.match(par[0]) if par else None
+            d = self.dialogue
+            if d._lines.text.find("orwarding to ", d.offset, d.end_offset) < 0:
+                m = None  # (both forms hold these words in the dialogue block: most speeches do not)
+            else:
+                m = _FORWARD_RE.match(self._first_line())
+                if m is None:
+                    par = self.parentheticals
+                    m = _FORWARD_V0_RE.match(par[0]) if par else None
             target = self._target = intern(m.group("target")) if m else None
         return target
 
@@ -424,6 +475,35 @@ def _holds(nodes: list[Node], needle: str) -> bool:
     return any(n.src.find(needle, n.offset, n.end_offset) >= 0 for n in nodes)
 
 
+def _described(description: list[Action], needle: str, rx: re.Pattern[str], group: str,
+               memo: dict[str, str | None]) -> str | None:
+    """Group ``group`` of ``rx`` searched in a scene description's text (``None`` when it does
+    not match; not searched when no paragraph holds ``needle``). A description of one paragraph
+    is read once per distinct text, in ``memo`` (a session repeats its scenes' descriptions)."""
+    if len(description) != 1:
+        m = rx.search("\n".join(a.text for a in description)) if _holds(description, needle) else None
+        return m.group(group) if m else None
+    a = description[0]
+    src, start, end = a._lines.text, a.offset, a.end_offset
+    if src.find(needle, start, end) < 0:
+        return None  # (most screenplay paragraphs: no copy of the text)
+    raw = src[start:end]
+    value = memo.get(raw, False)
+    if value is False:
+        m = rx.search(a.text)
+        value = m.group(group) if m else None
+        if len(raw) <= 1000:  # (the table keeps no long text alive)
+            if len(memo) >= 1024:
+                memo.clear()
+            memo[raw] = value
+    return value
+
+
+#: A scene description's text (one paragraph, as written) -> its model / its workspace (see _described).
+_MODELS: dict[str, str | None] = {}
+_WORKSPACES: dict[str, str | None] = {}
+
+
 @record(eq=False, slots=True)
 class Scene:
     """A scene: its heading, what the heading says, and every node up to the next scene.
@@ -489,8 +569,7 @@ class Scene:
         """``Model:`` from the scene description, or ``None`` (computed once)."""
         model = self._model
         if model is False:
-            m = _CHAT_DESC_RE.search(self.description_text) if _holds(self.description, "Model:") else None
-            model = self._model = m.group("model") if m else None
+            model = self._model = _described(self.description, "Model:", _CHAT_DESC_RE, "model", _MODELS)
         return model
 
     @property
@@ -498,8 +577,7 @@ class Scene:
         """``Workspace:`` from the scene description, or ``None`` (computed once)."""
         ws = self._workspace
         if ws is False:
-            m = _WORKSPACE_RE.search(self.description_text) if _holds(self.description, "Workspace:") else None
-            ws = self._workspace = m.group("ws") if m else None
+            ws = self._workspace = _described(self.description, "Workspace:", _WORKSPACE_RE, "ws", _WORKSPACES)
         return ws
 
     @property
@@ -622,7 +700,7 @@ def _recorded_by_harvey(body: list[Node], read: dict[int, HeadingInfo]) -> bool:
         if code is None:
             code = _code(node.__class__)
         if code == _HEADING:
-            info = read[id(node)] = read_heading(node.text)
+            info = read[id(node)] = read_heading(_line_text(node))
             if info.kind != "other":
                 return True
         elif code == _NOTE:
@@ -642,12 +720,18 @@ def _is_harvey_heading(info: HeadingInfo) -> bool:
 def _is_stats(node: Node) -> bool:
     """A one-line stats action (§4 `a_stats`): models and/or token counts, then a duration.
     A bare duration (`250ms`) is not enough: a reply may hold such a line."""
-    if not isinstance(node, Action) or node.src.find(" · ", node.offset, node.end_offset) < 0:
-        return False  # (in place, no copy: most actions hold none; one in a later line fails below)
-    lines = node.lines
-    if len(lines) != 1:
+    if not isinstance(node, Action):
         return False
-    m = _STATS_RE.match(lines[0].strip())
+    src, a, b = node._lines.text, node.offset, node.end_offset
+    return src.find(" · ", a, b) >= 0 and _stats_span(src, a, b)  # (in place, no copy: most actions hold none)
+
+
+def _stats_span(src: str, a: int, b: int) -> bool:
+    """:func:`_is_stats` of the action ``src[a:b]`` (its one line, read without its ``lines``)."""
+    line = _content(src[a:b])
+    if "\n" in line or "\r" in line:  # (more than one line)
+        return False
+    m = _STATS_RE.match(line.strip())
     return bool(m and (m.group("models") or m.group("reply")))
 
 
@@ -752,6 +836,26 @@ def _code(cls: type) -> int:
     return code
 
 
+def _new_scene(index: int, heading: SceneHeading, info: HeadingInfo) -> Scene:
+    """``Scene(index, heading, info)``, made without its ``__init__``'s keyword defaults (one a
+    scene: the builder's; every field set, as ``__init__`` sets it)."""
+    scene = _new(Scene)
+    scene.index, scene.heading, scene.info = index, heading, info
+    scene.nodes, scene.description, scene.speeches, scene.notes, scene.turns, scene.stats = [], [], [], [], [], []
+    scene._model = scene._workspace = False
+    return scene
+
+
+def _new_turn(index: int, scene_index: int) -> Turn:
+    """``Turn(index, scene_index, 0)``, made as :func:`_new_scene` makes a scene (its ``line``:
+    set by :meth:`_Builder.turns` once the turn is known)."""
+    turn = _new(Turn)
+    turn.index, turn.scene_index, turn.line = index, scene_index, 0
+    turn.user = turn.forwarding = turn.reply = turn.stats = None
+    turn.notes, turn.actions, turn.prose_tool_calls = [], [], []
+    return turn
+
+
 #: Marks a stats line in a scene's content (see :meth:`_Builder.build`).
 _STATS = object()
 
@@ -776,6 +880,7 @@ class _Builder:
         self.prologue: list[Node] = []
         self.turn_count = 0
         self._participants: dict[str | None, frozenset[str]] = {}
+        self._users: dict[frozenset[str], frozenset[str]] = {}  # participants -> those but HARVEY, SHELL
 
     def participants(self, scene: Scene | None) -> frozenset[str]:
         """HARVEY, SHELL, the author and the scene's human: the speakers whose lines are
@@ -827,7 +932,7 @@ class _Builder:
             if code == _HEADING:
                 info = read.get(id(node)) if read else None
                 if info is None:
-                    info = read_heading(node.text)
+                    info = read_heading(_line_text(node))
                 glued = node.glued
                 if speech is not None and not glued and not _is_harvey_heading(info):
                     continuation.append(node)
@@ -839,7 +944,7 @@ class _Builder:
                 speech = None
                 if scene is not None:
                     self.shape(scene, content)
-                scene = Scene(len(self.scenes), node, info)
+                scene = _new_scene(len(self.scenes), node, info)
                 self.scenes.append(scene)
                 scene_nodes = scene.nodes
                 content = []
@@ -883,7 +988,7 @@ class _Builder:
                 elif code == _ACTION:
                     # (most actions in a reply are neither: the cheap tests first, in place)
                     src, a, b = node._lines.text, node.offset, node.end_offset
-                    if src.find(" · ", a, b) >= 0 and _is_stats(node):
+                    if src.find(" · ", a, b) >= 0 and _stats_span(src, a, b):
                         tag, goes_on = _STATS, False
                     elif (src.find("Routing to", a, b) >= 0 or src.find("Answered by", a, b) >= 0) \
                             and _is_route_step(node):  # only when a stats line follows it
@@ -908,10 +1013,13 @@ class _Builder:
             if code == _BLANK:
                 continue
             if code == _DIALOGUE:
-                speech = tag = Speech(node)
+                speech = tag = _new(Speech)  # (Speech(node), without its __init__'s keyword defaults)
+                speech.dialogue, speech.continuation, speech.glued_heading = node, [], None
+                speech._text = speech._parentheticals = None
+                speech._target = False
                 continuation = speech.continuation
                 speaker = node.character.upper()
-                closed = screenplay or speaker == "HARVEY" and speech.is_forwarding  # Harvey's own line, never a reply
+                closed = screenplay or speaker == "HARVEY" and speech.forwarding_target is not None  # never a reply
                 scene.speeches.append(speech)
             elif code == _NOTE:
                 tag = rec if rec is not None else parse_note(node)
@@ -937,19 +1045,22 @@ class _Builder:
                 break
             scene.description.append(n)
         scene.stats = [n for n, tag in content if tag is _STATS]
-        if scene.kind in TURN_KINDS:
+        if scene.info.kind in TURN_KINDS:
             self.turns(scene, content)
 
     def turns(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
         """Group a chat scene's speeches and notes into turns (recorder order, §7)."""
-        users = self.participants(scene) - {"HARVEY", "SHELL"}
+        people = self.participants(scene)
+        users = self._users.get(people)
+        if users is None:
+            users = self._users[people] = people - {"HARVEY", "SHELL"}
         turn: Turn | None = None
         pending: list[NoteRecord] = []  # notes seen before the next turn's user input
         prompted = False  # HARVEY asked the user something after the reply (Write P?)
 
         def new_turn() -> Turn:
             nonlocal turn, pending
-            turn = Turn(self.turn_count, scene.index, scene.line)
+            turn = _new_turn(self.turn_count, scene.index)
             self.turn_count += 1
             scene.turns.append(turn)
             if pending:
@@ -960,8 +1071,8 @@ class _Builder:
         for n, tag in content:
             if tag is None:
                 if turn is not None and isinstance(n, Action):
-                    lines = n.lines
-                    if lines and lines[0].startswith("Harvey calls ") and PROSE_TOOL_CALL_RE.match(n.text):
+                    # (its first line starts so: tested in the text, without its lines)
+                    if n._lines.text.startswith("Harvey calls ", n.offset) and PROSE_TOOL_CALL_RE.match(n.text):
                         turn.prose_tool_calls.append(n)
                 continue
             if tag is _STATS:
@@ -1020,7 +1131,8 @@ class _Builder:
 
     def session_kind(self, fade_in: Node | None) -> str:
         """Classify the file: session, fragment, memory, hand-off or screenplay."""
-        harvey = {s.kind for s in self.scenes if s.kind != "other"}
+        harvey = {s.info.kind for s in self.scenes}  # (Scene.kind, read without the property)
+        harvey.discard("other")
         if harvey and harvey <= {"memory"}:
             return "memory"
         if harvey and harvey <= {"hand-off"}:
@@ -1071,13 +1183,18 @@ def _in_scene_order(session: Session) -> bool:
     the epilogue's, as :func:`build_session` makes it (then :func:`_by_scene` places them)."""
     notes = session.notes
     k = sum(1 for n in session.prologue if isinstance(n, Note))
-    n = len(notes)
     for scene in session.scenes:
-        for rec in scene.notes:
-            if k >= n or notes[k] is not rec:
-                return False
-            k += 1
-    return k <= n
+        m = len(scene.notes)
+        # (records have no __eq__: lists of them compare by identity, in C)
+        if m and notes[k:k + m] != scene.notes:
+            return False
+        k += m
+    return k <= len(notes)
+
+
+#: ``_placement(Placement, (note, scene, turn, phase))`` is ``Placement(note, scene, turn, phase)``
+#: without the Python frame of the namedtuple's ``__new__`` (which calls it so): one a note.
+_placement = tuple.__new__
 
 
 def _by_scene(session: Session) -> Iterator[Placement]:
@@ -1088,15 +1205,23 @@ def _by_scene(session: Session) -> Iterator[Placement]:
     for r in notes[:k]:
         yield Placement(r, None, None, None)
     for scene in session.scenes:
-        k += len(scene.notes)
-        if scene.turns:
-            where = {id(rec): (turn, phase) for turn in scene.turns for phase, rec in turn.notes}
-            for rec in scene.notes:
+        recs = scene.notes
+        k += len(recs)
+        turns = scene.turns
+        if not turns:
+            for rec in recs:
+                yield _placement(Placement, (rec, scene, None, None))
+        elif [rec for turn in turns for _, rec in turn.notes] == recs:
+            # (the builder's usual order: the turns' notes, turn after turn, are the scene's: no
+            # table of where each is; records compare by identity)
+            for turn in turns:
+                for phase, rec in turn.notes:
+                    yield _placement(Placement, (rec, scene, turn, phase))
+        else:  # (a rag note held for the next turn while a later one went to this turn)
+            where = {id(rec): (turn, phase) for turn in turns for phase, rec in turn.notes}
+            for rec in recs:
                 tp = where.get(id(rec))
                 yield Placement(rec, scene, None, None) if tp is None else Placement(rec, scene, *tp)
-        else:
-            for rec in scene.notes:
-                yield Placement(rec, scene, None, None)
     for r in notes[k:]:
         yield Placement(r, None, None, None)
 

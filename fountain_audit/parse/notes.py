@@ -197,13 +197,25 @@ class NoteFields:
                 "top_score": float(score.rsplit(" ", 1)[1])}
 
     def rag_source(self, items):
-        # (a session cites a few sources again and again: their values are held once)
-        text = "" if items[0] is None else intern(str(items[0]))
+        # (a session cites a few sources again and again: their values are held once; the whole
+        # text only when it is the source)
+        text = "" if items[0] is None else str(items[0])
         out = {"source": text, "title": None, "doi": None, "url": None}
-        m = _SOURCE_DETAIL_RE.match(text)
-        if m:
-            out["source"] = intern(m.group("source"))
-            parts = [p.strip() for p in m.group("detail").split(",")]
+        # `SOURCE (DETAILS)`: what _SOURCE_DETAIL_RE matches, found without it when the text ends
+        # with the ")" (the details: from the last "(", holding no ")"; the source before it, its
+        # trailing blanks dropped as the pattern's lazy source and `\s*` leave them)
+        if text[-1:] == ")":
+            cut = text.rfind("(")
+            detail = text[cut + 1:-1] if cut >= 0 and text.find(")", cut, len(text) - 1) < 0 else None
+            source = None if detail is None else text[:cut].rstrip()
+        else:
+            m = _SOURCE_DETAIL_RE.match(text) if text[-1:] == "\n" else None  # (`$` before a final newline)
+            source, detail = (None, None) if m is None else m.group("source", "detail")
+        if detail is None:
+            out["source"] = intern(text)
+        else:
+            out["source"] = intern(source)
+            parts = [p.strip() for p in detail.split(",")]
             rest = []
             for p in parts:
                 if p.startswith("doi:"):
@@ -595,68 +607,117 @@ def parse_note(note: Note) -> NoteRecord:
     ``"8.3s"``), seconds (float), tokens_per_second (float); ``unknown``: none
     (see ``body``).
     """
-    body = note.body
-    if body == PIPELINE_HIDDEN:
-        return NoteRecord("pipeline-hidden", note)
-    if body.startswith(PIPELINE_STOP):
-        return _read_payload(NoteRecord("pipeline-stop", note), body, 0, "pipeline_stop")
+    # The body (Note.body: between the first `[[` and the last `]]`, stripped), sliced once
+    src, a, b = note._lines.text, note.offset, note.end_offset
+    i, j = src.find("[[", a, b), src.rfind("]]", a, b)
+    body = src[i + 2:j].strip() if i >= 0 and j >= 0 else note.body
     # The head: most notes start `KIND: ` with no actor, read without the expression (the same
-    # answer: a head with no period can only be that kind, and a blank then a non-blank follow it)
+    # answer: a head with no period can only be that kind, and a blank then a non-blank follow it;
+    # neither pipeline note has a colon in its first 16 characters)
     colon = body.find(":", 0, 16)
     kind = _KIND_NAMES.get(body[:colon]) if colon > 0 else None
     if kind is not None and body[colon + 1:colon + 2] == " " and colon + 2 < len(body) \
             and not body[colon + 2].isspace():
         actor, end = None, colon + 2
     else:
+        if body == PIPELINE_HIDDEN:
+            return NoteRecord("pipeline-hidden", note)
+        if body.startswith(PIPELINE_STOP):
+            return _read_payload(NoteRecord("pipeline-stop", note), body, 0, "pipeline_stop")
         m = AUDIT_HEAD_RE.match(body)
         if not m:
             return NoteRecord("unknown", note)
         kind, actor, end = _KIND_NAMES[m.group("kind")], m.group("actor"), m.end()
-    if actor is not None:
-        if kind != "tool":
-            return NoteRecord("unknown", note)
-        actor = intern(actor)  # (a session's notes name a few actors, each held once)
-    rec = NoteRecord(kind, note, actor=actor)
-    if kind == "tool" and _read_tool_call(rec, body, end):
+        if actor is not None:
+            if kind != "tool":
+                return NoteRecord("unknown", note)
+            actor = intern(actor)  # (a session's notes name a few actors, each held once)
+    if kind == "tool":
+        call = _read_tool_call(body, end)
+        if call is not None:
+            # (the most frequent note: its record made without NoteRecord.__init__'s keywords)
+            rec = _new(NoteRecord)
+            rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = kind, note, actor, call, True, None
+            return rec
+    payload = body[end:]
+    memo = _CONTEXT_FIELDS.get(kind)
+    if memo is not None:  # rag, rag-source: a session repeats some of them (the same store, score, source)
+        fields = memo.get(payload)
+        if fields is not None:
+            rec = _new(NoteRecord)  # (a record's own dict: a reader may change it)
+            rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = kind, note, actor, fields.copy(), True, None
+            return rec
+        rec = _read_payload(NoteRecord(kind, note, actor=actor), payload, end, KINDS[kind])
+        if rec.valid and len(payload) <= 200:  # (the table keeps no long text alive)
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[payload] = rec._fields.copy()
         return rec
+    rec = NoteRecord(kind, note, actor=actor)
     start = KINDS[kind]
     if not start:
         return rec
-    rec = _read_payload(rec, body[end:], end, start)
+    rec = _read_payload(rec, payload, end, start)
     if rec.valid and kind == "tool":
         rec.fields = _split_tool_arguments(rec.fields, note, body, end)
     return rec
 
 
-def _read_tool_call(rec: NoteRecord, body: str, at: int) -> bool:
-    """Give ``rec`` the fields of the most frequent note, a well-formed tool call whose arguments
-    are a JSON object or array, as :func:`_tool_call`'s tuple, reading the payload (from code
-    point ``at`` of ``body``) with the grammar's ``tool`` pattern in place: what
+_new = object.__new__
+#: The fields of the rag and rag-source payloads read (by kind, then payload; each record gets a copy).
+_CONTEXT_FIELDS: dict[str, dict[str, dict]] = {"rag": {}, "rag-source": {}}
+
+
+def _read_tool_call(body: str, at: int) -> tuple | None:
+    """The fields of the most frequent note, a well-formed tool call whose arguments are a JSON
+    object or array, as :func:`_tool_call`'s tuple, reading the payload (from code point ``at``
+    of ``body``) with the grammar's ``tool`` pattern and decoding the arguments in place: what
     :func:`_read_payload` and :func:`_split_tool_arguments` give such a note, without the two
-    dicts they build and drop. ``False`` (``rec`` untouched) for any other payload, which then
-    takes that general path."""
+    dicts they build and drop. ``None`` for any other payload, which then takes that general
+    path."""
     match = _TOOL_MATCH[0]
     if match is False:
         match = _TOOL_MATCH[0] = _tool_match() if "tool" in _fast_readers() else None
     m = None if match is None else match(body, at)
     if m is None:
-        return False
-    name, args, st = m.group("g0", "g1", "g2")
-    text = args[1:-1]
-    if not text:
-        return False
-    error = _status_error(st)
+        return None
+    s, e = m.span("g1")
+    s += 1  # the arguments, between "NAME(" and ")"
+    e -= 1
+    if s >= e:
+        return None
+    st = m.group("g2")
+    error = _STATUSES.get(st, False)
+    if error is False:
+        error = _status_error(st)
+        if len(st) <= 200:
+            if len(_STATUSES) >= 4096:
+                _STATUSES.clear()
+            _STATUSES[st] = error
     for strict in (True, False):
+        # The decoder's scanner read in ``body`` itself (no copy of the arguments): a value that
+        # ends at ``e`` is the one it reads in the arguments alone (a ")" follows them: no value
+        # goes on through it), one that runs past ``e`` is no value of theirs.
+        scan = _SCANNERS.get(strict) or _json_decoder(strict).scan_once
         try:
-            value = _decode_json(text, strict)
+            try:
+                value, end = scan(body, s)
+            except StopIteration:  # leading whitespace, or no value at all: the decoder's own path
+                value, end = _decode_json(body[s:e], strict), e
         except (ValueError, RecursionError):
             continue
-        if not isinstance(value, (dict, list)) or text.count("[") + text.count("{") >= 200:
-            return False
-        start = at + len(name) + 1  # the arguments, after "NAME("
-        rec._fields = _shared_call((intern(name), error, strict, start, len(body) - start - len(text), True))
-        return True
-    return False
+        if end != e and (end > e or body[end:e].strip(" \t\n\r")):
+            continue  # (extra data after the value, or none within the arguments)
+        if not isinstance(value, (dict, list)) or body.count("[", s, e) + body.count("{", s, e) >= 200:
+            return None
+        call = (intern(m.group("g0")), error, strict, s, len(body) - e, True)
+        shared = _CALLS.get(call)
+        return shared if shared is not None else _shared_call(call)
+    return None
+
+
+#: A tool call's status terminal -> its error (see :func:`_status_error`), each read once.
+_STATUSES: dict[str, str | None] = {}
 
 
 #: ``[match]``: :func:`_tool_match` once asked (``False`` before), read without a call.
@@ -1006,7 +1067,7 @@ def _read_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteR
         except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
             fields = None
         if fields is not None:
-            rec.fields = fields
+            rec._fields = fields
             return rec
     return _parse_payload(rec, payload, skip, start)
 
