@@ -35,6 +35,7 @@ import bisect
 import functools
 import itertools
 import math
+import operator
 import re
 
 from fountain_audit.records import record
@@ -1230,8 +1231,9 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
             m = search(text, i - 4 if i > 4 else 0, i + 300)
             if m is not None:
                 start = m.start()
-                if start <= i and m.group("user").lower() not in _NOT_USERS:
-                    out.append(HomePath(start, m.end(), m.group("user"), m.group()))
+                user = m.group("user")  # (a group read by name costs more than the search: read once)
+                if start <= i and user.lower() not in _NOT_USERS:
+                    out.append(HomePath(start, m.end(), user, m.group()))
             i = find(word, i + 1)
     out.sort(key=lambda h: h.start)
     return out
@@ -1250,11 +1252,23 @@ def _skipped(match: Callable, text: str, start: int) -> bool:
     return False
 
 
+_render = operator.methodcaller("render")  # a node's source text
+
+
 def workspace_paths(session) -> list[str]:
     """The absolute ``Workspace:`` paths a session names (scene descriptions, title page),
     without a trailing separator, in order of first appearance."""
     found = []
-    for ws in [s.workspace for s in session.scenes] + [session.title.get("Workspace")]:
+    # A session repeats one description (the recorder's "... Model: M. Workspace: W.") in scene after
+    # scene, and Scene.workspace reads only its description's text: each text is read once.
+    read = set()
+    named = []
+    for s in session.scenes:
+        key = tuple(map(_render, s.description))  # the description as written
+        if key not in read:
+            read.add(key)
+            named.append(s.workspace)
+    for ws in named + [session.title.get("Workspace")]:
         if not ws:
             continue
         ws = ws.strip()

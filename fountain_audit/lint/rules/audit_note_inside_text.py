@@ -69,6 +69,9 @@ Done.
   whole: a note in it is its text)
 """
 
+from itertools import compress
+from operator import attrgetter
+
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
 
@@ -85,7 +88,10 @@ def check(ctx):
     from fountain_audit.model.session import inline_placements
     from fountain_audit.parse.notes import parse_note
 
-    for placed in inline_placements(ctx.session):
+    # (an inline note is rare: the test for one runs in C before the model's own, which is a
+    # Python loop over every top-level node)
+    session = ctx.session
+    for placed in inline_placements(session) if any(map(_inline_notes, session.document.children)) else ():
         node = placed.note.node
         kind = parse_note(node).kind
         if kind in ("unknown", "pipeline-hidden"):
@@ -97,13 +103,27 @@ def check(ctx):
                       f"{head} note inside {inside}: it is read as that text, not as an audit record "
                       "(dump, provenance and export miss it); write it on a line of its own after a blank line",
                       node.end_line, node.end_column)
-    yield from _swallowed(ctx.session.document)
+    yield from _swallowed(session.document)
 
 
 #: Elements that take their line(s) whole and keep no inline notes: a note in their text makes
 #: no record (the phrase names the element in the message).
 _SWALLOWING = {"section": "a section line", "synopsis": "a synopsis line", "centered": "centered text",
                "lyrics": "a lyric line"}
+_inline_notes = attrgetter("inline_notes")
+
+
+class _Reads(dict):
+    """Node class -> whether :func:`_swallowed` reads its nodes (a boneyard, a title page or one
+    of :data:`_SWALLOWING`), decided once a class: the nodes are picked out in C by their class
+    (``compress``), without a Python step for each of the others (blank lines, notes, speech...)."""
+
+    def __missing__(self, cls) -> bool:
+        found = self[cls] = cls.type in ("boneyard", "title_page") or cls.type in _SWALLOWING
+        return found
+
+
+_READS = _Reads()
 
 
 def _swallowed(document):
@@ -114,7 +134,8 @@ def _swallowed(document):
     if "[[" not in text:
         return
     lines = document.line_index
-    for c in document.children:
+    children = document.children
+    for c in compress(children, map(_READS.__getitem__, map(type, children))):
         ctype = c.type
         if ctype == "boneyard":
             a, b = c.offset, c.end_offset
@@ -128,6 +149,8 @@ def _swallowed(document):
                              "a boneyard's line, after its closing '*/' (a line starting with '/*' "
                              "is the boneyard's to its end)")
         elif ctype in _SWALLOWING:
+            if text.find("[[", c.offset, c.end_offset) < 0:
+                continue  # (the usual case: no note in it, told without starting a scan)
             yield from _scan(text, lines, c.offset, c.end_offset, _SWALLOWING[ctype])
         elif ctype == "title_page":
             for e in c.entries:

@@ -72,8 +72,9 @@ NOTE_KINDS = ("rag-source",)
 def check_note(ctx, placed):
     rec = placed.note
     if not rec.valid:
-        return
+        return None
     f = rec.fields
     if not f.get("source", "").strip() and not (f.get("title") or f.get("doi") or f.get("url")):
-        yield Finding(rec.line, rec.column, "[[rag-source:]] names no source; the provenance of "
-                      "this retrieved chunk is lost", rec.node.end_line, rec.node.end_column)
+        return (Finding(rec.line, rec.column, "[[rag-source:]] names no source; the provenance of "
+                        "this retrieved chunk is lost", rec.node.end_line, rec.node.end_column),)
+    return None

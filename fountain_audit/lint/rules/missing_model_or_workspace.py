@@ -58,6 +58,8 @@ It declares package main.
 """
 
 
+from operator import methodcaller
+
 from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
@@ -75,26 +77,50 @@ _WORKSPACE_RE = lazy(r"Workspace:(?<!\wWorkspace:)")
 
 
 def check_scene(ctx, scene):
-    desc = []  # the description's paragraphs that are not boneyard comments, and their texts
-    texts = []
-    for a in scene.description:
-        t = a.text
-        if not t.lstrip().startswith("/*"):
-            desc.append(a)
-            texts.append(t)
-    if not desc:
+    # A session repeats one description in scene after scene: what it lacks is decided once a
+    # text (the description as written), for the file.
+    key = tuple(map(_render, scene.description))
+    read = ctx.memo(CODE, _new_table)
+    found = read.get(key)
+    if found is None:
+        found = read[key] = _lacking(scene.description)
+    first, missing = found
+    if first is None:
         if ctx.session.kind == "session" and not scene.description:
             h = scene.heading
-            yield Finding(h.line, h.column, "INT. chat scene has no description: no 'Model:' or 'Workspace:' "
-                          "recorded (the recorder writes 'Harvey and USER are in chat mode. Model: MODEL. "
-                          "Workspace: WS.' after the heading)", h.line, h.column + len(h.lines[0]))
-        return
+            return (Finding(h.line, h.column, "INT. chat scene has no description: no 'Model:' or 'Workspace:' "
+                            "recorded (the recorder writes 'Harvey and USER are in chat mode. Model: MODEL. "
+                            "Workspace: WS.' after the heading)", h.line, h.column + len(h.lines[0])),)
+        return None
+    if not missing:
+        return None
+    where = scene.description[first]
+    return (Finding(where.line, where.column, f"INT. chat scene description has no {missing} (the recorder "
+                    "writes 'Harvey and USER are in chat mode. Model: MODEL. Workspace: WS.')",
+                    where.line, where.column + len(where.lines[0])),)
+
+
+_render = methodcaller("render")  # a node's source text
+
+
+def _new_table(ctx) -> dict:
+    return {}
+
+
+def _lacking(description) -> tuple:
+    """``(k, what)``: the index of the description's first paragraph that is not a boneyard
+    comment (``None`` if there is none) and what the paragraphs that are not comments lack
+    (``"'Model:' or 'Workspace:'"``, ``"'Model:'"``...; empty when they hold both)."""
+    first = None
+    texts = []  # the description's paragraphs that are not boneyard comments
+    for k, a in enumerate(description):
+        t = a.text
+        if not t.lstrip().startswith("/*"):
+            if first is None:
+                first = k
+            texts.append(t)
+    if first is None:
+        return None, ""
     text = texts[0] if len(texts) == 1 else "\n".join(texts)
     missing = [k for k, rx in (("Model:", _MODEL_RE), ("Workspace:", _WORKSPACE_RE)) if not rx.search(text)]
-    if not missing:
-        return
-    where = desc[0]
-    what = " or ".join(f"'{m}'" for m in missing)
-    yield Finding(where.line, where.column, f"INT. chat scene description has no {what} (the recorder writes "
-                  "'Harvey and USER are in chat mode. Model: MODEL. Workspace: WS.')",
-                  where.line, where.column + len(where.lines[0]))
+    return first, " or ".join(f"'{m}'" for m in missing)

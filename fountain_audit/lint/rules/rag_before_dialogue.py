@@ -75,11 +75,11 @@ _WHERE = {
 
 
 def check_note(ctx, p):
-    if no_placement_to_judge(ctx.session):
-        return None  # a design-doc excerpt of notes
     rec = p.note
     scene = p.scene
     if scene is None or scene.info.kind not in ("chat", "ext-chat"):
+        if scene is None and no_placement_to_judge(ctx.session):
+            return None  # a design-doc excerpt of notes (a note in a scene always has its place judged)
         where = scene_phrase(p)
         return (Finding(rec.line, rec.column, f"{_what(rec)} {where}; it belongs in a chat scene, "
                         "before the user's dialogue"),)

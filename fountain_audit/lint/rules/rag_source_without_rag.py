@@ -58,6 +58,7 @@ It says to keep notes on one line.
 """
 
 from bisect import bisect_left
+from operator import attrgetter
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.parse.fountain import Blank, Boneyard, Dialogue, Note
@@ -98,9 +99,7 @@ def _record(ctx, placed, node):
     return ctx.record_of(node)
 
 
-def _note_offset(rec) -> int:
-    return rec.node.offset
-
+_note_offset = attrgetter("node.offset")  # a record's note's offset
 
 def check_note(ctx, placed):
     rec = placed.note
@@ -115,7 +114,8 @@ def check_note(ctx, placed):
         if scene is not None:
             prev = scene.heading
     prev_rec = _record(ctx, placed, prev) if prev is not None else None
-    if prev_rec is None or prev_rec.kind not in ("rag", "rag-source"):
-        yield Finding(rec.line, rec.column, f"[[rag-source:]] note {_where(ctx, prev)}, not after "
-                      "a [[rag:]] note; sources follow the [[rag:]] note of their retrieval",
-                      rec.node.end_line, rec.node.end_column)
+    if prev_rec is not None and prev_rec.kind in ("rag", "rag-source"):
+        return None
+    return (Finding(rec.line, rec.column, f"[[rag-source:]] note {_where(ctx, prev)}, not after "
+                    "a [[rag:]] note; sources follow the [[rag:]] note of their retrieval",
+                    rec.node.end_line, rec.node.end_column),)

@@ -67,10 +67,11 @@ NOTE_KINDS = ("tool",)
 
 
 def check_note(ctx, p):
-    if no_placement_to_judge(ctx.session):
-        return None  # a design-doc excerpt of notes
     rec = p.note
-    if p.scene is None or p.scene.kind not in ("chat", "ext-chat"):
+    scene = p.scene
+    if scene is None or scene.info.kind not in ("chat", "ext-chat"):
+        if scene is None and no_placement_to_judge(ctx.session):
+            return None  # a design-doc excerpt of notes (a note in a scene always has its place judged)
         where = scene_phrase(p)
         return (Finding(rec.line, rec.column, f"tool note {where}; it belongs in a chat turn, "
                         "between HARVEY's forwarding line and the reply"),)
