@@ -67,3 +67,31 @@ def test_lines_positions():
     assert [lines.position(o) for o in (0, 1, 2, 4, 7, 8)] == [(1, 1), (1, 2), (1, 3), (2, 1), (3, 1), (3, 2)]
     assert lines.end_position(0, 4) == (1, 3) and lines.end_position(4, 7) == (2, 3) and lines.end_position(7, 7) == (3, 1)
     assert parse("\ufeff").line_index.position(0) == (1, 1)
+
+
+def _looked_for(doc) -> bool:
+    return any(c.inline_notes for c in doc.children)
+
+
+def test_has_inline_notes_is_known_from_the_parse_and_equals_a_look_over_the_children():
+    """``Document.has_inline_notes()`` is set by the parse (the model reads it instead of walking
+    every node of the file); it must say what a walk over the children says, on every file."""
+    files = sorted(SAMPLES.rglob("*.spmd")) + sorted(SAMPLES.rglob("*.fountain")) + shared_files()
+    seen = {True: 0, False: 0}
+    for f in files:
+        doc = parse(decode_bytes(f.read_bytes()))
+        assert doc._inline is not None, f  # known from the parse, not looked for
+        assert doc.has_inline_notes() == _looked_for(doc), f
+        seen[doc.has_inline_notes()] += 1
+    assert seen[False] > 0 and (seen[True] > 0 or not shared_files())
+    for text in ("MAYA [[she whispers]]\nHello.\n", "The bus stops. [[a bus?]] It leaves.\n", "[[tool: x]]\n",
+                 "", "INT. HOUSE [[day?]]\n", "Title: t\n\n[[a]] b\n"):
+        doc = parse(text)
+        assert doc.has_inline_notes() == _looked_for(doc) == ("[[" in text and "tool" not in text), text
+
+
+@given(st.text(alphabet="[]AB \n.ab:", max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_has_inline_notes_matches_the_children_on_random_text(text):
+    doc = parse(text)
+    assert doc.has_inline_notes() == _looked_for(doc)

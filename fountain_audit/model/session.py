@@ -1252,7 +1252,7 @@ def inline_placements(session: Session) -> list[Placement]:
     if session._inline is not None:
         return session._inline
     out: list[Placement] = []
-    if any(c.inline_notes for c in session.document.children):
+    if session.document.has_inline_notes():
         turn_of: dict[int, Turn] = {}
         for scene in session.scenes:
             for turn in scene.turns:

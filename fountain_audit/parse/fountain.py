@@ -586,15 +586,25 @@ class Document:
     _body: list[Node] | None = field(default=None, repr=False)
     #: The text's line starts (:class:`Lines`), shared by the nodes; ``None`` for an empty text.
     line_index: Lines | None = field(default=None, repr=False)
+    #: Whether a node carries an inline note, when known (see :meth:`has_inline_notes`).
+    _inline: bool | None = field(default=None, repr=False)
 
     def __init__(self, text: str, children: list[Node], problems: list[Problem], _body: list[Node] | None = None,
-                 line_index: Lines | None = None) -> None:
+                 line_index: Lines | None = None, _inline: bool | None = None) -> None:
         # (written out, not generated: see fountain_audit.records)
         self.text = text
         self.children = children
         self.problems = problems
         self._body = _body
         self.line_index = line_index
+        self._inline = _inline
+
+    def has_inline_notes(self) -> bool:
+        """Whether any node carries an inline note (``MAYA [[she whispers]]``): known from
+        :func:`parse` (the grammar builds such elements), else looked for once, over the children."""
+        if self._inline is None:
+            self._inline = any(c.inline_notes for c in self.children)
+        return self._inline
 
     def render(self) -> str:
         """The identical source text, rebuilt from the nodes."""
@@ -870,18 +880,19 @@ def parse(text: str) -> Document:
     """
     problems: list[Problem] = []
     if not text:
-        return Document(text, [], problems)
+        return Document(text, [], problems, _inline=False)
     with gc_paused():
         tokens, starts = lex(text, problems)
         lines = Lines(text, starts)
         del starts
         try:
-            children = _build(lines, tokens)
+            children, inline = _build(lines, tokens)
         except GrammarRejected:  # pragma: no cover - the lexer only emits sequences the grammar accepts
             tokens = lex(text, [])[0]  # (_build consumed the first list)
             children = [Blank(lines, t[1], t[2]) if t[0] == "BLANK" else Action(lines, t[1], t[2]) for t in tokens]
+            inline = False
         _memo().save()  # (writes only when a shape was learned)
-    return Document(text, children, problems, line_index=lines)
+    return Document(text, children, problems, line_index=lines, _inline=inline)
 
 
 def _head(lines: Lines, parts: list[tuple]) -> list[Node]:
@@ -928,8 +939,10 @@ def _is_head_structure(value, n: int) -> bool:
     return seen == list(range(n))
 
 
-def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
-    """AST nodes for the lexer's ``tokens`` of ``lines.text`` (see :func:`parse`). The body's
+def _build(lines: Lines, tokens: list[tuple]) -> tuple[list[Node], bool]:
+    """``(nodes, inline)``: AST nodes for the lexer's ``tokens`` of ``lines.text`` (see
+    :func:`parse`), and whether one carries an inline note (an ``INLINE_NOTE`` token, always after
+    its element's first token: never a head token, never a one-token element). The body's
     tokens are consumed: each entry of ``tokens`` is set to ``None`` once its node is made."""
     n = len(tokens)
     head_end = 0  # one past the last head token
@@ -944,6 +957,7 @@ def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
         out = _with_blanks(_head(lines, [t for t in head if t[0] != "BLANK"]),
                            [Blank(lines, t[1], t[2]) for t in head if t[0] == "BLANK"])
     append = out.append
+    inline = False
     rules = _ELEMENT_RULES
     plains = _PLAIN_ELEMENTS
     singles = _SINGLES
@@ -970,6 +984,7 @@ def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
             else:
                 build = rules.get(key) or _element_builder(key, parts)
                 append(build(lines, parts))
+                inline = inline or "INLINE_NOTE" in key
                 if key in rules and not _PIECES.intersection(key) and build.__name__ in _RULE_CLASS:
                     plains[key] = _RULE_CLASS[build.__name__]
             j = k
@@ -980,7 +995,7 @@ def _build(lines: Lines, tokens: list[tuple]) -> list[Node]:
             single = singles[ty] = (cls, None if ty == cls._PART else ty)
         append(single[0](lines, t[1], t[2], single[1]))
         j = k
-    return out
+    return out, inline
 
 
 def _with_blanks(children: list[Node], blanks: list[Node]) -> list[Node]:
