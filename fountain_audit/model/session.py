@@ -846,6 +846,15 @@ def _new_scene(index: int, heading: SceneHeading, info: HeadingInfo) -> Scene:
     return scene
 
 
+def _new_speech(dialogue: Dialogue) -> Speech:
+    """``Speech(dialogue)``, made as :func:`_new_scene` makes a scene (one a speech)."""
+    speech = _new(Speech)
+    speech.dialogue, speech.continuation, speech.glued_heading = dialogue, [], None
+    speech._text = speech._parentheticals = None
+    speech._target = False
+    return speech
+
+
 def _new_turn(index: int, scene_index: int) -> Turn:
     """``Turn(index, scene_index, 0)``, made as :func:`_new_scene` makes a scene (its ``line``:
     set by :meth:`_Builder.turns` once the turn is known)."""
@@ -1013,10 +1022,7 @@ class _Builder:
             if code == _BLANK:
                 continue
             if code == _DIALOGUE:
-                speech = tag = _new(Speech)  # (Speech(node), without its __init__'s keyword defaults)
-                speech.dialogue, speech.continuation, speech.glued_heading = node, [], None
-                speech._text = speech._parentheticals = None
-                speech._target = False
+                speech = tag = _new_speech(node)
                 continuation = speech.continuation
                 speaker = node.character.upper()
                 closed = screenplay or speaker == "HARVEY" and speech.forwarding_target is not None  # never a reply

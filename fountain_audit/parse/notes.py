@@ -635,18 +635,13 @@ def parse_note(note: Note) -> NoteRecord:
     if kind == "tool":
         call = _read_tool_call(body, end)
         if call is not None:
-            # (the most frequent note: its record made without NoteRecord.__init__'s keywords)
-            rec = _new(NoteRecord)
-            rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = kind, note, actor, call, True, None
-            return rec
+            return _valid_record(kind, note, actor, call)  # (the most frequent note)
     payload = body[end:]
     memo = _CONTEXT_FIELDS.get(kind)
     if memo is not None:  # rag, rag-source: a session repeats some of them (the same store, score, source)
         fields = memo.get(payload)
         if fields is not None:
-            rec = _new(NoteRecord)  # (a record's own dict: a reader may change it)
-            rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = kind, note, actor, fields.copy(), True, None
-            return rec
+            return _valid_record(kind, note, actor, fields.copy())  # (a record's own dict: a reader may change it)
         rec = _read_payload(NoteRecord(kind, note, actor=actor), payload, end, KINDS[kind])
         if rec.valid and len(payload) <= 200:  # (the table keeps no long text alive)
             if len(memo) >= 4096:
@@ -660,6 +655,14 @@ def parse_note(note: Note) -> NoteRecord:
     rec = _read_payload(rec, payload, end, start)
     if rec.valid and kind == "tool":
         rec.fields = _split_tool_arguments(rec.fields, note, body, end)
+    return rec
+
+
+def _valid_record(kind: str, note: Note, actor: str | None, fields) -> NoteRecord:
+    """``NoteRecord(kind, note, actor=actor, fields=fields)`` of a well-formed note, made without
+    its ``__init__``'s keyword defaults (one a note: every slot set, as ``__init__`` sets it)."""
+    rec = _new(NoteRecord)
+    rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = kind, note, actor, fields, True, None
     return rec
 
 
