@@ -178,8 +178,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         _fail(no_session_in("export", paths, len(files)))
     doc = None
     if target == "toolpath":
-        from fountain_audit.export.toolpath import graph_of
-        doc = graph_of(sessions)
+        from fountain_audit.export.toolpath import graph_text
+        text = graph_text(sessions, redactor or None)  # made step by step, never the whole Graph as objects
     else:
         from fountain_audit.export.otlp import request_of, request_text
         skipped: list = []
