@@ -13,17 +13,22 @@ import sys
 import tempfile
 import threading
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Sequence
+
 
 #: Temporary files of :func:`write_atomic` are named ``TARGET.fountain-audit-XXXXXXXX.tmp``
 #: beside TARGET (visible, so an interrupted run's leftover is easy to find and delete).
 TEMP_INFIX = ".fountain-audit-"
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = False, sync: bool = True,
+def write_atomic(path: str | os.PathLike, data: str | bytes | Sequence[str | bytes], *, durable: bool = False, sync: bool = True,
                  follow: bool = True, mode: int | None = None, parents: bool = False) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same directory, fsync and a
     rename, so a reader sees the old file or the new one, never half of one. A ``str`` is
-    written as UTF-8, ``bytes`` as they are. ``durable`` also fsyncs the directory, so the
+    written as UTF-8, ``bytes`` as they are, a list of them one after the other (a large document
+    written piece by piece, never joined into one string). ``durable`` also fsyncs the directory, so the
     rename itself survives a crash (the baseline, a shared ledger, asks for it); ``sync=False``
     skips the fsync of the file too (for a cache, whose files are checked when read: after a
     crash a reader may find a damaged file, never half of one written by a live process).
@@ -63,10 +68,10 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
             if own in (1, 2):
                 (sys.stdout if own == 1 else sys.stderr).flush()
             with open(own, "wb", closefd=False) as f:
-                f.write(payload)
+                _write(f, payload)
             return
         with open(path, "wb") as f:
-            f.write(payload)
+            _write(f, payload)
         return
     folder = os.path.dirname(path)
     if parents and not os.path.isdir(folder):
@@ -88,7 +93,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
         fd, tmp = tempfile.mkstemp(prefix=f"{os.path.basename(path)}{TEMP_INFIX}", suffix=".tmp", dir=folder)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(payload)
+                _write(f, payload)
                 f.flush()
                 if sync:
                     os.fsync(f.fileno())
@@ -104,6 +109,14 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, durable: bool = 
         signal.raise_signal(interrupted[0])
     if durable:
         fsync_dir(folder)
+
+
+def _write(f, payload: bytes | Sequence[str | bytes]) -> None:
+    if isinstance(payload, bytes):
+        f.write(payload)
+        return
+    for piece in payload:
+        f.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
 
 
 def resolve_target(path: str | os.PathLike) -> tuple[str, bool]:

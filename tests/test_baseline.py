@@ -106,6 +106,59 @@ def test_moved_scene_blank_lines_and_renamed_project_stay_baselined(project, tmp
     assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 2 files checked; 2 baselined.\n")
 
 
+def test_a_baseline_in_a_git_work_tree_matches_from_outside_it_and_from_another_tree(project, tmp_path, monkeypatch):
+    # (user trial: the baseline written inside proj2, a git work tree; `cd /tmp/x && lint --baseline
+    # /tmp/x/proj2/... /tmp/x/proj2/sessions` reported 0 baselined: the root came from the current directory)
+    (project / ".git").mkdir()
+    adopt()
+    baseline, sessions = str(project / "baseline.json"), str(project / "sessions")
+    for cwd in (tmp_path, tmp_path / "other", project / "sessions"):
+        cwd.mkdir(exist_ok=True)
+        if cwd.name == "other":
+            (cwd / ".git").mkdir()  # another work tree: still the baseline's own tree
+        monkeypatch.chdir(cwd)
+        r = lint("--baseline", baseline, sessions)
+        assert (r.exit_code, r.stdout, r.stderr) == (0, "All clear: no problems in 2 files checked; 2 baselined.\n", "")
+    # an update from outside keeps the paths relative to the baseline's tree
+    monkeypatch.chdir(tmp_path)
+    r = lint("--baseline", baseline, "--update-baseline", sessions)
+    assert r.stderr == "fountain-audit: baseline proj/baseline.json: 2 entries (0 added, 0 removed)\n"
+    assert [e["path"] for e in json.loads(Path(baseline).read_text())["entries"]] == ["sessions/a.spmd"] * 2
+
+
+def test_a_baseline_that_matches_nothing_names_the_root_used(project, tmp_path, monkeypatch):
+    # no git work tree, no configuration: the root is the current directory, and a baseline written
+    # in proj names sessions/a.spmd where a run from proj's parent has proj/sessions/a.spmd
+    adopt()
+    monkeypatch.chdir(tmp_path)
+    r = lint("--baseline", "proj/baseline.json", "proj/sessions")
+    assert r.exit_code == 1
+    assert r.stdout.endswith("Found 1 error, 0 warnings, 1 info in 2 files checked; 0 baselined.\n")
+    root = str(tmp_path.resolve())
+    assert r.stderr == (
+        "fountain-audit: warning: baseline proj/baseline.json: none of its 2 entries matches a finding of this run, "
+        "though its entries name sessions/a.spmd where this run has proj/sessions/a.spmd; paths and fingerprints "
+        f"are relative to the project root, {root} here (the configuration file's directory, else the git work "
+        "tree holding the baseline, else the one holding the current directory, else the current directory)\n")
+    # a baseline naming the file as this run does, none of whose entries matches: said too
+    monkeypatch.chdir(project)
+    Path("sessions/a.spmd").write_text(session([SCENES[0]]).replace('"a.go"', '"z.go"'), encoding="utf-8")
+    r = lint("--baseline", "baseline.json", "sessions")
+    assert r.exit_code == 1
+    assert "0 baselined, 2 stale baseline entries" in r.stdout
+    assert r.stderr == (
+        "fountain-audit: warning: baseline baseline.json: none of its 2 entries matches a finding of this run, "
+        "though it has entries for sessions/a.spmd; paths and fingerprints are relative to the project root, "
+        f"{project.resolve()} here (the configuration file's directory, else the git work tree holding the "
+        "baseline, else the one holding the current directory, else the current directory)\n")
+    # nothing said when the files with findings are ones the baseline has no entries for, or once one matches
+    Path("sessions/a.spmd").write_text(session(), encoding="utf-8")
+    Path("sessions/c.spmd").write_text(session([chat("2026-06-24 10:00:00", "More?", tool_first=True)]),
+                                       encoding="utf-8")
+    assert lint("--baseline", "baseline.json", "sessions").stderr == ""
+    assert lint("--baseline", "baseline.json", "sessions/c.spmd").stderr == ""
+
+
 def test_fixed_finding_is_reported_stale_and_dropped_on_update(project):
     adopt()
     Path("sessions/a.spmd").write_text(session([chat("2026-06-24 10:00:00", "What is in a.go?"), *SCENES[1:]]),

@@ -498,3 +498,36 @@ def test_an_impossible_heading_time_is_no_time_and_the_source_is_named(tmp_path,
     (p,) = export(f)["paths"]
     assert [(s["step"]["timestamp"], s["meta"]["timestamp_from"]) for s in p["steps"]][-1] == (
         "2026-07-01T10:00:00Z", "s1")
+
+
+def test_the_toolpath_text_is_made_step_by_step_with_the_same_bytes():
+    # (user trial, as otlp-json: a 3.6 MB session's Graph was built as objects, then as one string)
+    import sys
+    import tracemalloc
+
+    from fountain_audit.export import render
+    from fountain_audit.export.common import SessionExport
+    from fountain_audit.export.timing import Clock
+    from fountain_audit.export.toolpath import graph_of, graph_text
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+    from fountain_audit.privacy.redact import Redactor
+    from tests.conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench
+    text = bench.generate_session(300_000) + "\ufeff\udcff \x85 \u202e"  # (a lone surrogate, C1, bidi)
+    sessions = [SessionExport("g.spmd", text, build_session(parse(text)), Clock()) for _ in range(2)]
+    tracemalloc.start()
+    try:
+        pieces = graph_text(sessions)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    out = b"".join(pieces)
+    assert out == render(graph_of(sessions))[1].encode("utf-8")
+    assert len(out) > 3_000_000
+    assert peak < 2.5 * len(out)  # (1.6x: the pieces and the frame; the Graph of objects and its text: 7.4x)
+    red = Redactor(secrets=True, paths=True)
+    red.learn(sessions[0].session, text)
+    assert b"".join(graph_text(sessions[:1], red)) == render(graph_of(sessions[:1]), red)[1].encode("utf-8")

@@ -139,6 +139,21 @@ def test_identical_elements_are_told_apart_by_occurrence(tmp_path, monkeypatch):
     assert third[:2] == first and third[2] == ("P102", recipe("P102", "a.spmd", TOOL, 2))
 
 
+def test_project_root_with_a_baseline_is_the_baseline_s_git_work_tree(tmp_path):
+    (tmp_path / "proj" / "ci").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    baseline = tmp_path / "proj" / "ci" / "baseline.json"  # need not exist yet (an update creates it)
+    # not in a work tree: as without a baseline (the current directory's tree, else the directory)
+    assert project_root(cwd=tmp_path / "elsewhere", baseline=baseline) == (tmp_path / "elsewhere").resolve()
+    (tmp_path / "proj" / ".git").mkdir()
+    assert project_root(cwd=tmp_path / "elsewhere", baseline=baseline) == (tmp_path / "proj").resolve()
+    (tmp_path / "elsewhere" / ".git").mkdir()  # another tree: the baseline's still
+    assert project_root(cwd=tmp_path / "elsewhere", baseline=baseline) == (tmp_path / "proj").resolve()
+    assert project_root(cwd=tmp_path / "elsewhere") == (tmp_path / "elsewhere").resolve()
+    config = tmp_path / "elsewhere" / "pyproject.toml"  # a configuration file comes first
+    assert project_root(config, cwd=tmp_path, baseline=baseline) == (tmp_path / "elsewhere").resolve()
+
+
 def test_project_root_is_config_dir_else_git_work_tree_else_cwd(tmp_path):
     (tmp_path / "repo" / "sub" / "deep").mkdir(parents=True)
     assert project_root(cwd=tmp_path / "repo" / "sub") == (tmp_path / "repo" / "sub").resolve()

@@ -176,17 +176,22 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         sys.exit(2)
     if not sessions:  # every file found was skipped (plain screenplays, empty files): as no session file
         _fail(no_session_in("export", paths, len(files)))
+    doc = None
     if target == "toolpath":
-        from fountain_audit.export.toolpath import graph_of
-        doc = graph_of(sessions)
+        from fountain_audit.export.toolpath import graph_text
+        text = graph_text(sessions, redactor or None)  # made step by step, never the whole Graph as objects
     else:
-        from fountain_audit.export.otlp import request_of
+        from fountain_audit.export.otlp import request_of, request_text
         skipped: list = []
-        doc = request_of(sessions, skipped)
+        if endpoint is None:  # the text only: made span by span, never the whole document as objects
+            text = request_text(sessions, skipped, redactor or None)
+        else:
+            doc = request_of(sessions, skipped)
         for sx, e in skipped:  # a time OTLP cannot carry: never wrapped or made up
             errors.append(f"{sx.name}: {e}: not exported")
             click.secho(f"fountain-audit: error: {one_line(errors[-1])}", err=True, fg="red")
-    doc, text = render(doc, redactor)
+    if doc is not None:
+        doc, text = render(doc, redactor)
 
     if output_file is not None:
         try:
@@ -197,7 +202,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     elif print_document:
         try:
             out = utf8_stdout("strict")
-            out.write(text)
+            for piece in ([text] if isinstance(text, str) else text):  # (request_text: UTF-8 pieces)
+                out.write(piece if isinstance(piece, str) else piece.decode("utf-8"))
             out.flush()
         except BrokenPipeError:  # the reader went away: exit with the status below
             reader_gone()

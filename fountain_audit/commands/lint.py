@@ -119,7 +119,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
             _fail(f"{output_file}: refusing to write the report over the baseline ({baseline_file})")
     if not files and not named and not errors and not allow_empty:
         _fail(no_session_file(paths) + " (--allow-empty accepts that)")
-    root = project_dir(cfg.source)
+    root = project_dir(cfg.source, baseline=baseline_file)
     work: list[Job] = []
     for f in files:
         text = None
@@ -200,6 +200,19 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
             echo(f"fountain-audit: baseline {terminal_safe(baseline_file)}: {n} entr{'y' if n == 1 else 'ies'} "
                        f"({len(change.added)} added, {len(change.removed)} removed)", err=True)
         outcome = bl.apply(ledger, diagnostics, scope, baseline_file)
+        missed = None if update_baseline else bl.unmatched(ledger, diagnostics, keys, outcome)
+        if missed is not None:  # say which root the paths were taken from: a baseline from elsewhere shows here
+            from fountain_audit.privacy.redact import mask
+            there, here = mask(missed[0], keep_newlines=False), missed[1]
+            shown_root = Redactor(secrets=redact).text(root) if redact or redact_paths else root
+            n = len(ledger)
+            named = (f"its entries name {terminal_safe(there)} where this run has {terminal_safe(here)}"
+                     if there != here else f"it has entries for {terminal_safe(here)}")
+            secho(f"fountain-audit: warning: baseline {terminal_safe(baseline_file)}: none of its {n} "
+                  f"entr{'y' if n == 1 else 'ies'} matches a finding of this run, though {named}; paths and "
+                  f"fingerprints are relative to the project root, {terminal_safe(shown_root)} here (the configuration "
+                  "file's directory, else the git work tree holding the baseline, else the one holding the current "
+                  "directory, else the current directory)", err=True, fg="yellow")
         diagnostics = outcome.new
     frames: dict = {}
     if redact or redact_paths:

@@ -106,6 +106,10 @@ class SessionExport:
     #: A plain screenplay's author (:func:`fountain_audit.model.actors.recorder`): its characters' lines
     #: are the author's; ``None`` in a Harvey file.
     author: actors.Actor | None = None
+    #: Each turn's stats line and model, by turn index, read once (an exporter asks for them
+    #: several times per turn: its span, its provider, its usage).
+    _stats: dict = field(default_factory=dict)
+    _clients: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.times = SessionTimes(self.session, self.clock)
@@ -120,11 +124,19 @@ class SessionExport:
 
     def stats(self, turn: TurnRecord) -> StatsLine | None:
         """The turn's stats line, else its pre-b45c946 note (:func:`turn_stats`)."""
-        return turn_stats(turn)
+        try:
+            return self._stats[turn.index]
+        except KeyError:
+            st = self._stats[turn.index] = turn_stats(turn)
+            return st
 
     def client(self, turn: TurnRecord) -> Client:
         """The model of a turn (:func:`turn_client`)."""
-        return turn_client(turn)
+        try:
+            return self._clients[turn.index]
+        except KeyError:
+            c = self._clients[turn.index] = _client_from(turn, self.stats(turn))
+            return c
 
     def provider(self, turn: TurnRecord) -> str | None:
         """The turn's provider (``ollama``), else (not for an EXT route, which is remote) the
@@ -157,7 +169,11 @@ def turn_client(turn: TurnRecord) -> Client:
     reply's cue when it is a model's (an ``agent:`` actor: ``CLAUDE``). A reply under
     ``HARVEY``'s cue names no model (the harness is never the model): with none of these,
     ``Client(None, None)``, the model not recorded."""
-    st = turn_stats(turn)
+    return _client_from(turn, turn_stats(turn))
+
+
+def _client_from(turn: TurnRecord, st: StatsLine | None) -> Client:
+    """:func:`turn_client` given the turn's :func:`turn_stats`."""
     if st is not None and len(st.models) == 1:
         return client_of(st.models[0])
     c = client_of(turn.model)

@@ -30,7 +30,7 @@ scene has none says where its time comes from in ``meta.timestamp_from``.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from fountain_audit.dump import NoteRecordOut, SpeechOut, ToolCallRecord, TurnRecord
 from fountain_audit.export.common import PRODUCER, SessionExport, notes_by_scene, tool_category
@@ -39,6 +39,9 @@ from fountain_audit.model import actors
 from fountain_audit.model.ids import note_group, scene_id
 from fountain_audit.model.session import TURN_KINDS
 from fountain_audit.parse.source import undecodable_bytes
+
+if TYPE_CHECKING:
+    from fountain_audit.privacy.redact import Redactor
 
 KIND = "https://toolpath.net/kinds/agent-coding-session/v1.2.0"
 SOURCE = "harvey"
@@ -65,12 +68,16 @@ def tool_use(call: ToolCallRecord) -> dict[str, Any]:
 
 
 class _PathBuilder:
-    """The steps of one session's Path, chained in order."""
+    """The steps of one session's Path, chained in order. ``emit`` turns each step (a dict)
+    into what :meth:`build` returns for it: the dict itself (:func:`graph_of`) or its JSON
+    text, made at once (:func:`graph_text`)."""
 
-    def __init__(self, sx: SessionExport, path_id: str):
+    def __init__(self, sx: SessionExport, path_id: str, emit: Callable[[dict[str, Any]], Any] | None = None):
         self.sx = sx
         self.artifact = f"harvey://{path_id}"
-        self.steps: list[dict[str, Any]] = []
+        self.emit = emit
+        self.steps: list[Any] = []
+        self.last_id: str | None = None  # the id of the step made last (the next one's parent, the head)
         self.used: dict[str, set[str]] = {}   # actor ref → original names
         self.models: dict[str, dict[str, str]] = {}
         self.files_changed: list[str] = []
@@ -87,10 +94,11 @@ class _PathBuilder:
              ) -> dict[str, Any]:
         ident: dict[str, Any] = {"id": sid, "actor": actor, "timestamp": when.iso()}
         if self.steps:
-            ident = {"id": sid, "parents": [self.steps[-1]["step"]["id"]], "actor": actor, "timestamp": when.iso()}
+            ident = {"id": sid, "parents": [self.last_id], "actor": actor, "timestamp": when.iso()}
         st: dict[str, Any] = {"step": ident, "change": change}
         st["meta"] = {"timestamp_from": when.source, **(meta or {})}
-        self.steps.append(st)
+        self.steps.append(st if self.emit is None else self.emit(st))
+        self.last_id = sid
         return st
 
     def append(self, sid: str, actor: str, when: When, structural: dict[str, Any], meta: dict[str, Any]) -> None:
@@ -240,9 +248,10 @@ def _note(n: NoteRecordOut | ToolCallRecord) -> dict[str, Any]:
     return out
 
 
-def path_of(sx: SessionExport, path_id: str) -> dict[str, Any]:
-    """The toolpath Path of one session (``path_id``: its id in the Graph)."""
-    b = _PathBuilder(sx, path_id)
+def path_of(sx: SessionExport, path_id: str, emit: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:
+    """The toolpath Path of one session (``path_id``: its id in the Graph); each step as
+    ``emit`` gives it (see :class:`_PathBuilder`)."""
+    b = _PathBuilder(sx, path_id, emit)
     steps = b.build()
     actor_defs: dict[str, dict[str, str]] = {}
     for ref in sorted(b.used):
@@ -267,15 +276,16 @@ def path_of(sx: SessionExport, path_id: str) -> dict[str, Any]:
     runs = undecodable_bytes(sx.text)
     if runs:  # the text fields carry U+FFFD for these bytes
         meta["harvey"]["undecodable_bytes"] = runs
-    ident: dict[str, Any] = {"id": path_id, "head": steps[-1]["step"]["id"]}
+    ident: dict[str, Any] = {"id": path_id, "head": b.last_id}
     ws = [s.workspace for s in sx.session.scenes if s.workspace]
     if ws:
-        ident = {"id": path_id, "base": {"uri": "file://" + ws[0].strip()}, "head": steps[-1]["step"]["id"]}
+        ident = {"id": path_id, "base": {"uri": "file://" + ws[0].strip()}, "head": b.last_id}
     return {"path": ident, "steps": steps, "meta": meta}
 
 
-def graph_of(sessions: list[SessionExport]) -> dict[str, Any]:
-    """One toolpath Graph holding one Path per session, in the order given.
+def graph_of(sessions: list[SessionExport], emit: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:
+    """One toolpath Graph holding one Path per session, in the order given (each step as
+    ``emit`` gives it: see :class:`_PathBuilder`).
 
     Path ids are ``harvey-`` and the first 16 hex digits of the file's SHA-256 (``-2``,
     ``-3`` ... for a repeated file); the graph id is derived from the path ids, so the same
@@ -288,8 +298,48 @@ def graph_of(sessions: list[SessionExport]) -> dict[str, Any]:
         seen[pid] = seen.get(pid, 0) + 1
         if seen[pid] > 1:
             pid = f"{pid}-{seen[pid]}"
-        paths.append(path_of(sx, pid))
+        paths.append(path_of(sx, pid, emit))
     gid = hashlib.sha256("\n".join(p["path"]["id"] for p in paths).encode()).hexdigest()[:16]
     meta: dict[str, Any] = {"title": f"Harvey sessions ({len(paths)})" if len(paths) != 1
                             else paths[0]["meta"]["title"], "producer": dict(PRODUCER)}
     return {"graph": {"id": f"graph-{gid}"}, "paths": paths, "meta": meta}
+
+
+#: How deep a step sits in the Graph (``paths`` 1, a Path 2, its ``steps`` 3).
+_STEP_LEVEL = 4
+_MARK = "\0"  # (JSON writes a NUL in a string as \u0000: a raw one can only be this mark)
+
+
+def graph_text(sessions: list[SessionExport], redactor: Redactor | None = None) -> list[bytes]:
+    """The text :func:`fountain_audit.export.render` gives for :func:`graph_of`'s document
+    (``redactor`` applied) as UTF-8, the same bytes, in pieces: each step is redacted and
+    encoded as it is made, never all held as Python objects (as
+    :func:`fountain_audit.export.otlp.request_text`)."""
+    from fountain_audit.dump import INDENTED_DEPTH
+    from fountain_audit.parse.source import json_safe
+    from fountain_audit.reporters.json_text import Encoded, dumps
+
+    def emit(step: dict[str, Any]) -> bytes:
+        value = step if redactor is None else redactor(step)
+        return json_safe(dumps(value, 2, _STEP_LEVEL, flat_from=INDENTED_DEPTH)).encode("utf-8")
+
+    doc = graph_of(sessions, emit)
+    texts = []
+    for path in doc["paths"]:  # the rest of the Graph with a mark where each Path's steps go
+        if path["steps"]:  # (never empty: a file with nothing recorded has one event)
+            texts.append(path["steps"])
+            path["steps"] = Encoded([_MARK])
+    if redactor is not None:
+        doc = redactor(doc)  # (an Encoded value is kept as it is)
+    frame = dumps(doc, 2, flat_from=INDENTED_DEPTH).split(_MARK)
+    assert len(frame) == len(texts) + 1
+    frame[-1] += "\n"
+    between = (",\n" + "  " * _STEP_LEVEL).encode("utf-8")
+    out = [json_safe(frame[0]).encode("utf-8")]
+    for steps, after in zip(texts, frame[1:]):
+        for i, step in enumerate(steps):
+            if i:
+                out.append(between)
+            out.append(step)
+        out.append(json_safe(after).encode("utf-8"))
+    return out

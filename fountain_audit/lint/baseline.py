@@ -258,6 +258,36 @@ def apply(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], scope
     return Outcome(new, baselined, stale, file)
 
 
+def _same_file_other_root(a: str, b: str) -> bool:
+    """Whether baseline path ``a`` and run path ``b`` may name one file from two project roots:
+    one is the other with leading folders (``sessions/a.spmd``, ``proj/sessions/a.spmd``,
+    ``../proj/sessions/a.spmd``)."""
+    return a != b and (a.endswith("/" + b) or b.endswith("/" + a))
+
+
+def unmatched(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], keys: Mapping[str, str],
+              outcome: Outcome) -> tuple[str, str] | None:
+    """Why a baseline may have matched nothing: when ``entries`` is not empty, the run's
+    ``diagnostics`` (before :func:`apply`) include findings in files the baseline has entries
+    for, and ``outcome`` baselined none of them, ``(baseline path, path here)`` of one such
+    file: the two are equal when the baseline names the file as this run does, and differ
+    when it names it from another project root (``sessions/a.spmd`` against
+    ``proj2/sessions/a.spmd``). ``keys`` maps a diagnostic's path to its stored path. ``None``
+    otherwise (the baseline matched something, or names none of the files with findings)."""
+    if not entries or outcome.baselined:
+        return None
+    stored = {e.path for e in entries.values()}
+    found = {keys.get(d.path, d.path) for d in diagnostics if d.fingerprint is not None}
+    for here in sorted(found):
+        if here in stored:
+            return here, here
+    for here in sorted(found):
+        for there in sorted(stored):
+            if _same_file_other_root(there, here):
+                return there, here
+    return None
+
+
 def stored_path(path: str) -> str:
     """``path`` as a baseline stores it: undecodable bytes of a file name (lone surrogates)
     become ``\\xNN`` text, so that the file is valid UTF-8. Scopes use the same form."""

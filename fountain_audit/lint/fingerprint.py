@@ -48,27 +48,41 @@ FILE_LEVEL = frozenset({"S101", "S102", "S103", "S104", "S108", "E104", "E105"})
 EXCERPT_MAX = 80
 
 
-def project_root(config_source: Path | None = None, cwd: Path | None = None) -> Path:
+def project_root(config_source: Path | None = None, cwd: Path | None = None, baseline: Path | None = None) -> Path:
     """The directory fingerprint paths are relative to (absolute, symlinks resolved): the
-    directory of ``config_source`` (the configuration file in use), else the nearest git work
-    tree above ``cwd`` (a directory holding ``.git``), else ``cwd`` (default: the current
-    directory)."""
+    directory of ``config_source`` (the configuration file in use), else the git work tree
+    holding ``baseline`` (the baseline file in use; its paths are relative to its own project,
+    wherever the command is started), else the nearest git work tree above ``cwd`` (a
+    directory holding ``.git``), else ``cwd`` (default: the current directory)."""
     from pathlib import Path
-    return Path(project_dir(config_source, cwd))
+    return Path(project_dir(config_source, cwd, baseline))
 
 
-def project_dir(config_source: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None) -> str:
-    """:func:`project_root` as a string (``lint`` uses it: no pathlib at start-up)."""
-    if config_source is not None:
-        return os.path.dirname(os.path.realpath(config_source))
-    d = here = os.path.realpath(cwd if cwd is not None else os.getcwd())
+def git_work_tree(start: str | os.PathLike) -> str | None:
+    """The nearest directory at or above ``start`` (a directory, resolved) holding ``.git``, else ``None``."""
+    d = os.path.realpath(start)
     while True:
         if os.path.exists(os.path.join(d, ".git")):
             return d
         parent = os.path.dirname(d)
         if parent == d:
-            return here
+            return None
         d = parent
+
+
+def project_dir(config_source: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None,
+                baseline: str | os.PathLike | None = None) -> str:
+    """:func:`project_root` as a string (``lint`` uses it: no pathlib at start-up)."""
+    if config_source is not None:
+        return os.path.dirname(os.path.realpath(config_source))
+    if baseline is not None:
+        # the baseline's own work tree, not the current directory's: a baseline written inside
+        # the project matches from outside it (or from another work tree) too
+        tree = git_work_tree(os.path.dirname(os.path.realpath(baseline)))
+        if tree is not None:
+            return tree
+    here = os.path.realpath(cwd if cwd is not None else os.getcwd())
+    return git_work_tree(here) or here
 
 
 def relative_path(path: str, root: Path) -> str:

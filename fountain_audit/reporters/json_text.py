@@ -21,6 +21,7 @@ those items are copied, not encoded again, by the process that writes the report
 from __future__ import annotations
 
 import json
+import json.encoder
 from functools import lru_cache
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from typing import Callable, Sequence
 
 _SCALARS = (str, int, float, bool, type(None))
+#: ``json.dumps(text, ensure_ascii=False)`` of a string (the C function when there is one).
+_encode_string = json.encoder.encode_basestring
 
 
 class Encoded:
@@ -57,7 +60,10 @@ def dumps(obj: object, indent: int = 2, level: int = 0, finish: Callable[[str], 
     parts: list[str] = []
     _encode(obj, level, " " * indent, parts, flat_from if flat_from is not None else -1)
     if finish is None:
-        return "".join(part if isinstance(part, str) else part.text for part in parts)
+        try:
+            return "".join(parts)
+        except TypeError:  # an Encoded array's items (_Copied) among them
+            return "".join(part if isinstance(part, str) else part.text for part in parts)
     out, run = [], []
     for part in parts:
         if isinstance(part, str):
@@ -79,6 +85,24 @@ class _Copied:
         self.text = text
 
 
+def _scalar(obj: object) -> str:
+    """``json.dumps(obj, ensure_ascii=False)`` of a scalar, without making an encoder for each
+    one (a 59 MB export has a million of them): strings by the C function ``json.dumps`` uses,
+    exact ints and the three constants as it writes them, anything else through it."""
+    cls = obj.__class__
+    if cls is str:
+        return _encode_string(obj)
+    if cls is int:
+        return int.__repr__(obj)
+    if obj is None:
+        return "null"
+    if obj is True:
+        return "true"
+    if obj is False:
+        return "false"
+    return json.dumps(obj, ensure_ascii=False)
+
+
 def _encode(obj: object, level: int, step: str, out: list, flat_from: int = -1) -> None:
     if level == flat_from and isinstance(obj, (dict, list, tuple)):
         out.append(json.dumps(obj, ensure_ascii=False))
@@ -97,7 +121,7 @@ def _encode(obj: object, level: int, step: str, out: list, flat_from: int = -1) 
         out.append("\n" + step * level + "]")
         return
     else:
-        out.append(json.dumps(obj, ensure_ascii=False))
+        out.append(_scalar(obj))
         return
     if not obj:
         out.append("{}" if isinstance(obj, dict) else "[]")
@@ -114,7 +138,7 @@ def _encode(obj: object, level: int, step: str, out: list, flat_from: int = -1) 
         for key, value in obj.items():
             out.append(inner if first else "," + inner)
             first = False
-            out.append(json.dumps(_key(key), ensure_ascii=False) + ": ")
+            out.append(_encode_string(key if key.__class__ is str else _key(key)) + ": ")
             _encode(value, level + 1, step, out, flat_from)
         out.append("\n" + step * level + "}")
     else:
@@ -127,8 +151,21 @@ def _encode(obj: object, level: int, step: str, out: list, flat_from: int = -1) 
 
 @lru_cache(maxsize=64)
 def _leaf_encoder(inner: str):
-    """The C encoder's ``encode`` with ``"," + inner`` between items (one per depth)."""
-    return json.JSONEncoder(ensure_ascii=False, separators=("," + inner, ": ")).encode
+    """The C encoder's ``encode`` with ``"," + inner`` between items (one per depth). The C
+    encoder itself is made once here, not on each call as ``JSONEncoder.encode`` makes it (a
+    leaf holds scalars only: no circular reference to check, no ``default`` to call)."""
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=("," + inner, ": "))
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return encoder.encode
+    try:
+        c_encode = make(None, encoder.default, _encode_string, None, ": ", "," + inner, False, False, True)
+    except TypeError:  # another signature than CPython 3.8-3.13's
+        return encoder.encode
+
+    def encode(obj: object) -> str:
+        return "".join(c_encode(obj, 0))
+    return encode
 
 
 def _key(key: object) -> str:
