@@ -1245,11 +1245,9 @@ def _home_paths_slow(text: str) -> list[HomePath]:
 
 
 def _skipped(match: Callable, text: str, start: int) -> bool:
-    """Does ``match`` (a skip regex's) match ``text`` at ``start`` or one or two code points before?"""
-    for k in range(start - 2 if start > 2 else 0, start + 1):
-        if match(text, k):
-            return True
-    return False
+    """Does ``match`` (a skip regex's) match ``text`` at ``start`` or one or two code points before?
+    (``start`` first: a workspace path usually starts where the home path does.)"""
+    return bool(match(text, start)) or any(match(text, k) for k in range(start - 1, start - 3, -1) if k >= 0)
 
 
 _render = operator.methodcaller("render")  # a node's source text
@@ -1260,10 +1258,11 @@ def workspace_paths(session) -> list[str]:
     without a trailing separator, in order of first appearance."""
     found = []
     # A session repeats one description (the recorder's "... Model: M. Workspace: W.") in scene after
-    # scene, and Scene.workspace reads only its description's text: each text is read once.
+    # scene, and Scene.workspace reads only its description's text: each text is read once. (A text
+    # without the word, a screenplay's, names none: its scenes are not read at all.)
     read = set()
     named = []
-    for s in session.scenes:
+    for s in session.scenes if "Workspace:" in session.document.text else ():
         key = tuple(map(_render, s.description))  # the description as written
         if key not in read:
             read.add(key)

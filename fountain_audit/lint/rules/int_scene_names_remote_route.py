@@ -74,7 +74,7 @@ _MODEL_RE = lazy(r"Model:[ \t]*(?P<model>[^\n]*?)\.?(?=[ \t]+Workspace:|[ \t]*$)
 
 def check(ctx):
     for scene in ctx.session.scenes:
-        if scene.kind != "chat":
+        if scene.info.kind != "chat":
             continue
         for action in scene.description:
             src, start, end = action.src, action.offset, action.end_offset

@@ -69,10 +69,10 @@ SCOPE = SESSION_LIKE
 def check(ctx):
     first_turn = None
     for scene in ctx.session.scenes:
-        if scene.kind == "context-recall" and first_turn is not None:
+        if scene.info.kind == "context-recall" and first_turn is not None:
             h = scene.heading
             yield Finding(h.line, h.column, "INT. CONTEXT RECALL scene after the first chat turn "
                           f"(line {first_turn.line}); recall belongs before the first turn",
                           h.end_line, h.end_column)
-        if first_turn is None and scene.kind in ("chat", "ext-chat") and scene.turns:
+        if first_turn is None and scene.info.kind in ("chat", "ext-chat") and scene.turns:
             first_turn = scene.turns[0]

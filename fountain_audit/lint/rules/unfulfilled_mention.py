@@ -94,7 +94,7 @@ def _first_text_token(speech):
 
 def check(ctx):
     for scene in ctx.session.scenes:
-        if scene.kind not in ("chat", "ext-chat"):
+        if scene.info.kind not in ("chat", "ext-chat"):
             continue
         noted = set()
         for action in scene.description:
@@ -108,7 +108,7 @@ def check(ctx):
                     col = (action.column if k == 0 else 1) + len(line) - len(line.lstrip())
                     yield Finding(action.line + k, col, f"@{name} is mentioned but does not respond",
                                   action.line + k, col + len(line.strip()))
-        if scene.kind != "chat":
+        if scene.info.kind != "chat":
             continue
         for turn in scene.turns:
             if turn.user is None:
