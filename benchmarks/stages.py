@@ -31,11 +31,17 @@ from pathlib import Path
 def _load(root: Path) -> None:
     """Import the inputs (``bench``) and the pipeline from the checkout at ``root``."""
     sys.path.insert(0, str(root / "benchmarks"))
-    global bench, Selection, lint_session, lint_text, build_session, notes, parse
+    global bench, Selection, lint_session, lint_text, build_session, memos, parse
     import bench  # the inputs; also puts its checkout first on sys.path
     from fountain_audit.lint.linter import Selection, lint_session, lint_text
     from fountain_audit.model.session import build_session
-    from fountain_audit.parse import notes
+    try:
+        from fountain_audit import memos
+    except ImportError:  # a checkout from before fountain_audit.memos (--root): its one memo of notes
+        from types import SimpleNamespace
+
+        from fountain_audit.parse.notes import _parse_cached
+        memos = SimpleNamespace(forget=_parse_cached.cache_clear)
     from fountain_audit.parse.fountain import parse
 
 
@@ -43,7 +49,7 @@ def _timed(fn, repeat: int) -> tuple[float, float]:
     """``(median, min)`` seconds of ``repeat`` runs of ``fn()``, the collector paused."""
     times = []
     for _ in range(repeat):
-        notes._parse_cached.cache_clear()
+        memos.forget()  # (each run reads the text afresh: see fountain_audit.memos)
         gc.collect()
         gc.disable()
         try:
@@ -57,7 +63,7 @@ def _timed(fn, repeat: int) -> tuple[float, float]:
 
 def _peak(fn) -> tuple[object, float]:
     """``(result, MB)``: the traced peak of ``fn()`` over the memory in use before it."""
-    notes._parse_cached.cache_clear()
+    memos.forget()  # (each run reads the text afresh: see fountain_audit.memos)
     gc.collect()
     tracemalloc.reset_peak()
     before = tracemalloc.get_traced_memory()[0]

@@ -23,6 +23,7 @@ import functools
 import re
 from dataclasses import MISSING, field
 
+from fountain_audit.memos import forgettable
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Diagnostic
@@ -84,6 +85,7 @@ class Directive:
         self.ends = {} if ends is MISSING else ends
 
 
+@forgettable
 @functools.lru_cache(maxsize=1024)
 def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tuple[tuple[str, frozenset[str]], ...]]:
     """Rule codes named by a directive's ``=...`` list, an error, and each selector of the list

@@ -29,6 +29,7 @@ from collections import namedtuple
 from dataclasses import MISSING, field
 from sys import intern  # a session repeats its headings' places, names and its models' names
 
+from fountain_audit.memos import content_table, forgettable
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
@@ -137,7 +138,7 @@ def valid_timestamp(ts: str) -> bool:
 
 
 #: Timestamps -> :func:`valid_timestamp`'s answer.
-_VALID_TIMESTAMPS: dict[str, bool] = {}
+_VALID_TIMESTAMPS: dict[str, bool] = content_table()
 
 
 def _valid_timestamp(ts: str) -> bool:
@@ -163,9 +164,10 @@ def _valid_timestamp(ts: str) -> bool:
 
 
 #: The first ten characters of a timestamp (its date) -> whether they name a real date.
-_DAYS: dict[str, bool] = {}
+_DAYS: dict[str, bool] = content_table()
 
 
+@forgettable
 @functools.lru_cache(maxsize=1024)
 def _real_date(year: int, month: int, day: int) -> bool:
     from datetime import datetime
@@ -231,7 +233,7 @@ def _line_text(node: Node) -> str:
 
 
 #: (place, has a timestamp) -> what :func:`_classify_place` says of it.
-_PLACES: dict[tuple[str, bool], tuple[str, str, dict]] = {}
+_PLACES: dict[tuple[str, bool], tuple[str, str, dict]] = content_table()
 
 
 def _classify_place(s: str, timestamped: bool) -> tuple[str, str, dict[str, str | None]]:
@@ -500,8 +502,8 @@ def _described(description: list[Action], needle: str, rx: re.Pattern[str], grou
 
 
 #: A scene description's text (one paragraph, as written) -> its model / its workspace (see _described).
-_MODELS: dict[str, str | None] = {}
-_WORKSPACES: dict[str, str | None] = {}
+_MODELS: dict[str, str | None] = content_table()
+_WORKSPACES: dict[str, str | None] = content_table()
 
 
 @record(eq=False, slots=True)

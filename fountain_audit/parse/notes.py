@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from fountain_audit.lazyre import lazy
+from fountain_audit.memos import content_table, forgettable
 from fountain_audit.parse.fountain import Note, read_grammar
 
 TYPE_CHECKING = False
@@ -523,7 +524,7 @@ def _shared_call(call: tuple) -> tuple:
     return shared
 
 
-_CALLS: dict[tuple, tuple] = {}  # the tuples of _tool_call, each kept once
+_CALLS: dict[tuple, tuple] = content_table()  # the tuples of _tool_call, each kept once
 
 
 def _tool_fields(call: tuple, note: Note) -> "ToolFields":
@@ -668,7 +669,7 @@ def _valid_record(kind: str, note: Note, actor: str | None, fields) -> NoteRecor
 
 _new = object.__new__
 #: The fields of the rag and rag-source payloads read (by kind, then payload; each record gets a copy).
-_CONTEXT_FIELDS: dict[str, dict[str, dict]] = {"rag": {}, "rag-source": {}}
+_CONTEXT_FIELDS: dict[str, dict[str, dict]] = {"rag": content_table(), "rag-source": content_table()}
 
 
 def _read_tool_call(body: str, at: int) -> tuple | None:
@@ -720,7 +721,7 @@ def _read_tool_call(body: str, at: int) -> tuple | None:
 
 
 #: A tool call's status terminal -> its error (see :func:`_status_error`), each read once.
-_STATUSES: dict[str, str | None] = {}
+_STATUSES: dict[str, str | None] = content_table()
 
 
 #: ``[match]``: :func:`_tool_match` once asked (``False`` before), read without a call.
@@ -738,6 +739,7 @@ def _tool_match():
 _KIND_NAMES = {k: k for k in KINDS}
 
 
+@forgettable
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(payload: str, start: str) -> tuple[dict[str, Any] | None, int]:
     """``(fields, -1)`` or ``(None, error position)``; identical notes (a file read

@@ -38,6 +38,7 @@ import math
 import operator
 import re
 
+from fountain_audit.memos import on_forget
 from fountain_audit.records import record
 from fountain_audit.lazyre import LazyPattern, lazy
 
@@ -837,6 +838,12 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
 
 #: The text :func:`find_secrets` last read without an allow list, and what it found there.
 _LAST_FOUND: tuple[str, tuple[Secret, ...]] | None = None
+
+
+@on_forget
+def _forget_last_found() -> None:
+    global _LAST_FOUND
+    _LAST_FOUND = None
 
 
 #: Below this many code points :func:`_plain_secrets` tests each needle with ``in`` directly, without

@@ -70,7 +70,6 @@ Done.
 """
 
 from itertools import compress
-from operator import attrgetter
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
@@ -88,10 +87,8 @@ def check(ctx):
     from fountain_audit.model.session import inline_placements
     from fountain_audit.parse.notes import parse_note
 
-    # (an inline note is rare: the test for one runs in C before the model's own, which is a
-    # Python loop over every top-level node)
     session = ctx.session
-    for placed in inline_placements(session) if any(map(_inline_notes, session.document.children)) else ():
+    for placed in inline_placements(session):  # (none at once when the parse found no inline note)
         node = placed.note.node
         kind = parse_note(node).kind
         if kind in ("unknown", "pipeline-hidden"):
@@ -110,7 +107,6 @@ def check(ctx):
 #: no record (the phrase names the element in the message).
 _SWALLOWING = {"section": "a section line", "synopsis": "a synopsis line", "centered": "centered text",
                "lyrics": "a lyric line"}
-_inline_notes = attrgetter("inline_notes")
 
 
 class _Reads(dict):
