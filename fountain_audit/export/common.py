@@ -195,3 +195,34 @@ def notes_by_scene(notes: Iterable[NoteRecordOut | ToolCallRecord]) -> dict[int 
     for n in notes:
         out.setdefault(n.scene.index if n.scene is not None else None, []).append(n)
     return out
+
+
+#: Stands for a list of already-encoded items in the text of the rest of a document (see
+#: :func:`encoded_pieces`): JSON writes a NUL in a string as ``\u0000``, so a raw one can only be it.
+PIECES_MARK = "\0"
+
+
+def encoded_pieces(doc: object, pieces: list[list[bytes]], level: int, redactor=None) -> list[bytes]:
+    """The indented JSON text of ``doc`` (``redactor`` applied) as UTF-8 pieces to write one after
+    the other, where each ``Encoded([PIECES_MARK])`` value of ``doc`` stands for the next list of
+    ``pieces``: items already encoded at depth ``level`` (as the whole document's encoder writes
+    an array's items there), joined as that array's items. Used by the exports, which encode each
+    span or step as it is made instead of holding the whole document (same bytes)."""
+    from fountain_audit.dump import INDENTED_DEPTH
+    from fountain_audit.parse.source import json_safe
+    from fountain_audit.reporters.json_text import dumps
+
+    if redactor is not None:
+        doc = redactor(doc)  # (an Encoded value is kept as it is)
+    frame = dumps(doc, 2, flat_from=INDENTED_DEPTH).split(PIECES_MARK)
+    assert len(frame) == len(pieces) + 1
+    frame[-1] += "\n"
+    between = (",\n" + "  " * level).encode("utf-8")
+    out = [json_safe(frame[0]).encode("utf-8")]
+    for items, after in zip(pieces, frame[1:]):
+        for i, item in enumerate(items):
+            if i:
+                out.append(between)
+            out.append(item)
+        out.append(json_safe(after).encode("utf-8"))
+    return out

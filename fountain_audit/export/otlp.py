@@ -45,7 +45,7 @@ import json
 from typing import TYPE_CHECKING, Any, Callable
 
 from fountain_audit.dump import NoteRecordOut, SpeechOut, ToolCallRecord, TurnRecord
-from fountain_audit.export.common import PRODUCER, SessionExport, notes_by_scene
+from fountain_audit.export.common import PIECES_MARK, PRODUCER, SessionExport, encoded_pieces, notes_by_scene
 from fountain_audit.export.timing import When, offset_text
 from fountain_audit.model import actors
 from fountain_audit.model.ids import note_group, scene_id
@@ -344,9 +344,6 @@ def _resource_spans(sessions: list[SessionExport], skipped: list[tuple[SessionEx
 #: How deep a span sits in the request (``resourceSpans`` 1, its item 2, ``scopeSpans`` 3, its
 #: item 4, ``spans`` 5): its text is made at that depth, as the whole document's encoder makes it.
 _SPAN_LEVEL = 6
-#: Stands for one session's spans in the text of the rest of the request: JSON writes a NUL in a
-#: string as ``\u0000``, so a raw one can only be this mark.
-_MARK = "\0"
 
 
 def request_text(sessions: list[SessionExport],
@@ -374,19 +371,5 @@ def request_text(sessions: list[SessionExport],
     for item in resources:  # the rest of the request with a mark where each session's spans go
         scope = item["scopeSpans"][0]
         texts.append(scope["spans"])
-        scope["spans"] = Encoded([_MARK])
-    doc = _utf8({"resourceSpans": resources})
-    if redactor is not None:
-        doc = redactor(doc)  # (an Encoded value is kept as it is)
-    frame = dumps(doc, 2, flat_from=INDENTED_DEPTH).split(_MARK)
-    assert len(frame) == len(texts) + 1
-    frame[-1] += "\n"
-    between = (",\n" + "  " * _SPAN_LEVEL).encode("utf-8")
-    out = [json_safe(frame[0]).encode("utf-8")]
-    for spans, after in zip(texts, frame[1:]):
-        for i, span in enumerate(spans):
-            if i:
-                out.append(between)
-            out.append(span)
-        out.append(json_safe(after).encode("utf-8"))
-    return out
+        scope["spans"] = Encoded([PIECES_MARK])
+    return encoded_pieces(_utf8({"resourceSpans": resources}), texts, _SPAN_LEVEL, redactor)

@@ -33,7 +33,8 @@ import hashlib
 from typing import TYPE_CHECKING, Any, Callable
 
 from fountain_audit.dump import NoteRecordOut, SpeechOut, ToolCallRecord, TurnRecord
-from fountain_audit.export.common import PRODUCER, SessionExport, notes_by_scene, tool_category
+from fountain_audit.export.common import (PIECES_MARK, PRODUCER, SessionExport, encoded_pieces, notes_by_scene,
+                                          tool_category)
 from fountain_audit.export.timing import When, offset_text
 from fountain_audit.model import actors
 from fountain_audit.model.ids import note_group, scene_id
@@ -307,7 +308,6 @@ def graph_of(sessions: list[SessionExport], emit: Callable[[dict[str, Any]], Any
 
 #: How deep a step sits in the Graph (``paths`` 1, a Path 2, its ``steps`` 3).
 _STEP_LEVEL = 4
-_MARK = "\0"  # (JSON writes a NUL in a string as \u0000: a raw one can only be this mark)
 
 
 def graph_text(sessions: list[SessionExport], redactor: Redactor | None = None) -> list[bytes]:
@@ -328,18 +328,5 @@ def graph_text(sessions: list[SessionExport], redactor: Redactor | None = None) 
     for path in doc["paths"]:  # the rest of the Graph with a mark where each Path's steps go
         if path["steps"]:  # (never empty: a file with nothing recorded has one event)
             texts.append(path["steps"])
-            path["steps"] = Encoded([_MARK])
-    if redactor is not None:
-        doc = redactor(doc)  # (an Encoded value is kept as it is)
-    frame = dumps(doc, 2, flat_from=INDENTED_DEPTH).split(_MARK)
-    assert len(frame) == len(texts) + 1
-    frame[-1] += "\n"
-    between = (",\n" + "  " * _STEP_LEVEL).encode("utf-8")
-    out = [json_safe(frame[0]).encode("utf-8")]
-    for steps, after in zip(texts, frame[1:]):
-        for i, step in enumerate(steps):
-            if i:
-                out.append(between)
-            out.append(step)
-        out.append(json_safe(after).encode("utf-8"))
-    return out
+            path["steps"] = Encoded([PIECES_MARK])
+    return encoded_pieces(doc, texts, _STEP_LEVEL, redactor)
