@@ -20,6 +20,7 @@ def _filled() -> dict[str, int]:
 
 def test_forget_empties_every_table_a_lint_filled_and_the_next_lint_says_the_same():
     text = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
+    memos.forget()  # (what earlier tests left in the tables)
     first = lint_text(text, "s.spmd")
     filled = _filled()
     # (the sample has headings, a workspace, tool calls, RAG, a secrets' scan; its notes are all read
