@@ -22,6 +22,15 @@ def content_table() -> dict:
     return table
 
 
+def remember(table: dict, key, value, limit: int = 4096):
+    """``table[key] = value``, the table emptied first when it holds ``limit`` entries (a memo
+    never keeps an unbounded set of a file's texts alive); returns ``value``."""
+    if len(table) >= limit:
+        table.clear()
+    table[key] = value
+    return value
+
+
 def forgettable(cached):
     """Register a ``functools.lru_cache``/``cache`` function (its ``cache_clear``) with
     :func:`forget`; returns it, so it can be used as a decorator above the cache's."""

@@ -281,8 +281,11 @@ def unmatched(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], k
     for here in sorted(found):
         if here in stored:
             return here, here
+    by_name: dict[str, list[str]] = {}  # a file's name -> the stored paths ending in it (one match needs both)
+    for there in sorted(stored):
+        by_name.setdefault(there.rsplit("/", 1)[-1], []).append(there)
     for here in sorted(found):
-        for there in sorted(stored):
+        for there in by_name.get(here.rsplit("/", 1)[-1], ()):
             if _same_file_other_root(there, here):
                 return there, here
     return None

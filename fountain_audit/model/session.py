@@ -29,7 +29,7 @@ from collections import namedtuple
 from dataclasses import MISSING, field
 from sys import intern  # a session repeats its headings' places, names and its models' names
 
-from fountain_audit.memos import content_table, forgettable
+from fountain_audit.memos import content_table, forgettable, remember
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
@@ -130,10 +130,7 @@ def valid_timestamp(ts: str) -> bool:
     answer remembered."""
     valid = _VALID_TIMESTAMPS.get(ts)
     if valid is None:  # (two rules ask of each heading's)
-        valid = _valid_timestamp(ts)
-        if len(_VALID_TIMESTAMPS) >= 4096:
-            _VALID_TIMESTAMPS.clear()
-        _VALID_TIMESTAMPS[ts] = valid
+        valid = remember(_VALID_TIMESTAMPS, ts, _valid_timestamp(ts))
     return valid
 
 
@@ -157,9 +154,7 @@ def _valid_timestamp(ts: str) -> bool:
             day = _real_date(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]))
         except ValueError:
             day = False
-        if len(_DAYS) >= 4096:
-            _DAYS.clear()
-        _DAYS[ts[:10]] = day
+        remember(_DAYS, ts[:10], day)
     return day
 
 
@@ -210,10 +205,8 @@ def read_heading(text: str) -> HeadingInfo:
     key = (s, ts is not None)
     known = _PLACES.get(key)
     if known is None:
-        known = _classify_place(s, ts is not None)
-        if len(_PLACES) >= 4096:  # (a session names a few places, each with many timestamps)
-            _PLACES.clear()
-        _PLACES[key] = known
+        # (a session names a few places, each with many timestamps)
+        known = remember(_PLACES, key, _classify_place(s, ts is not None))
     kind, place, groups = known
     if kind == "hand-off" and ts is None and groups.get("label") and _RFC3339_RE.match(groups["label"]):
         ts, form = groups["label"], "rfc3339"  # WriteHandoff's label is the hand-off's time
@@ -224,12 +217,6 @@ def read_heading(text: str) -> HeadingInfo:
 
 
 _new = object.__new__
-
-
-def _line_text(node: Node) -> str:
-    """``node.text`` of a node of one line (a scene heading), read without its ``lines``."""
-    c = _content(node._lines.text[node.offset:node.end_offset])
-    return node.text if "\n" in c or "\r" in c else c
 
 
 #: (place, has a timestamp) -> what :func:`_classify_place` says of it.
@@ -495,9 +482,7 @@ def _described(description: list[Action], needle: str, rx: re.Pattern[str], grou
         m = rx.search(a.text)
         value = m.group(group) if m else None
         if len(raw) <= 1000:  # (the table keeps no long text alive)
-            if len(memo) >= 1024:
-                memo.clear()
-            memo[raw] = value
+            remember(memo, raw, value, 1024)
     return value
 
 
@@ -702,7 +687,7 @@ def _recorded_by_harvey(body: list[Node], read: dict[int, HeadingInfo]) -> bool:
         if code is None:
             code = _code(node.__class__)
         if code == _HEADING:
-            info = read[id(node)] = read_heading(_line_text(node))
+            info = read[id(node)] = read_heading(node.text)
             if info.kind != "other":
                 return True
         elif code == _NOTE:
@@ -943,7 +928,7 @@ class _Builder:
             if code == _HEADING:
                 info = read.get(id(node)) if read else None
                 if info is None:
-                    info = read_heading(_line_text(node))
+                    info = read_heading(node.text)
                 glued = node.glued
                 if speech is not None and not glued and not _is_harvey_heading(info):
                     continuation.append(node)

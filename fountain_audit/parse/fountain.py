@@ -260,7 +260,11 @@ class Node:
     @property
     def text(self) -> str:
         """The node's lines joined with ``\\n`` (terminators normalised)."""
-        return "\n".join(self.lines)
+        raw = self._lines.text[self.offset:self.end_offset]
+        c = _content(raw)
+        if "\n" not in c and "\r" not in c:  # the common case: one line, itself the text
+            return c
+        return "\n".join([c for c, _ in split_lines(raw)])
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.line}:{self.column}, {self.text[:40]!r})"

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from fountain_audit.lazyre import lazy
-from fountain_audit.memos import content_table, forgettable
+from fountain_audit.memos import content_table, forgettable, remember
 from fountain_audit.parse.fountain import Note, read_grammar
 
 TYPE_CHECKING = False
@@ -517,11 +517,7 @@ def _shared_call(call: tuple) -> tuple:
     if len(name) + (0 if error is None else len(error)) > 200:  # (the table keeps no long text alive)
         return call
     shared = _CALLS.get(call)
-    if shared is None:
-        if len(_CALLS) >= 4096:
-            _CALLS.clear()
-        shared = _CALLS[call] = call
-    return shared
+    return shared if shared is not None else remember(_CALLS, call, call)
 
 
 _CALLS: dict[tuple, tuple] = content_table()  # the tuples of _tool_call, each kept once
@@ -608,10 +604,7 @@ def parse_note(note: Note) -> NoteRecord:
     ``"8.3s"``), seconds (float), tokens_per_second (float); ``unknown``: none
     (see ``body``).
     """
-    # The body (Note.body: between the first `[[` and the last `]]`, stripped), sliced once
-    src, a, b = note._lines.text, note.offset, note.end_offset
-    i, j = src.find("[[", a, b), src.rfind("]]", a, b)
-    body = src[i + 2:j].strip() if i >= 0 and j >= 0 else note.body
+    body = note.body
     # The head: most notes start `KIND: ` with no actor, read without the expression (the same
     # answer: a head with no period can only be that kind, and a blank then a non-blank follow it;
     # neither pipeline note has a colon in its first 16 characters)
@@ -645,9 +638,7 @@ def parse_note(note: Note) -> NoteRecord:
             return _valid_record(kind, note, actor, fields.copy())  # (a record's own dict: a reader may change it)
         rec = _read_payload(NoteRecord(kind, note, actor=actor), payload, end, KINDS[kind])
         if rec.valid and len(payload) <= 200:  # (the table keeps no long text alive)
-            if len(memo) >= 4096:
-                memo.clear()
-            memo[payload] = rec._fields.copy()
+            remember(memo, payload, rec._fields.copy())
         return rec
     rec = NoteRecord(kind, note, actor=actor)
     start = KINDS[kind]
@@ -694,10 +685,8 @@ def _read_tool_call(body: str, at: int) -> tuple | None:
     error = _STATUSES.get(st, False)
     if error is False:
         error = _status_error(st)
-        if len(st) <= 200:
-            if len(_STATUSES) >= 4096:
-                _STATUSES.clear()
-            _STATUSES[st] = error
+        if len(st) <= 200:  # (the table keeps no long text alive)
+            remember(_STATUSES, st, error)
     for strict in (True, False):
         # The decoder's scanner read in ``body`` itself (no copy of the arguments): a value that
         # ends at ``e`` is the one it reads in the arguments alone (a ")" follows them: no value

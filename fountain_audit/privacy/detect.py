@@ -35,7 +35,6 @@ import bisect
 import functools
 import itertools
 import math
-import operator
 import re
 
 from fountain_audit.memos import on_forget
@@ -1257,24 +1256,16 @@ def _skipped(match: Callable, text: str, start: int) -> bool:
     return bool(match(text, start)) or any(match(text, k) for k in range(start - 1, start - 3, -1) if k >= 0)
 
 
-_render = operator.methodcaller("render")  # a node's source text
 
 
 def workspace_paths(session) -> list[str]:
     """The absolute ``Workspace:`` paths a session names (scene descriptions, title page),
     without a trailing separator, in order of first appearance."""
     found = []
-    # A session repeats one description (the recorder's "... Model: M. Workspace: W.") in scene after
-    # scene, and Scene.workspace reads only its description's text: each text is read once. (A text
-    # without the word, a screenplay's, names none: its scenes are not read at all.)
-    read = set()
-    named = []
-    for s in session.scenes if "Workspace:" in session.document.text else ():
-        key = tuple(map(_render, s.description))  # the description as written
-        if key not in read:
-            read.add(key)
-            named.append(s.workspace)
-    for ws in named + [session.title.get("Workspace")]:
+    # (A text without the word, a screenplay's, names none: its scenes are not read at all. A session
+    # names one workspace in scene after scene: each distinct value is looked at once.)
+    named = [s.workspace for s in session.scenes] if "Workspace:" in session.document.text else []
+    for ws in dict.fromkeys(named + [session.title.get("Workspace")]):
         if not ws:
             continue
         ws = ws.strip()

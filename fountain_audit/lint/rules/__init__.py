@@ -248,30 +248,6 @@ _ROWS: list[tuple] = []  # the catalogue with severities and scopes as the rules
 SESSION_LIKE = ("session", "fragment")
 
 
-class _Validity(dict):
-    """Timestamp -> ``judge(timestamp)``, computed on the first look-up of each (``__missing__``)."""
-
-    def __init__(self, judge: Callable[[str], bool]) -> None:
-        super().__init__()
-        self.judge = judge
-
-    def __missing__(self, ts: str) -> bool:
-        ok = self[ts] = self.judge(ts)
-        return ok
-
-
-def _validity(ctx) -> _Validity:
-    from fountain_audit.model.session import valid_timestamp  # (not at start-up: see the module's imports)
-    return _Validity(valid_timestamp)
-
-
-def valid_timestamps(ctx) -> dict:
-    """``valid_timestamps(ctx)[ts]``: is heading timestamp ``ts`` a real date and time
-    (:func:`~fountain_audit.model.session.valid_timestamp`)? Each timestamp of the file is
-    judged once: H101 and S107 both ask it of every scene's."""
-    return ctx.memo("valid_timestamp", _validity)
-
-
 def no_placement_to_judge(session) -> bool:
     """Whether the placement rules (P101, P102, P104, N104) leave ``session``'s notes alone: a
     fragment with no scene at all is a design-doc excerpt of notes, with no placement to judge.

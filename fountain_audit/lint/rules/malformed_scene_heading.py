@@ -38,8 +38,8 @@ Hello?
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.model.session import TIMESTAMPED_KINDS
-from fountain_audit.lint.rules import SESSION_LIKE, valid_timestamps
+from fountain_audit.model.session import TIMESTAMPED_KINDS, valid_timestamp
+from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "H101"
 NAME = "malformed-scene-heading"
@@ -49,20 +49,19 @@ SCOPE = SESSION_LIKE + ("hand-off",)  # a hand-off file: only its heading time i
 
 
 def check(ctx):
-    valid = valid_timestamps(ctx)
     for scene in ctx.session.scenes:
         info, h = scene.info, scene.heading
         if info.kind not in TIMESTAMPED_KINDS:
             # a hand-off label read as its RFC 3339 time (read_heading) is held to the same test;
             # a hand-off without one is not time-stamped by the recorder and is not reported
-            if info.timestamp_form == "rfc3339" and not valid[info.timestamp]:
+            if info.timestamp_form == "rfc3339" and not valid_timestamp(info.timestamp):
                 yield Finding(h.line, h.column, f"hand-off heading time '{info.timestamp}' is not a valid date and time",
                               h.end_line, h.end_column)
             continue
         if info.timestamp is None:
             yield Finding(h.line, h.column, f"{info.kind} scene heading has no timestamp "
                           "(expected 'YYYY-MM-DD HH:MM:SS' at the end)", h.end_line, h.end_column)
-        elif not valid[info.timestamp]:
+        elif not valid_timestamp(info.timestamp):
             yield Finding(h.line, h.column, f"scene heading timestamp '{info.timestamp}' is not a valid date and time",
                           h.end_line, h.end_column)
         if info.kind == "chat" and not info.groups.get("talking") and " TALKING " not in info.place.upper():

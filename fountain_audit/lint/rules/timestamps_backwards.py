@@ -70,7 +70,8 @@ a.go
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.lint.rules import SESSION_LIKE, valid_timestamps
+from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.model.session import valid_timestamp
 
 CODE = "S107"
 NAME = "timestamps-backwards"
@@ -81,10 +82,9 @@ SCOPE = SESSION_LIKE
 
 def check(ctx):
     prev = None
-    valid = valid_timestamps(ctx)
     for scene in ctx.session.scenes:
         ts = scene.info.timestamp
-        if not ts or not valid[ts] or scene.info.timestamp_form == "rfc3339":
+        if not ts or not valid_timestamp(ts) or scene.info.timestamp_form == "rfc3339":
             continue  # (an impossible one, 2026-13-45 25:61:99, is H101's: nothing to compare; a local
             # time and one with a UTC offset cannot be ordered without the recorder's zone)
         if prev is not None:
