@@ -383,6 +383,19 @@ def test_content_after_the_end_is_s106_alone():
     assert [c for c, *_ in _found(unended, "S104", "S106", "S108", "T103")] == ["T103", "S108"]
 
 
+def test_the_end_with_text_on_the_next_line_is_s106():
+    """`THE END.` with appended text on the very next line is a character cue to Fountain (a
+    speaker `THE END.`): S106 reports it at the cue line, naming the line under it; S104 does not
+    also call the session unended."""
+    ended = _ONE_TURN.replace("It is fine.\n", "It is fine.\n\nOllama (llama3:8b) · 11 reply + 640 ctx · 1.32s · 8.3 tok/s\n")
+    glued = ended.replace("THE END.\n", "THE END.\nOne more thing.\n")
+    message = ("'THE END.' is followed by more content (line 24, with no blank line between: read as a speaker "
+               "named 'THE END.'); nothing may follow the end of a session")
+    assert _found(glued, "S104", "S106", "S108", "T103") == [("S106", 23, 1, message)]
+    spoken = ended.replace("THE END.\n", "THE END. (V.O.)\nOne more thing.\n")  # a cue of another name: no marker
+    assert [c for c, *_ in _found(spoken, "S104", "S106")] == ["S104"]
+
+
 def test_rules_citing_the_forwarding_line_give_the_line_of_forwarding_to():
     """P102, T101 and T102 name HARVEY's forwarding line by the line of `Forwarding to NAME.`
     (or of the v0 `(forwarding to NAME)` parenthetical), not by the HARVEY cue's line above it."""

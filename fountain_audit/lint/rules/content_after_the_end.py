@@ -11,6 +11,10 @@ it; readers take it as the end of the session and stop there. Anything after it 
 appended by hand or by a second recording into the same file, and is not part of the
 session readers see.
 
+`THE END.` with text on the very next line (no blank line between) is read by Fountain
+as a character cue, a speaker named `THE END.`: it is reported too, the content being the
+line under it.
+
 A reply may contain a `THE END.` line (the recorder writes replies verbatim); that
 line belongs to the reply and is not reported. A `THE END.` paragraph directly after
 a reply is read as part of the reply, so it is not reported either.
@@ -67,7 +71,7 @@ THE END.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.parse.fountain import Action, Blank, Boneyard, Transition
+from fountain_audit.parse.fountain import Action, Blank, Boneyard, Dialogue, Transition
 
 CODE = "S106"
 NAME = "content-after-the-end"
@@ -99,15 +103,20 @@ def _ends_followed_by_content(ctx) -> list:
             continue
         last = k
         marker = body[k]
-        if not (isinstance(marker, (Action, Transition)) and "THE END" in marker.part_text(0)
-                and marker.text.strip() == "THE END."):
-            continue
-        node = None  # what follows the marker, blank lines and boneyards skipped
-        for j in range(k + 1, len(body)):
-            if not isinstance(body[j], (Blank, Boneyard)):
-                node = body[j]
-                break
-        if node is None:
+        if isinstance(marker, Dialogue):  # `THE END.` with text on the next line: Fountain's cue
+            if marker.part_count < 2 or marker.part_text(0).strip() != "THE END.":
+                continue
+            node = _Line(marker._lines.position(marker.part_span(1)[0])[0])
+        elif isinstance(marker, (Action, Transition)) and "THE END" in marker.part_text(0) \
+                and marker.text.strip() == "THE END.":
+            node = None  # what follows the marker, blank lines and boneyards skipped
+            for j in range(k + 1, len(body)):
+                if not isinstance(body[j], (Blank, Boneyard)):
+                    node = body[j]
+                    break
+            if node is None:
+                continue
+        else:
             continue
         if absorbed is None:
             absorbed = {id(n) for sc in ctx.session.scenes for sp in sc.speeches for n in sp.continuation}
@@ -116,8 +125,22 @@ def _ends_followed_by_content(ctx) -> list:
     return out
 
 
+class _Line:
+    """Where the content after a `THE END.` cue starts (the line under it, in the same node)."""
+
+    __slots__ = ("line",)
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+
 def check(ctx):
     for marker, node in ends_followed_by_content(ctx):
-        yield Finding(marker.line, marker.column, f"'THE END.' is followed by more content "
-                      f"(line {node.line}); nothing may follow the end of a session",
-                      marker.end_line, marker.end_column)
+        if isinstance(marker, Dialogue):  # the cue line only: what follows it is the content
+            message = (f"'THE END.' is followed by more content (line {node.line}, with no blank line "
+                       "between: read as a speaker named 'THE END.'); nothing may follow the end of a session")
+            yield Finding(marker.line, marker.column, message, marker.line, len(marker.part_text(0).rstrip("\r\n")) + 1)
+        else:
+            yield Finding(marker.line, marker.column, f"'THE END.' is followed by more content "
+                          f"(line {node.line}); nothing may follow the end of a session",
+                          marker.end_line, marker.end_column)
