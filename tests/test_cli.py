@@ -76,6 +76,16 @@ def test_missing_path_exits_2_but_lints_the_rest(tmp_path):
     assert "P102" in r.output
 
 
+def test_jobs_that_is_not_a_number_names_what_it_counts():
+    """`--jobs x`: a usage error (exit 2) that says what --jobs counts, not click's "integer range";
+    a negative count names the range."""
+    r = run("lint", "--jobs", "x", str(SAMPLES / "clean-session.spmd"))
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == "Error: Invalid value for '-j' / '--jobs': 'x' is not a valid number of processes."
+    r = run("lint", "--jobs", "-1", str(SAMPLES / "clean-session.spmd"))
+    assert r.exit_code == 2 and r.output.splitlines()[-1].endswith("-1 is not in the range x>=0.")
+
+
 def test_unknown_rule_is_usage_error():
     r = run("lint", "--select", "no-such-rule", "x")
     assert r.exit_code == 2 and "unknown rule or rule prefix 'no-such-rule'" in r.output

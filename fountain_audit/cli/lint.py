@@ -33,10 +33,17 @@ def _click_option(opt: Option) -> click.Option:
     elif opt.kind == CHOICE:
         kw["type"] = click.Choice(opt.choices)
     elif opt.kind == COUNT:
-        kw["type"] = click.IntRange(min=0)
+        kw["type"] = _ProcessCount(min=0)
     elif opt.kind == PATH:
         kw["type"] = click.Path(**{**opt.path, **({"path_type": Path} if opt.path.get("path_type") else {})})
     return click.Option([*opt.decls, opt.dest], **kw)
+
+
+class _ProcessCount(click.IntRange):
+    """``--jobs N``: a whole number ≥ 0; ``--jobs x`` reads "'x' is not a valid number of processes"
+    (click's own word for the type, "integer range", names no thing the user counts)."""
+
+    name = "number of processes"
 
 
 #: A usage error the fast path met in :func:`run_lint`: the command reports it instead of running
