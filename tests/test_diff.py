@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import fountain_audit.diff
-from fountain_audit.diff import engine
+from fountain_audit.diff import differ, engine
 from fountain_audit.diff import (DiffError, Options, diff_texts, json_patch, make_side, render_unified, word_diff)
 from fountain_audit import dump as dump_module
 from fountain_audit.cli.diff import diff as diff_cmd
@@ -504,6 +504,23 @@ def test_moved_turn(tmp_path):
     assert [(c.kind, c.a_turn, c.b_turn) for c in r.changes] == [("turn-moved", 0, 2)]
     assert r.summary()["turns_moved"] == 1
     patched_dump(r.a, r.b, r.patch, r.options)
+
+
+def test_moved_and_reworded_turn_is_one_move_with_its_change(monkeypatch):
+    """Turn 1 moved to the end and its prompt reworded: one turn-moved (1 -> 3) and the user
+    input's change, not a removed turn and an added one. Past the comparison budget the pass
+    is skipped (the diff stays linear) and the turns are removed and added, as before."""
+    a, _ = replay_pair()
+    moved = T(a[0].prompt.replace("design doc", "design document"), a[0].reply, a[0].tools, rag=True)
+    b = [a[1], a[2], moved]
+    r = diff_texts(render(a), render(b), "a", "b")
+    assert [(c.kind, c.a_turn, c.b_turn, c.message) for c in r.changes] == [
+        ("turn-moved", 0, 2, "turn moved from turn 1 to turn 3"), ("user-changed", 0, 2, "user changed (RSDOIEL)")]
+    assert r.summary()["turns_moved"] == 1
+    patched_dump(r.a, r.b, r.patch, r.options)
+    monkeypatch.setattr(differ, "MOVE_COMPARISONS", 0)
+    r = diff_texts(render(a), render(b), "a", "b")
+    assert [(c.kind, c.a_turn, c.b_turn) for c in r.changes] == [("turn-removed", 0, None), ("turn-added", None, 2)]
 
 
 def test_changed_user_input_is_one_changed_turn():

@@ -25,6 +25,11 @@ _TURN_KEYS = frozenset({"record", "id", "provenance", "file", "index", "span", "
                         "other_notes", "stats"})
 
 
+#: Most pairs of a deleted and an inserted turn :meth:`Differ._moves` compares to find a turn
+#: moved and reworded (each comparison bounded by :func:`~fountain_audit.diff.words.ratio`).
+MOVE_COMPARISONS = 2_500
+
+
 def in_recall_scene(note: dict[str, Any] | None) -> bool:
     """A recall note written in an ``INT. CONTEXT RECALL`` scene (compared as that scene's text),
     not in a turn's own scene."""
@@ -289,7 +294,12 @@ class Differ:
         return refined, out
 
     def _moves(self, script: list[Step]) -> dict[int, int]:
-        """Deleted A turns re-inserted elsewhere in B with the same key: ``{a: b}``."""
+        """Deleted A turns re-inserted elsewhere in B: ``{a: b}``. First those with the same key
+        (user input, else reply); then, among the rest, a turn moved and reworded: each deleted
+        turn, in order, is paired with the still unpaired inserted turn most like it (turn text
+        similarity at least :data:`~fountain_audit.diff.words.THRESHOLD`, the first on a tie).
+        That second pass compares at most :data:`MOVE_COMPARISONS` pairs (none when there are
+        more): a diff stays linear in the turns; the turns are then reported removed and added."""
         inserted: dict[tuple, list[int]] = {}
         for op, _, j in script:
             if op == "ins":
@@ -300,6 +310,18 @@ class Differ:
                 cands = inserted.get(turn_key(self.ra[i]))
                 if cands:
                     out[i] = cands.pop(0)
+        dels = [i for op, i, _ in script if op == "del" and i not in out]
+        ins = sorted(j for cands in inserted.values() for j in cands)
+        if dels and ins and len(dels) * len(ins) <= MOVE_COMPARISONS:
+            for i in dels:
+                best, best_r = None, THRESHOLD
+                for j in ins:
+                    r = ratio(turn_text(self.ra[i]), turn_text(self.rb[j]))
+                    if r >= best_r and (best is None or r > best_r):
+                        best, best_r = j, r
+                if best is not None:
+                    out[i] = best
+                    ins.remove(best)
         return out
 
     def _turn_summary(self, rec: dict[str, Any]) -> dict[str, Any]:
