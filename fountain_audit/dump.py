@@ -347,39 +347,41 @@ def _prose_phase(turn: Turn, node: Node) -> str | None:
 
 
 def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset({"tool"}),
-                 in_turns: bool = True) -> Iterator[ToolCallRecord | NoteRecordOut]:
+                 in_turns: bool = True, turn: int | None = None) -> Iterator[ToolCallRecord | NoteRecordOut]:
     """The notes of ``session`` whose kind is in ``kinds``, in source order.
 
     Tool notes (and, when ``"tool"`` is selected, pre-v1.2 prose tool calls) come out as
     :class:`ToolCallRecord`, every other note as :class:`NoteRecordOut`. ``in_turns=False``
     leaves out the notes of turns (and prose tool calls, which are always in a turn): what
-    :func:`turn_records` does not already give.
+    :func:`turn_records` does not already give. ``turn`` (a 0-based turn index): only that
+    turn's notes (``show t3.tool2`` makes no record of the others).
     """
     refs = _SceneRefs(session)
     ids = ids_of(session)
     prose: list[tuple[int, ToolCallRecord]] = []
     if "tool" in kinds and in_turns:
-        for turn in session.turns:
-            for node in turn.prose_tool_calls:
-                prose.append((node.offset, _tool_from_prose(file, node, refs(turn.scene_index), turn.index,
-                                                            _prose_phase(turn, node), ids)))
+        for turn_ in session.turns if turn is None else session.turns[turn:turn + 1]:
+            for node in turn_.prose_tool_calls:
+                prose.append((node.offset, _tool_from_prose(file, node, refs(turn_.scene_index), turn_.index,
+                                                            _prose_phase(turn_, node), ids)))
     k = 0
     notes = iter_placements(session)  # (made as they are written, not kept)
     if "inline" in kinds and inline_placements(session):  # inline notes, in source order among the others
         notes = heapq.merge(notes, inline_placements(session), key=lambda p: p.note.node.offset)
     for p in notes:
         rec = p.note
-        if rec.kind not in kinds or (p.turn is not None and not in_turns):
+        if rec.kind not in kinds or (p.turn is not None and not in_turns) or (
+                turn is not None and (p.turn is None or p.turn.index != turn)):
             continue
         while k < len(prose) and prose[k][0] < rec.node.offset:
             yield prose[k][1]
             k += 1
         scene = refs(p.scene)
-        turn = p.turn.index if p.turn is not None else None
+        index = p.turn.index if p.turn is not None else None
         if rec.kind == "tool":
-            yield _tool_from_note(file, rec, scene, turn, p.phase, ids)
+            yield _tool_from_note(file, rec, scene, index, p.phase, ids)
         else:
-            yield _note_out(file, rec, scene, turn, p.phase, ids)
+            yield _note_out(file, rec, scene, index, p.phase, ids)
     for _, r in prose[k:]:
         yield r
 
@@ -493,9 +495,10 @@ def _node_end_offset(node: Node) -> int:
     return node.end_offset
 
 
-def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
+def turn_records(session: Session, file: str, only: int | None = None) -> Iterator[TurnRecord]:
     """Every turn of ``session`` in order (several per scene when the scene holds several
-    exchanges; turns without user input or without reply too)."""
+    exchanges; turns without user input or without reply too); with ``only`` (a 0-based turn
+    index), that turn's record alone (none when there is no such turn)."""
     refs = _SceneRefs(session)
     ids = ids_of(session)
     provenance = session_provenance(session, file)["replies"]
@@ -506,7 +509,7 @@ def turn_records(session: Session, file: str) -> Iterator[TurnRecord]:
     switch_offsets = [p.note.node.offset for p in switches]
     switch_cache: dict[int, NoteRecordOut] = {}
     humans = actors.humans_of(session)
-    for turn in session.turns:
+    for turn in session.turns if only is None else session.turns[only:only + 1] if only >= 0 else ():
         scene = session.scenes[turn.scene_index]
         ref = refs(scene)
         parts: list[Node] = []

@@ -38,6 +38,8 @@ FORMAT_VERSION = "1.2"
 _EOL_RE = re.compile(r"\r\n|\r|\n")
 #: The ids of AST records (``dump --ast``): ``n4``, ``n1.2``, and ``doc``.
 _AST_ID_RE = re.compile(r"n[0-9]+(?:\.[0-9]+)?|doc")
+#: A turn's id or the id of one of its parts or notes (``t3``, ``t3.reply``, ``t3.tool2``): group 1 the turn.
+_TURN_ID_RE = re.compile(r"(t[1-9][0-9]*)(?:\.[a-z][a-z-]*[0-9]*)?")
 _LINES_RE = re.compile(r"(?P<a>[0-9]*):(?P<b>[0-9]*)|(?P<n>[0-9]+)")  # used with fullmatch: ASCII digits only
 _ALL = record_kinds(["all"])
 
@@ -147,9 +149,16 @@ class Elements:
 
     def _family(self, ident: str) -> dict[str, dict[str, Any]]:
         """The records among which ``ident`` is, if anywhere: the AST's for ``n…`` and ``doc``,
-        else the session's. Each is built only when asked for (the AST's records are about half
-        the time of reading every record of a large file, and a turn's id does not need them)."""
-        return self._ast_records() if _AST_ID_RE.fullmatch(ident) else self._session_records()
+        else the session's (only those of its turn for a turn's id, ``t3`` or ``t3.…``). Each is
+        built only when asked for (the AST's records are about half the time of reading every
+        record of a large file, and a turn's id does not need them; the records of one turn are a
+        fraction of the memory of all of them)."""
+        if _AST_ID_RE.fullmatch(ident):
+            return self._ast_records()
+        m = _TURN_ID_RE.fullmatch(ident)
+        if m is not None and self._sess is None and len(ident) <= 24:  # (int() of a typed turn number: short)
+            return self._read_session_records(m.group(1))
+        return self._session_records()
 
     def _ast_records(self) -> dict[str, dict[str, Any]]:
         if self._ast is None:
@@ -170,7 +179,9 @@ class Elements:
                 out[c["id"]] = c
         return out
 
-    def _read_session_records(self) -> dict[str, dict[str, Any]]:
+    def _read_session_records(self, turn: str | None = None) -> dict[str, dict[str, Any]]:
+        """id → record of the session's elements (see :meth:`records`); with ``turn`` (``"t3"``),
+        only the records of that turn, its parts and notes, with the scenes and regions."""
         s, f = self.session, self.file
         out: dict[str, dict[str, Any]] = {}
         head = s.scenes[0].heading.offset if s.scenes else None
@@ -188,7 +199,12 @@ class Elements:
         if span is not None:
             out["end"] = {"record": "region", "id": "end", "span": span.to_json()}
         ids = ids_of(s)
-        for turn, rec in zip(s.turns, turn_records(s, f)):
+        wanted = only = None
+        turns = s.turns
+        if turn is not None:  # ("t3": index 2)
+            wanted, only = turn + ".", int(turn[1:]) - 1
+            turns = turns[only:only + 1]
+        for turn_, rec in zip(turns, turn_records(s, f, only)):
             j = rec.to_json()
             out[j["id"]] = j
             for part in ("user", "forwarding", "reply"):
@@ -196,10 +212,12 @@ class Elements:
                     out[j[part]["id"]] = {"record": "speech", **j[part]}
             for a in j["actions"]:
                 out[a["id"]] = {"record": "speech", **a}
-            if turn.stats is not None:
-                out[ids.of(turn.stats)] = {"record": "stats", "id": ids.of(turn.stats),
-                                           "span": Span.of(turn.stats).to_json()}
-        for rec in note_records(s, f, _ALL):
+            if turn_.stats is not None:
+                out[ids.of(turn_.stats)] = {"record": "stats", "id": ids.of(turn_.stats),
+                                            "span": Span.of(turn_.stats).to_json()}
+        for rec in note_records(s, f, _ALL, turn=only):
+            if wanted is not None and not (rec.id or "").startswith(wanted):
+                continue  # (a recall note of the turn: recall:ID, not one of the turn's ids)
             j = rec.to_json()
             out[j["id"]] = j
         return out
