@@ -93,6 +93,10 @@ FOUND = {
         r'{"cmd":"mysqldump -u app -p\"Qx7fakefake#9\" prod"}',
         [(29, 42, "cli-password", "Qx7fakefake#9")],
         r'{"cmd":"mysqldump -u app -p\"<redacted:cli-password>\" prod"}'),
+    "Markdown backslash escape in a reply": (  # (CommonMark §2.4: renders as ghp_…)
+        r"Here: ghp\_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5 and \*not\* a token",
+        [(6, 47, "github-token", r"ghp\_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5")],
+        r"Here: <redacted:github-token> and \*not\* a token"),
     "sshpass -p": (
         "sshpass -p 'Qx7fakefake#9' ssh deploy@host",
         [(12, 25, "cli-password", "Qx7fakefake#9")],

@@ -765,16 +765,18 @@ def test_an_empty_rag_source_says_no_source_written(tmp_path):
     assert "<code></code>" not in html
 
 
-@pytest.mark.parametrize("written", [
-    r"ghp\_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5",  # a Markdown backslash escape
-    "ghp&#95;aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5",  # a character reference
-    "ghp_aB3dE5fG7hI9jK1l&#x4d;3nO5pQ7rS9tU1vW3xY5",  # a hexadecimal one inside it
-    "gh*p_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5*",  # emphasis splitting it across tags
+@pytest.mark.parametrize("written, pre", [
+    (r"ghp\_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5", 0),  # a Markdown backslash escape: found as written
+    ("ghp&#95;aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5", 1),  # a character reference
+    ("ghp_aB3dE5fG7hI9jK1l&#x4d;3nO5pQ7rS9tU1vW3xY5", 1),  # a hexadecimal one inside it
+    ("gh*p_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5*", 1),  # emphasis splitting it across tags
 ])
-def test_redact_catches_a_secret_the_markdown_rendering_puts_back_together(tmp_path, written):
-    """The reply is redacted as written, where these spellings are no token; rendered, the page
-    showed the working token (adversarial trial). With --redact the shown text is checked: such a
-    reply is shown as its visible text, redacted, in a <pre>."""
+def test_redact_catches_a_secret_the_markdown_rendering_puts_back_together(tmp_path, written, pre):
+    """The reply is redacted as written, where the last three spellings are no token; rendered,
+    the page showed the working token (adversarial trial). With --redact the shown text is
+    checked: such a reply is shown as its visible text, redacted, in a <pre>. A Markdown backslash
+    escape (``ghp\\_…``) is read by the secret detectors themselves (V101 reports it), so that reply
+    is redacted as written and keeps its formatting."""
     from fountain_audit.report.markdown import render_markdown, visible_text
 
     text = (SAMPLES / "clean-session.spmd").read_text()
@@ -784,7 +786,7 @@ def test_redact_catches_a_secret_the_markdown_rendering_puts_back_together(tmp_p
     assert r.exit_code == 0, r.output
     html = (tmp_path / "r.html").read_text()
     assert "aB3dE5fG7hI9jK1" not in html
-    assert html.count('<pre class="md-redacted">') == 1 and "Here: &lt;redacted:github-token&gt;" in html
+    assert html.count('<pre class="md-redacted">') == pre and "Here: &lt;redacted:github-token&gt;" in html
     assert "ghp_aB3dE5fG7hI9jK1" in visible_text(render_markdown("Here: " + written))  # (what the page showed)
     # without --redact nothing changes; a redacted reply with no secret keeps its formatting
     assert render_markdown("a *b* c\n", redacted=True) == render_markdown("a *b* c\n") == "<p>a <em>b</em> c</p>\n"

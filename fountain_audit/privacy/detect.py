@@ -903,11 +903,14 @@ def _split_json_secrets(plugin: _Plugin, text: str,
 
 # --------------------------------------------------------------------------- JSON escapes
 
-#: One JSON escape: a surrogate pair written as two ``\uXXXX``, one ``\uXXXX``, or a
-#: one-character escape (``\"``, ``\\``, ``\/``, ``\b``, ``\f``, ``\n``, ``\r``, ``\t``). A
-#: backslash before anything else is no escape and stays as written.
-_ESCAPE_RE = lazy(r'\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|[0-9a-fA-F]{4})|["\\/bfnrt])')
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+#: One escape: in JSON, a surrogate pair written as two ``\uXXXX``, one ``\uXXXX``, or a
+#: one-character escape (``\"``, ``\\``, ``\/``, ``\b``, ``\f``, ``\n``, ``\r``, ``\t``); in
+#: Markdown, a backslash before any ASCII punctuation character, which stands for that character
+#: (CommonMark 0.31 §2.4: a reply's ``ghp\_…`` renders as the token). A backslash before anything
+#: else is no escape and stays as written.
+_ESCAPE_RE = lazy(r'\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|[0-9a-fA-F]{4})'
+                  r'|[bfnrt!-/:-@\[-`{-~])')
+_SIMPLE_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 #: How many times a line's escapes are read: once for JSON in a tool argument's string (a tool
 #: writing a JSON file, ``"{\"password\":\"…\"}"``), twice for JSON in a string of that JSON
 #: (``\\\"`` → ``\"`` → ``"``), three times for one more nesting.
@@ -918,7 +921,7 @@ def _unescape(m: re.Match[str]) -> str:
     """The character one :data:`_ESCAPE_RE` match stands for (a lone surrogate stays one)."""
     s = m.group()
     if s[1] != "u":
-        return _SIMPLE_ESCAPES[s[1]]
+        return _SIMPLE_ESCAPES.get(s[1], s[1])  # (punctuation stands for itself: \\" \\\\ \\/ \\_)
     code = int(s[2:6], 16)
     if len(s) == 12:  # a surrogate pair: one code point
         code = 0x10000 + ((code - 0xD800) << 10) + (int(s[8:12], 16) - 0xDC00)
