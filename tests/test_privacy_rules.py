@@ -539,3 +539,51 @@ def test_json_members_across_lines_scale_linearly():
         if ratios[-1] <= 11:
             return
     pytest.fail(f"10x the members took {ratios} x the time")
+
+
+# --------------------------------------------------------------------------- UTF-16 files
+
+_UTF16_LINE = "token ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5 at /home/bob/x"
+
+
+def _utf16_session(tmp_path, encoding: str, bom: bytes = b""):
+    """The clean sample with a token and a home path on line 31, saved as UTF-16 (new-user trial:
+    such a file passed `lint --select V` with "All clear")."""
+    lines = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8").split("\n")
+    lines.insert(30, _UTF16_LINE)
+    path = tmp_path / f"{encoding}.spmd"
+    path.write_bytes(bom + "\n".join(lines).encode(encoding))
+    return path
+
+
+@pytest.mark.parametrize("encoding, bom", [("utf-16", b""), ("utf-16-be", b"\xfe\xff")])
+def test_a_utf16_file_has_its_secrets_and_home_paths_found_in_its_utf16_text(tmp_path, encoding, bom):
+    path = _utf16_session(tmp_path, encoding, bom)
+    text = read_path(path)
+    found = [(d.code, d.line, d.column, d.message) for d in lint_text(text, str(path), Selection.build())]
+    where = " (read as UTF-16: lines and columns as an editor reading the file as UTF-16 shows them)"
+    assert found == [
+        ("E104", 1, 1, "file is UTF-16 text, not UTF-8: re-encode it as UTF-8 to check it as a session; only the "
+                       "privacy rules (V) check it, in its UTF-16 text"),
+        ("V101", 31, 7, "GitHub token (github-token) in the session: ghp_…(40 chars); revoke it and share only a "
+                        "redacted copy" + where),
+        ("V102", 31, 51, "home directory path /home/bob names a user account" + where)]
+
+
+def test_no_view_of_a_utf16_file_shows_its_secret(tmp_path):
+    """Read as UTF-8, the token is `g\\0h\\0p\\0_\\0…`: the code frames of `lint` (with or without
+    --redact) and `show --redact` must not print it (show printed it, NULs as `\\x00`)."""
+    from click.testing import CliRunner
+    from fountain_audit.cli import main
+    from fountain_audit.privacy.redact import mask
+    path = _utf16_session(tmp_path, "utf-16")
+    secret = "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"
+    for args in (["lint", "--output-format", "full", str(path)], ["lint", "--redact", "--output-format", "full", str(path)],
+                 ["show", "--redact", str(path), "L31"], ["show", "--redact", "--format", "json", str(path), "L31"]):
+        r = CliRunner().invoke(main, args)
+        shown = r.output.replace("\\x00", "").replace("\\u0000", "").replace("\x00", "")
+        assert r.exit_code in (0, 1), (args, r.output)
+        assert ("<redacted:github-token>" if "--redact" in args else "ghp_****") in shown, args
+        assert secret[:12] not in shown, args
+    narrow = read_path(path)
+    assert "\x00".join(secret) in narrow and "\x00".join(secret) not in mask(narrow)

@@ -172,8 +172,10 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
         if r.text is not None:
             texts[r.name] = r.text
             if fmt == "full" and not quiet:  # for code frames: secrets masked, lines and columns kept
+                from fountain_audit.parse.source import utf16_text
                 from fountain_audit.privacy.redact import mask
-                sources[r.name] = mask(r.text)
+                # (a UTF-16 file's findings are placed in its UTF-16 text: see E104)
+                sources[r.name] = mask(utf16_text(r.text) or r.text)
     for msg in errors:
         secho(f"fountain-audit: error: {one_line(msg)}", err=True, fg="red")
     outcome = None
@@ -280,13 +282,14 @@ def _redact_report(diagnostics, checked, errors, texts, sources, *, secrets: boo
     original file); code frames get a column map so their carets land on the redacted text."""
     from dataclasses import replace
 
+    from fountain_audit.parse.source import utf16_text
     from fountain_audit.privacy.redact import Redactor, frame_text, session_redactor
 
     plain = Redactor(secrets=secrets)
     per_file = {name: session_redactor(text, secrets=secrets) for name, text in texts.items()}
     frames, shown = {}, {}
-    for name in sources:
-        shown[plain.text(name)], fm = frame_text(texts[name], per_file[name])
+    for name in sources:  # (a UTF-16 file's findings are placed in its UTF-16 text: see E104)
+        shown[plain.text(name)], fm = frame_text(utf16_text(texts[name]) or texts[name], per_file[name])
         frames[plain.text(name)] = fm.column
     out = [replace(d, path=plain.text(d.path), message=per_file.get(d.path, plain).text(d.message)) for d in diagnostics]
     return out, [plain.text(c) for c in checked], [plain.text(e) for e in errors], shown, frames

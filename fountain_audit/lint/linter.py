@@ -22,7 +22,7 @@ from fountain_audit.lint.rules import RuleContext
 from fountain_audit.lint.selection import RuleSelectionError, Selection, resolve_rules  # noqa: F401 (re-exported)
 from fountain_audit.lint.suppressions import apply, directives, unused
 from fountain_audit.model.session import build_session
-from fountain_audit.parse.source import decode_bytes, looks_binary, read_path
+from fountain_audit.parse.source import decode_bytes, looks_binary, read_path, utf16_text
 
 
 def lint_text(text: str, path: str = "<string>", selection: Selection | None = None,
@@ -55,8 +55,9 @@ def lint_session(text: str, document, session, path: str = "<string>", selection
 def _lint(text: str, path: str, selection: Selection, ignored, document=None, session=None,
           suppressions: bool = True) -> list[Diagnostic]:
     rules = selection.rules
-    if looks_binary(text):  # one finding (E104), not hundreds of meaningless ones; but the privacy
-        # rules still run (NUL bytes put in front of a session must not hide the secrets in it)
+    if looks_binary(text) or utf16_text(text) is not None:  # one finding (E104), not hundreds of
+        # meaningless ones; but the privacy rules still run (NUL bytes put in front of a session, or
+        # a session saved as UTF-16, must not hide the secrets in it)
         rules = tuple(r for r in rules if r.code == "E104" or r.code.startswith("V"))
     allow = _compiled(selection.privacy_allow)
     owned = document is None  # the model is made here, and dropped here once the rules have run

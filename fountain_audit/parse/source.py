@@ -277,6 +277,24 @@ _MAGIC = (
 )
 
 
+#: The UTF-16 byte-order marks (FF FE little-endian, FE FF big-endian) as :func:`decode_bytes` reads
+#: them: two undecodable bytes.
+_UTF16_MARKS = ("\udcff\udcfe", "\udcfe\udcff")
+
+
+def utf16_text(text: str) -> str | None:
+    """The text of a UTF-16 file: ``text`` as :func:`decode_bytes` read it (UTF-8, so the file's
+    bytes are ``encode_text(text)``) decoded as UTF-16 instead, when it starts with a UTF-16
+    byte-order mark (the mark dropped); ``None`` when it does not, or does not decode as UTF-16.
+    Offsets, lines and columns in it are those an editor reading the file as UTF-16 shows."""
+    if not text.startswith(_UTF16_MARKS):
+        return None
+    try:
+        return encode_text(text).decode("utf-16")
+    except UnicodeError:
+        return None
+
+
 def describe_content(text: str, kind: str | None = None) -> str | None:
     """What a file that holds no session is, for messages: ``"empty"``, ``"a PNG image"``,
     ``"binary data"``, ``"a plain screenplay (no Harvey scene or note)"`` (when ``kind``,

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, NamedTuple
 
+from fountain_audit.parse.source import utf16_text
 from fountain_audit.privacy.detect import (HOME_RE, SEP, find_home_paths, find_secrets, workspace_paths,
                                            workspace_regex)
 
@@ -164,10 +165,14 @@ class Redactor:
         if session is not None:
             self.add(workspace_paths(session))
         if text:
+            wide = utf16_text(text)
             if self.secrets:
                 fresh = False
-                for s in find_secrets(text):
-                    for v in _spellings(s.value):
+                found = [(s, _spellings(s.value)) for s in find_secrets(text)]
+                if wide is not None:  # a UTF-16 file, read as UTF-8: its secrets spelt with NULs between
+                    found += [(s, _utf16_spellings(s.value)) for s in find_secrets(wide)]
+                for s, spellings in found:
+                    for v in spellings:
                         if v and v not in self.known:
                             self.known[v] = s.kind
                             fresh = True
@@ -178,7 +183,7 @@ class Redactor:
                     self._known_re = _any_of(self.known)
                     self._known_folded = {v.casefold(): kind for v, kind in self.known.items()}
             if self.homes:
-                self._add_users(h.user for h in find_home_paths(text))
+                self._add_users(h.user for h in find_home_paths(text if wide is None else wide))
         return self
 
     def _add_users(self, users: Iterable[str]) -> None:
@@ -380,16 +385,32 @@ def map_column(reps: list[Replacement], offset: int) -> int:
 
 def mask(s: str, keep_newlines: bool = True) -> str:
     """``s`` with every secret's characters after its public prefix replaced by ``*``: same
-    length, same lines, so columns and code-frame carets stay where they were."""
-    secrets = find_secrets(s)
-    if not secrets:
+    length, same lines, so columns and code-frame carets stay where they were. In a UTF-16 file
+    read as UTF-8 (:func:`~fountain_audit.parse.source.utf16_text`), a secret of its UTF-16 text
+    is masked where it stands, a NUL between each two of its characters."""
+    spans = [(sec.start + sec.shown, sec.end) for sec in find_secrets(s)]
+    wide = utf16_text(s)
+    if wide is not None:
+        for sec in find_secrets(wide):
+            for spelt in _utf16_spellings(sec.value):
+                at = s.find(spelt)
+                while at >= 0:
+                    spans.append((at + 2 * sec.shown, at + len(spelt)))
+                    at = s.find(spelt, at + len(spelt))
+    if not spans:
         return s
     chars = list(s)
-    for sec in secrets:
-        for i in range(sec.start + sec.shown, sec.end):
+    for start, end in spans:
+        for i in range(start, end):
             if not (keep_newlines and chars[i] in "\r\n"):
                 chars[i] = "*"
     return "".join(chars)
+
+
+def _utf16_spellings(value: str) -> set[str]:
+    """How a secret of a UTF-16 file's text reads in that file read as UTF-8: each spelling of
+    :func:`_spellings` that is ASCII with a NUL between each two characters (both byte orders)."""
+    return {"\x00".join(v) for v in _spellings(value) if v.isascii()}
 
 
 def _spellings(value: str) -> set[str]:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
+from fountain_audit.parse.source import utf16_text as _utf16_text
 from fountain_audit.lint.catalog import PREPARED
 from fountain_audit.lint.diagnostics import Finding, Severity
 
@@ -328,6 +329,12 @@ class RuleContext:
             cached = folded(self.text, self.ascii_bytes())
             object.__setattr__(self, "_folded", cached)
         return cached
+
+    def utf16_text(self) -> str | None:
+        """The file's text decoded as UTF-16 when it is a UTF-16 file
+        (:func:`fountain_audit.parse.source.utf16_text`), else ``None``; once per file. The
+        privacy rules look there: the session model of such a file, read as UTF-8, is noise."""
+        return self.memo("utf16", lambda ctx: _utf16_text(ctx.text))
 
     def memo(self, key: str, compute: Callable[["RuleContext"], Any]) -> Any:
         """``compute(self)``, computed once per file for ``key`` (a rule's ``prepare`` computes

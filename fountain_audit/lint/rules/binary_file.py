@@ -3,7 +3,9 @@ r"""The file is binary, not a session transcript.
 ## What it does
 Reports a file whose start holds NUL bytes and mostly non-text characters (an image,
 an archive, a database), and skips every other rule for it but the privacy rules (V): NUL
-bytes put in front of a session must not hide the secrets and home paths in it.
+bytes put in front of a session must not hide the secrets and home paths in it. A UTF-16
+file (one starting with a UTF-16 byte-order mark, as some Windows editors and shells write
+text) is reported as such; the privacy rules read it decoded as UTF-16.
 
 ## Why is this bad?
 A binary file named `*.spmd` or `*.fountain` is not a session: checking it would bury
@@ -41,6 +43,9 @@ SCOPE = ALL_KINDS
 
 
 def check(ctx):
-    if looks_binary(ctx.text):
+    if ctx.utf16_text() is not None:
+        yield Finding(1, 1, "file is UTF-16 text, not UTF-8: re-encode it as UTF-8 to check it as a session; "
+                      "only the privacy rules (V) check it, in its UTF-16 text")
+    elif looks_binary(ctx.text):
         yield Finding(1, 1, "file looks binary (NUL bytes and control characters); only the privacy rules (V) "
                       "check it further")

@@ -41,6 +41,9 @@ of these regexes matches is not reported.
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import ALL_KINDS
+from fountain_audit.lint.rules.secret_in_session import UTF16_PLACE
+from fountain_audit.model.session import build_session
+from fountain_audit.parse.fountain import parse
 from fountain_audit.parse.source import LineIndex
 from fountain_audit.privacy.detect import find_home_paths, skip_home_paths, workspace_paths, workspace_regex
 
@@ -61,8 +64,13 @@ def prepare(ctx):
 
 
 def check(ctx):
-    text = ctx.text
-    found = skip_home_paths(text, ctx.memo(CODE, _found), workspace_regex(workspace_paths(ctx.session)))
+    text, where = ctx.text, ""
+    wide = ctx.utf16_text()
+    if wide is not None:  # a UTF-16 file: its session model, read as UTF-8, is noise
+        text, where = wide, UTF16_PLACE
+        found = skip_home_paths(wide, find_home_paths(wide), workspace_regex(workspace_paths(build_session(parse(wide)))))
+    else:
+        found = skip_home_paths(text, ctx.memo(CODE, _found), workspace_regex(workspace_paths(ctx.session)))
     if ctx.privacy_allow:
         found = [h for h in found if not any(p.search(h.text) for p in ctx.privacy_allow)]
     if not found:
@@ -71,4 +79,4 @@ def check(ctx):
     for h in found:
         line, col = index.position(h.start)
         end_line, end_col = index.position(h.end)
-        yield Finding(line, col, f"home directory path {h.text} names a user account", end_line, end_col)
+        yield Finding(line, col, f"home directory path {h.text} names a user account{where}", end_line, end_col)

@@ -60,6 +60,10 @@ Inline: `/* fountain-audit: disable-next=V101 */`.
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import ALL_KINDS
 from fountain_audit.parse.source import LineIndex
+from fountain_audit.privacy.detect import find_secrets
+
+#: Where a finding in a UTF-16 file is (E104 reports the file; its lines and columns are the text's).
+UTF16_PLACE = " (read as UTF-16: lines and columns as an editor reading the file as UTF-16 shows them)"
 
 CODE = "V101"
 NAME = "secret-in-session"
@@ -74,12 +78,18 @@ def prepare(ctx):
 
 
 def check(ctx):
-    secrets = ctx.secrets()
+    text, where = ctx.text, ""
+    wide = ctx.utf16_text()
+    if wide is not None:  # a UTF-16 file: read as UTF-8, its text is every other byte NUL
+        secrets = find_secrets(wide, ctx.privacy_allow)
+        text, where = wide, UTF16_PLACE
+    else:
+        secrets = ctx.secrets()
     if not secrets:
         return
-    index = LineIndex(ctx.text)
+    index = LineIndex(text)
     for s in secrets:
         line, col = index.position(s.start)
         end_line, end_col = index.position(s.end)
         yield Finding(line, col, f"{s.label} ({s.kind}) in the session: {s.masked()}; revoke it and "
-                      "share only a redacted copy", end_line, end_col)
+                      f"share only a redacted copy{where}", end_line, end_col)
