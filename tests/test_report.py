@@ -790,3 +790,25 @@ def test_redact_catches_a_secret_the_markdown_rendering_puts_back_together(tmp_p
     assert "ghp_aB3dE5fG7hI9jK1" in visible_text(render_markdown("Here: " + written))  # (what the page showed)
     # without --redact nothing changes; a redacted reply with no secret keeps its formatting
     assert render_markdown("a *b* c\n", redacted=True) == render_markdown("a *b* c\n") == "<p>a <em>b</em> c</p>\n"
+
+
+def test_notes_outside_every_scene_are_on_the_page_and_every_link_lands(tmp_path):
+    """A [[model switch:]] after FADE IN:, before the first scene: the turn cards link to
+    #s0.model-switch1 and the page had no such element, nor the model's name (new-user trial);
+    a fragment of RAG notes before any scene counted "RAG retrievals 1" and showed none."""
+    text = (SAMPLES / "clean-session.spmd").read_text()
+    switched = text.replace("FADE IN:\n", "FADE IN:\n\n[[model switch: llama3:8b (ollama) at 2026-06-24 10:00:00]]\n", 1)
+    (tmp_path / "s.spmd").write_text(switched)
+    assert run("report", str(tmp_path / "s.spmd"), "-o", str(tmp_path / "s.html")).exit_code == 0
+    html = (tmp_path / "s.html").read_text()
+    assert ('<li id="s0.model-switch1"><span class="ids">s0.model-switch1</span> [[model switch: llama3:8b (ollama) at '
+            '2026-06-24 10:00:00]] <span class="ids">L12</span></li>') in html
+    ids = set(re.findall(r' id="([^"]+)"', html))
+    assert {h for h in re.findall(r' href="#([^"]+)"', html)} - ids == set()
+    assert re.search(r'<dd class="models">[^<]*, llama3:8b</dd>', html)  # (the header's models name it)
+    fragment = tmp_path / "f.fountain"
+    fragment.write_text("[[rag: 3 chunks from sparqlset.db, top score 0.87]]\n[[rag-source: README.md]]\n")
+    assert run("report", str(fragment), "-o", str(tmp_path / "f.html")).exit_code == 0
+    html = (tmp_path / "f.html").read_text()
+    assert '<li id="s0.rag1"><span class="ids">s0.rag1</span> [[rag: 3 chunks from sparqlset.db, top score 0.87]]' in html
+    assert '<li id="s0.rag-source1"><span class="ids">s0.rag-source1</span> [[rag-source: README.md]]' in html

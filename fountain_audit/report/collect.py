@@ -93,6 +93,8 @@ class SessionPage:
     rules: dict[str, dict[str, str]] = field(default_factory=dict)
     redacted: bool = False
     recall: list[dict[str, Any]] = field(default_factory=list)
+    #: Notes in no scene: before the first scene heading (``s0.…``) or after the end marker.
+    outside_notes: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _diag(d: Diagnostic) -> dict[str, Any]:
@@ -169,22 +171,30 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
             else:
                 counts.tools_other += 1
 
+    spans = _Spans()
     # notes outside turns (the turn records hold the others): counted, and shown in their scene
+    # (or, in no scene, before the scenes)
     loose_notes: dict[int, list[dict[str, Any]]] = {}
+    outside_notes: list[dict[str, Any]] = []  # (before the first scene, after the end marker)
+    switched_to: list[str] = []  # the models [[model switch:]] notes name
     loose_recs = list(note_records(session, file, record_kinds(["all"]), in_turns=False))
     turn_recs = list(turn_records(session, file))
     for n in loose_recs:
         kind = "tool" if n.record == "tool_call" else n.kind
         count(kind, getattr(n, "status", None))
         rec = red(n.to_json())
+        rec["diagnostics"] = []
         if n.scene is not None:
-            rec["diagnostics"] = []
             loose_notes.setdefault(n.scene.index, []).append(rec)
+        else:
+            outside_notes.append(rec)
+            spans.add(rec["span"], rec["diagnostics"])
         if kind == "recall":
             recall.append(rec)
+        if kind == "model switch" and (rec.get("fields") or {}).get("model"):
+            switched_to.append(rec["fields"]["model"])
 
     turns_by_scene: dict[int, list[dict[str, Any]]] = {}
-    spans = _Spans()
     # a turn no model's cue answered (HARVEY replied, or no reply): the model the turn records
     # (the export's: stats line, Model:, forwarding target), else none
     unvoiced_models: list[str] = []
@@ -314,6 +324,9 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
         m = red(m)
         if m not in people["agent"]:
             people["agent"].append(m)
+    for m in switched_to:  # (a model the session switched to, outside any turn: recorded too)
+        if m not in people["agent"]:
+            people["agent"].append(m)
     # the harness only when the file records it (a HARVEY cue, a [[tool:]] note, a scene or note
     # the recorder writes on its own behalf): an EXT scene where only the user and a model speak
     # names no HARVEY (model.actors.harness_recorded, as the exports)
@@ -326,10 +339,10 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
                        counts=counts, scenes=scenes, timeline=timeline, file_diagnostics=file_diags,
                        rules={c: red(r) for c, r in (rules or {}).items()  # docs quote example secrets
                               if any(d.code == c for d in diagnostics)},
-                       redacted=redact is not None, recall=recall)
+                       redacted=redact is not None, recall=recall, outside_notes=outside_notes)
 
 
 def summary(page: SessionPage) -> SessionPage:
     """``page`` without its scenes and timeline: what an index row needs (file, kind, dates,
     counts), so a directory of large sessions is not held in memory at once."""
-    return replace(page, scenes=[], timeline=[], file_diagnostics=[], rules={}, recall=[])
+    return replace(page, scenes=[], timeline=[], file_diagnostics=[], rules={}, recall=[], outside_notes=[])
