@@ -170,6 +170,32 @@ def test_chains_of_jwt_parts_in_linear_time(end):
     _assert_linear(_secrets_of, small, large, f"JWT chains ending {end!r}")
 
 
+@pytest.mark.parametrize("tail", ["", "!.", ".x"], ids=["no dot", "a dot past the run", "a dot after the run"])
+def test_runs_of_jwt_starts_without_a_dot_in_linear_time(tail):
+    """``eyJeyJeyJ…`` with no dot after the run: the detector's pattern, tried from each ``eyJ``,
+    scanned to the run's end and failed (240 KB: 12 s of ``lint``; adversarial trial); so did a
+    search on from an ``eyJ.`` before such a run. Lines of 6,000 and of 48,000 ``eyJ`` (the
+    quadratic term is small: 8× the input took 9× the time at 2,000, 16× at 16,000)."""
+    small, large = (("eyJ." + "eyJ" * n + tail + " y\n") for n in (6000, 48000))
+    _assert_linear(_secrets_of, small, large, f"runs of eyJ then {tail!r}")
+
+
+def test_jwt_matches_are_the_patterns_matches():
+    """:func:`_jwt_matches` finds what ``finditer`` of the detector's pattern finds, on random lines
+    of JWT pieces."""
+    import random
+
+    from detect_secrets.plugins.jwt import JwtTokenDetector
+
+    from fountain_audit.privacy.detect import _jwt_matches
+    (regex,) = JwtTokenDetector().denylist
+    pieces = ["eyJ", ".", "a", "-", "_", "=", "!", " ", "+", "/", "Z9", "eyJhbGciOiJIUzI1NiJ9", "e", "y", "J"]
+    rnd = random.Random(1)
+    for _ in range(5000):
+        line = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
+        assert [m.span() for m in _jwt_matches(regex, line)] == [m.span() for m in regex.finditer(line)], line
+
+
 def _distinct_secrets(kind: str, n: int) -> str:
     """n lines, each holding a distinct secret: a password after a keyword, or a GitHub token."""
     import random

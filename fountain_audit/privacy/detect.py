@@ -436,6 +436,34 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
             yield m.start(g), value
 
 
+#: A JSON Web Token's first part after its ``eyJ`` (the detector's pattern): a dot must follow it.
+_JWT_PART_RE = lazy(r"[A-Za-z0-9_=-]*")
+
+
+def _jwt_matches(regex: re.Pattern[str], line: str) -> Iterator[re.Match[str]]:
+    """``regex.finditer(line)`` for the detector's JWT pattern (``eyJ`` + a run of
+    :data:`_JWT_PART_RE` + ``.`` + ...), in linear time: tried from each ``eyJ`` of a run of
+    those characters that no dot follows, the pattern scanned to the run's end and failed, once
+    per ``eyJ`` (80,000 of them on one line: 3.4 s at 240 KB, quadratic; adversarial trial). No
+    match can start in such a run, so it is stepped over; a match can only start at an ``eyJ``,
+    so the pattern is matched at each one in turn, which finds what ``finditer`` finds."""
+    pos, n = 0, len(line)
+    while True:
+        i = line.find("eyJ", pos)
+        if i < 0:
+            return
+        e = _JWT_PART_RE.match(line, i + 3).end()
+        if e >= n or line[e] != ".":
+            pos = e if e > i + 3 else i + 3
+            continue
+        m = regex.match(line, i)  # (matched here, not searched on: a search would scan those runs)
+        if m is None:
+            pos = i + 1
+            continue
+        yield m
+        pos = m.end() if m.end() > i else i + 1
+
+
 def _jwts(det, line: str) -> Iterator[tuple[int, str]]:
     """(position, value) of each JSON Web Token: the detector's match, which stops before the
     signature, taken on to the end of the token (the characters of :data:`_JWT_TAIL_RE`, less
@@ -454,7 +482,7 @@ def _jwts(det, line: str) -> Iterator[tuple[int, str]]:
         run = (-1, -1)    # (from, to): line[from:to] is a run of _JWT_TAIL_RE read to its end
         end = -1          # the end of that run without its trailing dots
         rest_ok: dict[int, bool] = {}  # dot offset in the run -> the parts after it are valid
-        for m in regex.finditer(line):
+        for m in _jwt_matches(regex, line):
             p, q = m.span()
             if p < covered:
                 continue
