@@ -9,7 +9,7 @@ import random
 import re
 import shutil
 import time
-from html import unescape
+from html import escape, unescape
 from pathlib import Path
 
 import pytest
@@ -777,7 +777,7 @@ def test_redact_catches_a_secret_the_markdown_rendering_puts_back_together(tmp_p
     checked: such a reply is shown as its visible text, redacted, in a <pre>. A Markdown backslash
     escape (``ghp\\_…``) is read by the secret detectors themselves (V101 reports it), so that reply
     is redacted as written and keeps its formatting."""
-    from fountain_audit.report.markdown import render_markdown, visible_text
+    from fountain_audit.report.markdown import redacted_view, render_markdown, visible_text
 
     text = (SAMPLES / "clean-session.spmd").read_text()
     line = next(x for x in text.splitlines() if x.startswith("The test suite does *not* pass yet"))
@@ -788,8 +788,27 @@ def test_redact_catches_a_secret_the_markdown_rendering_puts_back_together(tmp_p
     assert "aB3dE5fG7hI9jK1" not in html
     assert html.count('<pre class="md-redacted">') == pre and "Here: &lt;redacted:github-token&gt;" in html
     assert "ghp_aB3dE5fG7hI9jK1" in visible_text(render_markdown("Here: " + written))  # (what the page showed)
-    # without --redact nothing changes; a redacted reply with no secret keeps its formatting
-    assert render_markdown("a *b* c\n", redacted=True) == render_markdown("a *b* c\n") == "<p>a <em>b</em> c</p>\n"
+    # a redacted reply whose rendering shows nothing to hide keeps its formatting
+    from fountain_audit.privacy.redact import Redactor
+    assert redacted_view("a *b* c\n", Redactor()) is None and render_markdown("a *b* c\n") == "<p>a <em>b</em> c</p>\n"
+
+
+@pytest.mark.parametrize("written, shown", [
+    ("/home/&#109;argot/notes", "<home>/notes"), ("/Users/&#x61;lice/x", "<home>/x"), ("/&#104;ome/bob/x", "<home>/x"),
+    ("/home/m&#97;rgot/src/tidewater/a.go", "<workspace>/a.go"), (r"/home/mar\_got/x", "<home>/x"),
+])
+def test_redact_catches_a_home_path_the_markdown_rendering_puts_back_together(tmp_path, written, shown):
+    """`/home/m&#97;rgot` is `/home/m` and more, as written; rendered, the page showed
+    `<home>argot/…` or the whole name (adversarial trial). Such a reply is shown as the text its
+    rendering shows, redacted, in a <pre>: no part of the user's name."""
+    text = (SAMPLES / "clean-session.spmd").read_text()
+    line = next(x for x in text.splitlines() if x.startswith("The test suite does *not* pass yet"))
+    (tmp_path / "s.spmd").write_text(text.replace(line, "See " + written + " *now*"))
+    r = run("report", "--redact", str(tmp_path / "s.spmd"), "-o", str(tmp_path / "r.html"))
+    assert r.exit_code == 0, r.output
+    html = (tmp_path / "r.html").read_text()
+    assert html.count('<pre class="md-redacted">') == 1 and f"See {escape(shown)} now" in html
+    assert not re.search(r"argot|alice|bob|_got", html.split('<pre class="md-redacted">', 1)[1].split("</pre>")[0])
 
 
 def test_notes_outside_every_scene_are_on_the_page_and_every_link_lands(tmp_path):

@@ -1,7 +1,8 @@
 """Page data for one session: what the report shows, read from the session model, the dump
 records (:func:`fountain_audit.dump.turn_records`, :func:`~fountain_audit.dump.note_records`),
 the provenance of each reply and the lint diagnostics. Everything here is plain data
-(``dict``/``list``/``str``/numbers); nothing is rendered or escaped yet.
+(``dict``/``list``/``str``/numbers); nothing is rendered or escaped yet (but for a reply shown
+redacted, where what its Markdown shows is checked: :func:`~fountain_audit.report.markdown.redacted_view`).
 
 Times come only from scene headings: a scene without a timestamp has ``start = None`` and the
 timeline says so; nothing is interpolated.
@@ -17,6 +18,7 @@ from typing import Any, Callable
 
 from fountain_audit.dump import note_records, record_kinds, turn_records
 from fountain_audit.export.common import turn_client
+from fountain_audit.report.markdown import redacted_view
 from fountain_audit.reporters import json_text
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.model import actors
@@ -204,6 +206,8 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
             if m and m not in unvoiced_models:
                 unvoiced_models.append(m)
         t = red(rec.to_json())
+        if t["reply"] is not None:  # (the reply as Markdown: what its rendering shows, redacted)
+            t["reply"]["shown"] = None if redact is None else redacted_view(rec.reply.text, redact)
         counts.turns += 1
         t["route"] = "EXT (remote)" if t["scene"]["kind"] == "ext-chat" else "INT (local)"
         t["notes_by_id"] = {n["id"]: n for n in t["rag"]}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from html import escape
 
 from markdown_it import MarkdownIt
@@ -76,33 +77,34 @@ def _plain_paragraphs(text: str) -> str | None:
     return "".join(out)
 
 
-def render_markdown(text: str, redacted: bool = False) -> str:
+def render_markdown(text: str) -> str:
     """HTML for Markdown ``text`` (a ``str``; lone surrogates from undecodable bytes are shown
     as U+FFFD). Raw HTML is escaped, links and images become text; never raises on input.
-    Plain paragraphs (most short replies) skip the parser: see :func:`_plain_paragraphs`.
-
-    ``redacted``: ``text`` was redacted as written, but rendering can put a secret back
-    together (``ghp\\_…``, ``ghp&#95;…`` and ``gh*p_…*`` all show ``ghp_…``): the text the page
-    shows is checked for secrets, and if it holds one the text is shown as that visible text,
-    redacted, in a ``<pre>`` (the reply loses its formatting, not its secret)."""
+    Plain paragraphs (most short replies) skip the parser: see :func:`_plain_paragraphs`."""
     text = text.encode("utf-8", "replace").decode("utf-8")
     html = _plain_paragraphs(text)
     if html is not None:
-        return html  # (nothing in it that rendering changes: its text is the text redacted)
+        return html
     try:
-        html = _renderer().render(text)
+        return _renderer().render(text)
     except RecursionError:  # absurd nesting: show the text as it is
         return f"<pre>{escape(text)}</pre>"
-    if redacted:
-        from fountain_audit.privacy.detect import find_secrets
 
-        shown = visible_text(html)
-        if find_secrets(shown):
-            from fountain_audit.privacy.redact import redact_text
 
-            shown = re.sub(r"\n{3,}", "\n\n", shown).strip("\n")  # (nested blocks end together)
-            return f'<pre class="md-redacted">{escape(redact_text(shown))}</pre>\n'
-    return html
+def redacted_view(original: str, redact: Callable[[str], str]) -> str | None:
+    """What a page shows for a reply written as Markdown ``original`` when it is shown redacted:
+    ``None`` when rendering ``redact(original)`` (the text redacted as written) shows what the
+    page must show; otherwise the text a browser would show for ``original``, redacted, which the
+    page shows in a ``<pre>`` (the reply loses its formatting, not its secret). Rendering can put
+    together what redaction as written cannot see: ``ghp&#95;…``, ``gh*p_…*``, ``/home/m&#97;rgot``
+    all show a token or a user's name. ``redact``: the page's redactor (secrets and paths)."""
+    if _plain_paragraphs(original) is not None:
+        return None  # (nothing in it that rendering changes: what it shows is the text, redacted as written)
+    shown = visible_text(render_markdown(original))
+    hidden = redact(shown)
+    if hidden == shown or visible_text(render_markdown(redact(original))) == hidden:
+        return None
+    return re.sub(r"\n{3,}", "\n\n", hidden).strip("\n")  # (nested blocks end together)
 
 
 def visible_text(html: str) -> str:

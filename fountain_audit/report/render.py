@@ -79,7 +79,7 @@ def _env():
     env = _environment_class()(loader=FunctionLoader(_template_source), autoescape=True, finalize=visible,
                                undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
-    env.filters["markdown"] = lambda text, redacted=False: Markup(render_markdown(text or "", redacted))
+    env.filters["markdown"] = lambda text: Markup(render_markdown(text or ""))
     env.filters["pct"] = lambda x: f"{100 * x:.3f}"
     env.filters["score"] = score_text
     env.filters["lines"] = span_lines
