@@ -394,6 +394,11 @@ def test_the_end_with_text_on_the_next_line_is_s106():
     assert _found(glued, "S104", "S106", "S108", "T103") == [("S106", 23, 1, message)]
     spoken = ended.replace("THE END.\n", "THE END. (V.O.)\nOne more thing.\n")  # a cue of another name: no marker
     assert [c for c, *_ in _found(spoken, "S104", "S106")] == ["S104"]
+    spaced = ended.replace("THE END.\n", "THE END.\n  \none more thing\n")  # one action paragraph (adversarial trial)
+    assert _found(spaced, "S104", "S106", "S108", "T103") == [
+        ("S106", 23, 1, "'THE END.' is followed by more content (line 25, after a line of spaces only, which does not "
+                        "end a paragraph); nothing may follow the end of a session")]
+    assert _found(ended.replace("THE END.\n", "THE END.\n  \n"), "S104", "S106") == []  # spaces only after it
 
 
 def test_rules_citing_the_forwarding_line_give_the_line_of_forwarding_to():

@@ -244,7 +244,9 @@ def test_end_in_a_file_without_the_end_says_there_is_no_end_marker(tmp_path):
     f.write_text(open(CLEAN, encoding="utf-8").read().replace("THE END.\n", ""), encoding="utf-8")
     r = run(str(f), "end")
     assert (r.exit_code, r.stdout) == (2, "")  # as for an id not found
-    assert r.stderr == f"fountain-audit: error: {f}: no element 'end': the file has no end marker (THE END.)\n"
+    assert r.stderr == (f"fountain-audit: error: {f}: no element 'end': the file does not end with an end marker "
+                        "(THE END. as its last element; one that more content follows is part of its scene: lint S106 "
+                        "reports it)\n")
     assert run(CLEAN, "end").stdout.rstrip().endswith("THE END.")
 
 

@@ -235,8 +235,9 @@ class Elements:
             span = self._span(start, end)
             return Element(ident, {"record": "line", "id": ident, "span": span.to_json()}, start, end, n)
         rec = self._family(ident).get(ident)
-        if rec is None and ident == "end":  # a valid id, in a file that has THE END.
-            raise ShowError("no element 'end': the file has no end marker (THE END.)")
+        if rec is None and ident == "end":  # a valid id, in a file that ends with THE END.
+            raise ShowError("no element 'end': the file does not end with an end marker (THE END. as its last "
+                            "element; one that more content follows is part of its scene: lint S106 reports it)")
         if rec is None:
             raise ShowError(f"unknown id {ident!r}: {self.nearest(ident)}")
         span = rec.get("span")

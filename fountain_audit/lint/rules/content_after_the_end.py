@@ -13,7 +13,8 @@ session readers see.
 
 `THE END.` with text on the very next line (no blank line between) is read by Fountain
 as a character cue, a speaker named `THE END.`: it is reported too, the content being the
-line under it.
+line under it; so is `THE END.` followed by a line of spaces only and more text (one action
+paragraph to Fountain: such a line does not end it).
 
 A reply may contain a `THE END.` line (the recorder writes replies verbatim); that
 line belongs to the reply and is not reported. A `THE END.` paragraph directly after
@@ -70,6 +71,8 @@ THE END.
   may contain `THE END.`)
 """
 
+import re
+
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.parse.fountain import Action, Blank, Boneyard, Dialogue, Transition
 
@@ -107,6 +110,10 @@ def _ends_followed_by_content(ctx) -> list:
             if marker.part_count < 2 or marker.part_text(0).strip() != "THE END.":
                 continue
             node = _Line(marker._lines.position(marker.part_span(1)[0])[0])
+        elif isinstance(marker, Action) and _first_line(marker.text).strip() == "THE END." \
+                and marker.text.strip() != "THE END.":  # `THE END.` then a line of spaces and more: one paragraph
+            lines = _LINE_END_RE.split(marker.text)
+            node = _Line(marker.line + next(k for k, x in enumerate(lines) if k and x.strip()))
         elif isinstance(marker, (Action, Transition)) and "THE END" in marker.part_text(0) \
                 and marker.text.strip() == "THE END.":
             node = None  # what follows the marker, blank lines and boneyards skipped
@@ -125,6 +132,14 @@ def _ends_followed_by_content(ctx) -> list:
     return out
 
 
+_LINE_END_RE = re.compile(r"\r\n|\r|\n")
+
+
+def _first_line(text: str) -> str:
+    """``text`` up to its first line end (Fountain's: LF, CRLF or CR)."""
+    return _LINE_END_RE.split(text, 1)[0]
+
+
 class _Line:
     """Where the content after a `THE END.` cue starts (the line under it, in the same node)."""
 
@@ -140,6 +155,10 @@ def check(ctx):
             message = (f"'THE END.' is followed by more content (line {node.line}, with no blank line "
                        "between: read as a speaker named 'THE END.'); nothing may follow the end of a session")
             yield Finding(marker.line, marker.column, message, marker.line, len(marker.part_text(0).rstrip("\r\n")) + 1)
+        elif isinstance(node, _Line):  # `THE END.`, a line of spaces, more: one action paragraph
+            message = (f"'THE END.' is followed by more content (line {node.line}, after a line of spaces only, "
+                       "which does not end a paragraph); nothing may follow the end of a session")
+            yield Finding(marker.line, marker.column, message, marker.line, len(_first_line(marker.text)) + 1)
         else:
             yield Finding(marker.line, marker.column, f"'THE END.' is followed by more content "
                           f"(line {node.line}); nothing may follow the end of a session",
