@@ -97,6 +97,14 @@ FOUND = {
         r"Here: ghp\_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5 and \*not\* a token",
         [(6, 47, "github-token", r"ghp\_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5")],
         r"Here: <redacted:github-token> and \*not\* a token"),
+    "zero-width space inside a token": (  # (a reader sees the token whole: adversarial trial)
+        "run ghp_aB3dE5fG7h\u200bI9jK1lM3nO5pQ7rS9tU1vW3xY5 now",
+        [(4, 45, "github-token", "ghp_aB3dE5fG7h\u200bI9jK1lM3nO5pQ7rS9tU1vW3xY5")],
+        "run <redacted:github-token> now"),
+    "soft hyphen and word joiner inside a prefix": (
+        "key gh\u00adp_aB3dE5fG7hI9jK1l\u2060M3nO5pQ7rS9tU1vW3xY5.",
+        [(4, 46, "github-token", "gh\u00adp_aB3dE5fG7hI9jK1l\u2060M3nO5pQ7rS9tU1vW3xY5")],
+        "key <redacted:github-token>."),
     "sshpass -p": (
         "sshpass -p 'Qx7fakefake#9' ssh deploy@host",
         [(12, 25, "cli-password", "Qx7fakefake#9")],

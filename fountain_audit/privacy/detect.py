@@ -850,7 +850,9 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
         return list(last[1])
     found = _plain_secrets(text, ascii_bytes, folded)
     decoded: list[tuple[str, Secret]] = []
-    if "\\" in text:  # JSON escapes (\", \/, \uXXXX, …): read the lines holding them decoded too
+    if "\\" in text or not text.isascii() and any(c in text for c in _INVISIBLE_CHARS):
+        # JSON and Markdown escapes (\", \/, \uXXXX, \_ …), invisible characters: the lines holding
+        # them are read decoded too
         decoded = [(v, s) for v, s in _escaped_secrets(text)
                    if not (allow and any(p.search(v) for p in allow))]
         found.extend(s for _, s in decoded)
@@ -931,13 +933,23 @@ def _split_json_secrets(plugin: _Plugin, text: str,
 
 # --------------------------------------------------------------------------- JSON escapes
 
+#: Characters that show nothing (soft hyphen, combining grapheme joiner, zero-width space, joiners
+#: and marks, bidi controls, word joiner, invisible operators, zero-width no-break space): one in
+#: a token hides it from the detectors and not from a reader, who sees the token whole. A line
+#: holding one is read without them too (as a line holding an escape is read decoded).
+INVISIBLE = "\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+#: The characters of :data:`INVISIBLE`, each looked for with ``in`` (a fast search of the text; a
+#: regular expression of the class costs a step per character, three times as many instructions).
+_INVISIBLE_CHARS = tuple(c for a, b in re.findall("(.)(?:-(.))?", INVISIBLE) for c in map(chr, range(ord(a), ord(b or a) + 1)))
+#: Where a line to read decoded starts to be one: a backslash or an invisible character.
+_DECODED_FROM_RE = lazy(f"[\\\\{INVISIBLE}]")
 #: One escape: in JSON, a surrogate pair written as two ``\uXXXX``, one ``\uXXXX``, or a
 #: one-character escape (``\"``, ``\\``, ``\/``, ``\b``, ``\f``, ``\n``, ``\r``, ``\t``); in
 #: Markdown, a backslash before any ASCII punctuation character, which stands for that character
 #: (CommonMark 0.31 §2.4: a reply's ``ghp\_…`` renders as the token). A backslash before anything
-#: else is no escape and stays as written.
+#: else is no escape and stays as written. An invisible character stands for nothing.
 _ESCAPE_RE = lazy(r'\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|[0-9a-fA-F]{4})'
-                  r'|[bfnrt!-/:-@\[-`{-~])')
+                  r'|[bfnrt!-/:-@\[-`{-~])|[' + INVISIBLE + ']')
 _SIMPLE_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 #: How many times a line's escapes are read: once for JSON in a tool argument's string (a tool
 #: writing a JSON file, ``"{\"password\":\"…\"}"``), twice for JSON in a string of that JSON
@@ -946,8 +958,11 @@ _ESCAPE_LEVELS = 3
 
 
 def _unescape(m: re.Match[str]) -> str:
-    """The character one :data:`_ESCAPE_RE` match stands for (a lone surrogate stays one)."""
+    """The character one :data:`_ESCAPE_RE` match stands for (a lone surrogate stays one), or
+    nothing for an invisible character."""
     s = m.group()
+    if s[0] != "\\":
+        return ""
     if s[1] != "u":
         return _SIMPLE_ESCAPES.get(s[1], s[1])  # (punctuation stands for itself: \\" \\\\ \\/ \\_)
     code = int(s[2:6], 16)
@@ -984,12 +999,14 @@ def _decode_line(line: str) -> _Decoded:
         i, j = m.span()
         out.append(line[pos:i])
         n += i - pos
-        out.append(_unescape(m))
-        at.append(n)
-        raw.append(i)
-        at.append(n + 1)
+        c = _unescape(m)
+        out.append(c)
+        if c:
+            at.append(n)
+            raw.append(i)
+            n += 1
+        at.append(n)  # (an invisible character stands for nothing: what follows it maps past it)
         raw.append(j)
-        n += 1
         pos = j
     out.append(line[pos:])
     return _Decoded("".join(out), at, raw)
@@ -1008,7 +1025,9 @@ class _EscapedLines:
         parts = []
         at = 0
         sub = _ESCAPE_RE.sub
-        i = text.find("\\")
+        start = _DECODED_FROM_RE.search
+        m = start(text)
+        i = m.start() if m else -1
         while i >= 0:
             b = text.rfind("\n", 0, i) + 1
             e = text.find("\n", i)
@@ -1024,7 +1043,8 @@ class _EscapedLines:
                 at += len(d) + 1
                 if "\\" not in d:
                     break
-            i = text.find("\\", e)
+            m = start(text, e)
+            i = m.start() if m else -1
         self.text = "\n".join(parts)
         self._at = [x[0] for x in self.lines]
 
@@ -1082,9 +1102,10 @@ def _escaped_secrets(text: str) -> Iterator[tuple[str, Secret]]:
         return
     for s in _plain_secrets(lines.text, joined=lines.joined):
         span = lines.span(s.start, s.end)
-        if span is not None:  # (shown: the public prefix up to the first escape)
+        if span is not None:  # (shown: the public prefix up to the first escape or invisible character)
             start, end, spelt = span
-            shown = min(s.shown, spelt.find("\\") if "\\" in spelt else s.shown)
+            first = _DECODED_FROM_RE.search(spelt)
+            shown = min(s.shown, first.start() if first else s.shown)
             yield s.value, Secret(start, end, s.kind, s.label, spelt, shown)
 
 
