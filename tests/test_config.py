@@ -390,3 +390,11 @@ def test_an_unused_suppression_of_a_rule_that_did_not_run_says_so():
         (14, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102, "
              "P103)")]
     assert lint_messages(text) == [(14, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
+    plain = "Title: A play\n\n/* fountain-audit: disable-next=S104,E104 */\nINT. HOUSE - DAY\n\nBob waits.\n"
+    assert [(d.line, d.message) for d in lint_text(plain, "p.fountain", Selection.build()) if d.code == "A101"] == [
+        (3, "unused suppression: 'disable-next=S104,E104' suppressed no diagnostic (S104 does not apply to a plain "
+            "screenplay)")]  # (new-user trial: it said "not enabled in this run", with every rule selected)
+    assert [(d.line, d.message) for d in lint_text(plain, "p.fountain", Selection.build(ignore=["E104"]))
+            if d.code == "A101"] == [
+        (3, "unused suppression: 'disable-next=S104,E104' suppressed no diagnostic (not enabled in this run: E104; "
+            "S104 does not apply to a plain screenplay)")]

@@ -112,6 +112,8 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
     out.extend(_internal_error(path, r, failed[r.code]) for r in rules if r.code in failed)  # in rule order
     found = directives(document, session.speech_boneyards()) if suppressions and "fountain-audit:" in text else []
     active = {r.code for r in rules if r.code not in ignored and session.kind in r.scope} if found else None
+    selected = {r.code for r in rules if r.code not in ignored} if found else None
+    kind = session.kind
     line_index = document.line_index
     if owned:
         # Nothing below reads the model: dropped now (most of the memory of a large file), what
@@ -122,7 +124,7 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
         out = apply(out, found)
         if unused_rule is not None:
             for d in found:
-                what = unused(d, active)
+                what = unused(d, active, selected, kind)
                 if what is not None:
                     out.append(Diagnostic(path, d.line, d.column, unused_rule.code, unused_rule.name,
                                           unused_rule.severity, f"unused suppression: {what}",

@@ -267,21 +267,35 @@ def apply(diagnostics: list[Diagnostic], found: list[Directive]) -> list[Diagnos
                                                   (partial and partly_covered(diag)))]
 
 
-def unused(d: Directive, active: frozenset[str] | set[str] | None = None) -> str | None:
+#: What a file of each session kind (``Session.kind``) is called in A101's messages.
+_KIND_NAMES = {"session": "a session", "screenplay": "a plain screenplay", "fragment": "a session fragment",
+               "memory": "a memory file", "hand-off": "a hand-off"}
+
+
+def unused(d: Directive, active: frozenset[str] | set[str] | None = None,
+           selected: frozenset[str] | set[str] | None = None, kind: str | None = None) -> str | None:
     """What A101 says of ``d`` after :func:`apply` (after ``unused suppression: ``), or ``None``
     when it was used (or is invalid: A102's). A directive with a rule list names the rules of
     it that suppressed nothing, as written, and only those (as ruff's RUF100 names the unused
     codes of a ``noqa``): ``'disable-next=P103' suppressed no diagnostic``. ``active``: the codes
     of the rules that ran on the file; a named rule none of whose codes ran is said to be off
-    (``… suppressed no diagnostic (not enabled in this run: P103)``, as RUF100's "non-enabled")."""
+    (``… suppressed no diagnostic (not enabled in this run: P103)``, as RUF100's "non-enabled"),
+    or, when it is among the ``selected`` codes but checks no file of the session ``kind``
+    (``Session.kind``), not to apply (``… (S104 does not apply to a plain screenplay)``)."""
     if d.error:
         return None
     if active is not None and d.verb != "enable" and d.selectors:
         message = unused(d)
         if message is None:
             return None
-        off = [name for name, codes in d.selectors if name not in d.matched and not codes & active]
-        return f"{message} (not enabled in this run: {', '.join(off)})" if off else message
+        off = [(name, codes) for name, codes in d.selectors if name not in d.matched and not codes & active]
+        unselected = [name for name, codes in off if selected is None or not codes & selected]
+        elsewhere = [name for name, codes in off if selected is not None and codes & selected]
+        why = [f"not enabled in this run: {', '.join(unselected)}"] if unselected else []
+        if elsewhere:
+            what = _KIND_NAMES.get(kind or "", "this file")
+            why.append(f"{', '.join(elsewhere)} {'does' if len(elsewhere) == 1 else 'do'} not apply to {what}")
+        return f"{message} ({'; '.join(why)})" if why else message
     if d.verb == "enable":
         if d.selectors:
             names = [name for name, _ in d.selectors if name not in d.matched]
