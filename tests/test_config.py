@@ -56,6 +56,27 @@ def test_per_file_ignores_exclude_and_target_version(tmp_path, monkeypatch):
     assert [(d["path"], d["code"]) for d in doc["diagnostics"]] == [("new/a.spmd", "P102")]
 
 
+def test_the_configuration_of_the_paths_applies_when_the_current_directory_has_none(tmp_path, monkeypatch):
+    """`cd /tmp && fountain-audit lint ~/proj/sessions` read no configuration (it was looked for
+    from the current directory only) and reported excluded and ignored files (new-user trial):
+    with none found there, it is looked for from the folder that holds the paths given."""
+    proj = tmp_path / "proj"
+    (proj / "sessions" / "archive").mkdir(parents=True)
+    (proj / "fountain-audit.toml").write_text('exclude = ["sessions/archive/**"]\n[severity]\nS104 = "info"\n')
+    (proj / "sessions" / "a.spmd").write_text(BAD)
+    (proj / "sessions" / "archive" / "old.spmd").write_text(BAD)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    rc, doc = lint_json(tmp_path, str(proj / "sessions"))
+    assert rc == 1 and codes(doc) == [("a.spmd", "P102", 14, "error"), ("a.spmd", "S104", 20, "info")]
+    rc, doc = lint_json(tmp_path, str(proj / "sessions" / "a.spmd"), "-")  # (standard input names no folder)
+    assert codes(doc)[:2] == [("a.spmd", "P102", 14, "error"), ("a.spmd", "S104", 20, "info")]
+    (tmp_path / "elsewhere" / "fountain-audit.toml").write_text("ignore = []\n")  # the current directory's wins
+    rc, doc = lint_json(tmp_path, str(proj / "sessions"))
+    assert codes(doc) == [("a.spmd", "P102", 14, "error"), ("a.spmd", "S104", 20, "warning"),
+                          ("old.spmd", "P102", 14, "error"), ("old.spmd", "S104", 20, "warning")]
+
+
 @pytest.mark.parametrize("value, why", [
     ('"information"', "unknown severity 'information' (use error, warning or info)"),
     ('["P"]', 'must be "error", "warning" or "info", not [\'P\']')])

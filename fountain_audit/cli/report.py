@@ -77,7 +77,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
         from fountain_audit.commands.common import ISOLATED_WITH_CONFIG
         raise click.UsageError(ISOLATED_WITH_CONFIG)
     try:
-        cfg = Config() if isolated else load_config(config_path)
+        cfg = Config() if isolated else load_config(config_path, paths=paths)
         selection = Selection(tuple(cfg.rules()), tuple(getattr(cfg, "privacy_allow", ())))
     except (ConfigError, ValueError) as e:
         if str(e).startswith("--"):  # an option's value: a usage error

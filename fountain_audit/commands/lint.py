@@ -65,7 +65,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
     extend_select = _option_rules("--extend-select", extend_select)
     ignore = _option_rules("--ignore", ignore)
     try:
-        cfg = Config() if isolated else load_config(config_path)
+        cfg = Config() if isolated else load_config(config_path, paths=paths)
         if select:
             cfg.select = select
         cfg.extend_select += extend_select

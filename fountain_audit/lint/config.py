@@ -304,14 +304,28 @@ def _toml_error(path: str | os.PathLike, e: ValueError, text: str) -> str:
     return f"{path}: invalid TOML: {message}"
 
 
-def load_config(path: Path | None = None, start: Path | None = None) -> Config:
+def load_config(path: Path | None = None, start: Path | None = None, paths: tuple[str, ...] = ()) -> Config:
     """Read ``path`` (or the discovered file; defaults when none). Raises :class:`ConfigError`,
     also for a ``pyproject.toml`` given as ``path`` that has no ``[tool.fountain-audit]`` table
-    (``--config`` naming a file that configures nothing is a mistake, not the defaults)."""
+    (``--config`` naming a file that configures nothing is a mistake, not the defaults).
+
+    Discovery looks upwards from ``start`` (default: the current directory); when nothing is
+    found there, from the folder that holds all of ``paths`` (the files and folders given on the
+    command line; ``-`` left out): ``cd /tmp && fountain-audit lint ~/proj/sessions`` reads
+    ``~/proj``'s configuration, as a run inside ``~/proj`` does."""
     explicit = path is not None
     if path is None:
         here = os.path.realpath(start if start is not None else os.getcwd())  # Path.resolve()
         found = _find_config(here)
+        if found is None:
+            given = [os.path.realpath(p) for p in paths if p != "-"]
+            if given:
+                try:
+                    common = os.path.commonpath(given)
+                except ValueError:  # (paths on different drives)
+                    common = None
+                if common is not None:
+                    found = _find_config(common if os.path.isdir(common) else os.path.dirname(common))
         if found is None:
             return Config(root=_Directory(here))
         path = found
