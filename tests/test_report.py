@@ -438,7 +438,7 @@ def test_report_usage_errors(tmp_path):
     r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"),
                                   str(SAMPLES / "violations" / "P102-tools-between-forward-and-reply.spmd"),
                                   "-o", str(tmp_path / "two.html")])
-    assert r.exit_code == 2 and "one page takes one session, and the paths hold 2; give -o a directory (e.g. -o pages/)" in r.output
+    assert r.exit_code == 2 and "one page takes one file, and the paths hold 2 session files (.spmd, .fountain; each gets a page, empty and binary ones too); give -o a directory (e.g. -o pages/)" in r.output
     assert not (tmp_path / "two.html").exists()
 
 
@@ -513,7 +513,7 @@ def test_output_dash_is_the_one_page_on_standard_output(tmp_path, monkeypatch):
     (tmp_path / "page.html").unlink()
     two = CliRunner().invoke(main, ["report", clean, str(SAMPLES / "violations" / "A101-unused-suppression.spmd"), "-o", "-"])
     assert two.exit_code == 2 and two.stdout == ""
-    assert "Error: -o -: one page takes one session, and the paths hold 2; give -o a directory" in two.stderr
+    assert "Error: -o -: one page takes one file, and the paths hold 2 session files" in two.stderr
     assert list(tmp_path.iterdir()) == []
 
 
@@ -617,7 +617,7 @@ def test_one_page_to_a_device_or_standard_output_and_an_existing_file_is_a_usage
         "(or a device such as /dev/stdout), for a page per session a directory\n")
     assert (tmp_path / "notes").read_text() == "mine\n"
     r = subprocess.run(cmd[:-1] + [str(SAMPLES), "-o", "/dev/null"], capture_output=True, text=True)
-    assert r.returncode == 2 and "-o /dev/null: one page takes one session" in r.stderr
+    assert r.returncode == 2 and "-o /dev/null: one page takes one file" in r.stderr
 
 
 def test_standard_input_gets_a_page_named_stdin_or_after_stdin_filename(tmp_path, monkeypatch):

@@ -97,8 +97,9 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     single = to_stdout or stream or output.lower().endswith((".html", ".htm")) and not os.path.isdir(output)
     # any other name is a folder, created if missing (README: `-o pages.v2`, `-o out.txt` too)
     if single and len(files) > 1:
-        raise click.UsageError(f"-o {terminal_safe(output)}: one page takes one session, and the paths hold "
-                               f"{len(files)}; give -o a directory (e.g. -o pages/) for a page per session and an index")
+        raise click.UsageError(f"-o {terminal_safe(output)}: one page takes one file, and the paths hold "
+                               f"{len(files)} session files (.spmd, .fountain; each gets a page, empty and binary ones "
+                               "too); give -o a directory (e.g. -o pages/) for a page per file and an index")
     if not to_stdout:
         refuse_output_over_inputs(output, files)
     inputs = _InputFiles(files)
