@@ -86,6 +86,16 @@ def test_jobs_that_is_not_a_number_names_what_it_counts():
     assert r.exit_code == 2 and r.output.splitlines()[-1].endswith("-1 is not in the range x>=0.")
 
 
+def test_an_option_of_other_linters_says_why_it_is_not_one_of_ours():
+    """`lint --fix` got click's guess "Did you mean '--config'?" (new-user trial)."""
+    r = run("lint", "--fix", str(SAMPLES / "clean-session.spmd"))
+    assert r.exit_code == 2 and r.output.splitlines()[-1] == (
+        "Error: No such option '--fix': nothing is fixed: a session file is the audit trail, not rewritten to "
+        "silence a finding ('redact' replaces its secrets, in a copy or --in-place).")
+    assert run("lint", "--diff", "x").output.splitlines()[-1] == (
+        "Error: No such option '--diff': to compare two sessions: fountain-audit diff A B.")
+
+
 def test_unknown_rule_is_usage_error():
     r = run("lint", "--select", "no-such-rule", "x")
     assert r.exit_code == 2 and "unknown rule or rule prefix 'no-such-rule'" in r.output

@@ -36,6 +36,27 @@ def __getattr__(name: str):
     return getattr(importlib.import_module(module), name)
 
 
+_NO_FIXES = ("nothing is fixed: a session file is the audit trail, not rewritten to silence a finding ('redact' "
+             "replaces its secrets, in a copy or --in-place)")
+#: Options other linters have and fountain-audit has not, with why: said instead of click's guess
+#: at a near option name (`--fix`: "Did you mean '--config'?").
+OTHER_LINTERS_OPTIONS = {
+    "--fix": _NO_FIXES, "--unsafe-fixes": _NO_FIXES, "--show-fixes": _NO_FIXES, "--fix-only": _NO_FIXES,
+    "--diff": "to compare two sessions: fountain-audit diff A B",
+    "--add-noqa": "a suppression is written in the file: /* fountain-audit: disable-next=CODE */ (README: Suppressions)",
+    "--watch": "there is no watch mode; pre-commit or CI runs it (README: pre-commit)",
+}
+
+
+def _explained(e: click.ClickException) -> click.ClickException:
+    """``e``, an unknown option that other linters have (:data:`OTHER_LINTERS_OPTIONS`) saying why
+    it is not one of ours instead of guessing at a near name."""
+    if isinstance(e, click.NoSuchOption) and e.option_name in OTHER_LINTERS_OPTIONS:
+        e.message = f"No such option '{e.option_name}': {OTHER_LINTERS_OPTIONS[e.option_name]}."
+        e.possibilities = None
+    return e
+
+
 class LazyGroup(click.Group):
     """A click group whose commands can be registered by import path
     (``"package.module:attribute"``) and are imported only when run, or listed by ``--help``."""
@@ -62,7 +83,7 @@ class LazyGroup(click.Group):
             ctx.exit(0)
         except click.ClickException as e:
             self.failed_with = e.exit_code  # (see main)
-            _print_safely(e, self.typed)
+            _print_safely(_explained(e), self.typed)
             raise
 
     def make_context(self, *args, **kwargs) -> click.Context:
@@ -72,7 +93,7 @@ class LazyGroup(click.Group):
             return super().make_context(*args, **kwargs)
         except click.ClickException as e:
             self.failed_with = e.exit_code  # (see main)
-            _print_safely(e, self.typed)
+            _print_safely(_explained(e), self.typed)
             raise
 
     #: The arguments as typed (see :func:`_print_safely`).
