@@ -63,10 +63,14 @@ SCOPE = SESSION_LIKE
 
 
 def check_scene(ctx, scene):
+    found = None  # (a list made only for a scene with a finding: a plain function, not a generator)
     for sp in scene.speeches:
         name = sp.dialogue.character
         if name.isupper() or not any(c.islower() for c in name):
             continue
         cue = sp.dialogue.cue
-        yield Finding(sp.line, sp.column, f"character cue '{name}' is not upper case "
-                      f"(write '{name.upper()}')", sp.line, sp.column + len(cue.rstrip("\r\n")))
+        if found is None:
+            found = []
+        found.append(Finding(sp.line, sp.column, f"character cue '{name}' is not upper case "
+                             f"(write '{name.upper()}')", sp.line, sp.column + len(cue.rstrip("\r\n"))))
+    return found

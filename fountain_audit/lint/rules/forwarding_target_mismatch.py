@@ -70,9 +70,9 @@ SCOPE = SESSION_LIKE
 def check_turn(ctx, turn, scene):
     target, reply = turn.target, turn.reply
     if target is None or reply is None:
-        return
+        return None  # (a plain function, not a generator: it runs on every turn)
     if target.strip().casefold() == reply.character.strip().casefold():
-        return
+        return None
     cue = reply.dialogue.cue
-    yield Finding(reply.line, reply.column, f"HARVEY forwards to {target} (line {turn.forwarding.forwarding_line}) "
-                  f"but {reply.character} replies", reply.line, reply.column + len(cue.rstrip("\r\n")))
+    return (Finding(reply.line, reply.column, f"HARVEY forwards to {target} (line {turn.forwarding.forwarding_line}) "
+                    f"but {reply.character} replies", reply.line, reply.column + len(cue.rstrip("\r\n"))),)

@@ -68,7 +68,15 @@ SCOPE = SESSION_LIKE
 
 
 def check_turn(ctx, turn, scene):
-    for action in turn.prose_tool_calls:
+    calls = turn.prose_tool_calls
+    if not calls:
+        return None  # (most turns: no generator is made for them)
+    return _findings(calls)
+
+
+def _findings(calls):
+    """The findings of a turn's pre-v1.2 prose tool calls (``calls``: its action lines)."""
+    for action in calls:
         m = PROSE_TOOL_CALL_RE.match(action.text)
         if m is None:
             continue

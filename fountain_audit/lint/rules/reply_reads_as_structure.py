@@ -127,19 +127,28 @@ def _first_line(node) -> str:
 
 
 def check_scene(ctx, scene):
+    """The findings of ``scene``'s speeches, a list, or ``None`` (most scenes have none: no
+    generator is made and resumed for them)."""
     plain = _PLAIN
-    position = ctx.document.line_index.position
+    found = None
     for speech in scene.speeches:
         for node in speech.continuation:
             if node.__class__ in plain:
                 continue
-            found = _classify(node)
-            if found is None:
-                continue
-            what, effect = found
-            line0 = _first_line(node)
-            first = line0.strip()
-            shown = first if len(first) <= 60 else first[:57] + "..."
-            line, column = position(node.offset)
-            yield Finding(line, column, f"{speech.character}'s text has a line that reads as "
-                          f"{what} ('{shown}'); {effect}", line, column + len(line0))
+            what = _classify(node)
+            if what is not None:
+                if found is None:
+                    found = []
+                found.append(_finding(ctx, speech, node, what))
+    return found
+
+
+def _finding(ctx, speech, node, what_effect) -> Finding:
+    """The finding for ``node``, a paragraph of ``speech`` that reads as ``(what, effect)``."""
+    what, effect = what_effect
+    line0 = _first_line(node)
+    first = line0.strip()
+    shown = first if len(first) <= 60 else first[:57] + "..."
+    line, column = ctx.document.line_index.position(node.offset)
+    return Finding(line, column, f"{speech.character}'s text has a line that reads as "
+                   f"{what} ('{shown}'); {effect}", line, column + len(line0))

@@ -105,15 +105,16 @@ def _at(rec, rx):
 def check_note(ctx, placed):
     rec = placed.note
     if not rec.valid:
-        return
+        return None  # (a plain function, not a generator: it runs on every scored note)
+    found = []
     if rec.kind == "rag" and rec.fields["chunks"] < 1:
         line, col, eline, ecol = _at(rec, _CHUNKS_RE)
-        yield Finding(line, col, f"[[rag:]] note for {rec.fields['chunks']} chunks; Harvey writes a RAG "
-                      "note only when retrieval returned at least one chunk", eline, ecol)
+        found.append(Finding(line, col, f"[[rag:]] note for {rec.fields['chunks']} chunks; Harvey writes a RAG "
+                             "note only when retrieval returned at least one chunk", eline, ecol))
     if rec.kind == "chunk" and rec.fields.get("chunks") is not None and rec.fields["chunks"] < 1:
         line, col, eline, ecol = _at(rec, _CHUNK_COUNT_RE)
-        yield Finding(line, col, f"[[chunk:]] note for chunks={rec.fields['chunks']}; Harvey writes a chunk "
-                      "analysis only for a file split into at least one chunk", eline, ecol)
+        found.append(Finding(line, col, f"[[chunk:]] note for chunks={rec.fields['chunks']}; Harvey writes a "
+                             "chunk analysis only for a file split into at least one chunk", eline, ecol))
     for key, what, rx in _SCORES[rec.kind]:
         value = rec.fields.get(key)
         if value is None or 0.0 <= value <= 1.0:
@@ -121,5 +122,6 @@ def check_note(ctx, placed):
         line, col, eline, ecol = _at(rec, rx)
         written = rx.search(rec.node.render())
         shown = written.group(1) if written else f"{value:g}"
-        yield Finding(line, col, f"{what} {shown} in a {_SHOWN[rec.kind]} note is outside 0–1; "
-                      "Harvey records scores as fractions (e.g. 0.87)", eline, ecol)
+        found.append(Finding(line, col, f"{what} {shown} in a {_SHOWN[rec.kind]} note is outside 0–1; "
+                             "Harvey records scores as fractions (e.g. 0.87)", eline, ecol))
+    return found

@@ -92,13 +92,13 @@ SCENE_KINDS = ("chat", "ext-chat")
 def check_scene(ctx, scene):
     turns = scene.turns
     if len(turns) < 2:
-        return
+        return None  # (a plain function, not a generator: it runs on every chat scene)
     ends = ends_followed_by_content(ctx)
     if ends:  # what follows 'THE END.' is not in the scene but after the session (S106)
         end = ends[0][0].line
         turns = [t for t in turns if t.line < end]
         if len(turns) < 2:
-            return
+            return None
     second = turns[1]
-    yield Finding(second.line, 1, f"chat scene (line {scene.line}) holds {len(turns)} exchanges; "
-                  "Harvey writes one scene per turn, and older Harvey builds replay only one of them")
+    return (Finding(second.line, 1, f"chat scene (line {scene.line}) holds {len(turns)} exchanges; "
+                    "Harvey writes one scene per turn, and older Harvey builds replay only one of them"),)

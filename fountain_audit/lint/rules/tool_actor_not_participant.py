@@ -72,15 +72,16 @@ def check_turn(ctx, turn, scene):
         if rec.actor is not None and rec.kind == "tool":
             break
     else:
-        return  # no tool note names an actor
+        return None  # no tool note names an actor (a plain function, not a generator: it runs on every turn)
     names = []
     if turn.target:
         names.append(turn.target)
     if turn.reply is not None:
         names.append(turn.reply.character)
     if not names:
-        return  # nothing to compare with (no forwarding line, no reply)
+        return None  # nothing to compare with (no forwarding line, no reply)
     known = {n.upper() for n in names}
+    found = []
     for _, rec in turn.notes:
         if rec.kind != "tool" or rec.actor is None or rec.actor.upper() in known:
             continue
@@ -89,6 +90,7 @@ def check_turn(ctx, turn, scene):
             parts.append(f"HARVEY forwards the turn to {turn.target}")
         if turn.reply is not None:
             parts.append(f"{turn.reply.character} replies")
-        yield Finding(rec.line, rec.column, f"tool note names {rec.actor}, but {' and '.join(parts)}; "
-                      "the prefix should name the model that called the tool",
-                      rec.node.end_line, rec.node.end_column)
+        found.append(Finding(rec.line, rec.column, f"tool note names {rec.actor}, but {' and '.join(parts)}; "
+                             "the prefix should name the model that called the tool",
+                             rec.node.end_line, rec.node.end_column))
+    return found
