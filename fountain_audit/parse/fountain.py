@@ -22,6 +22,7 @@ import gc
 import os
 from array import array
 from bisect import bisect_right
+from operator import itemgetter
 from sys import intern
 from dataclasses import field
 
@@ -727,6 +728,7 @@ def _shape(p: tuple) -> tuple:
 
 
 _PIECES = frozenset({"INLINE_NOTE", "INLINE_TEXT"})
+_TYPE_OF = itemgetter(0)  # a token tuple's type
 
 
 def _with_inline(cls, lines: Lines, parts: list[tuple]) -> Node:
@@ -990,7 +992,7 @@ def _build(lines: Lines, tokens: list[tuple]) -> tuple[list[Node], bool]:
             while k < n and tokens[k][0] in continues:
                 k += 1
             parts = [t, *tokens[j:k]]
-            key = tuple([x[0] for x in parts])
+            key = tuple(map(_TYPE_OF, parts))
             plain = plains.get(key)
             if plain is not None:  # a known shape without inline notes: the node made here
                 append(plain(lines, t[1], parts[-1][2], _layout(parts)))
