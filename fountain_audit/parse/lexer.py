@@ -327,11 +327,12 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
         content = lines[i]
         if not content or content.isspace():  # (isspace: what strip() removes)
             j = i + 1
-            while j < n and (not lines[j] or lines[j].isspace()):
+            while j < n and (not (content := lines[j]) or content.isspace()):
                 j += 1
             append(("BLANK", starts[i], starts[j]))  # (not an INLINE_TYPE: no emit needed)
-            i = j
-            continue
+            if j == n:
+                break
+            i = j  # (and content is line j, not blank: on to it)
         s = content.strip()
         first = s[0]
         if leading and first not in "/[":
