@@ -22,6 +22,7 @@ import gc
 import os
 from array import array
 from bisect import bisect_right
+from operator import itemgetter
 from sys import intern
 from dataclasses import field
 
@@ -727,6 +728,7 @@ def _shape(p: tuple) -> tuple:
 
 
 _PIECES = frozenset({"INLINE_NOTE", "INLINE_TEXT"})
+_TYPE_OF = itemgetter(0)  # a token tuple's type
 
 
 def _with_inline(cls, lines: Lines, parts: list[tuple]) -> Node:
@@ -842,7 +844,11 @@ _ELEMENT_RULES: dict = {}  # token-type sequence (a str for one token) -> AstBui
 _RULE_CLASS = {"scene_heading": SceneHeading, "action": Action, "dialogue": Dialogue, "transition": Transition,
                "centered": Centered, "lyrics": Lyrics, "note": Note, "boneyard": Boneyard, "section": Section,
                "synopsis": Synopsis, "page_break": PageBreak}
-_SINGLES: dict = {}  # token type of a one-token element -> (node class, its _p)
+#: Token type of a one-token element -> ``(node class, its _p, inline)``: what the grammar makes of the
+#: token alone (its AstBuilder rule's node). The node is made without a call of its ``__init__``
+#: when that is :class:`Node`'s (``inline`` False) or :class:`_WithInline`'s (``inline`` True, the
+#: node's ``inline_notes`` set to ``()``); ``inline`` is ``None`` for any other class (it is called).
+_SINGLES: dict = {}
 #: Token-type sequence of a multi-token element without inline notes -> its node class, made
 #: as ``cls(lines, start, end, layout)`` (what its AstBuilder rule's ``_node`` / ``_with_inline`` makes).
 _PLAIN_ELEMENTS: dict = {}
@@ -966,22 +972,27 @@ def _build(lines: Lines, tokens: list[tuple]) -> tuple[list[Node], bool]:
     plains = _PLAIN_ELEMENTS
     singles = _SINGLES
     continues = _CONTINUES
+    new = object.__new__
     j = head_end
     while j < n:
         t = tokens[j]
-        ty = t[0]
         tokens[j] = None  # (consumed: each token is freed as its node is made, for a lower peak)
-        if ty == "BLANK":
-            append(Blank(lines, t[1], t[2]))
-            j += 1
+        j += 1
+        ty = t[0]
+        if ty == "BLANK":  # Blank(lines, start, end), without the call of Node.__init__ (see _SINGLES)
+            node = new(Blank)
+            node._lines = lines
+            node.offset = t[1]
+            node.end_offset = t[2]
+            node._p = None
+            append(node)
             continue
-        k = j + 1
-        if k < n and tokens[k][0] in continues:
-            k += 1
+        if j < n and tokens[j][0] in continues:  # an element of several tokens
+            k = j + 1
             while k < n and tokens[k][0] in continues:
                 k += 1
-            parts = [t, *tokens[j + 1:k]]
-            key = tuple([x[0] for x in parts])
+            parts = [t, *tokens[j:k]]
+            key = tuple(map(_TYPE_OF, parts))
             plain = plains.get(key)
             if plain is not None:  # a known shape without inline notes: the node made here
                 append(plain(lines, t[1], parts[-1][2], _layout(parts)))
@@ -993,13 +1004,29 @@ def _build(lines: Lines, tokens: list[tuple]) -> tuple[list[Node], bool]:
                     plains[key] = _RULE_CLASS[build.__name__]
             j = k
             continue
-        single = singles.get(ty)
-        if single is None:  # what the grammar makes of this token alone (its AstBuilder rule's node)
-            cls = _RULE_CLASS[(rules.get(ty) or _element_builder(ty, [t])).__name__]
-            single = singles[ty] = (cls, None if ty == cls._PART else ty)
-        append(single[0](lines, t[1], t[2], single[1]))
-        j = k
+        cls, p, with_inline = singles.get(ty) or _single(ty, t)
+        if with_inline is None:
+            append(cls(lines, t[1], t[2], p))
+            continue
+        node = new(cls)  # cls(lines, start, end, p), without the call of its __init__ (see _SINGLES)
+        node._lines = lines
+        node.offset = t[1]
+        node.end_offset = t[2]
+        node._p = p
+        if with_inline:
+            node.inline_notes = ()
+        append(node)
     return out, inline
+
+
+def _single(ty: str, token: tuple) -> tuple:
+    """The entry of :data:`_SINGLES` for token type ``ty`` (``token`` is one of that type), made
+    from what the grammar makes of the token alone, and recorded."""
+    cls = _RULE_CLASS[(_ELEMENT_RULES.get(ty) or _element_builder(ty, [token])).__name__]
+    init = cls.__init__
+    with_inline = False if init is Node.__init__ else True if init is _WithInline.__init__ else None
+    _SINGLES[ty] = entry = (cls, None if ty == cls._PART else ty, with_inline)
+    return entry
 
 
 def _with_blanks(children: list[Node], blanks: list[Node]) -> list[Node]:

@@ -185,7 +185,7 @@ def _is_character_cue(content: str, s: str | None = None) -> bool:
     paren = s.find("(")
     name = s if paren < 0 else s[:paren].rstrip()
     # Fountain 1.1: "at least one alphabetical character" (R2D2 works, 23 does not).
-    if not name or name != name.upper() or not (name.isalpha() or any(c.isalpha() for c in name)):
+    if not name or name != name.upper() or not (name.isalpha() or any(map(str.isalpha, name))):
         return False
     if "^" in name or name[-1] == ":":
         return False
@@ -195,7 +195,7 @@ def _is_character_cue(content: str, s: str | None = None) -> bool:
 def _is_transition(content: str) -> bool:
     """Upper-case line ending in ``TO:`` (§Transition), or ``FADE IN:``."""
     s = content.strip()
-    return s == s.upper() and (s.endswith("TO:") or s == "FADE IN:") and any(c.isalpha() for c in s)
+    return s == s.upper() and (s.endswith("TO:") or s == "FADE IN:") and any(map(str.isalpha, s))
 
 
 def tokenize(text: str, problems: list[Problem] | None = None) -> list[tuple]:
@@ -220,6 +220,9 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
       that element: the line is split into the element's text (no terminator) and a
       ``GLUED_SCENE_HEADING`` token starting at the heading's column;
     * notes and boneyards before a title page are ``LEADING_NOTE`` / ``LEADING_BONEYARD``.
+
+    One pass over the lines, one step per token: the block's first line decides its kind, and
+    only blank runs, paragraphs, dialogue, multi-line notes and boneyards look further.
     """
     if problems is None:
         problems = []
@@ -229,33 +232,21 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
     if text.startswith("\ufeff"):
         append(("BOM", 0, 1))
         base = 1
-    # Line k (0-based) is line k + 1 of the file and starts at offset starts[k]; starts[n] is
-    # the end of the text. Columns are 1-based, but line 0 starts at column 2 after a BOM.
-    if "\r" in text:
-        pairs = split_lines(text[base:])
-        lines = [c for c, _ in pairs]
-        starts = list(accumulate([len(c) + len(e) for c, e in pairs], initial=base))
-        del pairs
-    else:  # every line but perhaps the last ends with one "\n" (split_lines, without its pairs)
-        lines = (text[base:] if base else text).split("\n")
-        if not lines[-1]:
-            lines.pop()
-        starts = list(accumulate(map(add, map(len, lines), repeat(1)), initial=base))
-        starts[-1] = len(text)
+    lines, starts = _line_table(text, base)
     n = len(lines)
-    col_first = 1 + base
+    col_first = 1 + base  # columns are 1-based, but line 0 starts at column 2 after a BOM
     i = 0
     inline_possible = "[[" in text
     glue_possible = _glue_possible(text)
 
     def emit(ttype: str, start: int, stop: int) -> None:
-        # Emit lines[start:stop] as one token.
-        tok = (ttype, starts[start], starts[stop])
+        # Emit lines[start:stop] as one token (split at its inline notes, if it has any).
+        a, b = starts[start], starts[stop]
         if inline_possible and ttype in INLINE_TYPES and (
-                "[[" in lines[start] if stop - start == 1 else any("[[" in x for x in lines[start:stop])):
-            tokens.extend(_split_inline(tok, text))
+                "[[" in lines[start] if stop - start == 1 else text.find("[[", a, b) >= 0):
+            tokens.extend(_split_inline((ttype, a, b), text))
         else:
-            append(tok)
+            append((ttype, a, b))
 
     def emit_glued(ttype: str, start: int, g: int, cut: int) -> None:
         # Emit lines[start:g] plus lines[g][:cut] as one ``ttype`` token (no terminator),
@@ -276,7 +267,18 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
         m = GLUED_HEADING_RE.search(lines[idx])
         return m.start() if m else -1
 
-    paragraph_glue = glued_at if glue_possible else None
+    def paragraph(ttype: str, i: int) -> int:
+        # Emit the paragraph from line i as one ``ttype`` token (up to the end of a line holding a
+        # glued scene heading, if one does, see emit_glued); return the index of the next line.
+        j = _paragraph_end(lines, i + 1)
+        if glue_possible:
+            for g in range(i, j):
+                cut = glued_at(g)
+                if cut >= 0:
+                    emit_glued(ttype, i, g, cut)
+                    return g + 1
+        emit(ttype, i, j)
+        return j
 
     def title_page(i: int) -> int:
         # §Title Page: `Key: value` lines (values may continue on indented lines).
@@ -320,18 +322,17 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
         at = lines[idx].find(opener)
         problems.append(Problem(kind, message, idx + 1, (col_first if idx == 0 else 1) + at, starts[idx] + at))
 
-    last_close: int | None = None
-
     # --- body: one iteration per block start -------------------------------------
     while i < n:
         content = lines[i]
         if not content or content.isspace():  # (isspace: what strip() removes)
             j = i + 1
-            while j < n and (not lines[j] or lines[j].isspace()):
+            while j < n and (not (content := lines[j]) or content.isspace()):
                 j += 1
             append(("BLANK", starts[i], starts[j]))  # (not an INLINE_TYPE: no emit needed)
-            i = j
-            continue
+            if j == n:
+                break
+            i = j  # (and content is line j, not blank: on to it)
         s = content.strip()
         first = s[0]
         if leading and first not in "/[":
@@ -345,25 +346,10 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
             leading = False
 
         if first in _SPECIAL_FIRST:  # (most lines start with none of these: one test)
-            # Boneyard /* ... */ (may span blank lines).
-            if first == "/" and s.startswith("/*"):
-                j = i
-                k = content.find("/*") + 2
-                if last_close is None:  # the last line holding "*/": past it, nothing closes
-                    last_close = max((x for x in range(n - 1, -1, -1) if "*/" in lines[x]), default=-1)
-                while j <= last_close and "*/" not in lines[j][k:]:
-                    j += 1
-                    k = 0
-                if j <= last_close:
-                    emit("BONEYARD", i, j + 1)
-                    i = j + 1
-                    continue
-                unclosed("unclosed-boneyard", "boneyard '/*' is never closed with '*/'", i, "/*")
-
             # Standalone note [[ ... ]], possibly over several lines, no blank line inside.
             # (`[[draft]] Ana waits.` is a line carrying an inline note: text, below.)
-            elif first == "[" and s.startswith("[["):
-                if s.endswith("]]") and len(s) >= 4:
+            if first == "[" and s.startswith("[["):
+                if s.endswith("]]"):  # (then it has 4 characters or more)
                     append(("NOTE", starts[i], starts[i + 1]))
                     i += 1
                     continue
@@ -376,6 +362,17 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                         i = j + 1
                         continue
                     unclosed("unclosed-note", "note '[[' is not closed with ']]' before a blank line", i, "[[")
+
+            # Boneyard /* ... */ (may span blank lines): up to the end of the line of the first
+            # "*/" after the "/*" (none: unclosed).
+            elif first == "/" and s.startswith("/*"):
+                close = text.find("*/", starts[i] + content.find("/*") + 2)
+                if close >= 0:
+                    j = bisect_right(starts, close, i)  # (the index of the line after it)
+                    emit("BONEYARD", i, j)
+                    i = j
+                    continue
+                unclosed("unclosed-boneyard", "boneyard '/*' is never closed with '*/'", i, "/*")
             leading = False
 
             if first == "=":
@@ -383,17 +380,21 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                 i += 1
                 continue
             if first == "#":
-                emit("SECTION", i, i + 1)
+                append(("SECTION", starts[i], starts[i + 1]))  # (not an INLINE_TYPE: no emit needed)
                 i += 1
                 continue
             if first == "~":
                 i = _run(emit, lines, i, ends_block, "LYRIC", lambda t: t.lstrip()[:1] == "~")
                 if not ends_block(i):
-                    i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
+                    i = paragraph("ACTION", i)
                 continue
             if first == "." and content[0] == "." and FORCED_HEADING_RE.match(content) or \
                     first in "IEie" and SCENE_HEADING_RE.match(s):
-                emit("SCENE_HEADING", i, i + 1)
+                tok = ("SCENE_HEADING", starts[i], starts[i + 1])  # (emit, inlined for one line)
+                if inline_possible and "[[" in content:
+                    tokens.extend(_split_inline(tok, text))
+                else:
+                    append(tok)
                 i += 1
                 continue
             if first == ">":
@@ -404,19 +405,33 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                     i += 1
                 continue
             if first == "!":
-                i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
+                i = paragraph("ACTION", i)
                 continue
         leading = False
         nxt = lines[i + 1] if i + 1 < n else ""
         if not nxt or nxt.isspace():  # the next line is blank (isspace: what strip() removes)
-            if _is_transition(content):
+            if s[-1] == ":" and _is_transition(content):  # (a transition ends in "TO:" or is "FADE IN:")
                 emit("TRANSITION", i, i + 1)
                 i += 1
                 continue
         # (ends_block(i + 1) for a line that is not blank: it opens a boneyard)
         elif ("/*" not in nxt or not nxt.lstrip().startswith("/*")) and _is_character_cue(content, s):
-            emit("CHARACTER", i, i + 1)
+            tok = ("CHARACTER", starts[i], starts[i + 1])  # (emit, inlined for one line)
+            if inline_possible and "[[" in content:
+                tokens.extend(_split_inline(tok, text))
+            else:
+                append(tok)
             i += 1
+            j = i + 1
+            if (j == n or not lines[j]) and nxt.lstrip()[0] not in "(~" and not glue_possible:
+                # (the loop below for the most common dialogue: one plain line, then an empty line)
+                tok = ("DIALOGUE", starts[i], starts[j])
+                if inline_possible and "[[" in nxt:
+                    tokens.extend(_split_inline(tok, text))
+                else:
+                    append(tok)
+                i = j
+                continue
             run = i  # start of the current run of plain dialogue lines
             while i < n:  # until ends_block(i), inlined
                 c = lines[i]
@@ -445,8 +460,17 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
             if run < i:
                 emit("DIALOGUE", run, i)
             continue
-        i = _paragraph(emit, emit_glued, paragraph_glue, lines, i, ends_block, "ACTION")
-    if "*/" in text:
+        if nxt or glue_possible:
+            i = paragraph("ACTION", i)
+            continue
+        # (paragraph("ACTION", i) for a paragraph of one line, inlined: the common case)
+        tok = ("ACTION", starts[i], starts[i + 1])
+        if inline_possible and "[[" in content:
+            tokens.extend(_split_inline(tok, text))
+        else:
+            append(tok)
+        i += 1
+    if "*" in text and "*/" in text:  # (a one-character test is far cheaper: most texts have no "*")
         _stray_closes(tokens, problems, text, starts)
     starts.pop()  # the end of the text: not a line start
     if starts:
@@ -454,6 +478,24 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
     else:
         starts.append(0)
     return tokens, starts
+
+
+def _line_table(text: str, base: int) -> tuple[list[str], list[int]]:
+    """``(lines, starts)``: the lines of ``text[base:]`` without their terminators (see
+    :func:`split_lines`), and the offset in ``text`` where each starts; ``starts`` has one more
+    entry, ``len(text)``, where the line after the last would start."""
+    if "\r" in text:
+        pairs = split_lines(text[base:])
+        lines = [c for c, _ in pairs]
+        starts = list(accumulate([len(c) + len(e) for c, e in pairs], initial=base))
+        return lines, starts
+    # every line but perhaps the last ends with one "\n" (split_lines, without its pairs)
+    lines = (text[base:] if base else text).split("\n")
+    if not lines[-1]:
+        lines.pop()
+    starts = list(accumulate(map(add, map(len, lines), repeat(1)), initial=base))
+    starts[-1] = len(text)
+    return lines, starts
 
 
 def _position(starts: list[int], offset: int) -> tuple[int, int]:
@@ -543,38 +585,22 @@ def _run(emit, lines, i: int, ends_block, ttype: str, member) -> int:
     return j
 
 
-def _paragraph(emit, emit_glued, glued_at, lines, i: int, ends_block, ttype: str) -> int:
-    """Emit lines from ``i`` to the end of the paragraph as one ``ttype`` token; return next index.
-
-    A ``~`` line (a lyric, always forced, §Lyrics) ends the paragraph too, and so does a
-    scene heading glued to the end of a line (emitted as ``GLUED_SCENE_HEADING``).
-    ``glued_at`` is ``None`` when no line of the text can hold a glued heading.
-    """
-    if glued_at is None:  # the loop below with ends_block inlined (the common case)
-        n = len(lines)
-        j = i + 1
-        while j < n:
-            c = lines[j]
-            if not c:
-                break
-            c0 = c[0]
-            if c0.isspace():
-                st = c.strip()
-                if (not c.startswith("  ")) if not st else (st[0] == "~" or st.startswith("/*")):
-                    break
-            elif c0 == "~" or c0 == "/" and c.startswith("/*"):
-                break
-            j += 1
-        emit(ttype, i, j)
-        return j
-    j = i
-    while True:
-        cut = glued_at(j)
-        if cut >= 0:
-            emit_glued(ttype, i, j, cut)
-            return j + 1
-        j += 1
-        if ends_block(j) or lines[j].lstrip()[:1] == "~":
+def _paragraph_end(lines: list[str], j: int) -> int:
+    """The index of the first line from ``j`` that does not continue a paragraph (``len(lines)``
+    if none): an empty line, a whitespace-only line of fewer than two leading spaces (one of 2+
+    spaces continues it, B21), a line opening a boneyard (§Boneyard) or a ``~`` lyric line (a
+    lyric is always forced, §Lyrics)."""
+    n = len(lines)
+    while j < n:
+        c = lines[j]
+        if not c:
             break
-    emit(ttype, i, j)
+        c0 = c[0]
+        if c0.isspace():
+            st = c.strip()
+            if (not c.startswith("  ")) if not st else (st[0] == "~" or st.startswith("/*")):
+                break
+        elif c0 == "~" or c0 == "/" and c.startswith("/*"):
+            break
+        j += 1
     return j
