@@ -674,24 +674,22 @@ def without_turns(session: Session) -> str:
     return f"{_KIND_NAMES.get(session.kind, 'a Harvey session')} with no chat turns ({where})"
 
 
-def _recorded_by_harvey(body: list[Node], read: dict[int, HeadingInfo]) -> bool:
-    """Whether ``body`` holds a scene heading of a Harvey kind (any kind but ``other``) or a note
-    of a known kind: what :meth:`_Builder.session_kind` reads as a Harvey file (session,
-    fragment, memory or hand-off) rather than a plain screenplay. Stops at the first one (a
-    session's first heading or note, at once); a screenplay is read through. ``read`` gets
-    each heading's :func:`read_heading`, by ``id`` of its node (for the builder: read once)."""
-    codes = _CLASS_CODES
+def _recorded_by_harvey(body: list[Node], codes: list[int], read: dict[int, HeadingInfo]) -> bool:
+    """Whether ``body`` (whose nodes' codes are ``codes``, see :func:`_node_codes`) holds a scene
+    heading of a Harvey kind (any kind but ``other``) or a note of a known kind: what
+    :meth:`_Builder.session_kind` reads as a Harvey file (session, fragment, memory or hand-off)
+    rather than a plain screenplay. Stops at the first one (a session's first heading or note,
+    at once); a screenplay is read through. ``read`` gets each heading's :func:`read_heading`,
+    by ``id`` of its node (for the builder: read once)."""
     notes = []
-    for node in body:
-        code = codes.get(node.__class__)
-        if code is None:
-            code = _code(node.__class__)
+    for k, code in enumerate(codes):
         if code == _HEADING:
+            node = body[k]
             info = read[id(node)] = read_heading(node.text)
             if info.kind != "other":
                 return True
         elif code == _NOTE:
-            notes.append(node)
+            notes.append(body[k])
     return any(parse_note(n).kind != "unknown" for n in notes)
 
 
@@ -788,39 +786,49 @@ def _is_end_marker(node: Node) -> bool:
 _DISABLE_NEXT_RE = lazy(r"/\*\s*fountain-audit:\s*disable-next\b")
 
 
-def _close(speech: Speech | None) -> None:
-    """End a speech: trailing blank lines are not part of what was written, nor are
-    ``/* fountain-audit: disable-next=... */`` comments right before what ends it (a note, a
-    heading...): the user's suppression of that element's findings. Any other boneyard, a
-    suppression comment with more text of the speech after it or one of another verb stays
-    the speech's text (:meth:`Session.speech_boneyards`): a speech is recorded verbatim."""
-    if speech is not None:
-        cont = speech.continuation
-        while cont:
-            last = cont[-1]
-            if isinstance(last, Blank) or isinstance(last, Boneyard) and _DISABLE_NEXT_RE.match(last.render().strip()):
-                cont.pop()
-            else:
-                break
-        speech._text = None
+def _close(speech: Speech, nodes: list[Node], start: int, end: int) -> None:
+    """End a speech whose continuation is ``nodes[start:end]`` (indexes in the document body:
+    a speech's continuation is the run of nodes after its dialogue up to what ends it). Trailing
+    blank lines are not part of what was written, nor are ``/* fountain-audit: disable-next=...
+    */`` comments right before what ends it (a note, a heading...): the user's suppression of
+    that element's findings. Any other boneyard, a suppression comment with more text of the
+    speech after it or one of another verb stays the speech's text
+    (:meth:`Session.speech_boneyards`): a speech is recorded verbatim."""
+    while end > start:
+        last = nodes[end - 1]
+        if isinstance(last, Blank) or isinstance(last, Boneyard) and _DISABLE_NEXT_RE.match(last.render().strip()):
+            end -= 1
+        else:
+            break
+    speech.continuation = nodes[start:end]
+    speech._text = None
 
 
 # What the builder needs to know of a node's class, decided once per class (with isinstance,
 # so subclasses are read as their base): one of these codes.
 _HEADING, _BLANK, _NOTE, _DIALOGUE, _BONEYARD, _TRANSITION, _ACTION, _OTHER = range(8)
-_CLASS_CODES: dict[type, int] = {}
 
 
-def _code(cls: type) -> int:
-    code = _CLASS_CODES.get(cls)
-    if code is None:
+class _ClassCodes(dict):
+    """Node class -> its code (see above); a class not seen yet is decided when first looked up."""
+
+    def __missing__(self, cls: type) -> int:
         for code, base in enumerate((SceneHeading, Blank, Note, Dialogue, Boneyard, Transition, Action)):
             if issubclass(cls, base):
                 break
         else:
             code = _OTHER
-        _CLASS_CODES[cls] = code
-    return code
+        self[cls] = code
+        return code
+
+
+_CLASS_CODES = _ClassCodes()
+
+
+def _node_codes(nodes: list[Node]) -> list[int]:
+    """The code of each node of ``nodes`` (``_HEADING`` ... ``_OTHER``), in order: what the
+    builder dispatches on, looked up for all at once."""
+    return list(map(_CLASS_CODES.__getitem__, map(type, nodes)))
 
 
 def _new_scene(index: int, heading: SceneHeading, info: HeadingInfo) -> Scene:
@@ -894,10 +902,11 @@ class _Builder:
 
     def build(self) -> Session:
         body = self.doc.body
+        codes = _node_codes(body)
         # The end marker: the last non-blank body node, if it reads THE END.
         end_index = None
         for k in range(len(body) - 1, -1, -1):
-            if isinstance(body[k], (Blank, Boneyard)):
+            if codes[k] == _BLANK or codes[k] == _BONEYARD:
                 continue
             if _is_end_marker(body[k]):
                 end_index = k
@@ -905,55 +914,52 @@ class _Builder:
         main = body if end_index is None else body[:end_index]
         epilogue = [] if end_index is None else body[end_index:]
 
-        codes = _CLASS_CODES
         # A plain screenplay (no heading the recorder writes, no audit note): a speech is its cue's
         # dialogue element only, ended by the blank line after it as Fountain ends it. (In a Harvey
         # file a model's reply runs on over blank lines, headings and cues it wrote: see below.)
         read: dict[int, HeadingInfo] = {}  # (the headings read by the test, by node id: not read again)
-        screenplay = not _recorded_by_harvey(body, read)
+        screenplay = not _recorded_by_harvey(body, codes, read)
         notes = self.notes
         fade_in = None
         scene: Scene | None = None
-        scene_nodes: list[Node] = []
+        first = 0  # where the current scene's nodes start in main (after its heading): they run to the next
         content: list[tuple[Node, object]] = []  # the current scene's content (see the class)
+        stats: list[Node] = []  # the current scene's stats lines
         people: frozenset[str] = frozenset()
         speech: Speech | None = None
-        continuation: list[Node] = []  # the open speech's
+        opened = 0  # where the open speech's continuation starts in main: it runs to what ends the speech
         speaker = ""  # the open speech's character, upper case
         closed = False  # the open speech is HARVEY's forwarding line: nothing continues it
-        for k, node in enumerate(main):
-            code = codes.get(node.__class__)
-            if code is None:
-                code = _code(node.__class__)
+        for k, code in enumerate(codes if end_index is None else codes[:end_index]):
+            if code == _BLANK:  # the most common node: in the open speech and scene, decided at once
+                if speech is not None and closed:
+                    _close(speech, main, opened, k)
+                    speech = None
+                elif scene is None:
+                    self.prologue.append(main[k])
+                continue
+            node = main[k]
             if code == _HEADING:
                 info = read.get(id(node)) if read else None
                 if info is None:
                     info = read_heading(node.text)
-                glued = node.glued
-                if speech is not None and not glued and not _is_harvey_heading(info):
-                    continuation.append(node)
-                    scene_nodes.append(node)
-                    continue
-                if speech is not None and glued:
-                    speech.glued_heading = node
-                _close(speech)
-                speech = None
+                if speech is not None:
+                    glued = node.glued
+                    if not glued and not _is_harvey_heading(info):
+                        continue  # a line of the open speech
+                    if glued:
+                        speech.glued_heading = node
+                    _close(speech, main, opened, k)
+                    speech = None
                 if scene is not None:
+                    scene.nodes = main[first:k]
                     self.shape(scene, content)
                 scene = _new_scene(len(self.scenes), node, info)
                 self.scenes.append(scene)
-                scene_nodes = scene.nodes
+                first = k + 1
                 content = []
+                stats = scene.stats
                 people = self.participants(scene)
-                continue
-            if code == _BLANK and scene is not None:  # the most common node: decided at once
-                scene_nodes.append(node)
-                if speech is not None:
-                    if closed:
-                        _close(speech)
-                        speech = None
-                    else:
-                        continuation.append(node)
                 continue
             if scene is None:
                 if fade_in is None and code in (_TRANSITION, _ACTION) and node.text.strip() == "FADE IN:":
@@ -962,23 +968,18 @@ class _Builder:
                     notes.append(parse_note(node))
                 self.prologue.append(node)
                 continue
-            scene_nodes.append(node)
-            rec = tag = None
-            if speech is not None and not closed:
+            tag = None
+            if speech is not None:
                 # Does the node belong to the open speech (what the character wrote)?
-                if code == _BLANK:
-                    goes_on = True
+                if closed:
+                    goes_on = False
                 elif code == _NOTE:
-                    rec = parse_note(node)
-                    goes_on = rec.kind == "unknown"
+                    tag = parse_note(node)
+                    goes_on = tag.kind == "unknown"
                 elif code == _DIALOGUE:
                     # Only a model's (or skill's) text can hold a line Fountain reads as a cue,
                     # its own name included (`LLAMA (CONT'D)`).
                     goes_on = speaker not in people and node.character.upper() not in people
-                elif code == _BONEYARD:
-                    # (a `/* fountain-audit: ... */` too: a speech is recorded verbatim, so what looks
-                    # like a suppression in it is the character's text, not the user's directive)
-                    goes_on = True
                 elif code == _TRANSITION:
                     goes_on = node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
                 elif code == _ACTION:
@@ -997,32 +998,34 @@ class _Builder:
                     else:
                         goes_on = True
                 else:
+                    # (a boneyard too, `/* fountain-audit: ... */` included: a speech is recorded
+                    # verbatim, so what looks like a suppression in it is the character's text, not
+                    # the user's directive)
                     goes_on = True
                 if goes_on:
-                    continuation.append(node)
                     continue
-                _close(speech)
+                _close(speech, main, opened, k)
                 speech = None
-            elif speech is not None:
-                _close(speech)
-                speech = None
-            if code == _BLANK:
-                continue
             if code == _DIALOGUE:
                 speech = tag = _new_speech(node)
-                continuation = speech.continuation
+                opened = k + 1
                 speaker = node.character.upper()
                 closed = screenplay or speaker == "HARVEY" and speech.forwarding_target is not None  # never a reply
                 scene.speeches.append(speech)
             elif code == _NOTE:
-                tag = rec if rec is not None else parse_note(node)
+                if tag is None:
+                    tag = parse_note(node)
                 notes.append(tag)
                 scene.notes.append(tag)
             elif code == _ACTION and tag is None and _is_stats(node):
                 tag = _STATS
+            if tag is _STATS:
+                stats.append(node)
             content.append((node, tag))
-        _close(speech)
+        if speech is not None:
+            _close(speech, main, opened, len(main))
         if scene is not None:
+            scene.nodes = main[first:]
             self.shape(scene, content)
         for n in epilogue:
             if isinstance(n, Note):
@@ -1032,12 +1035,12 @@ class _Builder:
                        fade_in, epilogue[0] if epilogue else None, kind)
 
     def shape(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
-        """Split a scene's content into description, stats and (for chat kinds) turns."""
+        """Split a scene's content into description and (for chat kinds) turns (its stats lines
+        are collected as the scene is read)."""
         for n, tag in content:  # the description: leading action paragraphs
             if tag is _STATS or not isinstance(n, Action):
                 break
             scene.description.append(n)
-        scene.stats = [n for n, tag in content if tag is _STATS]
         if scene.info.kind in TURN_KINDS:
             self.turns(scene, content)
 
