@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import namedtuple
+from itertools import compress
 from dataclasses import MISSING, field
 from sys import intern  # a session repeats its headings' places, names and its models' names
 
@@ -674,7 +675,7 @@ def without_turns(session: Session) -> str:
     return f"{_KIND_NAMES.get(session.kind, 'a Harvey session')} with no chat turns ({where})"
 
 
-def _recorded_by_harvey(body: list[Node], codes: list[int], read: dict[int, HeadingInfo]) -> bool:
+def _recorded_by_harvey(body: list[Node], codes: bytes, read: dict[int, HeadingInfo]) -> bool:
     """Whether ``body`` (whose nodes' codes are ``codes``, see :func:`_node_codes`) holds a scene
     heading of a Harvey kind (any kind but ``other``) or a note of a known kind: what
     :meth:`_Builder.session_kind` reads as a Harvey file (session, fragment, memory or hand-off)
@@ -825,10 +826,14 @@ class _ClassCodes(dict):
 _CLASS_CODES = _ClassCodes()
 
 
-def _node_codes(nodes: list[Node]) -> list[int]:
-    """The code of each node of ``nodes`` (``_HEADING`` ... ``_OTHER``), in order: what the
-    builder dispatches on, looked up for all at once."""
-    return list(map(_CLASS_CODES.__getitem__, map(type, nodes)))
+def _node_codes(nodes: list[Node]) -> bytes:
+    """The code of each node of ``nodes`` (``_HEADING`` ... ``_OTHER``), in order, one byte a
+    node: what the builder dispatches on, looked up for all at once."""
+    return bytes(map(_CLASS_CODES.__getitem__, map(type, nodes)))
+
+
+#: ``codes.translate(_NOT_BLANK)``: 1 for each node but a blank run, 0 for a blank run.
+_NOT_BLANK = bytes(int(code != _BLANK) for code in range(256))
 
 
 def _new_scene(index: int, heading: SceneHeading, info: HeadingInfo) -> Scene:
@@ -920,32 +925,45 @@ class _Builder:
         read: dict[int, HeadingInfo] = {}  # (the headings read by the test, by node id: not read again)
         screenplay = not _recorded_by_harvey(body, codes, read)
         notes = self.notes
+        # The prologue: the nodes before the first scene heading
+        first = codes.find(_HEADING, 0, len(main))
+        if first < 0:
+            first = len(main)
         fade_in = None
+        for k in range(first):
+            code = codes[k]
+            if code == _NOTE:
+                notes.append(parse_note(main[k]))
+            elif fade_in is None and (code == _TRANSITION or code == _ACTION) and main[k].text.strip() == "FADE IN:":
+                fade_in = main[k]
+        self.prologue.extend(main[:first])
+
+        # The scenes. Blank runs are not visited: one in a speech is its text (the run of nodes
+        # from its dialogue to what ends it is its continuation, trailing blanks left out), one
+        # after HARVEY's forwarding line ends it (seen from the next node: ``upto``).
         scene: Scene | None = None
-        first = 0  # where the current scene's nodes start in main (after its heading): they run to the next
         content: list[tuple[Node, object]] = []  # the current scene's content (see the class)
         stats: list[Node] = []  # the current scene's stats lines
         people: frozenset[str] = frozenset()
         speech: Speech | None = None
         opened = 0  # where the open speech's continuation starts in main: it runs to what ends the speech
+        upto = 0  # where the nodes of the open speech seen so far end in main
         speaker = ""  # the open speech's character, upper case
         closed = False  # the open speech is HARVEY's forwarding line: nothing continues it
-        for k, code in enumerate(codes if end_index is None else codes[:end_index]):
-            if code == _BLANK:  # the most common node: in the open speech and scene, decided at once
-                if speech is not None and closed:
-                    _close(speech, main, opened, k)
-                    speech = None
-                elif scene is None:
-                    self.prologue.append(main[k])
-                continue
+        for k in compress(range(first, len(main)), codes[first:len(main)].translate(_NOT_BLANK)):
+            code = codes[k]
             node = main[k]
             if code == _HEADING:
                 info = read.get(id(node)) if read else None
                 if info is None:
                     info = read_heading(node.text)
+                if speech is not None and closed and k > upto:  # (a blank run ended the speech)
+                    _close(speech, main, opened, upto)
+                    speech = None
                 if speech is not None:
                     glued = node.glued
                     if not glued and not _is_harvey_heading(info):
+                        upto = k + 1
                         continue  # a line of the open speech
                     if glued:
                         speech.glued_heading = node
@@ -961,18 +979,11 @@ class _Builder:
                 stats = scene.stats
                 people = self.participants(scene)
                 continue
-            if scene is None:
-                if fade_in is None and code in (_TRANSITION, _ACTION) and node.text.strip() == "FADE IN:":
-                    fade_in = node
-                if code == _NOTE:
-                    notes.append(parse_note(node))
-                self.prologue.append(node)
-                continue
             tag = None
             if speech is not None:
                 # Does the node belong to the open speech (what the character wrote)?
                 if closed:
-                    goes_on = False
+                    goes_on = False  # (what follows it, or a blank run, ends it: the same speech)
                 elif code == _NOTE:
                     tag = parse_note(node)
                     goes_on = tag.kind == "unknown"
@@ -1008,7 +1019,7 @@ class _Builder:
                 speech = None
             if code == _DIALOGUE:
                 speech = tag = _new_speech(node)
-                opened = k + 1
+                opened = upto = k + 1
                 speaker = node.character.upper()
                 closed = screenplay or speaker == "HARVEY" and speech.forwarding_target is not None  # never a reply
                 scene.speeches.append(speech)
