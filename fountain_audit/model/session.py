@@ -81,6 +81,10 @@ _ROUTING_RE = lazy(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| 
 #: The two patterns above, for the readers of a session's descriptions (diff's normaliser).
 CHAT_DESC_RE, ROUTING_RE = _CHAT_DESC_RE, _ROUTING_RE
 _FORWARD_RE = lazy(r"^Forwarding to (?P<target>.+?)\.$")
+#: A dialogue block of two lines, the cue and ``Forwarding to NAME.`` with no blank at its ends (as
+#: the recorder writes HARVEY's forwarding line), read in place: group ``target`` is what
+#: :data:`_FORWARD_RE` reads in that line (see :attr:`Speech.forwarding_target`).
+_FORWARDING_BLOCK = lazy(r"[^\r\n]*(?:\r\n|\r|\n)Forwarding to (?P<target>[^\r\n]+?)\.(?:\r\n|\r|\n)?\Z")
 _FORWARD_V0_RE = lazy(r"^\(forwarding to (?P<target>.+?)\)$")
 _DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)"
 _STATS_RE = lazy(
@@ -335,8 +339,11 @@ class Speech:
         target = self._target
         if target is False:
             d = self.dialogue
-            if d._lines.text.find("orwarding to ", d.offset, d.end_offset) < 0:
+            src = d._lines.text
+            if src.find("orwarding to ", d.offset, d.end_offset) < 0:
                 m = None  # (both forms hold these words in the dialogue block: most speeches do not)
+            elif (m := _FORWARDING_BLOCK.match(src, d.offset, d.end_offset)) is not None:
+                self._parentheticals = []  # (as _first_line leaves them: none)
             else:
                 m = _FORWARD_RE.match(self._first_line())
                 if m is None:
