@@ -224,6 +224,29 @@ def read_heading(text: str) -> HeadingInfo:
 _new = object.__new__
 
 
+def _read_heading_node(node: SceneHeading) -> HeadingInfo:
+    """:func:`read_heading` of a scene heading node's text. A heading with no timestamp (a
+    screenplay's ``INT. HOUSE - DAY``, a reply's line that reads as one) is read once per
+    distinct text; a recorder heading's timestamp makes each one new."""
+    raw = node._lines.text[node.offset:node.end_offset]
+    known = _UNTIMED.get(raw)
+    if known is None:
+        info = read_heading(node.text)
+        if info.timestamp is None and len(raw) <= 200:  # (the table keeps no long text alive)
+            remember(_UNTIMED, raw, (info.kind, info.place, info.annotation, dict(info.groups)))
+        return info
+    info = _new(HeadingInfo)
+    info.kind, info.place, info.annotation = known[0], known[1], known[2]
+    info.timestamp = info.timestamp_form = None
+    info.groups = dict(known[3])
+    return info
+
+
+#: A scene heading node's text (terminator included) with no timestamp -> (kind, place,
+#: annotation, groups) of its :class:`HeadingInfo` (see :func:`_read_heading_node`).
+_UNTIMED: dict[str, tuple] = content_table()
+
+
 #: (place, has a timestamp) -> what :func:`_classify_place` says of it.
 _PLACES: dict[tuple[str, bool], tuple[str, str, dict]] = content_table()
 
@@ -693,7 +716,7 @@ def _recorded_by_harvey(body: list[Node], codes: bytes, read: dict[int, HeadingI
     for k, code in enumerate(codes):
         if code == _HEADING:
             node = body[k]
-            info = read[id(node)] = read_heading(node.text)
+            info = read[id(node)] = _read_heading_node(node)
             if info.kind != "other":
                 return True
         elif code == _NOTE:
@@ -963,7 +986,7 @@ class _Builder:
             if code == _HEADING:
                 info = read.get(id(node)) if read else None
                 if info is None:
-                    info = read_heading(node.text)
+                    info = _read_heading_node(node)
                 if speech is not None and closed and k > upto:  # (a blank run ended the speech)
                     _close(speech, main, opened, upto)
                     speech = None
