@@ -920,6 +920,7 @@ class _Builder:
         self.turn_count = 0
         self._participants: dict[str | None, frozenset[str]] = {}
         self._users: dict[frozenset[str], frozenset[str]] = {}  # participants -> those but HARVEY, SHELL
+        self._speakers: dict[Speech, str] = {}  # each speech's character, upper case
 
     def participants(self, scene: Scene | None) -> frozenset[str]:
         """HARVEY, SHELL, the author and the scene's human: the speakers whose lines are
@@ -1050,7 +1051,7 @@ class _Builder:
             if code == _DIALOGUE:
                 speech = tag = _new_speech(node)
                 opened = upto = k + 1
-                speaker = node.character.upper()
+                speaker = self._speakers[speech] = node.character.upper()
                 closed = screenplay or speaker == "HARVEY" and speech.forwarding_target is not None  # never a reply
                 scene.speeches.append(speech)
             elif code == _NOTE:
@@ -1091,6 +1092,7 @@ class _Builder:
         users = self._users.get(people)
         if users is None:
             users = self._users[people] = people - {"HARVEY", "SHELL"}
+        speakers = self._speakers
         turn: Turn | None = None
         pending: list[NoteRecord] = []  # notes seen before the next turn's user input
         prompted = False  # HARVEY asked the user something after the reply (Write P?)
@@ -1119,9 +1121,9 @@ class _Builder:
                     elif PROSE_TOOL_CALL_RE.match(n.text):
                         turn.prose_tool_calls.append(n)
                 continue
-            if isinstance(tag, Speech):
+            if tag.__class__ is Speech:
                 sp = tag
-                who = sp.character.upper()
+                who = speakers[sp]
                 if who in users:
                     if prompted:
                         turn.actions.append(sp)  # the user's answer to HARVEY's prompt
@@ -1132,7 +1134,7 @@ class _Builder:
                     turn.user = sp
                 elif who == "HARVEY":
                     prompted = False
-                    if sp.is_forwarding:
+                    if sp.forwarding_target is not None:
                         if turn is None or turn.forwarding or turn.reply:
                             new_turn()
                         turn.forwarding = sp
@@ -1164,7 +1166,7 @@ class _Builder:
                 turn.notes.extend([("after-reply", r) for r in pending])
         for t in scene.turns:  # a turn's line: its first speech, else its first note
             first = t.user or t.forwarding or t.reply
-            t.line = first.line if first is not None else t.notes[0][1].line if t.notes else scene.line
+            t.line = first.dialogue.line if first is not None else t.notes[0][1].line if t.notes else scene.line
 
     def session_kind(self, fade_in: Node | None) -> str:
         """Classify the file: session, fragment, memory, hand-off or screenplay."""
