@@ -216,12 +216,11 @@ class NoteFields:
             out["source"] = intern(text)
         else:
             out["source"] = intern(source)
-            parts = [p.strip() for p in detail.split(",")]
             rest = []
-            for p in parts:
+            for p in map(str.strip, detail.split(",")):
                 if p.startswith("doi:"):
                     out["doi"] = intern(p[4:])
-                elif _URL_SCHEME_RE.match(p):
+                elif "://" in p and _URL_SCHEME_RE.match(p):  # (the scheme's "://": a cheap test first)
                     out["url"] = intern(p)
                 else:
                     rest.append(p)
@@ -689,12 +688,13 @@ def _context_record(kind: str, note: Note, actor: str | None, payload: str, at: 
     repeats some of them: the same store, score, source), each record given its own copy."""
     memo = _CONTEXT_FIELDS[kind]
     fields = memo.get(payload)
-    if fields is not None:
-        return _valid_record(kind, note, actor, fields.copy())  # (a record's own dict: a reader may change it)
-    rec = _read_payload(NoteRecord(kind, note, actor=actor), payload, at, KINDS[kind])
-    if rec.valid and len(payload) <= 200:  # (the table keeps no long text alive)
-        remember(memo, payload, rec._fields.copy())
-    return rec
+    if fields is None:
+        fields = _read_fast(payload, KINDS[kind])
+        if fields is None:  # (not well formed: the general path says why)
+            return _parse_payload(NoteRecord(kind, note, actor=actor), payload, at, KINDS[kind])
+        if len(payload) <= 200:  # (the table keeps no long text alive)
+            remember(memo, payload, fields)
+    return _valid_record(kind, note, actor, fields.copy())  # (a record's own dict: a reader may change it)
 
 
 def _read_tool_call(text: str, start: int, at: int, end: int) -> tuple | None:
@@ -1089,16 +1089,24 @@ _READERS: dict = {}
 def _read_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
     """``rec`` with the fields of ``payload`` (start rule ``start``), read by its fast reader
     when it has one and the payload is well formed, else by :func:`_parse_payload`."""
-    read = (_READERS or _READERS.update(_fast_readers()) or _READERS).get(start)
-    if read is not None:
-        try:
-            fields = read(payload)
-        except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
-            fields = None
-        if fields is not None:
-            rec._fields = fields
-            return rec
+    fields = _read_fast(payload, start)
+    if fields is not None:
+        rec._fields = fields
+        return rec
     return _parse_payload(rec, payload, skip, start)
+
+
+def _read_fast(payload: str, start: str) -> dict | None:
+    """The fields of ``payload`` (start rule ``start``) read by its fast reader (a new dict), or
+    ``None`` when it has none or the payload is not well formed (then :func:`_parse_payload`
+    says why)."""
+    read = (_READERS or _READERS.update(_fast_readers()) or _READERS).get(start)
+    if read is None:
+        return None
+    try:
+        return read(payload)
+    except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
+        return None
 
 
 def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
