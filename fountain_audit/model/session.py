@@ -738,13 +738,13 @@ def _is_stats(node: Node) -> bool:
     A bare duration (`250ms`) is not enough: a reply may hold such a line."""
     if not isinstance(node, Action):
         return False
-    src, a, b = node._lines.text, node.offset, node.end_offset
-    return src.find(" · ", a, b) >= 0 and _stats_span(src, a, b)  # (in place, no copy: most actions hold none)
+    text = node._lines.text[node.offset:node.end_offset]
+    return " · " in text and _stats_line(text)  # (most actions hold none)
 
 
-def _stats_span(src: str, a: int, b: int) -> bool:
-    """:func:`_is_stats` of the action ``src[a:b]`` (its one line, read without its ``lines``)."""
-    line = _content(src[a:b])
+def _stats_line(text: str) -> bool:
+    """:func:`_is_stats` of the action whose text (line ends included) is ``text``."""
+    line = _content(text)
     if "\n" in line or "\r" in line:  # (more than one line)
         return False
     m = _STATS_RE.match(line.strip())
@@ -1025,12 +1025,14 @@ class _Builder:
                 elif code == _TRANSITION:
                     goes_on = node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
                 elif code == _ACTION:
-                    # (most actions in a reply are neither: the cheap tests first, in place)
+                    # (most actions in a reply are neither: the cheap tests first, in the action's
+                    # text, most often narrower than the document's: no widened copy of each word)
                     src, a, b = node._lines.text, node.offset, node.end_offset
-                    if src.find(" · ", a, b) >= 0 and _stats_span(src, a, b):
+                    text = src[a:b]
+                    if " · " in text and _stats_line(text):
                         tag, goes_on = _STATS, False
-                    elif (src.find("Routing to", a, b) >= 0 or src.find("Answered by", a, b) >= 0) \
-                            and _is_route_step(node):  # only when a stats line follows it
+                    elif ("Routing to" in text or "Answered by" in text) and _is_route_step(node):
+                        # (only when a stats line follows it)
                         nxt = None
                         for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
                             if not isinstance(main[j], Blank):
