@@ -207,6 +207,12 @@ def read_heading(text: str) -> HeadingInfo:
             s = head
         else:
             ts = None
+    return _heading_info(s, ts, form, annotation)
+
+
+def _heading_info(s: str, ts: str | None, form: str | None, annotation: str | None) -> HeadingInfo:
+    """The :class:`HeadingInfo` of a heading whose text without its timestamp ``ts`` (of form
+    ``form``) and its annotation is ``s`` (see :func:`read_heading`)."""
     key = (s, ts is not None)
     known = _PLACES.get(key)
     if known is None:
@@ -227,10 +233,19 @@ _new = object.__new__
 def _read_heading_node(node: SceneHeading) -> HeadingInfo:
     """:func:`read_heading` of a scene heading node's text. A heading with no timestamp (a
     screenplay's ``INT. HOUSE - DAY``, a reply's line that reads as one) is read once per
-    distinct text; a recorder heading's timestamp makes each one new."""
+    distinct text; a recorder heading's timestamp makes each one new: one in the exact form
+    (``PLACE YYYY-MM-DD HH:MM:SS``, no blank or ``—`` around the place, no ``←``) is read
+    without the general reader's steps."""
     raw = node._lines.text[node.offset:node.end_offset]
     known = _UNTIMED.get(raw)
     if known is None:
+        text = _content(raw)
+        cut = len(text) - 20  # (where the blank before an exact timestamp would be)
+        if cut > 0 and text[cut] == " " and _TIMESTAMP_RE.match(text, cut + 1):
+            place = text[:cut]
+            if not (place[0].isspace() or place[-1].isspace() or place[-1] == "—" or "←" in place
+                    or "\n" in place or "\r" in place):
+                return _heading_info(place, text[cut + 1:], "exact", None)
         info = read_heading(node.text)
         if info.timestamp is None and len(raw) <= 200:  # (the table keeps no long text alive)
             remember(_UNTIMED, raw, (info.kind, info.place, info.annotation, dict(info.groups)))
