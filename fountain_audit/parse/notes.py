@@ -608,11 +608,13 @@ def parse_note(note: Note) -> NoteRecord:
     src = note._lines.text
     m = _RECORDER_NOTE.match(src, note.offset, note.end_offset)
     if m is not None:
-        _, (start, close), (_, head) = m.regs  # the body (src[start:close]), the end of its kind
-        if head - start == 4:  # `tool`
-            call = _read_tool_call(src, start, head + 2, close)
-            if call is not None:
-                return _valid_record("tool", note, None, call)
+        # the body (src[start:close]); a tool call's NAME, (ARGS) and status; a RAG note's kind
+        _, (start, close), name, args, status, (_, head) = m.regs
+        if head < 0:  # `tool`
+            if (_TOOL_MATCH[0] or _tool_reader()) is not None:
+                call = _tool_call_in(src, start, close, name, args, status)
+                if call is not None:
+                    return _valid_record("tool", note, None, call)
         else:  # `rag`, `rag-source`
             return _context_record("rag" if head - start == 3 else "rag-source", note, None,
                                    src[head + 2:close], head + 2 - start)
@@ -620,12 +622,16 @@ def parse_note(note: Note) -> NoteRecord:
 
 
 #: A note node's whole text when it is one of the recorder's most frequent notes: ``[[``, a
-#: ``tool``, ``rag`` or ``rag-source`` head (group ``kind``; no actor), ``:``, a blank, a payload
-#: that starts and ends with a non-blank, ``]]`` and at most a line end. Group ``body`` is then
+#: ``tool`` head (no actor) and a call as notes.lark's ``tool`` rule reads it (groups ``name``,
+#: ``args``: they run to the last ``) — `` followed by a valid status, ``status``: from `` — ``),
+#: or a ``rag`` or ``rag-source`` head (group ``kind``) and a payload starting with a non-blank;
+#: the body ends with a non-blank, then ``]]`` and at most a line end. Group ``body`` is then
 #: exactly :attr:`Note.body <fountain_audit.parse.fountain.Note.body>` (the text between the
 #: first ``[[`` and the last ``]]``, with nothing to strip), which :func:`parse_note` reads as
-#: it would read the sliced body. (``\S`` and ``str.strip`` agree on what a blank is.)
-_RECORDER_NOTE = lazy(r"\[\[(?P<body>(?P<kind>tool|rag-source|rag): (?=\S)(?s:.*)\S)\]\](?:\r\n|\r|\n)?\Z")
+#: it would read the sliced body. (``\S`` and ``str.strip`` agree on what a blank is;
+#: ``tests/test_note_sequences.py`` holds the tool reading to the grammar's.)
+_RECORDER_NOTE = lazy(r"\[\[(?P<body>(?:tool: (?P<name>(?>[^\s(]+))(?P<args>\((?s:.*)\))(?P<status> — (?:ok|error(?::(?s:.*))?))"
+                      r"|(?P<kind>rag-source|rag): (?=\S)(?s:.*)))(?<=\S)\]\](?:\r\n|\r|\n)?\Z")
 
 
 def _read_note(note: Note) -> NoteRecord:
@@ -707,11 +713,27 @@ def _read_tool_call(text: str, start: int, at: int, end: int) -> tuple | None:
     takes that general path."""
     match = _TOOL_MATCH[0]
     if match is False:
-        match = _TOOL_MATCH[0] = _tool_match() if "tool" in _fast_readers() else None
+        match = _tool_reader()
     m = None if match is None else match(text, at, end)  # (the body's end is the pattern's end)
     if m is None:
         return None
-    _, (n, n_end), (s, e), (t, t_end) = m.regs  # NAME, (ARGS), the status
+    _, name, args, status = m.regs
+    return _tool_call_in(text, start, end, name, args, status)
+
+
+def _tool_reader():
+    """The ``match`` of the grammar's tool pattern when tool calls have a fast reader (see
+    :func:`_fast_readers`), else ``None``; kept in :data:`_TOOL_MATCH`."""
+    match = _TOOL_MATCH[0] = _tool_match() if "tool" in _fast_readers() else None
+    return match
+
+
+def _tool_call_in(text: str, start: int, end: int, name: tuple[int, int], args: tuple[int, int],
+                  status: tuple[int, int]) -> tuple | None:
+    """:func:`_read_tool_call` of the tool call whose body is ``text[start:end]`` once its NAME,
+    ``(ARGS)`` and status (`` — ok``, `` — error: MESSAGE`` ...) are found there, each as
+    ``(start, end)`` code points of ``text``."""
+    (n, n_end), (s, e), (t, t_end) = name, args, status
     s += 1  # the arguments, between "NAME(" and ")"
     e -= 1
     if s >= e:
