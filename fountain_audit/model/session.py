@@ -832,17 +832,18 @@ def _is_end_marker(node: Node) -> bool:
 _DISABLE_NEXT_RE = lazy(r"/\*\s*fountain-audit:\s*disable-next\b")
 
 
-def _close(speech: Speech, nodes: list[Node], start: int, end: int) -> None:
-    """End a speech whose continuation is ``nodes[start:end]`` (indexes in the document body:
-    a speech's continuation is the run of nodes after its dialogue up to what ends it). Trailing
+def _close(speech: Speech, nodes: list[Node], codes: bytes, start: int, end: int) -> None:
+    """End a speech whose continuation is ``nodes[start:end]`` (indexes in the document body, whose
+    codes are ``codes``: a speech's continuation is the run of nodes after its dialogue up to what
+    ends it). Trailing
     blank lines are not part of what was written, nor are ``/* fountain-audit: disable-next=...
     */`` comments right before what ends it (a note, a heading...): the user's suppression of
     that element's findings. Any other boneyard, a suppression comment with more text of the
     speech after it or one of another verb stays the speech's text
     (:meth:`Session.speech_boneyards`): a speech is recorded verbatim."""
     while end > start:
-        last = nodes[end - 1]
-        if isinstance(last, Blank) or isinstance(last, Boneyard) and _DISABLE_NEXT_RE.match(last.render().strip()):
+        code = codes[end - 1]
+        if code == _BLANK or code == _BONEYARD and _DISABLE_NEXT_RE.match(nodes[end - 1].render().strip()):
             end -= 1
         else:
             break
@@ -1004,7 +1005,7 @@ class _Builder:
                 if info is None:
                     info = _read_heading_node(node)
                 if speech is not None and closed and k > upto:  # (a blank run ended the speech)
-                    _close(speech, main, opened, upto)
+                    _close(speech, main, codes, opened, upto)
                     speech = None
                 if speech is not None:
                     glued = node.glued
@@ -1013,11 +1014,11 @@ class _Builder:
                         continue  # a line of the open speech
                     if glued:
                         speech.glued_heading = node
-                    _close(speech, main, opened, k)
+                    _close(speech, main, codes, opened, k)
                     speech = None
                 if scene is not None:
                     scene.nodes = main[first:k]
-                    self.shape(scene, content)
+                    self.shape(scene, content, people)
                 scene = _new_scene(len(self.scenes), node, info)
                 self.scenes.append(scene)
                 first = k + 1
@@ -1063,7 +1064,7 @@ class _Builder:
                     goes_on = True
                 if goes_on:
                     continue
-                _close(speech, main, opened, k)
+                _close(speech, main, codes, opened, k)
                 speech = None
             if code == _DIALOGUE:
                 speech = tag = _new_speech(node)
@@ -1082,10 +1083,10 @@ class _Builder:
                 stats.append(node)
             content.append((node, tag))
         if speech is not None:
-            _close(speech, main, opened, len(main))
+            _close(speech, main, codes, opened, len(main))
         if scene is not None:
             scene.nodes = main[first:]
-            self.shape(scene, content)
+            self.shape(scene, content, people)
         for n in epilogue:
             if isinstance(n, Note):
                 notes.append(parse_note(n))
@@ -1093,19 +1094,19 @@ class _Builder:
         return Session(self.doc, self.title, self.prologue, self.scenes, epilogue, notes,
                        fade_in, epilogue[0] if epilogue else None, kind)
 
-    def shape(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
+    def shape(self, scene: Scene, content: list[tuple[Node, object]], people: frozenset[str]) -> None:
         """Split a scene's content into description and (for chat kinds) turns (its stats lines
-        are collected as the scene is read)."""
+        are collected as the scene is read); ``people``: the scene's :meth:`participants`."""
         for n, tag in content:  # the description: leading action paragraphs
             if tag is _STATS or not isinstance(n, Action):
                 break
             scene.description.append(n)
         if scene.info.kind in TURN_KINDS:
-            self.turns(scene, content)
+            self.turns(scene, content, people)
 
-    def turns(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
-        """Group a chat scene's speeches and notes into turns (recorder order, §7)."""
-        people = self.participants(scene)
+    def turns(self, scene: Scene, content: list[tuple[Node, object]], people: frozenset[str]) -> None:
+        """Group a chat scene's speeches and notes into turns (recorder order, §7); ``people``:
+        its :meth:`participants`."""
         users = self._users.get(people)
         if users is None:
             users = self._users[people] = people - {"HARVEY", "SHELL"}
