@@ -1018,6 +1018,7 @@ class _Builder:
                     speech = None
                 if scene is not None:
                     scene.nodes = main[first:k]
+                    notes += scene.notes
                     self.shape(scene, content, people)
                 scene = _new_scene(len(self.scenes), node, info)
                 self.scenes.append(scene)
@@ -1075,8 +1076,7 @@ class _Builder:
             elif code == _NOTE:
                 if tag is None:
                     tag = parse_note(node)
-                notes.append(tag)
-                scene.notes.append(tag)
+                scene.notes.append(tag)  # (and to the session's notes when the scene ends)
             elif code == _ACTION and tag is None and _is_stats(node):
                 tag = _STATS
             if tag is _STATS:
@@ -1086,6 +1086,7 @@ class _Builder:
             _close(speech, main, codes, opened, len(main))
         if scene is not None:
             scene.nodes = main[first:]
+            notes += scene.notes
             self.shape(scene, content, people)
         for n in epilogue:
             if isinstance(n, Note):
