@@ -613,8 +613,10 @@ def parse_note(note: Note) -> NoteRecord:
         if head < 0:  # `tool`
             if (_TOOL_MATCH[0] or _tool_reader()) is not None:
                 call = _tool_call_in(src, start, close, name, args, status)
-                if call is not None:
-                    return _valid_record("tool", note, None, call)
+                if call is not None:  # (the most frequent note: its record made here, as _valid_record makes it)
+                    rec = _new(NoteRecord)
+                    rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = "tool", note, None, call, True, None
+                    return rec
         else:  # `rag`, `rag-source`
             return _context_record("rag" if head - start == 3 else "rag-source", note, None,
                                    src[head + 2:close], head + 2 - start)
