@@ -378,10 +378,10 @@ class Speech:
         if target is False:
             d = self.dialogue
             src = d._lines.text
-            if src.find("orwarding to ", d.offset, d.end_offset) < 0:
-                m = None  # (both forms hold these words in the dialogue block: most speeches do not)
-            elif (m := _FORWARDING_BLOCK.match(src, d.offset, d.end_offset)) is not None:
+            if (m := _FORWARDING_BLOCK.match(src, d.offset, d.end_offset)) is not None:
                 self._parentheticals = []  # (as _first_line leaves them: none)
+            elif src.find("orwarding to ", d.offset, d.end_offset) < 0:
+                m = None  # (both forms hold these words in the dialogue block: most speeches do not)
             else:
                 m = _FORWARD_RE.match(self._first_line())
                 if m is None:
@@ -1077,8 +1077,10 @@ class _Builder:
                 if tag is None:
                     tag = parse_note(node)
                 scene.notes.append(tag)  # (and to the session's notes when the scene ends)
-            elif code == _ACTION and tag is None and _is_stats(node):
-                tag = _STATS
+            elif code == _ACTION and tag is None:  # (_is_stats, its class known)
+                text = node._lines.text[node.offset:node.end_offset]
+                if " · " in text and _stats_line(text):
+                    tag = _STATS
             if tag is _STATS:
                 stats.append(node)
             content.append((node, tag))
