@@ -608,11 +608,11 @@ def parse_note(note: Note) -> NoteRecord:
     src = note._lines.text
     m = _RECORDER_NOTE.match(src, note.offset, note.end_offset)
     if m is not None:
-        # the body (src[start:close]); a tool call's NAME, (ARGS) and status; a RAG note's kind
-        _, (start, close), name, args, status, (_, head) = m.regs
+        # the body (src[start:close]); a tool call's NAME, (ARGS), status and its `ok`; a RAG note's kind
+        _, (start, close), name, args, (t, t_end), ok, (_, head) = m.regs
         if head < 0:  # `tool`
             if (_TOOL_MATCH[0] or _tool_reader()) is not None:
-                call = _tool_call_in(src, start, close, name, args, status)
+                call = _tool_call_in(src, start, close, name, args, None if ok[0] >= 0 else _status_of(src[t:t_end]))
                 if call is not None:  # (the most frequent note: its record made here, as _valid_record makes it)
                     rec = _new(NoteRecord)
                     rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = "tool", note, None, call, True, None
@@ -625,14 +625,15 @@ def parse_note(note: Note) -> NoteRecord:
 
 #: A note node's whole text when it is one of the recorder's most frequent notes: ``[[``, a
 #: ``tool`` head (no actor) and a call as notes.lark's ``tool`` rule reads it (groups ``name``,
-#: ``args``: they run to the last ``) — `` followed by a valid status, ``status``: from `` — ``),
+#: ``args``: they run to the last ``) — `` followed by a valid status, ``status``: from `` — ``,
+#: ``ok`` when it is that),
 #: or a ``rag`` or ``rag-source`` head (group ``kind``) and a payload starting with a non-blank;
 #: the body ends with a non-blank, then ``]]`` and at most a line end. Group ``body`` is then
 #: exactly :attr:`Note.body <fountain_audit.parse.fountain.Note.body>` (the text between the
 #: first ``[[`` and the last ``]]``, with nothing to strip), which :func:`parse_note` reads as
 #: it would read the sliced body. (``\S`` and ``str.strip`` agree on what a blank is;
 #: ``tests/test_note_sequences.py`` holds the tool reading to the grammar's.)
-_RECORDER_NOTE = lazy(r"\[\[(?P<body>(?:tool: (?P<name>(?>[^\s(]+))(?P<args>\((?s:.*)\))(?P<status> — (?:ok|error(?::(?s:.*))?))"
+_RECORDER_NOTE = lazy(r"\[\[(?P<body>(?:tool: (?P<name>(?>[^\s(]+))(?P<args>\((?s:.*)\))(?P<status> — (?:(?P<ok>ok)|error(?::(?s:.*))?))"
                       r"|(?P<kind>rag-source|rag): (?=\S)(?s:.*)))(?<=\S)\]\](?:\r\n|\r|\n)?\Z")
 
 
@@ -719,8 +720,8 @@ def _read_tool_call(text: str, start: int, at: int, end: int) -> tuple | None:
     m = None if match is None else match(text, at, end)  # (the body's end is the pattern's end)
     if m is None:
         return None
-    _, name, args, status = m.regs
-    return _tool_call_in(text, start, end, name, args, status)
+    _, name, args, (t, t_end) = m.regs
+    return _tool_call_in(text, start, end, name, args, _status_of(text[t:t_end]))
 
 
 def _tool_reader():
@@ -731,21 +732,15 @@ def _tool_reader():
 
 
 def _tool_call_in(text: str, start: int, end: int, name: tuple[int, int], args: tuple[int, int],
-                  status: tuple[int, int]) -> tuple | None:
-    """:func:`_read_tool_call` of the tool call whose body is ``text[start:end]`` once its NAME,
-    ``(ARGS)`` and status (`` — ok``, `` — error: MESSAGE`` ...) are found there, each as
-    ``(start, end)`` code points of ``text``."""
-    (n, n_end), (s, e), (t, t_end) = name, args, status
+                  error: str | None) -> tuple | None:
+    """:func:`_read_tool_call` of the tool call whose body is ``text[start:end]`` once its NAME
+    and ``(ARGS)`` are found there, each as ``(start, end)`` code points of ``text``, and the
+    error its status says (:func:`_status_of`)."""
+    (n, n_end), (s, e) = name, args
     s += 1  # the arguments, between "NAME(" and ")"
     e -= 1
     if s >= e:
         return None
-    st = text[t:t_end]
-    error = _STATUSES.get(st, False)
-    if error is False:
-        error = _status_error(st)
-        if len(st) <= 200:  # (the table keeps no long text alive)
-            remember(_STATUSES, st, error)
     args = text[s:e]
     size = e - s
     for strict in (True, False):
@@ -766,6 +761,17 @@ def _tool_call_in(text: str, start: int, end: int, name: tuple[int, int], args: 
         shared = _CALLS.get(call)
         return shared if shared is not None else _shared_call(call)
     return None
+
+
+def _status_of(status: str) -> str | None:
+    """:func:`_status_error` of a tool call's status terminal (`` — ok``, `` — error: MESSAGE``),
+    each distinct one read once."""
+    error = _STATUSES.get(status, False)
+    if error is False:
+        error = _status_error(status)
+        if len(status) <= 200:  # (the table keeps no long text alive)
+            remember(_STATUSES, status, error)
+    return error
 
 
 #: A tool call's status terminal -> its error (see :func:`_status_error`), each read once.
