@@ -941,7 +941,8 @@ class _Builder:
     def participants(self, scene: Scene | None) -> frozenset[str]:
         """HARVEY, SHELL, the author and the scene's human: the speakers whose lines are
         never part of another's reply."""
-        key = scene.user if scene is not None else None
+        info = None if scene is None else scene.info  # (Scene.user, read without its properties)
+        key = info.groups.get("b") if info is not None and info.kind in ("chat", "ext-chat") else None
         names = self._participants.get(key)
         if names is None:
             names = {"HARVEY", "SHELL"}
