@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import namedtuple
-from itertools import compress
+from itertools import compress, repeat
 from dataclasses import MISSING, field
 from sys import intern  # a session repeats its headings' places, names and its models' names
 
@@ -1125,7 +1125,7 @@ class _Builder:
             self.turn_count += 1
             scene.turns.append(turn)
             if pending:
-                turn.notes.extend([("before-user", r) for r in pending])
+                turn.notes.extend(zip(repeat("before-user"), pending))
                 pending = []
             return turn
 
@@ -1185,7 +1185,7 @@ class _Builder:
             turn.notes.append((phase, rec))
         if pending:
             if turn is not None:  # notes after the last reply (memory tools of the next turn)
-                turn.notes.extend([("after-reply", r) for r in pending])
+                turn.notes.extend(zip(repeat("after-reply"), pending))
         for t in scene.turns:  # a turn's line: its first speech, else its first note
             first = t.user or t.forwarding or t.reply
             t.line = first.dialogue.line if first is not None else t.notes[0][1].line if t.notes else scene.line

@@ -703,7 +703,9 @@ def _context_record(kind: str, note: Note, actor: str | None, payload: str, at: 
             return _parse_payload(NoteRecord(kind, note, actor=actor), payload, at, KINDS[kind])
         if len(payload) <= 200:  # (the table keeps no long text alive)
             remember(memo, payload, fields)
-    return _valid_record(kind, note, actor, fields.copy())  # (a record's own dict: a reader may change it)
+    rec = _new(NoteRecord)  # (as _valid_record makes it; the record's own dict: a reader may change it)
+    rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = kind, note, actor, fields.copy(), True, None
+    return rec
 
 
 def _read_tool_call(text: str, start: int, at: int, end: int) -> tuple | None:
