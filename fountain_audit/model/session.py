@@ -1002,7 +1002,7 @@ class _Builder:
             code = codes[k]
             node = main[k]
             if code == _HEADING:
-                info = read.get(id(node)) if read else None
+                info = read.pop(id(node), None) if read else None  # (each read once: the table empties)
                 if info is None:
                     info = _read_heading_node(node)
                 if speech is not None and closed and k > upto:  # (a blank run ended the speech)
