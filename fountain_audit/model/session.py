@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import namedtuple
+from itertools import compress, repeat
 from dataclasses import MISSING, field
 from sys import intern  # a session repeats its headings' places, names and its models' names
 
@@ -80,6 +81,10 @@ _ROUTING_RE = lazy(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| 
 #: The two patterns above, for the readers of a session's descriptions (diff's normaliser).
 CHAT_DESC_RE, ROUTING_RE = _CHAT_DESC_RE, _ROUTING_RE
 _FORWARD_RE = lazy(r"^Forwarding to (?P<target>.+?)\.$")
+#: A dialogue block of two lines, the cue and ``Forwarding to NAME.`` with no blank at its ends (as
+#: the recorder writes HARVEY's forwarding line), read in place: group ``target`` is what
+#: :data:`_FORWARD_RE` reads in that line (see :attr:`Speech.forwarding_target`).
+_FORWARDING_BLOCK = lazy(r"[^\r\n]*(?:\r\n|\r|\n)Forwarding to (?P<target>[^\r\n]+?)\.(?:\r\n|\r|\n)?\Z")
 _FORWARD_V0_RE = lazy(r"^\(forwarding to (?P<target>.+?)\)$")
 _DUR = r"(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)"
 _STATS_RE = lazy(
@@ -202,6 +207,12 @@ def read_heading(text: str) -> HeadingInfo:
             s = head
         else:
             ts = None
+    return _heading_info(s, ts, form, annotation)
+
+
+def _heading_info(s: str, ts: str | None, form: str | None, annotation: str | None) -> HeadingInfo:
+    """The :class:`HeadingInfo` of a heading whose text without its timestamp ``ts`` (of form
+    ``form``) and its annotation is ``s`` (see :func:`read_heading`)."""
     key = (s, ts is not None)
     known = _PLACES.get(key)
     if known is None:
@@ -217,6 +228,38 @@ def read_heading(text: str) -> HeadingInfo:
 
 
 _new = object.__new__
+
+
+def _read_heading_node(node: SceneHeading) -> HeadingInfo:
+    """:func:`read_heading` of a scene heading node's text. A heading with no timestamp (a
+    screenplay's ``INT. HOUSE - DAY``, a reply's line that reads as one) is read once per
+    distinct text; a recorder heading's timestamp makes each one new: one in the exact form
+    (``PLACE YYYY-MM-DD HH:MM:SS``, no blank or ``—`` around the place, no ``←``) is read
+    without the general reader's steps."""
+    raw = node._lines.text[node.offset:node.end_offset]
+    known = _UNTIMED.get(raw)
+    if known is None:
+        text = _content(raw)
+        cut = len(text) - 20  # (where the blank before an exact timestamp would be)
+        if cut > 0 and text[cut] == " " and _TIMESTAMP_RE.match(text, cut + 1):
+            place = text[:cut]
+            if not (place[0].isspace() or place[-1].isspace() or place[-1] == "—" or "←" in place
+                    or "\n" in place or "\r" in place):
+                return _heading_info(place, text[cut + 1:], "exact", None)
+        info = read_heading(node.text)
+        if info.timestamp is None and len(raw) <= 200:  # (the table keeps no long text alive)
+            remember(_UNTIMED, raw, (info.kind, info.place, info.annotation, dict(info.groups)))
+        return info
+    info = _new(HeadingInfo)
+    info.kind, info.place, info.annotation = known[0], known[1], known[2]
+    info.timestamp = info.timestamp_form = None
+    info.groups = dict(known[3])
+    return info
+
+
+#: A scene heading node's text (terminator included) with no timestamp -> (kind, place,
+#: annotation, groups) of its :class:`HeadingInfo` (see :func:`_read_heading_node`).
+_UNTIMED: dict[str, tuple] = content_table()
 
 
 #: (place, has a timestamp) -> what :func:`_classify_place` says of it.
@@ -334,7 +377,10 @@ class Speech:
         target = self._target
         if target is False:
             d = self.dialogue
-            if d._lines.text.find("orwarding to ", d.offset, d.end_offset) < 0:
+            src = d._lines.text
+            if (m := _FORWARDING_BLOCK.match(src, d.offset, d.end_offset)) is not None:
+                self._parentheticals = []  # (as _first_line leaves them: none)
+            elif src.find("orwarding to ", d.offset, d.end_offset) < 0:
                 m = None  # (both forms hold these words in the dialogue block: most speeches do not)
             else:
                 m = _FORWARD_RE.match(self._first_line())
@@ -674,24 +720,22 @@ def without_turns(session: Session) -> str:
     return f"{_KIND_NAMES.get(session.kind, 'a Harvey session')} with no chat turns ({where})"
 
 
-def _recorded_by_harvey(body: list[Node], read: dict[int, HeadingInfo]) -> bool:
-    """Whether ``body`` holds a scene heading of a Harvey kind (any kind but ``other``) or a note
-    of a known kind: what :meth:`_Builder.session_kind` reads as a Harvey file (session,
-    fragment, memory or hand-off) rather than a plain screenplay. Stops at the first one (a
-    session's first heading or note, at once); a screenplay is read through. ``read`` gets
-    each heading's :func:`read_heading`, by ``id`` of its node (for the builder: read once)."""
-    codes = _CLASS_CODES
+def _recorded_by_harvey(body: list[Node], codes: bytes, read: dict[int, HeadingInfo]) -> bool:
+    """Whether ``body`` (whose nodes' codes are ``codes``, see :func:`_node_codes`) holds a scene
+    heading of a Harvey kind (any kind but ``other``) or a note of a known kind: what
+    :meth:`_Builder.session_kind` reads as a Harvey file (session, fragment, memory or hand-off)
+    rather than a plain screenplay. Stops at the first one (a session's first heading or note,
+    at once); a screenplay is read through. ``read`` gets each heading's :func:`read_heading`,
+    by ``id`` of its node (for the builder: read once)."""
     notes = []
-    for node in body:
-        code = codes.get(node.__class__)
-        if code is None:
-            code = _code(node.__class__)
+    for k, code in enumerate(codes):
         if code == _HEADING:
-            info = read[id(node)] = read_heading(node.text)
+            node = body[k]
+            info = read[id(node)] = _read_heading_node(node)
             if info.kind != "other":
                 return True
         elif code == _NOTE:
-            notes.append(node)
+            notes.append(body[k])
     return any(parse_note(n).kind != "unknown" for n in notes)
 
 
@@ -709,13 +753,13 @@ def _is_stats(node: Node) -> bool:
     A bare duration (`250ms`) is not enough: a reply may hold such a line."""
     if not isinstance(node, Action):
         return False
-    src, a, b = node._lines.text, node.offset, node.end_offset
-    return src.find(" · ", a, b) >= 0 and _stats_span(src, a, b)  # (in place, no copy: most actions hold none)
+    text = node._lines.text[node.offset:node.end_offset]
+    return " · " in text and _stats_line(text)  # (most actions hold none)
 
 
-def _stats_span(src: str, a: int, b: int) -> bool:
-    """:func:`_is_stats` of the action ``src[a:b]`` (its one line, read without its ``lines``)."""
-    line = _content(src[a:b])
+def _stats_line(text: str) -> bool:
+    """:func:`_is_stats` of the action whose text (line ends included) is ``text``."""
+    line = _content(text)
     if "\n" in line or "\r" in line:  # (more than one line)
         return False
     m = _STATS_RE.match(line.strip())
@@ -788,39 +832,54 @@ def _is_end_marker(node: Node) -> bool:
 _DISABLE_NEXT_RE = lazy(r"/\*\s*fountain-audit:\s*disable-next\b")
 
 
-def _close(speech: Speech | None) -> None:
-    """End a speech: trailing blank lines are not part of what was written, nor are
-    ``/* fountain-audit: disable-next=... */`` comments right before what ends it (a note, a
-    heading...): the user's suppression of that element's findings. Any other boneyard, a
-    suppression comment with more text of the speech after it or one of another verb stays
-    the speech's text (:meth:`Session.speech_boneyards`): a speech is recorded verbatim."""
-    if speech is not None:
-        cont = speech.continuation
-        while cont:
-            last = cont[-1]
-            if isinstance(last, Blank) or isinstance(last, Boneyard) and _DISABLE_NEXT_RE.match(last.render().strip()):
-                cont.pop()
-            else:
-                break
-        speech._text = None
+def _close(speech: Speech, nodes: list[Node], codes: bytes, start: int, end: int) -> None:
+    """End a speech whose continuation is ``nodes[start:end]`` (indexes in the document body, whose
+    codes are ``codes``: a speech's continuation is the run of nodes after its dialogue up to what
+    ends it). Trailing
+    blank lines are not part of what was written, nor are ``/* fountain-audit: disable-next=...
+    */`` comments right before what ends it (a note, a heading...): the user's suppression of
+    that element's findings. Any other boneyard, a suppression comment with more text of the
+    speech after it or one of another verb stays the speech's text
+    (:meth:`Session.speech_boneyards`): a speech is recorded verbatim."""
+    while end > start:
+        code = codes[end - 1]
+        if code == _BLANK or code == _BONEYARD and _DISABLE_NEXT_RE.match(nodes[end - 1].render().strip()):
+            end -= 1
+        else:
+            break
+    speech.continuation = nodes[start:end]
+    speech._text = None
 
 
 # What the builder needs to know of a node's class, decided once per class (with isinstance,
 # so subclasses are read as their base): one of these codes.
 _HEADING, _BLANK, _NOTE, _DIALOGUE, _BONEYARD, _TRANSITION, _ACTION, _OTHER = range(8)
-_CLASS_CODES: dict[type, int] = {}
 
 
-def _code(cls: type) -> int:
-    code = _CLASS_CODES.get(cls)
-    if code is None:
+class _ClassCodes(dict):
+    """Node class -> its code (see above); a class not seen yet is decided when first looked up."""
+
+    def __missing__(self, cls: type) -> int:
         for code, base in enumerate((SceneHeading, Blank, Note, Dialogue, Boneyard, Transition, Action)):
             if issubclass(cls, base):
                 break
         else:
             code = _OTHER
-        _CLASS_CODES[cls] = code
-    return code
+        self[cls] = code
+        return code
+
+
+_CLASS_CODES = _ClassCodes()
+
+
+def _node_codes(nodes: list[Node]) -> bytes:
+    """The code of each node of ``nodes`` (``_HEADING`` ... ``_OTHER``), in order, one byte a
+    node: what the builder dispatches on, looked up for all at once."""
+    return bytes(map(_CLASS_CODES.__getitem__, map(type, nodes)))
+
+
+#: ``codes.translate(_NOT_BLANK)``: 1 for each node but a blank run, 0 for a blank run.
+_NOT_BLANK = bytes(int(code != _BLANK) for code in range(256))
 
 
 def _new_scene(index: int, heading: SceneHeading, info: HeadingInfo) -> Scene:
@@ -877,11 +936,13 @@ class _Builder:
         self.turn_count = 0
         self._participants: dict[str | None, frozenset[str]] = {}
         self._users: dict[frozenset[str], frozenset[str]] = {}  # participants -> those but HARVEY, SHELL
+        self._speakers: dict[Speech, str] = {}  # each speech's character, upper case
 
     def participants(self, scene: Scene | None) -> frozenset[str]:
         """HARVEY, SHELL, the author and the scene's human: the speakers whose lines are
         never part of another's reply."""
-        key = scene.user if scene is not None else None
+        info = None if scene is None else scene.info  # (Scene.user, read without its properties)
+        key = info.groups.get("b") if info is not None and info.kind in ("chat", "ext-chat") else None
         names = self._participants.get(key)
         if names is None:
             names = {"HARVEY", "SHELL"}
@@ -894,10 +955,11 @@ class _Builder:
 
     def build(self) -> Session:
         body = self.doc.body
+        codes = _node_codes(body)
         # The end marker: the last non-blank body node, if it reads THE END.
         end_index = None
         for k in range(len(body) - 1, -1, -1):
-            if isinstance(body[k], (Blank, Boneyard)):
+            if codes[k] == _BLANK or codes[k] == _BONEYARD:
                 continue
             if _is_end_marker(body[k]):
                 end_index = k
@@ -905,89 +967,90 @@ class _Builder:
         main = body if end_index is None else body[:end_index]
         epilogue = [] if end_index is None else body[end_index:]
 
-        codes = _CLASS_CODES
         # A plain screenplay (no heading the recorder writes, no audit note): a speech is its cue's
         # dialogue element only, ended by the blank line after it as Fountain ends it. (In a Harvey
         # file a model's reply runs on over blank lines, headings and cues it wrote: see below.)
         read: dict[int, HeadingInfo] = {}  # (the headings read by the test, by node id: not read again)
-        screenplay = not _recorded_by_harvey(body, read)
+        screenplay = not _recorded_by_harvey(body, codes, read)
         notes = self.notes
+        # The prologue: the nodes before the first scene heading
+        first = codes.find(_HEADING, 0, len(main))
+        if first < 0:
+            first = len(main)
         fade_in = None
+        for k in range(first):
+            code = codes[k]
+            if code == _NOTE:
+                notes.append(parse_note(main[k]))
+            elif fade_in is None and (code == _TRANSITION or code == _ACTION) and main[k].text.strip() == "FADE IN:":
+                fade_in = main[k]
+        self.prologue.extend(main[:first])
+
+        # The scenes. Blank runs are not visited: one in a speech is its text (the run of nodes
+        # from its dialogue to what ends it is its continuation, trailing blanks left out), one
+        # after HARVEY's forwarding line ends it (seen from the next node: ``upto``).
         scene: Scene | None = None
-        scene_nodes: list[Node] = []
         content: list[tuple[Node, object]] = []  # the current scene's content (see the class)
+        stats: list[Node] = []  # the current scene's stats lines
         people: frozenset[str] = frozenset()
         speech: Speech | None = None
-        continuation: list[Node] = []  # the open speech's
+        opened = 0  # where the open speech's continuation starts in main: it runs to what ends the speech
+        upto = 0  # where the nodes of the open speech seen so far end in main
         speaker = ""  # the open speech's character, upper case
         closed = False  # the open speech is HARVEY's forwarding line: nothing continues it
-        for k, node in enumerate(main):
-            code = codes.get(node.__class__)
-            if code is None:
-                code = _code(node.__class__)
+        for k in compress(range(first, len(main)), codes[first:len(main)].translate(_NOT_BLANK)):
+            code = codes[k]
+            node = main[k]
             if code == _HEADING:
-                info = read.get(id(node)) if read else None
+                info = read.pop(id(node), None) if read else None  # (each read once: the table empties)
                 if info is None:
-                    info = read_heading(node.text)
-                glued = node.glued
-                if speech is not None and not glued and not _is_harvey_heading(info):
-                    continuation.append(node)
-                    scene_nodes.append(node)
-                    continue
-                if speech is not None and glued:
-                    speech.glued_heading = node
-                _close(speech)
-                speech = None
+                    info = _read_heading_node(node)
+                if speech is not None and closed and k > upto:  # (a blank run ended the speech)
+                    _close(speech, main, codes, opened, upto)
+                    speech = None
+                if speech is not None:
+                    glued = node.glued
+                    if not glued and not _is_harvey_heading(info):
+                        upto = k + 1
+                        continue  # a line of the open speech
+                    if glued:
+                        speech.glued_heading = node
+                    _close(speech, main, codes, opened, k)
+                    speech = None
                 if scene is not None:
-                    self.shape(scene, content)
+                    scene.nodes = main[first:k]
+                    notes += scene.notes
+                    self.shape(scene, content, people)
                 scene = _new_scene(len(self.scenes), node, info)
                 self.scenes.append(scene)
-                scene_nodes = scene.nodes
+                first = k + 1
                 content = []
+                stats = scene.stats
                 people = self.participants(scene)
                 continue
-            if code == _BLANK and scene is not None:  # the most common node: decided at once
-                scene_nodes.append(node)
-                if speech is not None:
-                    if closed:
-                        _close(speech)
-                        speech = None
-                    else:
-                        continuation.append(node)
-                continue
-            if scene is None:
-                if fade_in is None and code in (_TRANSITION, _ACTION) and node.text.strip() == "FADE IN:":
-                    fade_in = node
-                if code == _NOTE:
-                    notes.append(parse_note(node))
-                self.prologue.append(node)
-                continue
-            scene_nodes.append(node)
-            rec = tag = None
-            if speech is not None and not closed:
+            tag = None
+            if speech is not None:
                 # Does the node belong to the open speech (what the character wrote)?
-                if code == _BLANK:
-                    goes_on = True
+                if closed:
+                    goes_on = False  # (what follows it, or a blank run, ends it: the same speech)
                 elif code == _NOTE:
-                    rec = parse_note(node)
-                    goes_on = rec.kind == "unknown"
+                    tag = parse_note(node)
+                    goes_on = tag.kind == "unknown"
                 elif code == _DIALOGUE:
                     # Only a model's (or skill's) text can hold a line Fountain reads as a cue,
                     # its own name included (`LLAMA (CONT'D)`).
                     goes_on = speaker not in people and node.character.upper() not in people
-                elif code == _BONEYARD:
-                    # (a `/* fountain-audit: ... */` too: a speech is recorded verbatim, so what looks
-                    # like a suppression in it is the character's text, not the user's directive)
-                    goes_on = True
                 elif code == _TRANSITION:
                     goes_on = node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
                 elif code == _ACTION:
-                    # (most actions in a reply are neither: the cheap tests first, in place)
+                    # (most actions in a reply are neither: the cheap tests first, in the action's
+                    # text, most often narrower than the document's: no widened copy of each word)
                     src, a, b = node._lines.text, node.offset, node.end_offset
-                    if src.find(" · ", a, b) >= 0 and _stats_span(src, a, b):
+                    text = src[a:b]
+                    if " · " in text and _stats_line(text):
                         tag, goes_on = _STATS, False
-                    elif (src.find("Routing to", a, b) >= 0 or src.find("Answered by", a, b) >= 0) \
-                            and _is_route_step(node):  # only when a stats line follows it
+                    elif ("Routing to" in text or "Answered by" in text) and _is_route_step(node):
+                        # (only when a stats line follows it)
                         nxt = None
                         for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
                             if not isinstance(main[j], Blank):
@@ -997,33 +1060,37 @@ class _Builder:
                     else:
                         goes_on = True
                 else:
+                    # (a boneyard too, `/* fountain-audit: ... */` included: a speech is recorded
+                    # verbatim, so what looks like a suppression in it is the character's text, not
+                    # the user's directive)
                     goes_on = True
                 if goes_on:
-                    continuation.append(node)
                     continue
-                _close(speech)
+                _close(speech, main, codes, opened, k)
                 speech = None
-            elif speech is not None:
-                _close(speech)
-                speech = None
-            if code == _BLANK:
-                continue
             if code == _DIALOGUE:
                 speech = tag = _new_speech(node)
-                continuation = speech.continuation
-                speaker = node.character.upper()
+                opened = upto = k + 1
+                speaker = self._speakers[speech] = node.character.upper()
                 closed = screenplay or speaker == "HARVEY" and speech.forwarding_target is not None  # never a reply
                 scene.speeches.append(speech)
             elif code == _NOTE:
-                tag = rec if rec is not None else parse_note(node)
-                notes.append(tag)
-                scene.notes.append(tag)
-            elif code == _ACTION and tag is None and _is_stats(node):
-                tag = _STATS
+                if tag is None:
+                    tag = parse_note(node)
+                scene.notes.append(tag)  # (and to the session's notes when the scene ends)
+            elif code == _ACTION and tag is None:  # (_is_stats, its class known)
+                text = node._lines.text[node.offset:node.end_offset]
+                if " · " in text and _stats_line(text):
+                    tag = _STATS
+            if tag is _STATS:
+                stats.append(node)
             content.append((node, tag))
-        _close(speech)
+        if speech is not None:
+            _close(speech, main, codes, opened, len(main))
         if scene is not None:
-            self.shape(scene, content)
+            scene.nodes = main[first:]
+            notes += scene.notes
+            self.shape(scene, content, people)
         for n in epilogue:
             if isinstance(n, Note):
                 notes.append(parse_note(n))
@@ -1031,22 +1098,23 @@ class _Builder:
         return Session(self.doc, self.title, self.prologue, self.scenes, epilogue, notes,
                        fade_in, epilogue[0] if epilogue else None, kind)
 
-    def shape(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
-        """Split a scene's content into description, stats and (for chat kinds) turns."""
+    def shape(self, scene: Scene, content: list[tuple[Node, object]], people: frozenset[str]) -> None:
+        """Split a scene's content into description and (for chat kinds) turns (its stats lines
+        are collected as the scene is read); ``people``: the scene's :meth:`participants`."""
         for n, tag in content:  # the description: leading action paragraphs
             if tag is _STATS or not isinstance(n, Action):
                 break
             scene.description.append(n)
-        scene.stats = [n for n, tag in content if tag is _STATS]
         if scene.info.kind in TURN_KINDS:
-            self.turns(scene, content)
+            self.turns(scene, content, people)
 
-    def turns(self, scene: Scene, content: list[tuple[Node, object]]) -> None:
-        """Group a chat scene's speeches and notes into turns (recorder order, §7)."""
-        people = self.participants(scene)
+    def turns(self, scene: Scene, content: list[tuple[Node, object]], people: frozenset[str]) -> None:
+        """Group a chat scene's speeches and notes into turns (recorder order, §7); ``people``:
+        its :meth:`participants`."""
         users = self._users.get(people)
         if users is None:
             users = self._users[people] = people - {"HARVEY", "SHELL"}
+        speakers = self._speakers
         turn: Turn | None = None
         pending: list[NoteRecord] = []  # notes seen before the next turn's user input
         prompted = False  # HARVEY asked the user something after the reply (Write P?)
@@ -1057,7 +1125,7 @@ class _Builder:
             self.turn_count += 1
             scene.turns.append(turn)
             if pending:
-                turn.notes.extend([("before-user", r) for r in pending])
+                turn.notes.extend(zip(repeat("before-user"), pending))
                 pending = []
             return turn
 
@@ -1075,9 +1143,9 @@ class _Builder:
                     elif PROSE_TOOL_CALL_RE.match(n.text):
                         turn.prose_tool_calls.append(n)
                 continue
-            if isinstance(tag, Speech):
+            if tag.__class__ is Speech:
                 sp = tag
-                who = sp.character.upper()
+                who = speakers[sp]
                 if who in users:
                     if prompted:
                         turn.actions.append(sp)  # the user's answer to HARVEY's prompt
@@ -1088,7 +1156,7 @@ class _Builder:
                     turn.user = sp
                 elif who == "HARVEY":
                     prompted = False
-                    if sp.is_forwarding:
+                    if sp.forwarding_target is not None:
                         if turn is None or turn.forwarding or turn.reply:
                             new_turn()
                         turn.forwarding = sp
@@ -1117,10 +1185,10 @@ class _Builder:
             turn.notes.append((phase, rec))
         if pending:
             if turn is not None:  # notes after the last reply (memory tools of the next turn)
-                turn.notes.extend([("after-reply", r) for r in pending])
+                turn.notes.extend(zip(repeat("after-reply"), pending))
         for t in scene.turns:  # a turn's line: its first speech, else its first note
             first = t.user or t.forwarding or t.reply
-            t.line = first.line if first is not None else t.notes[0][1].line if t.notes else scene.line
+            t.line = first.dialogue.line if first is not None else t.notes[0][1].line if t.notes else scene.line
 
     def session_kind(self, fade_in: Node | None) -> str:
         """Classify the file: session, fragment, memory, hand-off or screenplay."""

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
+from fountain_audit.memos import content_table, remember
 from fountain_audit.parse.lexer import Problem, lex, split_lines, strip_inline_notes
 
 
@@ -434,7 +435,17 @@ class Dialogue(_WithInline):
     def character(self) -> str:
         """The character name: no ``@``, extensions or ``^`` (e.g. ``"HARVEY"``)."""
         if self._character is None:
-            self._character = intern(self._read_character())  # (a session has a few names, each held once)
+            if self.inline_notes:
+                self._character = intern(self._read_character(self._cue_text()))
+            else:  # the cue line sliced from the text (its terminator is whitespace: the reading strips it)
+                p = self._p
+                end = self.end_offset if p is None or type(p) is str else self.offset + p[1]
+                cue = self._lines.text[self.offset:end]
+                name = _CHARACTERS.get(cue)  # (a session has a few cues, each read once and its name held once)
+                if name is None:
+                    name = remember(_CHARACTERS, cue, intern(self._read_character(cue))) if len(cue) <= 200 else \
+                        intern(self._read_character(cue))
+                self._character = name
         return self._character
 
     def _cue_text(self) -> str:
@@ -442,13 +453,10 @@ class Dialogue(_WithInline):
         s = _content(self.part_text(0))
         return strip_inline_notes(s) if self.inline_notes and "[[" in s else s
 
-    def _read_character(self) -> str:
-        if self.inline_notes:
-            s = self._cue_text().strip()
-        else:  # the cue line sliced from the text (its terminator is whitespace: strip() drops it)
-            p = self._p
-            end = self.end_offset if p is None or type(p) is str else self.offset + p[1]
-            s = self._lines.text[self.offset:end].strip()
+    @staticmethod
+    def _read_character(cue: str) -> str:
+        """The character name in a cue line's text (see :attr:`character`)."""
+        s = cue.strip()
         if s.startswith("@"):
             s = s[1:]
         if s.endswith("^"):
@@ -486,6 +494,10 @@ class Dialogue(_WithInline):
         """Dialogue lines (not parentheticals) joined with ``\\n``, exactly as written."""
         src = self._lines.text
         return "\n".join(_content(src[a:b]) for t, a, b in self.spans()[1:] if t != "PARENTHETICAL")
+
+
+#: A cue line's text (terminator included) -> its character name (see :attr:`Dialogue.character`).
+_CHARACTERS: dict[str, str] = content_table()
 
 
 class Transition(_WithInline):

@@ -216,12 +216,11 @@ class NoteFields:
             out["source"] = intern(text)
         else:
             out["source"] = intern(source)
-            parts = [p.strip() for p in detail.split(",")]
             rest = []
-            for p in parts:
+            for p in map(str.strip, detail.split(",")):
                 if p.startswith("doi:"):
                     out["doi"] = intern(p[4:])
-                elif _URL_SCHEME_RE.match(p):
+                elif "://" in p and _URL_SCHEME_RE.match(p):  # (the scheme's "://": a cheap test first)
                     out["url"] = intern(p)
                 else:
                     rest.append(p)
@@ -604,6 +603,42 @@ def parse_note(note: Note) -> NoteRecord:
     ``"8.3s"``), seconds (float), tokens_per_second (float); ``unknown``: none
     (see ``body``).
     """
+    # The recorder's most frequent notes (a tool call, a RAG note) read in the document's text,
+    # in place: no copy of the note's body, one expression for its head and its ends
+    src = note._lines.text
+    m = _RECORDER_NOTE.match(src, note.offset, note.end_offset)
+    if m is not None:
+        # the body (src[start:close]); a tool call's NAME, (ARGS), status and its `ok`; a RAG note's kind
+        _, (start, close), name, args, (t, t_end), ok, (_, head) = m.regs
+        if head < 0:  # `tool`
+            if (_TOOL_MATCH[0] or _tool_reader()) is not None:
+                call = _tool_call_in(src, start, close, name, args, None if ok[0] >= 0 else _status_of(src[t:t_end]))
+                if call is not None:  # (the most frequent note: its record made here, as _valid_record makes it)
+                    rec = _new(NoteRecord)
+                    rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = "tool", note, None, call, True, None
+                    return rec
+        else:  # `rag`, `rag-source`
+            return _context_record("rag" if head - start == 3 else "rag-source", note, None,
+                                   src[head + 2:close], head + 2 - start)
+    return _read_note(note)
+
+
+#: A note node's whole text when it is one of the recorder's most frequent notes: ``[[``, a
+#: ``tool`` head (no actor) and a call as notes.lark's ``tool`` rule reads it (groups ``name``,
+#: ``args``: they run to the last ``) — `` followed by a valid status, ``status``: from `` — ``,
+#: ``ok`` when it is that),
+#: or a ``rag`` or ``rag-source`` head (group ``kind``) and a payload starting with a non-blank;
+#: the body ends with a non-blank, then ``]]`` and at most a line end. Group ``body`` is then
+#: exactly :attr:`Note.body <fountain_audit.parse.fountain.Note.body>` (the text between the
+#: first ``[[`` and the last ``]]``, with nothing to strip), which :func:`parse_note` reads as
+#: it would read the sliced body. (``\S`` and ``str.strip`` agree on what a blank is;
+#: ``tests/test_note_sequences.py`` holds the tool reading to the grammar's.)
+_RECORDER_NOTE = lazy(r"\[\[(?P<body>(?:tool: (?P<name>(?>[^\s(]+))(?P<args>\((?s:.*)\))(?P<status> — (?:(?P<ok>ok)|error(?::(?s:.*))?))"
+                      r"|(?P<kind>rag-source|rag): (?=\S)(?s:.*)))(?<=\S)\]\](?:\r\n|\r|\n)?\Z")
+
+
+def _read_note(note: Note) -> NoteRecord:
+    """:func:`parse_note` of any note, from its body (the general path)."""
     body = note.body
     # The head: most notes start `KIND: ` with no actor, read without the expression (the same
     # answer: a head with no period can only be that kind, and a blank then a non-blank follow it;
@@ -627,19 +662,12 @@ def parse_note(note: Note) -> NoteRecord:
                 return NoteRecord("unknown", note)
             actor = intern(actor)  # (a session's notes name a few actors, each held once)
     if kind == "tool":
-        call = _read_tool_call(body, end)
+        call = _read_tool_call(body, 0, end, len(body))
         if call is not None:
             return _valid_record(kind, note, actor, call)  # (the most frequent note)
     payload = body[end:]
-    memo = _CONTEXT_FIELDS.get(kind)
-    if memo is not None:  # rag, rag-source: a session repeats some of them (the same store, score, source)
-        fields = memo.get(payload)
-        if fields is not None:
-            return _valid_record(kind, note, actor, fields.copy())  # (a record's own dict: a reader may change it)
-        rec = _read_payload(NoteRecord(kind, note, actor=actor), payload, end, KINDS[kind])
-        if rec.valid and len(payload) <= 200:  # (the table keeps no long text alive)
-            remember(memo, payload, rec._fields.copy())
-        return rec
+    if kind in _CONTEXT_FIELDS:
+        return _context_record(kind, note, actor, payload, end)
     rec = NoteRecord(kind, note, actor=actor)
     start = KINDS[kind]
     if not start:
@@ -663,50 +691,89 @@ _new = object.__new__
 _CONTEXT_FIELDS: dict[str, dict[str, dict]] = {"rag": content_table(), "rag-source": content_table()}
 
 
-def _read_tool_call(body: str, at: int) -> tuple | None:
+def _context_record(kind: str, note: Note, actor: str | None, payload: str, at: int) -> NoteRecord:
+    """The record of a ``rag`` or ``rag-source`` note (``kind``) whose payload, from code point
+    ``at`` of its body, is ``payload``: its fields read once per distinct payload (a session
+    repeats some of them: the same store, score, source), each record given its own copy."""
+    memo = _CONTEXT_FIELDS[kind]
+    fields = memo.get(payload)
+    if fields is None:
+        fields = _read_fast(payload, KINDS[kind])
+        if fields is None:  # (not well formed: the general path says why)
+            return _parse_payload(NoteRecord(kind, note, actor=actor), payload, at, KINDS[kind])
+        if len(payload) <= 200:  # (the table keeps no long text alive)
+            remember(memo, payload, fields)
+    rec = _new(NoteRecord)  # (as _valid_record makes it; the record's own dict: a reader may change it)
+    rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = kind, note, actor, fields.copy(), True, None
+    return rec
+
+
+def _read_tool_call(text: str, start: int, at: int, end: int) -> tuple | None:
     """The fields of the most frequent note, a well-formed tool call whose arguments are a JSON
-    object or array, as :func:`_tool_call`'s tuple, reading the payload (from code point ``at``
-    of ``body``) with the grammar's ``tool`` pattern and decoding the arguments in place: what
-    :func:`_read_payload` and :func:`_split_tool_arguments` give such a note, without the two
-    dicts they build and drop. ``None`` for any other payload, which then takes that general
-    path."""
+    object or array, as :func:`_tool_call`'s tuple, for the note whose body is ``text[start:end]``
+    (code points; the document's text, or the body itself with ``start`` 0), its payload from
+    code point ``at`` of ``text``: read with the grammar's ``tool`` pattern and the arguments
+    decoded in place, what :func:`_read_payload` and :func:`_split_tool_arguments` give such a
+    note, without the two dicts they build and drop. ``None`` for any other payload, which then
+    takes that general path."""
     match = _TOOL_MATCH[0]
     if match is False:
-        match = _TOOL_MATCH[0] = _tool_match() if "tool" in _fast_readers() else None
-    m = None if match is None else match(body, at)
+        match = _tool_reader()
+    m = None if match is None else match(text, at, end)  # (the body's end is the pattern's end)
     if m is None:
         return None
-    s, e = m.span("g1")
+    _, name, args, (t, t_end) = m.regs
+    return _tool_call_in(text, start, end, name, args, _status_of(text[t:t_end]))
+
+
+def _tool_reader():
+    """The ``match`` of the grammar's tool pattern when tool calls have a fast reader (see
+    :func:`_fast_readers`), else ``None``; kept in :data:`_TOOL_MATCH`."""
+    match = _TOOL_MATCH[0] = _tool_match() if "tool" in _fast_readers() else None
+    return match
+
+
+def _tool_call_in(text: str, start: int, end: int, name: tuple[int, int], args: tuple[int, int],
+                  error: str | None) -> tuple | None:
+    """:func:`_read_tool_call` of the tool call whose body is ``text[start:end]`` once its NAME
+    and ``(ARGS)`` are found there, each as ``(start, end)`` code points of ``text``, and the
+    error its status says (:func:`_status_of`)."""
+    (n, n_end), (s, e) = name, args
     s += 1  # the arguments, between "NAME(" and ")"
     e -= 1
     if s >= e:
         return None
-    st = m.group("g2")
-    error = _STATUSES.get(st, False)
-    if error is False:
-        error = _status_error(st)
-        if len(st) <= 200:  # (the table keeps no long text alive)
-            remember(_STATUSES, st, error)
+    args = text[s:e]
+    size = e - s
     for strict in (True, False):
-        # The decoder's scanner read in ``body`` itself (no copy of the arguments): a value that
-        # ends at ``e`` is the one it reads in the arguments alone (a ")" follows them: no value
-        # goes on through it), one that runs past ``e`` is no value of theirs.
+        # (the arguments alone, copied: a scan of the whole text could run on far past them)
         scan = _SCANNERS.get(strict) or _json_decoder(strict).scan_once
         try:
             try:
-                value, end = scan(body, s)
+                value, stop = scan(args, 0)
             except StopIteration:  # leading whitespace, or no value at all: the decoder's own path
-                value, end = _decode_json(body[s:e], strict), e
+                value, stop = _decode_json(args, strict), size
         except (ValueError, RecursionError):
             continue
-        if end != e and (end > e or body[end:e].strip(" \t\n\r")):
-            continue  # (extra data after the value, or none within the arguments)
-        if not isinstance(value, (dict, list)) or body.count("[", s, e) + body.count("{", s, e) >= 200:
+        if stop != size and args[stop:].strip(" \t\n\r"):
+            continue  # (extra data after the value)
+        if not isinstance(value, (dict, list)) or size >= 200 and args.count("[") + args.count("{") >= 200:
             return None
-        call = (intern(m.group("g0")), error, strict, s, len(body) - e, True)
+        call = (intern(text[n:n_end]), error, strict, s - start, end - e, True)
         shared = _CALLS.get(call)
         return shared if shared is not None else _shared_call(call)
     return None
+
+
+def _status_of(status: str) -> str | None:
+    """:func:`_status_error` of a tool call's status terminal (`` — ok``, `` — error: MESSAGE``),
+    each distinct one read once."""
+    error = _STATUSES.get(status, False)
+    if error is False:
+        error = _status_error(status)
+        if len(status) <= 200:  # (the table keeps no long text alive)
+            remember(_STATUSES, status, error)
+    return error
 
 
 #: A tool call's status terminal -> its error (see :func:`_status_error`), each read once.
@@ -1054,16 +1121,24 @@ _READERS: dict = {}
 def _read_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
     """``rec`` with the fields of ``payload`` (start rule ``start``), read by its fast reader
     when it has one and the payload is well formed, else by :func:`_parse_payload`."""
-    read = (_READERS or _READERS.update(_fast_readers()) or _READERS).get(start)
-    if read is not None:
-        try:
-            fields = read(payload)
-        except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
-            fields = None
-        if fields is not None:
-            rec._fields = fields
-            return rec
+    fields = _read_fast(payload, start)
+    if fields is not None:
+        rec._fields = fields
+        return rec
     return _parse_payload(rec, payload, skip, start)
+
+
+def _read_fast(payload: str, start: str) -> dict | None:
+    """The fields of ``payload`` (start rule ``start``) read by its fast reader (a new dict), or
+    ``None`` when it has none or the payload is not well formed (then :func:`_parse_payload`
+    says why)."""
+    read = (_READERS or _READERS.update(_fast_readers()) or _READERS).get(start)
+    if read is None:
+        return None
+    try:
+        return read(payload)
+    except (ValueError, ArithmeticError):  # a number Python cannot hold: the parser's path says so
+        return None
 
 
 def _parse_payload(rec: NoteRecord, payload: str, skip: int, start: str) -> NoteRecord:
