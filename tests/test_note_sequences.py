@@ -3,10 +3,14 @@ expression, reduced with the parser's callbacks) gives exactly what the LALR par
 
 from __future__ import annotations
 
+import contextlib
+import unittest.mock
+
 import pytest
 from hypothesis import example, given, settings, strategies as st
 from lark.exceptions import LarkError
 
+from fountain_audit import memos
 from fountain_audit.parse import notes as notes_module
 from fountain_audit.parse.fountain import Note, parse
 from fountain_audit.parse.notes import ToolFields, _fast_readers, _parse_cached, _parser, _sequences, parse_note
@@ -165,11 +169,36 @@ def test_parse_note_is_the_same_without_the_fast_readers(monkeypatch):
     notes_ = [n for t in texts for n in parse(decode_bytes(t)).children if isinstance(n, Note)]
     assert len(notes_) > 100 + (100 if shared_files() else 0)
     fast = [_record(parse_note(n)) for n in notes_]
-    _parse_cached.cache_clear()
-    monkeypatch.setattr(notes_module, "_fast_readers", lambda: {})
-    slow = [_record(parse_note(n)) for n in notes_]
-    _parse_cached.cache_clear()
+    with general_reading():
+        slow = [_record(parse_note(n)) for n in notes_]
     assert fast == slow
+
+
+@contextlib.contextmanager
+def general_reading():
+    """``parse_note`` without its fast readers: :func:`notes._fast_readers` empty, and the tables
+    filled from it (``_READERS``, ``_TOOL_MATCH``) emptied meanwhile (once filled, patching
+    ``_fast_readers`` alone changed nothing: both sides of a comparison read fast); the notes read
+    before are forgotten first (the note memo would answer), and those read meanwhile after."""
+    with unittest.mock.patch.object(notes_module, "_fast_readers", lambda: {}), \
+            unittest.mock.patch.object(notes_module, "_READERS", {}), \
+            unittest.mock.patch.object(notes_module, "_TOOL_MATCH", [False]):
+        memos.forget()
+        yield
+    memos.forget()
+
+
+def test_general_reading_takes_the_general_path(monkeypatch):
+    """Inside :func:`general_reading` no fast reader runs: one that answers nonsense changes the
+    fast reading only."""
+    node = next(n for n in parse('[[tool: read_file({"path":"a.go"}) — ok]]\n\n[[rag: 3 chunks from s.db, top score 0.87]]\n').children
+                if isinstance(n, Note))
+    memos.forget()
+    monkeypatch.setattr(notes_module, "_tool_call_in", lambda *a: ("nonsense",) * 7)
+    monkeypatch.setattr(notes_module, "_READERS", {"rag": lambda payload: {"nonsense": 1}})
+    with general_reading():
+        assert parse_note(node).field("name") == "read_file"
+    memos.forget()
 
 
 @settings(max_examples=1500, deadline=None)
@@ -189,9 +218,8 @@ def test_tool_notes_are_the_same_without_the_fast_readers(payload):
 
     nodes = [n for n in parse(f"[[tool: {payload}]]\n\n[[LLAMA.tool: {payload}]]\n").children if isinstance(n, Note)]
     fast = [(_record(r), r.field("arguments_text"), r.field("status")) for r in map(parse_note, nodes)]
-    with unittest.mock.patch.object(notes_module, "_fast_readers", lambda: {}):
+    with general_reading():
         slow = [(_record(r), r.field("arguments_text"), r.field("status")) for r in map(parse_note, nodes)]
-    _parse_cached.cache_clear()
     assert fast == slow
 
 
