@@ -77,6 +77,16 @@ def _assert_linear(fn, small, large, what: str) -> None:
     pytest.fail(f"{what}: 8x the input took {ratios} x the time")
 
 
+@pytest.mark.parametrize("shape", ["/* a\n\n", "/* a\n\n*/\n\n/* b\n\n"], ids=["unclosed", "closed then unclosed"])
+def test_lexing_unclosed_boneyards_in_linear_time(shape):
+    """Each unclosed ``/*`` searched the rest of the text for a ``*/`` (the lexer of 5850866):
+    ``python benchmarks/bench.py`` read 84× the time for 10× the input, while lint of the bench
+    SHAPES' sizes here stayed under 16× (the search is fast C; the rest of lint hid it). The
+    lexer alone, on 4,000 and 32,000 of them."""
+    from fountain_audit.parse.lexer import lex
+    _assert_linear(lex, shape * 4000, shape * 32000, f"lexing {shape!r}")
+
+
 #: Exports of many scenes (tester's finding): each scene's span/step read the session's people
 #: (``actors.humans_of``, a walk over every scene), so 400 KB of chat headings took 25-35 s.
 #: n scenes at n and 8n; ~50 bytes a heading, so 8n is ~100 KB.

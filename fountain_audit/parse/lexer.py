@@ -322,6 +322,8 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
         at = lines[idx].find(opener)
         problems.append(Problem(kind, message, idx + 1, (col_first if idx == 0 else 1) + at, starts[idx] + at))
 
+    no_close_from = len(text) + 1  # no "*/" at or after this offset (known once a search failed)
+
     # --- body: one iteration per block start -------------------------------------
     while i < n:
         content = lines[i]
@@ -366,7 +368,12 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
             # Boneyard /* ... */ (may span blank lines): up to the end of the line of the first
             # "*/" after the "/*" (none: unclosed).
             elif first == "/" and s.startswith("/*"):
-                close = text.find("*/", starts[i] + content.find("/*") + 2)
+                at = starts[i] + content.find("/*") + 2
+                # (once a search finds no "*/", none from further on can: 100k unclosed "/*" did
+                # 100k searches to the end of the text, quadratic)
+                close = text.find("*/", at) if at < no_close_from else -1
+                if close < 0:
+                    no_close_from = min(no_close_from, at)
                 if close >= 0:
                     j = bisect_right(starts, close, i)  # (the index of the line after it)
                     emit("BONEYARD", i, j)
