@@ -87,6 +87,16 @@ def test_lexing_unclosed_boneyards_in_linear_time(shape):
     _assert_linear(lex, shape * 4000, shape * 32000, f"lexing {shape!r}")
 
 
+def test_a_recorder_note_that_fails_at_its_end_in_linear_time():
+    """A tool note of many ``) — error: ]]`` that does not end as the recorder's do (a blank before
+    its last ``]]``): the expression reading the recorder's notes in place held the note's end and
+    backtracked over each candidate, quadratic (56 KB: 1.9 s of lint; found in the last review).
+    1,000 and 8,000 of them."""
+    head = "Title: x\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\n"
+    small, large = (head + "[[tool: x(" + ") — error: ]]" * n + " ]]\n" for n in (1000, 8000))
+    _assert_linear(lint, small, large, "a tool note failing at its end")
+
+
 #: Exports of many scenes (tester's finding): each scene's span/step read the session's people
 #: (``actors.humans_of``, a walk over every scene), so 400 KB of chat headings took 25-35 s.
 #: n scenes at n and 8n; ~50 bytes a heading, so 8n is ~100 KB.

@@ -606,7 +606,8 @@ def parse_note(note: Note) -> NoteRecord:
     # The recorder's most frequent notes (a tool call, a RAG note) read in the document's text,
     # in place: no copy of the note's body, one expression for its head and its ends
     src = note._lines.text
-    m = _RECORDER_NOTE.match(src, note.offset, note.end_offset)
+    close = _close_of(src, note.offset, note.end_offset)
+    m = None if close < 0 else _RECORDER_NOTE.match(src, note.offset, close)
     if m is not None:
         # the body (src[start:close]); a tool call's NAME, (ARGS), status and its `ok`; a RAG note's kind
         _, (start, close), name, args, (t, t_end), ok, (_, head) = m.regs
@@ -628,13 +629,26 @@ def parse_note(note: Note) -> NoteRecord:
 #: ``args``: they run to the last ``) — `` followed by a valid status, ``status``: from `` — ``,
 #: ``ok`` when it is that),
 #: or a ``rag`` or ``rag-source`` head (group ``kind``) and a payload starting with a non-blank;
-#: the body ends with a non-blank, then ``]]`` and at most a line end. Group ``body`` is then
+#: the body ends with a non-blank, then ``]]`` and at most a line end (:func:`_close_of` finds
+#: that ``]]``; the expression is matched up to it: with the end in the expression, a note of many
+#: ``) — error: ]]`` failing at its end backtracked over each, quadratic). Group ``body`` is then
 #: exactly :attr:`Note.body <fountain_audit.parse.fountain.Note.body>` (the text between the
 #: first ``[[`` and the last ``]]``, with nothing to strip), which :func:`parse_note` reads as
-#: it would read the sliced body. (``\S`` and ``str.strip`` agree on what a blank is;
+#: it would read the sliced body. (``\S`` and ``str.isspace`` agree on what a blank is;
 #: ``tests/test_note_sequences.py`` holds the tool reading to the grammar's.)
 _RECORDER_NOTE = lazy(r"\[\[(?P<body>(?:tool: (?P<name>(?>[^\s(]+))(?P<args>\((?s:.*)\))(?P<status> — (?:(?P<ok>ok)|error(?::(?s:.*))?))"
-                      r"|(?P<kind>rag-source|rag): (?=\S)(?s:.*)))(?<=\S)\]\](?:\r\n|\r|\n)?\Z")
+                      r"|(?P<kind>rag-source|rag): (?=\S)(?s:.*)))\Z")
+
+
+def _close_of(text: str, start: int, end: int) -> int:
+    """Where the closing ``]]`` of the note ``text[start:end]`` starts when the note ends with a
+    non-blank, ``]]`` and at most one line end (``\n``, ``\r\n`` or ``\r``), else -1."""
+    if text[end - 1:end] == "\n":
+        end -= 1
+    if text[end - 1:end] == "\r":
+        end -= 1
+    end -= 2
+    return end if end - start >= 3 and text.startswith("]]", end) and not text[end - 1].isspace() else -1
 
 
 def _read_note(note: Note) -> NoteRecord:
