@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.memos import content_table, remember
-from fountain_audit.parse.lexer import Problem, lex, split_lines, strip_inline_notes
+from fountain_audit.parse.lexer import Problem, lex, lex_nodes, split_lines, strip_inline_notes
 
 
 _SCENE_NUMBER_RE = lazy(r"\s*#([^#\s]+)#\s*$")
@@ -904,13 +904,25 @@ def parse(text: str) -> Document:
     if not text:
         return Document(text, [], problems, _inline=False)
     with gc_paused():
-        tokens, starts = lex(text, problems)
-        lines = Lines(text, starts)
-        del starts
         try:
-            children, inline = _build(lines, tokens)
+            if "*" in text and "*/" in text:  # (a stray "*/" is looked for over all the tokens: lexed first)
+                tokens, starts = lex(text, problems)
+                lines = Lines(text, starts)
+                del starts
+                children, inline = _build(lines, tokens)
+            else:  # the body's nodes made as the lexer finds its elements
+                lines = Lines(text, [])
+                body = _BodyNodes(lines)
+                tokens, starts = lex_nodes(text, problems, body)
+                lines.starts.extend(starts)
+                del starts
+                children, inline = _build(lines, tokens)  # (the head, and what came before the body's nodes)
+                children += body.out
+                inline = inline or body.inline
         except GrammarRejected:  # pragma: no cover - the lexer only emits sequences the grammar accepts
-            tokens = lex(text, [])[0]  # (_build consumed the first list)
+            problems.clear()
+            tokens, starts = lex(text, problems)
+            lines = Lines(text, starts)
             children = [Blank(lines, t[1], t[2]) if t[0] == "BLANK" else Action(lines, t[1], t[2]) for t in tokens]
             inline = False
         _memo().save()  # (writes only when a shape was learned)
@@ -966,7 +978,6 @@ def _build(lines: Lines, tokens: list[tuple]) -> tuple[list[Node], bool]:
     :func:`parse`), and whether one carries an inline note (an ``INLINE_NOTE`` token, always after
     its element's first token: never a head token, never a one-token element). The body's
     tokens are consumed: each entry of ``tokens`` is set to ``None`` once its node is made."""
-    n = len(tokens)
     head_end = 0  # one past the last head token
     for k, t in enumerate(tokens):
         if t[0] in _HEAD:
@@ -978,6 +989,14 @@ def _build(lines: Lines, tokens: list[tuple]) -> tuple[list[Node], bool]:
         head = tokens[:head_end]
         out = _with_blanks(_head(lines, [t for t in head if t[0] != "BLANK"]),
                            [Blank(lines, t[1], t[2]) for t in head if t[0] == "BLANK"])
+    return out, _body(lines, tokens, head_end, out)
+
+
+def _body(lines: Lines, tokens: list[tuple], j: int, out: list[Node]) -> bool:
+    """Append to ``out`` the nodes of the body elements and blank runs made of ``tokens[j:]``
+    (each element a token and the tokens that continue it, see :data:`_CONTINUES`), consuming
+    them (each entry set to ``None`` once its node is made); whether one carries an inline note."""
+    n = len(tokens)
     append = out.append
     inline = False
     rules = _ELEMENT_RULES
@@ -985,7 +1004,6 @@ def _build(lines: Lines, tokens: list[tuple]) -> tuple[list[Node], bool]:
     singles = _SINGLES
     continues = _CONTINUES
     new = object.__new__
-    j = head_end
     while j < n:
         t = tokens[j]
         tokens[j] = None  # (consumed: each token is freed as its node is made, for a lower peak)
@@ -1028,7 +1046,56 @@ def _build(lines: Lines, tokens: list[tuple]) -> tuple[list[Node], bool]:
         if with_inline:
             node.inline_notes = ()
         append(node)
-    return out, inline
+    return inline
+
+
+class _BodyNodes:
+    """What :func:`~fountain_audit.parse.lexer.lex_nodes` makes the body's nodes with, as it finds
+    its elements: the same nodes :func:`_build` makes of the same tokens (the grammar decides each
+    element's node, through :data:`_SINGLES` and :func:`_element_builder`). ``out`` is the list
+    of nodes made, in order; ``inline`` whether one carries an inline note."""
+
+    __slots__ = ("lines", "out", "inline")
+    #: The class of a blank run's node, made without a call of its ``__init__`` (see :data:`_SINGLES`):
+    #: ``node = object.__new__(Blank)``, then ``_lines`` (``lines``), ``offset``, ``end_offset`` and ``_p``
+    #: (``None``) set.
+    Blank = Blank
+
+    def __init__(self, lines: Lines):
+        self.lines = lines
+        self.out: list[Node] = []
+        self.inline = False
+
+    def one(self, ty: str, start: int, end: int) -> Node:
+        """The node of the element made of one token ``(ty, start, end)`` (0-based offsets)."""
+        cls, p, with_inline = _SINGLES.get(ty) or _single(ty, (ty, start, end))
+        if with_inline is None:
+            return cls(self.lines, start, end, p)
+        node = object.__new__(cls)  # cls(lines, start, end, p), without the call of its __init__ (see _SINGLES)
+        node._lines = self.lines
+        node.offset = start
+        node.end_offset = end
+        node._p = p
+        if with_inline:
+            node.inline_notes = ()
+        return node
+
+    def two(self, first: tuple, second: tuple) -> Node:
+        """The node of the element made of the adjacent tokens ``first`` and ``second`` (a cue
+        and its dialogue line...), tuples ``(type, start, end)``."""
+        cls = _PLAIN_ELEMENTS.get((first[0], second[0]))
+        if cls is None:  # (a shape not met yet, or with inline notes: the general way)
+            out = self.out
+            self.tokens([first, second])
+            return out.pop()
+        p = (first[0], second[1] - first[1], second[0])
+        return cls(self.lines, first[1], second[2], _SHAPES.get(p) or _shape(p))
+
+    def tokens(self, tokens: list[tuple]) -> None:
+        """Append the nodes of the body elements made of ``tokens`` (whole elements, see
+        :func:`_body`) to ``out``, consuming them."""
+        if _body(self.lines, tokens, 0, self.out):
+            self.inline = True
 
 
 def _single(ty: str, token: tuple) -> tuple:

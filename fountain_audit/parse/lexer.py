@@ -224,8 +224,34 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
     One pass over the lines, one step per token: the block's first line decides its kind, and
     only blank runs, paragraphs, dialogue, multi-line notes and boneyards look further.
     """
-    if problems is None:
-        problems = []
+    return _scan(text, [] if problems is None else problems, None)
+
+
+def lex_nodes(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[int]]:
+    """:func:`lex`, making the body's nodes as its elements are found, without their tokens:
+    ``(head_tokens, line_starts)``, ``head_tokens`` being the tokens up to where the body's nodes
+    start (a byte-order mark, a title page, leading notes, boneyards and blank runs: the head,
+    and the body's first elements when a title page might still have followed them), the nodes
+    after them appended to ``body.out`` in order.
+
+    ``body`` makes the nodes (:class:`fountain_audit.parse.fountain._BodyNodes`): ``body.Blank``
+    a blank run's (the class, its node made here as ``body.Blank`` says, for ``body.lines``),
+    ``body.one(type, start, end)`` an element's of one token, ``body.two(token, token)`` an
+    element's of two, ``body.tokens(tokens)`` (appended to ``body.out``) those of whole elements
+    of any tokens (a dialogue, a line split at its inline notes...); offsets 0-based. ``text``
+    must hold no ``*/``: a stray ``*/`` is looked for over all the tokens (:func:`lex` then)."""
+    return _scan(text, problems, body)
+
+
+def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[int]]:
+    """:func:`lex` when ``body`` is ``None``, else :func:`lex_nodes`.
+
+    Making nodes, the lexer starts as :func:`lex` does (the head's tokens are decided together:
+    notes and boneyards become leading ones when a title page follows them); at the first block
+    once nothing can be head any more, it switches to making nodes: the common one-token
+    elements (blank runs, one-line action, scene headings, notes, sections, a cue and its one
+    dialogue line) are made as found, the others' tokens gathered during their block and made
+    into nodes at the start of the next (``flush``)."""
     tokens: list[tuple] = []
     append = tokens.append
     base = 0  # offset of line 0: 1 after a byte-order mark, which is a token of its own
@@ -277,7 +303,7 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                 if cut >= 0:
                     emit_glued(ttype, i, g, cut)
                     return g + 1
-        emit(ttype, i, j)
+        element(ttype, i, j)
         return j
 
     def title_page(i: int) -> int:
@@ -324,14 +350,54 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
 
     no_close_from = len(text) + 1  # no "*/" at or after this offset (known once a search failed)
 
+    # Making nodes (body given): put appends a node to body.out once the head is over (None before).
+    put = None
+    head_tokens = tokens
+    if body is not None:
+        one, two = body.one, body.two
+        Blank, doc_lines, new = body.Blank, body.lines, object.__new__
+
+    def flush() -> None:
+        # The nodes of the whole elements whose tokens are gathered in tokens (node making).
+        body.tokens(tokens)
+        tokens.clear()
+
+    def element(ttype: str, start: int, stop: int) -> None:
+        # Emit lines[start:stop] as an element of one token (see emit); its node once put is set.
+        if put is None:
+            emit(ttype, start, stop)
+            return
+        a, b = starts[start], starts[stop]
+        if inline_possible and ttype in INLINE_TYPES and text.find("[[", a, b) >= 0:
+            tokens.extend(_split_inline((ttype, a, b), text))  # (made into nodes by flush)
+            return
+        if tokens:
+            flush()
+        put(one(ttype, a, b))
+
     # --- body: one iteration per block start -------------------------------------
     while i < n:
+        if put is None:
+            if body is not None and not leading:  # the head is over: nodes from here on
+                tokens = []
+                append = tokens.append
+                put = body.out.append
+        elif tokens:
+            flush()
         content = lines[i]
         if not content or content.isspace():  # (isspace: what strip() removes)
             j = i + 1
             while j < n and (not (content := lines[j]) or content.isspace()):
                 j += 1
-            append(("BLANK", starts[i], starts[j]))  # (not an INLINE_TYPE: no emit needed)
+            if put is None:
+                append(("BLANK", starts[i], starts[j]))  # (not an INLINE_TYPE: no emit needed)
+            else:  # (a blank run for every other element: its Blank node made here, see body.Blank)
+                node = new(Blank)
+                node._lines = doc_lines
+                node.offset = starts[i]
+                node.end_offset = starts[j]
+                node._p = None
+                put(node)
             if j == n:
                 break
             i = j  # (and content is line j, not blank: on to it)
@@ -352,7 +418,10 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
             # (`[[draft]] Ana waits.` is a line carrying an inline note: text, below.)
             if first == "[" and s.startswith("[["):
                 if s.endswith("]]"):  # (then it has 4 characters or more)
-                    append(("NOTE", starts[i], starts[i + 1]))
+                    if put is None:
+                        append(("NOTE", starts[i], starts[i + 1]))
+                    else:
+                        put(one("NOTE", starts[i], starts[i + 1]))
                     i += 1
                     continue
                 if "]]" not in s:
@@ -360,7 +429,7 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                     while not ends_block(j) and not lines[j].rstrip().endswith("]]"):
                         j += 1
                     if not ends_block(j):
-                        emit("NOTE", i, j + 1)
+                        element("NOTE", i, j + 1)
                         i = j + 1
                         continue
                     unclosed("unclosed-note", "note '[[' is not closed with ']]' before a blank line", i, "[[")
@@ -376,39 +445,44 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                     no_close_from = min(no_close_from, at)
                 if close >= 0:
                     j = bisect_right(starts, close, i)  # (the index of the line after it)
-                    emit("BONEYARD", i, j)
+                    element("BONEYARD", i, j)
                     i = j
                     continue
                 unclosed("unclosed-boneyard", "boneyard '/*' is never closed with '*/'", i, "/*")
             leading = False
 
             if first == "=":
-                emit("PAGE_BREAK" if PAGE_BREAK_RE.match(content) else "SYNOPSIS", i, i + 1)
+                element("PAGE_BREAK" if PAGE_BREAK_RE.match(content) else "SYNOPSIS", i, i + 1)
                 i += 1
                 continue
             if first == "#":
-                append(("SECTION", starts[i], starts[i + 1]))  # (not an INLINE_TYPE: no emit needed)
+                if put is None:
+                    append(("SECTION", starts[i], starts[i + 1]))  # (not an INLINE_TYPE: no emit needed)
+                else:
+                    put(one("SECTION", starts[i], starts[i + 1]))
                 i += 1
                 continue
             if first == "~":
-                i = _run(emit, lines, i, ends_block, "LYRIC", lambda t: t.lstrip()[:1] == "~")
+                i = _run(element, lines, i, ends_block, "LYRIC", lambda t: t.lstrip()[:1] == "~")
                 if not ends_block(i):
                     i = paragraph("ACTION", i)
                 continue
             if first == "." and content[0] == "." and FORCED_HEADING_RE.match(content) or \
                     first in "IEie" and SCENE_HEADING_RE.match(s):
-                tok = ("SCENE_HEADING", starts[i], starts[i + 1])  # (emit, inlined for one line)
+                tok = ("SCENE_HEADING", starts[i], starts[i + 1])  # (element, inlined for one line)
                 if inline_possible and "[[" in content:
                     tokens.extend(_split_inline(tok, text))
-                else:
+                elif put is None:
                     append(tok)
+                else:
+                    put(one(*tok))
                 i += 1
                 continue
             if first == ">":
                 if CENTERED_RE.match(content):
-                    i = _run(emit, lines, i, ends_block, "CENTERED", CENTERED_RE.match)
+                    i = _run(element, lines, i, ends_block, "CENTERED", CENTERED_RE.match)
                 else:
-                    emit("TRANSITION", i, i + 1)
+                    element("TRANSITION", i, i + 1)
                     i += 1
                 continue
             if first == "!":
@@ -418,7 +492,7 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
         nxt = lines[i + 1] if i + 1 < n else ""
         if not nxt or nxt.isspace():  # the next line is blank (isspace: what strip() removes)
             if s[-1] == ":" and _is_transition(content):  # (a transition ends in "TO:" or is "FADE IN:")
-                emit("TRANSITION", i, i + 1)
+                element("TRANSITION", i, i + 1)
                 i += 1
                 continue
         # (ends_block(i + 1) for a line that is not blank: it opens a boneyard)
@@ -435,8 +509,10 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
                 tok = ("DIALOGUE", starts[i], starts[j])
                 if inline_possible and "[[" in nxt:
                     tokens.extend(_split_inline(tok, text))
-                else:
+                elif put is None or len(tokens) != 1:  # (made into nodes by flush, when put is set)
                     append(tok)
+                else:  # (a cue of one token, alone in tokens, and its line: their node now)
+                    put(two(tokens.pop(), tok))
                 i = j
                 continue
             run = i  # start of the current run of plain dialogue lines
@@ -474,9 +550,15 @@ def lex(text: str, problems: list[Problem] | None = None) -> tuple[list[tuple], 
         tok = ("ACTION", starts[i], starts[i + 1])
         if inline_possible and "[[" in content:
             tokens.extend(_split_inline(tok, text))
-        else:
+        elif put is None:
             append(tok)
+        else:
+            put(one(*tok))
         i += 1
+    if put is not None:
+        if tokens:
+            flush()
+        tokens = head_tokens
     if "*" in text and "*/" in text:  # (a one-character test is far cheaper: most texts have no "*")
         _stray_closes(tokens, problems, text, starts)
     starts.pop()  # the end of the text: not a line start
@@ -584,7 +666,8 @@ def _stray_closes(tokens: list[tuple], problems: list[Problem], text: str, start
 
 
 def _run(emit, lines, i: int, ends_block, ttype: str, member) -> int:
-    """Emit the consecutive lines from ``i`` that satisfy ``member`` as one token."""
+    """Emit the consecutive lines from ``i`` that satisfy ``member`` as one token (``emit(ttype,
+    first line, line after the last)``); the index of the line after them."""
     j = i + 1
     while not ends_block(j) and member(lines[j]):
         j += 1
