@@ -349,6 +349,7 @@ def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[i
         problems.append(Problem(kind, message, idx + 1, (col_first if idx == 0 else 1) + at, starts[idx] + at))
 
     no_close_from = len(text) + 1  # no "*/" at or after this offset (known once a search failed)
+    cues: dict[str, bool] = {}  # a line's content -> whether it reads as a cue (a session repeats a few)
 
     # Making nodes (body given): put appends a node to body.out once the head is over (None before).
     put = None
@@ -496,7 +497,8 @@ def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[i
                 i += 1
                 continue
         # (ends_block(i + 1) for a line that is not blank: it opens a boneyard)
-        elif ("/*" not in nxt or not nxt.lstrip().startswith("/*")) and _is_character_cue(content, s):
+        elif ("/*" not in nxt or not nxt.lstrip().startswith("/*")) and (
+                cue if (cue := cues.get(content)) is not None else cues.setdefault(content, _is_character_cue(content, s))):
             tok = ("CHARACTER", starts[i], starts[i + 1])  # (emit, inlined for one line)
             if inline_possible and "[[" in content:
                 tokens.extend(_split_inline(tok, text))
