@@ -269,7 +269,8 @@ def test_deeply_nested_tool_arguments_give_output_linear_in_the_input(args):
     assert out_n10 / out_n <= 1.1 * n10 / n, sizes
 
 
-@pytest.mark.parametrize("shape", ["/* a\n\n", "[[ a\n\n", "BOB\n(x\n\n"], ids=["unclosed boneyard", "unclosed note", "cue"])
+@pytest.mark.parametrize("shape", ["/* a\n\n", "[[ a\n\n", "BOB\n(x\n\n"],
+                         ids=["unclosed boneyard", "unclosed note", "cue"])
 def test_parsing_with_nodes_made_by_the_lexer_in_linear_time(shape):
     """parse() of a text with no ``*/`` makes its body's nodes as the lexer finds them
     (lexer.lex_nodes): 4,000 and 32,000 unclosed openers or cues."""

@@ -498,7 +498,8 @@ def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[i
                 continue
         # (ends_block(i + 1) for a line that is not blank: it opens a boneyard)
         elif ("/*" not in nxt or not nxt.lstrip().startswith("/*")) and (
-                cue if (cue := cues.get(content)) is not None else cues.setdefault(content, _is_character_cue(content, s))):
+                cue if (cue := cues.get(content)) is not None
+                else cues.setdefault(content, _is_character_cue(content, s))):
             tok = ("CHARACTER", starts[i], starts[i + 1])  # (emit, inlined for one line)
             if inline_possible and "[[" in content:
                 tokens.extend(_split_inline(tok, text))
