@@ -606,21 +606,25 @@ def parse_note(note: Note) -> NoteRecord:
     # The recorder's most frequent notes (a tool call, a RAG note) read in the document's text,
     # in place: no copy of the note's body, one expression for its head and its ends
     src = note._lines.text
-    close = _close_of(src, note.offset, note.end_offset)
-    m = None if close < 0 else _RECORDER_NOTE.match(src, note.offset, close)
+    at, end = note.offset, note.end_offset
+    # (the usual ending, `]]` and a line feed, tested at once; the blank before it: by the expression)
+    close = end - 3 if src.endswith("]]\n", at, end) else _close_of(src, at, end)
+    m = None if close < 0 else _RECORDER_NOTE.match(src, at, close)
     if m is not None:
-        # the body (src[start:close]); a tool call's NAME, (ARGS), status and its `ok`; a RAG note's kind
-        _, (start, close), name, args, (t, t_end), ok, (_, head) = m.regs
-        if head < 0:  # `tool`
+        # a tool call's (ARGS) and where its status starts (after them); (-1, -1) for a RAG note
+        args, status = m.span(3)
+        if args >= 0:  # `tool`: NAME from `[[tool: `, to `(`; the status is ` — ok` or an error
             if (_TOOL_MATCH[0] or _tool_reader()) is not None:
-                call = _tool_call_in(src, start, close, name, args, None if ok[0] >= 0 else _status_of(src[t:t_end]))
+                call = _tool_call_in(src, at + 2, close, (at + 8, args), (args, status),
+                                     None if close - status == 5 else _status_of(src[status:close]))
                 if call is not None:  # (the most frequent note: its record made here, as _valid_record makes it)
                     rec = _new(NoteRecord)
                     rec.kind, rec.node, rec.actor, rec._fields, rec.valid, rec._rare = "tool", note, None, call, True, None
                     return rec
-        else:  # `rag`, `rag-source`
-            return _context_record("rag" if head - start == 3 else "rag-source", note, None,
-                                   src[head + 2:close], head + 2 - start)
+        else:  # `rag`, `rag-source`: the payload after the head and its blank
+            head = m.end(6)
+            return _context_record("rag" if head - at == 5 else "rag-source", note, None,
+                                   src[head + 2:close], head - at)
     return _read_note(note)
 
 
@@ -629,14 +633,16 @@ def parse_note(note: Note) -> NoteRecord:
 #: ``args``: they run to the last ``) — `` followed by a valid status, ``status``: from `` — ``,
 #: ``ok`` when it is that),
 #: or a ``rag`` or ``rag-source`` head (group ``kind``) and a payload starting with a non-blank;
-#: the body ends with a non-blank, then ``]]`` and at most a line end (:func:`_close_of` finds
-#: that ``]]``; the expression is matched up to it: with the end in the expression, a note of many
+#: the body ends with a non-blank (tested first, by the lookahead: tested after a body read to the
+#: end, each of many ``) — error: `` would be read to the end again), then ``]]`` and at most a line
+#: end (:func:`_close_of` finds that ``]]``, :func:`parse_note` itself the usual ``]]\n``; the
+#: expression is matched up to it: with the end in the expression, a note of many
 #: ``) — error: ]]`` failing at its end backtracked over each, quadratic). Group ``body`` is then
 #: exactly :attr:`Note.body <fountain_audit.parse.fountain.Note.body>` (the text between the
 #: first ``[[`` and the last ``]]``, with nothing to strip), which :func:`parse_note` reads as
 #: it would read the sliced body. (``\S`` and ``str.isspace`` agree on what a blank is;
 #: ``tests/test_note_sequences.py`` holds the tool reading to the grammar's.)
-_RECORDER_NOTE = lazy(r"\[\[(?P<body>(?:tool: (?P<name>(?>[^\s(]+))(?P<args>\((?s:.*)\))(?P<status> — (?:(?P<ok>ok)|error(?::(?s:.*))?))"
+_RECORDER_NOTE = lazy(r"\[\[(?=(?s:.*+)(?<=\S))(?P<body>(?:tool: (?P<name>(?>[^\s(]+))(?P<args>\((?s:.*)\))(?P<status> — (?:(?P<ok>ok)|error(?::(?s:.*))?))"
                       r"|(?P<kind>rag-source|rag): (?=\S)(?s:.*)))\Z")
 
 
