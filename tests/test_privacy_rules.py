@@ -214,6 +214,37 @@ def test_needle_gates_answer_as_substring_tests(monkeypatch):
         assert _presence(raw, low)(needle, plugin.lower) == want, (plugin.kind, needle, text)
 
 
+def test_invisible_character_test_answers_as_substring_tests():
+    """``_holds_invisible`` (a search of the text's UTF-8 form, or of a Latin-1 text itself) gives
+    the answer of ``any(c in text for c in INVISIBLE's characters)`` on random texts of ASCII,
+    Latin-1, two-byte and astral characters, lone surrogates and the invisible characters
+    themselves, short and long (the one-byte form given either way, as the callers give it)."""
+    import random
+
+    from fountain_audit.privacy import detect
+    from fountain_audit.privacy.detect import _INVISIBLE_CHARS, _holds_invisible, _one_byte_form
+
+    rnd = random.Random(7)
+    # neighbours of the invisible characters (same UTF-8 leading bytes, same UCS-2 low bytes)
+    near = [chr(ord(c) + d) for c in _INVISIBLE_CHARS for d in (-1, 1)] + ["\u2014", "\u201c", "\u00b7", "\u00e9"]
+    pool = list("abc?\\\n -") + near + ["\U0001f600", "\ud800", "\udc00", "\u0100"]
+    checked = 0
+    for trial in range(1500):
+        n = rnd.choice([3, 40, 5000, 9000])
+        chars = [rnd.choice(pool) for _ in range(n)]
+        if rnd.random() < 0.4:
+            chars[rnd.randrange(n)] = rnd.choice(_INVISIBLE_CHARS)
+        if rnd.random() < 0.3:  # a Latin-1 text
+            chars = [c if ord(c) < 256 else "x" for c in chars]
+        text = "".join(chars)
+        want = any(c in text for c in _INVISIBLE_CHARS)
+        for raw in (_one_byte_form(text), text.encode("ascii", "replace")):
+            assert _holds_invisible(text, raw) == want, (trial, text[:60])
+            checked += 1
+    assert checked == 3000
+    assert detect._SMALL_TEXT < 5000  # (the long texts take the UTF-8 path)
+
+
 OPENAI_PROJECT_KEY = ("sk-proj-Qw3rTy7uIoPa5sDfGh1jKlZx9cVbNm2QwErTyUiOp0AsDfGhJkL" "T3BlbkFJ"
                       "Zx8cVbNm4QwErTyUiOp6AsDfGhJkLzXcVbNm1QwErTyU")
 

@@ -161,6 +161,19 @@ def _secrets_of(text: str) -> None:
     detect.find_secrets(text)
 
 
+def test_invisible_character_test_in_linear_time():
+    """:func:`~fountain_audit.privacy.detect._holds_invisible` on a text of non-ASCII characters
+    whose UTF-8 bytes are those of the invisible characters (``—`` and ``“`` share their
+    leading bytes): one UTF-8 form and a search of it for each character, whatever the text."""
+    from fountain_audit.privacy.detect import _holds_invisible
+
+    def holds(text: str) -> None:
+        assert not _holds_invisible(text, text.encode("ascii", "replace"))
+
+    line = "a reply \u2014 \u201cquoted\u201d \u00b7 text \u2026 \u2070 \u00e9\n"
+    _assert_linear(holds, line * 2000, line * 16000, "invisible characters")
+
+
 #: Lines of a run of token prefixes, where every prefix starts a match of its kind.
 TOKEN_RUNS = {"GitHub": "ghp_", "GitLab": "glpat-", "Slack": "xoxb-1-a"}
 

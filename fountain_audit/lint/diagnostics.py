@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 
-from fountain_audit.records import record
+from fountain_audit.records import record, slot_setters
 
 
 class Severity(enum.IntEnum):
@@ -50,12 +50,12 @@ class Finding:
 
     def __init__(self, line: int, column: int, message: str, end_line: int | None = None,
                  end_column: int | None = None) -> None:
-        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
-        put(self, "line", line)
-        put(self, "column", column)
-        put(self, "message", message)
-        put(self, "end_line", end_line)
-        put(self, "end_column", end_column)
+        s = _FINDING_SLOTS  # (a frozen record: see fountain_audit.records.slot_setters)
+        s[0](self, line)
+        s[1](self, column)
+        s[2](self, message)
+        s[3](self, end_line)
+        s[4](self, end_column)
 
 
 @record(frozen=True, slots=True)
@@ -87,19 +87,19 @@ class Diagnostic:
     def __init__(self, path: str, line: int, column: int, code: str, name: str, severity: Severity, message: str,
                  end_line: int | None = None, end_column: int | None = None, fingerprint: str | None = None,
                  excerpt: str | None = None, former_fingerprint: str | None = None) -> None:
-        put = object.__setattr__  # (a frozen record: see fountain_audit.records)
-        put(self, "path", path)
-        put(self, "line", line)
-        put(self, "column", column)
-        put(self, "code", code)
-        put(self, "name", name)
-        put(self, "severity", severity)
-        put(self, "message", message)
-        put(self, "end_line", end_line)
-        put(self, "end_column", end_column)
-        put(self, "fingerprint", fingerprint)
-        put(self, "excerpt", excerpt)
-        put(self, "former_fingerprint", former_fingerprint)
+        s = _DIAGNOSTIC_SLOTS  # (a frozen record: see fountain_audit.records.slot_setters)
+        s[0](self, path)
+        s[1](self, line)
+        s[2](self, column)
+        s[3](self, code)
+        s[4](self, name)
+        s[5](self, severity)
+        s[6](self, message)
+        s[7](self, end_line)
+        s[8](self, end_column)
+        s[9](self, fingerprint)
+        s[10](self, excerpt)
+        s[11](self, former_fingerprint)
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
@@ -111,3 +111,7 @@ class Diagnostic:
                 "end_line": self.end_line, "end_column": self.end_column,
                 "code": self.code, "name": self.name, "severity": str(self.severity),
                 "message": self.message, "fingerprint": self.fingerprint}
+
+
+_FINDING_SLOTS = slot_setters(Finding)
+_DIAGNOSTIC_SLOTS = slot_setters(Diagnostic)

@@ -868,9 +868,11 @@ def find_secrets(text: str, allow: Sequence[re.Pattern[str]] = (), *, ascii_byte
     last = _LAST_FOUND
     if not allow and last is not None and last[0] is text:  # (lint's V101, then the excerpts of its findings)
         return list(last[1])
+    if ascii_bytes is None:
+        ascii_bytes = _one_byte_form(text)
     found = _plain_secrets(text, ascii_bytes, folded)
     decoded: list[tuple[str, Secret]] = []
-    if "\\" in text or not text.isascii() and any(c in text for c in _INVISIBLE_CHARS):
+    if b"\\" in ascii_bytes or _holds_invisible(text, ascii_bytes):  # (a memchr of the bytes, not a search of the text)
         # JSON and Markdown escapes (\", \/, \uXXXX, \_ …), invisible characters: the lines holding
         # them are read decoded too
         decoded = [(v, s) for v, s in _escaped_secrets(text)
@@ -961,6 +963,52 @@ INVISIBLE = "\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u20
 #: The characters of :data:`INVISIBLE`, each looked for with ``in`` (a fast search of the text; a
 #: regular expression of the class costs a step per character, three times as many instructions).
 _INVISIBLE_CHARS = tuple(c for a, b in re.findall("(.)(?:-(.))?", INVISIBLE) for c in map(chr, range(ord(a), ord(b or a) + 1)))
+#: The UTF-8 form of each character of :data:`INVISIBLE` (see :func:`_holds_invisible`).
+_INVISIBLE_UTF8 = tuple(c.encode("utf-8") for c in _INVISIBLE_CHARS)
+
+
+def _one_byte_form(text: str) -> bytes:
+    """``text`` as one byte per code point: its Latin-1 encoding when it encodes so, else
+    ``text.encode("ascii", "replace")`` (see :meth:`fountain_audit.lint.rules.RuleContext.ascii_bytes`).
+    A short text is always encoded the second way (no exception to pay for)."""
+    if len(text) >= _SMALL_TEXT:
+        try:
+            return text.encode("latin-1")
+        except UnicodeEncodeError:
+            pass
+    return text.encode("ascii", "replace")
+
+
+def _holds_invisible(text: str, ascii_bytes: bytes) -> bool:
+    """Does ``text`` hold a character of :data:`INVISIBLE`? ``ascii_bytes``: its one-byte form
+    (see :func:`find_secrets`). A text of code points under U+0100 (its one-byte form is then its
+    Latin-1 encoding, not ASCII) is searched directly (``str.find`` of such a text is a ``memchr``,
+    and a character above it is answered at once). Another text is searched in its UTF-8 form:
+    ``str.find`` of a two-byte text searches for the low byte of the character with ``memchr``,
+    and the low bytes of most of them are common letters and punctuation (``U+2061`` is ``a``), a
+    step at each; the UTF-8 bytes of these characters are rare, and a character holding a byte the
+    text's UTF-8 form lacks is answered by that ``memchr`` alone (each byte looked for once). UTF-8
+    is self-synchronising: a character's bytes occur in it exactly where the character does
+    (a lone surrogate is written as three bytes of its own)."""
+    if text.isascii():
+        return False
+    if len(text) < _SMALL_TEXT or not ascii_bytes.isascii():
+        return any(c in text for c in _INVISIBLE_CHARS)
+    utf8 = text.encode("utf-8", "surrogatepass")
+    held: dict[int, bool] = {}
+    for word in _INVISIBLE_UTF8:
+        for b in word:
+            has = held.get(b)
+            if has is None:
+                has = held[b] = b in utf8
+            if not has:
+                break
+        else:
+            if word in utf8:
+                return True
+    return False
+
+
 #: Where a line to read decoded starts to be one: a backslash or an invisible character.
 _DECODED_FROM_RE = lazy(f"[\\\\{INVISIBLE}]")
 #: One escape: in JSON, a surrogate pair written as two ``\uXXXX``, one ``\uXXXX``, or a
