@@ -1,4 +1,5 @@
-"""``python -m fountain_audit`` and the ``fountain-audit`` console script (:func:`run`)."""
+"""``python -m fountain_audit`` and the ``fountain-audit`` console script (:func:`run_process`, which
+runs :func:`run`)."""
 
 import sys
 
@@ -24,6 +25,53 @@ def run() -> None:
         raise
     else:
         _flush_stdout()
+
+
+def run_process() -> None:
+    """The process's entry point (the ``fountain-audit`` console script, ``python -m
+    fountain_audit``): :func:`run`, then the process ends with the run's exit status
+    (``sys.exit``'s: ``None`` is 0) without the interpreter's teardown of every module and object
+    (:func:`_end_process`; a few milliseconds of a lint's start-up and exit, issue 9). What
+    :func:`run` raises other than :class:`SystemExit` (a traceback, ``KeyboardInterrupt``) ends
+    the process as before."""
+    try:
+        run()
+    except SystemExit as e:
+        _end_process(e)
+        raise
+    _end_process(SystemExit(0))
+
+
+def _end_process(done: SystemExit) -> None:
+    """End the process now with ``done``'s status, as the interpreter would have ended it: the
+    functions registered with :mod:`atexit` run, standard output and standard error are flushed,
+    then ``os._exit``. Returns (the caller then lets the interpreter end the process as usual)
+    where that could differ: a status that is not a number or ``None`` (the interpreter prints
+    it), another thread still running (the interpreter waits for it), or a flush that fails (the
+    interpreter reports it, status 120)."""
+    code = 0 if done.code is None else done.code
+    if type(code) is not int or not 0 <= code <= 255:
+        return
+    threading = sys.modules.get("threading")
+    if (threading is not None and threading.active_count() > 1) or not _flushed():
+        return
+    import atexit
+    atexit._run_exitfuncs()  # (and forgets them: were this to return, they would not run twice)
+    if not _flushed():
+        return
+    import os
+    os._exit(code)
+
+
+def _flushed() -> bool:
+    """Flush standard output and standard error; False if either fails."""
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except Exception:  # noqa: BLE001 - the interpreter's own flush reports it, as it always did
+        return False
+    return True
 
 
 def _flush_stdout(reported: bool = False) -> None:
@@ -103,4 +151,4 @@ def _run(args: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    run()
+    run_process()

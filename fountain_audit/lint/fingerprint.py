@@ -205,6 +205,14 @@ def _shown_content(span: tuple[int, int], lines: list[str], shown_lines: list[st
     return normalise(text)
 
 
+def _mask(text: str) -> str:
+    """:func:`fountain_audit.privacy.redact.mask` of ``text``, imported when first called: only a
+    file holding a secret needs it (:func:`_shown_content`), and importing it (with ``typing``)
+    cost a lint of a small file with findings a tenth of its instructions (issue 9)."""
+    from fountain_audit.privacy.redact import mask
+    return mask(text)
+
+
 def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diagnostic]:
     """``diagnostics`` of one file (in source order, as the linter returns them) with
     ``fingerprint`` and ``excerpt`` set; ``text`` is the file's decoded text, ``path`` its
@@ -213,7 +221,6 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
     if not diagnostics:
         return diagnostics
     from fountain_audit.parse.lexer import split_lines
-    from fountain_audit.privacy.redact import mask
 
     lines = [content for content, _ in split_lines(text)]
     shown_lines: list[str] | None = None  # the lines with the file's secrets masked (made when needed)
@@ -244,7 +251,7 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
             if span not in masked:
                 if shown_lines is None:
                     shown_lines = _masked_lines(text, lines)
-                masked[span] = _shown_content(span, lines, shown_lines, mask)
+                masked[span] = _shown_content(span, lines, shown_lines, _mask)
             hashed = masked[span]
             shown = excerpt(hashed)
         else:

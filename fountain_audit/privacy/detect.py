@@ -1348,18 +1348,21 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
 
 def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     out = []
-    search = HOME_RE.search
     for word in ("home", "users", "root"):
         word = _word(low, word)
         find = low.find
         i = find(word)
         while i >= 0:
-            m = search(text, i - 4 if i > 4 else 0, i + 300)
-            if m is not None:
-                start = m.start()
-                user = m.group("user")  # (a group read by name costs more than the search: read once)
-                if start <= i and user.lower() not in _NOT_USERS:
-                    out.append(HomePath(start, m.end(), user, m.group()))
+            # A match starting at or before the word has the word right after its separator, whose
+            # last character is '/' or '\\' (SEP): after any other character (a screenplay's "home"),
+            # no search (nor, in a text without a home path, the pattern's compilation).
+            if i and text[i - 1] in "/\\":
+                m = HOME_RE.search(text, i - 4 if i > 4 else 0, i + 300)
+                if m is not None:
+                    start = m.start()
+                    user = m.group("user")  # (a group read by name costs more than the search: read once)
+                    if start <= i and user.lower() not in _NOT_USERS:
+                        out.append(HomePath(start, m.end(), user, m.group()))
             i = find(word, i + 1)
     out.sort(key=lambda h: h.start)
     return out
