@@ -221,6 +221,22 @@ def lint_messages(text, code="A101"):
     return [(d.line, d.column, d.message) for d in lint_text(text) if d.code == code]
 
 
+def test_a_misspelt_directive_gets_a_did_you_mean():
+    """A new user's ``disable-nxt=`` was told only what the valid verbs are (trial, stop 29)."""
+    text = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable-nxt=P102 */\n\nALICE\nWhat")
+    assert lint_messages(text, "A102") == [(11, 1, "suppression comment ignored: 'disable-nxt' is no fountain-audit "
+                                                   "directive; did you mean 'disable-next'? (disable=, enable=, "
+                                                   "disable-next=, disable-file)")]
+    text = BAD.replace("ALICE\nWhat", "/* fountain-audit: frobnicate */\n\nALICE\nWhat")
+    assert lint_messages(text, "A102") == [(11, 1, "suppression comment ignored: 'frobnicate' is no fountain-audit "
+                                                   "directive (disable=, enable=, disable-next=, disable-file)")]
+    # inside a speech, the misspelling is named after why the comment is no directive there
+    text = BAD.replace("[[tool:", "/* fountain-audit: disable-nxt=P102 */\n\n[[tool:")
+    (found,) = lint_messages(text, "A102")
+    assert found[2].endswith("or a baseline ('disable-nxt' is no fountain-audit directive; did you mean "
+                             "'disable-next'? (disable=, enable=, disable-next=, disable-file))")
+
+
 def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
     """A101 said only "'disable-next' suppressed no diagnostic": not which rule. As ruff's RUF100,
     it names the rules of the list that suppressed nothing, as written, and only those; a

@@ -34,6 +34,25 @@ _DIRECTIVE_RE = lazy(
     r"/\*\s*fountain-audit:\s*(?P<verb>disable-file|disable-next|disable|enable)\b\s*(?:=\s*(?P<rules>[^*]*?))?\s*\*/",
     re.S)
 _PREFIX_RE = lazy(r"/\*\s*fountain-audit:")
+#: The word after ``fountain-audit:`` in a comment that is no directive (for a did-you-mean).
+_VERB_WORD_RE = lazy(r"/\*\s*fountain-audit:\s*([A-Za-z-]*)")
+_VERBS = ("disable-file", "disable-next", "disable", "enable")
+_VERBS_HELP = "disable=, enable=, disable-next=, disable-file"
+
+
+def _not_a_directive(raw: str) -> str:
+    """The error for a ``/* fountain-audit: … */`` comment :data:`_DIRECTIVE_RE` does not read:
+    ``"'disable-nxt' is no fountain-audit directive; did you mean 'disable-next'? (disable=, …)"``,
+    the did-you-mean only when a verb is close (:func:`fountain_audit.suggest.closest`)."""
+    from fountain_audit.suggest import closest
+
+    m = _VERB_WORD_RE.search(raw)
+    word = m.group(1) if m else ""
+    if not word:
+        return f"not a fountain-audit directive ({_VERBS_HELP})"
+    guess = closest(word, _VERBS)
+    hint = f"; did you mean {guess!r}?" if guess and guess != word else ""
+    return f"{word!r} is no fountain-audit directive{hint} ({_VERBS_HELP})"
 
 
 @record
@@ -142,18 +161,18 @@ def directives(document: Document, in_speech: dict[int, str] | None = None) -> l
             continue
         m = _DIRECTIVE_RE.search(raw)
         if not m:
-            d = Directive("invalid", raw.strip(), node.line, node.column, None,
-                          error="not a fountain-audit directive (disable=, enable=, disable-next=, disable-file)")
+            d = Directive("invalid", raw.strip(), node.line, node.column, None, error=_not_a_directive(raw))
         else:
             codes, err, parts = _codes(m.group("rules"))
             d = Directive(m.group("verb"), m.group(0), node.line, node.column, codes, error=err, selectors=parts)
         d.end_line, d.end_column = node.end_line, node.end_column
         speaker = in_speech.get(node.offset) if in_speech else None
         if speaker is not None:
+            misspelt = f" ({d.error})" if d.verb == "invalid" else ""
             d.verb, d.codes = "invalid", None
             d.error = (f"inside {speaker}'s speech, which is recorded verbatim (it may come from a model): "
                        "session text, not a directive; put it before the speech's cue, or use per-file-ignores "
-                       "or a baseline")
+                       "or a baseline" + misspelt)
         if d.verb == "disable-file":
             d.first, d.last = 1, last_line
         elif d.verb == "disable-next":
