@@ -123,6 +123,8 @@ def test_bad_lines_on_one_line_element():
     ("t2.tool2", "t2 has t2.user, t2.forwarding, t2.reply, t2.stats, t2.tool1"),
     ("recall:preference_52aa0", "did you mean recall:preference_52aa07?"),
     ("L999", "the file has lines L1–L282"),
+    ("39", "did you mean L39? the file has lines L1–L282"),
+    ("999", "the file has lines L1–L282"),
     ("n1.9", "n1 has n1.1–n1.7"),
     ("s1.tool1", "s1 has recall:workspace_profile_8c41d2, recall:preference_52aa07"),
     ("s9.write4", "s9 has s9.write1–s9.write3"),

@@ -286,6 +286,9 @@ class Elements:
             return f"the file has no {word}"
         if ident.startswith("L"):
             return self._lines_hint()
+        if ident.isdigit() and self.line_count:  # a bare number: a line, as `show F 39` meant L39
+            n = _number(ident)
+            return (f"did you mean L{n}? " if 1 <= n <= self.line_count else "") + self._lines_hint()
         folded = [i for i in recs if i.lower() == ident.lower()]  # ids are lower case: T1 is t1
         close = folded or difflib.get_close_matches(ident, list(recs), 3, 0.6)
         hint = "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"
