@@ -240,6 +240,9 @@ def test_a_mistyped_command_is_answered_with_the_nearest_one():
     assert r.output.splitlines()[-1] == "Error: No such command 'provenanse'. Did you mean 'provenance'?"
     r = run("zzzzz")
     assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: No such command 'zzzzz'.")
+    # another linter's word for the command (ruff check): ours (new-user trial, stop 29)
+    r = run("check", str(SAMPLES / "clean-session.spmd"))
+    assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: No such command 'check'. Did you mean 'lint'?")
 
 
 @pytest.mark.parametrize("command", [["dump", str(SAMPLES / "clean-session.spmd")], ["rules"]])

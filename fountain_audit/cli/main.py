@@ -122,7 +122,7 @@ class LazyGroup(click.Group):
             name = args[0] if args else ""
             if name and not name.startswith("-") and self.get_command(ctx, name) is None:
                 from fountain_audit.suggest import closest
-                guess = closest(name, self.list_commands(ctx))
+                guess = _OTHER_TOOLS_WORDS.get(name.lower()) or closest(name, self.list_commands(ctx))
                 if guess is not None:
                     raise click.UsageError(f"No such command {name!r}. Did you mean {guess!r}?", ctx) from None
             raise
@@ -134,6 +134,12 @@ class LazyGroup(click.Group):
             module, _, attribute = target.partition(":")
             self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
         return super().get_command(ctx, cmd_name)
+
+
+#: Commands of other linters a user may type by habit, and ours that does that work
+#: (``ruff check``, ``yamllint``-style ``validate``): ``No such command 'check'. Did you mean 'lint'?``.
+_OTHER_TOOLS_WORDS = {"check": "lint", "validate": "lint", "audit": "lint", "explain": "rule", "list-rules": "rules",
+                      "inspect": "show", "view": "show", "compare": "diff", "json": "dump"}
 
 
 def _print_safely(e: click.ClickException, typed: list[str]) -> None:
