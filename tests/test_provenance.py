@@ -282,7 +282,15 @@ def test_every_id_in_the_text_tree_reaches_the_terminal_escaped(tmp_path):
     r = CliRunner().invoke(main, ["provenance", str(f)])
     assert r.exit_code == 0, r.output
     assert "\x1b" not in r.stdout and "\udcff" not in r.stdout
-    assert "note recall:q\\x1b[2J\\xff2: [[recall]]  L6" in r.stdout
+    assert "note recall:q\\x1b[2J\\xff2: (recall)  L6" in r.stdout
+
+
+def test_a_note_of_a_known_kind_is_named_by_its_kind_not_shown_as_its_text():
+    """The tree showed ``[[pipeline-hidden]]`` for ``[[hidden confidence instruction appended]]``:
+    a label in the brackets of recorded text (new-user trial, stop 29)."""
+    r = CliRunner().invoke(main, ["provenance", CLEAN])
+    assert [line for line in r.stdout.splitlines() if "note t" in line] == [
+        "└─ note t6.pipeline1: (pipeline-hidden)  L242", "└─ note t7.pipeline1: (pipeline-hidden)  L261"]
 
 
 def test_text_tree_gives_a_recorded_score_unrounded():

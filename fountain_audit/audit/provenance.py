@@ -528,8 +528,9 @@ def render_text(document: dict[str, Any], style=None) -> str:
             rows.append((f"tool {st(safe(t['id']), fg='cyan')}: {safe(t['actor'])} {safe(str(t['name']))}({args}) → "
                          f"{status}  {_lines(t['span'])}", []))
         for n in r["other_notes"]:
-            shown = n["kind"] if n.get("text") is None else n["text"]
-            rows.append((f"note {st(safe(n['id']), fg='cyan')}: [[{one_line(shown)}]]  {_lines(n['span'])}", []))
+            # the recorded text of a note of no known kind; else its kind, a label, not what the note says
+            shown = f"({safe(n['kind'])})" if n.get("text") is None else f"[[{one_line(n['text'])}]]"
+            rows.append((f"note {st(safe(n['id']), fg='cyan')}: {shown}  {_lines(n['span'])}", []))
         for k, (text, kids) in enumerate(rows):
             last = k == len(rows) - 1
             out.append(("└─ " if last else "├─ ") + text + "\n")
