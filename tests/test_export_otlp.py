@@ -77,7 +77,9 @@ def test_every_session_parses_with_the_official_protobuf_classes(path):
     ids = [sp.span_id for sp in spans]
     assert all(len(i) == 8 for i in ids) and len(set(ids)) == len(ids)
     roots = [sp for sp in spans if not sp.parent_span_id]
-    assert [sp.name for sp in roots] == ["invoke_agent harvey"]
+    service = {a.key: a.value.string_value for a in rs.resource.attributes}["service.name"]
+    # the harness's invocation only where the file records the harness (a plain screenplay: none)
+    assert ([sp.name for sp in roots], service) in ((["invoke_agent harvey"], "harvey"), (["session"], "unknown_service"))
     for sp in spans:
         assert not sp.parent_span_id or sp.parent_span_id in ids
         assert sp.end_time_unix_nano >= sp.start_time_unix_nano > 0
@@ -461,20 +463,24 @@ def test_a_reply_under_harveys_cue_takes_the_scenes_model_never_harvey(tmp_path)
 
 def test_the_root_span_names_harvey_only_when_the_file_records_it():
     """An EXT scene where only the user and CLAUDE speak (the spec's Scenario 4) records no
-    harness: the root span had harvey.actor tool:harvey all the same."""
-    def root_actor(doc):
-        root = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
-        assert root["name"] == "invoke_agent harvey"
-        return {kv["key"]: kv["value"] for kv in root["attributes"]}.get("harvey.actor")
+    harness: the root span had harvey.actor tool:harvey all the same; and its name, agent and
+    service were Harvey's for it and for a plain screenplay (new-user trial, stop 29)."""
+    def root(doc):
+        span = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+        attrs = {kv["key"]: kv["value"].get("stringValue") for kv in span["attributes"]}
+        service = {kv["key"]: kv["value"]["stringValue"] for kv in doc["resourceSpans"][0]["resource"]["attributes"]
+                   if kv["key"] == "service.name"}["service.name"]
+        return (span["name"], service, attrs.get("gen_ai.operation.name"), attrs.get("gen_ai.agent.name"),
+                attrs.get("harvey.actor"))
 
     direct = export(shared_path("corpus", "harvey", "spec", "ff-v1.3-scenario4-ext-direct.fragment.fountain"))
-    assert root_actor(direct) is None
+    assert root(direct) == ("session", "unknown_service", None, None, None)
     assert _chat_spans(direct) == [("t1", "chat CLAUDE", "CLAUDE", "agent:claude")]
-    assert root_actor(export(CLEAN)) == {"stringValue": "tool:harvey"}
+    assert root(export(CLEAN)) == ("invoke_agent harvey", "harvey", "invoke_agent", "harvey", "tool:harvey")
     fish = export(shared_path("corpus", "fountain", "screenplain__Big-Fish.fountain"),
                   extra=("--fallback-time", FALLBACK))
     spans = fish["resourceSpans"][0]["scopeSpans"][0]["spans"]
-    assert root_actor(fish) is None
+    assert root(fish) == ("session", "unknown_service", None, None, None)
     assert {kv["value"]["stringValue"] for s in spans[1:] for kv in s["attributes"] if kv["key"] == "harvey.actor"} == {
         "human:user"}
 

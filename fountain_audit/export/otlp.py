@@ -1,7 +1,10 @@
 """Sessions as OpenTelemetry traces: an OTLP/JSON ``ExportTraceServiceRequest`` following the
 GenAI semantic conventions (development status; schema URL 1.37.0).
 
-One trace per session, one ``resourceSpans`` per session (``service.name`` = ``harvey``):
+One trace per session, one ``resourceSpans`` per session (``service.name`` = ``harvey``; for a
+file that records no harness, :func:`~fountain_audit.model.actors.harness_recorded`, such as a
+plain screenplay, ``unknown_service``, and the root span is named ``session`` without the two
+``invoke_agent`` attributes: no agent invocation is invented):
 
 * root span ``invoke_agent harvey`` (INTERNAL): ``gen_ai.operation.name`` ``invoke_agent``,
   ``gen_ai.agent.name`` ``harvey``, ``gen_ai.conversation.id`` (the toolpath path id),
@@ -57,6 +60,11 @@ if TYPE_CHECKING:
 
 SCHEMA_URL = "https://opentelemetry.io/schemas/1.37.0"
 SERVICE_NAME = "harvey"
+#: ``service.name`` of a file that records no harness (a plain screenplay, an ``EXT.`` scene where
+#: only the user and a model speak): OpenTelemetry's name for a service that is not known.
+UNKNOWN_SERVICE = "unknown_service"
+#: The root span's name: the harness's invocation, or for a file that records none, the session.
+ROOT_NAME, PLAIN_ROOT_NAME = "invoke_agent harvey", "session"
 #: OTLP span kinds and status codes (opentelemetry/proto/trace/v1/trace.proto).
 KIND_INTERNAL, KIND_CLIENT = 1, 3
 STATUS_ERROR = 2
@@ -264,9 +272,9 @@ class _TraceBuilder:
         end = start if self.latest is None else max(start, self.latest)
         title = sx.session.title
         attributes: dict[str, Any] = {
-            "gen_ai.operation.name": "invoke_agent",
+            "gen_ai.operation.name": "invoke_agent" if sx.harness else None,
             "gen_ai.provider.name": title.get("Backend", "").strip().lower() or None,
-            "gen_ai.agent.name": "harvey", "gen_ai.conversation.id": self.conversation_id,
+            "gen_ai.agent.name": "harvey" if sx.harness else None, "gen_ai.conversation.id": self.conversation_id,
             "harvey.actor": str(actors.HARVEY) if sx.harness else None,  # only when the file records it
             "harvey.session.file": sx.name, "harvey.session.sha256": sx.digest,
             "harvey.session.kind": sx.session.kind,
@@ -275,7 +283,7 @@ class _TraceBuilder:
         if self.usage[2]:
             attributes["gen_ai.usage.input_tokens"] = self.usage[0]
             attributes["gen_ai.usage.output_tokens"] = self.usage[1]
-        root = {"traceId": self.trace_id, "spanId": self.root_id, "name": "invoke_agent harvey",
+        root = {"traceId": self.trace_id, "spanId": self.root_id, "name": ROOT_NAME if sx.harness else PLAIN_ROOT_NAME,
                 "kind": KIND_INTERNAL, "startTimeUnixNano": str(start), "endTimeUnixNano": str(end),
                 "attributes": _attrs({**attributes, "harvey.id": "session"})}
         if self.root_events:
@@ -330,7 +338,8 @@ def _resource_spans(sessions: list[SessionExport], skipped: list[tuple[SessionEx
                 raise
             skipped.append((sx, e))
             continue
-        out.append({"resource": {"attributes": _attrs({"service.name": SERVICE_NAME,
+        service = SERVICE_NAME if sx.harness else UNKNOWN_SERVICE
+        out.append({"resource": {"attributes": _attrs({"service.name": service,
                                                        "harvey.session.file": sx.name,
                                                        "harvey.session.undecodable_bytes": [
                                                            f"{r['byte_offset']}:{r['hex']}"
