@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from fountain_audit import schemas
-from fountain_audit.audit.provenance import arguments_summary, session_provenance
+from fountain_audit.audit.provenance import arguments_summary, render_text, session_provenance
 from fountain_audit.audit.show import Elements
 from fountain_audit.cli import main
 from fountain_audit.dump import dump_session, record_kinds
@@ -580,3 +580,12 @@ def test_an_empty_rag_source_is_shown_as_no_source_written_not_blank():
         "│  └─ t1.rag-source1: (no source written)  L21",
         '└─ tool t1.tool1: HARVEY read_file(path="a") → ok  L17']
     assert prov("-", input=text)["replies"][0]["rag"][0]["sources"][0]["source"] == ""  # JSON: as recorded
+
+
+def test_a_remote_route_without_an_endpoint_says_so_in_words():
+    """'via not recorded' read as a place called that (new-user trial, stop 29)."""
+    f = "INT. HARVEY AND IVO TALKING 2026-09-14 08:00:12\n\nIVO\nHello.\n\n" \
+        "EXT. CLAUDE AND IVO TALKING 2026-09-14 08:01:12\n\nIVO\nWhich variety?\n\nCLAUDE\nThe early one.\n"
+    text = render_text(session_provenance(build_session(parse(f)), "s.spmd"))
+    assert "├─ route: remote (EXT.), endpoint not recorded · replied: CLAUDE · forwarded to: not recorded · " \
+           "scene Model: not recorded" in text.splitlines()

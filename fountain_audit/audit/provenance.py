@@ -495,7 +495,8 @@ def render_text(document: dict[str, Any], style=None) -> str:
             rows.append((f"{st('incomplete', fg='red')}: {incomplete_text(r['unreadable_notes'], safe)}", []))
         route = r["route"]
         where = "local (INT.)" if route["kind"] == "local" else \
-            f"remote (EXT.) via {safe(_v(route['endpoint']))}" + (f" at {safe(route['url'])}" if route["url"] else "")
+            ("remote (EXT.), endpoint not recorded" if route["endpoint"] is None else
+             f"remote (EXT.) via {safe(route['endpoint'])}") + (f" at {safe(route['url'])}" if route["url"] else "")
         m = r["model"]
         rows.append((f"route: {where} · replied: {safe(_v(m['replied']))} · forwarded to: "
                      f"{safe(_v(m['forwarded_to']))} · scene Model: {safe(_v(m['scene_model']))}", []))
