@@ -178,6 +178,18 @@ def test_dump_says_what_a_file_without_records_is(project):
         "fountain-audit: warning: play.fountain: a plain screenplay (no Harvey scene or note): no records"]
 
 
+def test_dump_of_a_folder_of_screenplays_names_three_and_counts_the_rest(project):
+    """A folder of 23 screenplays printed 23 warnings (new-user trial, stop 29)."""
+    Path("plays").mkdir()
+    for k in range(6):
+        Path(f"plays/p{k}.fountain").write_text("INT. KITCHEN - DAY\n\nBob cooks.\n")
+    r = cli("dump", "plays")
+    assert r.exit_code == 0 and json.loads(r.stdout)["records"] == []
+    what = "a plain screenplay (no Harvey scene or note): no records"
+    assert r.stderr.splitlines() == [f"fountain-audit: warning: {Path('plays', f'p{k}.fountain')}: {what}"
+                                     for k in range(3)] + [f"fountain-audit: warning: 3 more files: {what}"]
+
+
 def test_export_names_what_a_file_that_is_no_session_is(project):
     Path("image.spmd").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10")
     Path("empty.spmd").write_bytes(b"")

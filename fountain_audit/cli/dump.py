@@ -119,6 +119,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     out = utf8_stdout("strict")
     writer = dm.JsonWriter(out, output_format, shape, redactor)
     done: list[str] = []
+    said: dict[str, int] = {}  # what a file without records is -> how many such files
     # (--redact: every input's secrets learnt before the first record is written; each file is read twice)
     stdin_text = learn_inputs(redactor, files, None, DEFAULT_MAX_FILE_SIZE) if redactor else None
     try:
@@ -159,9 +160,17 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
                 continue
             what = describe_content(text, session.kind)
             if what and not count:  # say what the file is rather than print nothing without a word
-                click.secho(f"fountain-audit: warning: {one_line(name)}: {what}: no records", err=True, fg="yellow")
+                said[what] = said.get(what, 0) + 1
+                if said[what] <= _SAID_EACH:  # (a folder of screenplays: the rest counted at the end)
+                    click.secho(f"fountain-audit: warning: {one_line(name)}: {what}: no records", err=True,
+                                fg="yellow")
             done.append(name)
             out.flush()
+        for what, n in said.items():
+            if n > _SAID_EACH:
+                more = n - _SAID_EACH
+                click.secho(f"fountain-audit: warning: {more} more file{'s' if more > 1 else ''}: {what}: no records",
+                            err=True, fg="yellow")
         writer.close(done, errors)
     except BrokenPipeError:  # the reader (head, jq ...) went away: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -170,6 +179,11 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     if errors:
         sys.exit(2)
 
+
+
+#: Files named in a warning for each reason a file gives no records (a plain screenplay ...);
+#: the rest are counted in one line at the end.
+_SAID_EACH = 3
 
 
 @click.command("schema")
