@@ -478,7 +478,10 @@ def test_schema_command_prints_the_shipped_schemas():
         assert schema == schemas.load(name)
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
         jsonschema.Draft202012Validator.check_schema(schema)
-    assert run("schema", "nope").exit_code == 2
+    r = run("schema", "turn")
+    assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: Invalid value for 'SHAPE': no schema 'turn': the "
+                                                           "shapes are ast, baseline, dump, lint, provenance, show, "
+                                                           "turns; did you mean 'turns'?")
 
 
 def test_schema_rejects_a_wrong_record():

@@ -155,5 +155,5 @@ def test_click_s_list_of_choices_keeps_its_tabs():
     import sys
     r = subprocess.run([sys.executable, "-m", "fountain_audit", "schema"], capture_output=True, text=True)
     assert r.returncode == 2
-    assert r.stderr.endswith("Error: Missing argument '{ast|baseline|dump|lint|provenance|show|turns}'. Choose from:\n"
+    assert r.stderr.endswith("Error: Missing argument 'SHAPE'. Choose from:\n"
                              "\tast,\n\tbaseline,\n\tdump,\n\tlint,\n\tprovenance,\n\tshow,\n\tturns\n")

@@ -186,8 +186,19 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
 _SAID_EACH = 3
 
 
+class _Shape(click.Choice):
+    """A ``schema`` shape: one of the shipped schemas' names; a wrong one is answered with the
+    list and the closest name, not click's ``is not one of`` over its metavar."""
+
+    def convert(self, value, param, ctx):
+        if value in self.choices:
+            return value
+        self.fail(f"no schema {one_line(value)!r}: the shapes are {', '.join(self.choices)}"
+                  f"{did_you_mean(value, self.choices)}", param, ctx)
+
+
 @click.command("schema")
-@click.argument("name", type=click.Choice(_schema_names()))
+@click.argument("name", metavar="SHAPE", type=_Shape(_schema_names()))
 def schema_cmd(name):
     """Print the JSON Schema (draft 2020-12) of an output shape: dump (tool calls and
     --records), turns (--turns), ast (--ast), lint (lint --output-format json),
