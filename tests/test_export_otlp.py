@@ -470,6 +470,7 @@ def test_the_root_span_names_harvey_only_when_the_file_records_it():
         attrs = {kv["key"]: kv["value"].get("stringValue") for kv in span["attributes"]}
         service = {kv["key"]: kv["value"]["stringValue"] for kv in doc["resourceSpans"][0]["resource"]["attributes"]
                    if kv["key"] == "service.name"}["service.name"]
+        assert attrs["harvey.id"] == "doc"  # the whole file's id in dump and show (was "session": no id)
         return (span["name"], service, attrs.get("gen_ai.operation.name"), attrs.get("gen_ai.agent.name"),
                 attrs.get("harvey.actor"))
 

@@ -285,7 +285,7 @@ class _TraceBuilder:
             attributes["gen_ai.usage.output_tokens"] = self.usage[1]
         root = {"traceId": self.trace_id, "spanId": self.root_id, "name": ROOT_NAME if sx.harness else PLAIN_ROOT_NAME,
                 "kind": KIND_INTERNAL, "startTimeUnixNano": str(start), "endTimeUnixNano": str(end),
-                "attributes": _attrs({**attributes, "harvey.id": "session"})}
+                "attributes": _attrs({**attributes, "harvey.id": "doc"})}
         if self.root_events:
             root["events"] = self.root_events
         root["status"] = {}
