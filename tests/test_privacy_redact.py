@@ -511,7 +511,8 @@ def test_redact_of_a_directory_is_a_usage_error_that_says_redact_takes_files(tmp
         assert r.returncode == 2 and r.stdout == ""
         assert "cannot read" not in r.stderr and r.stderr.startswith("Usage: ")
         assert f"\n\nError: {d}" in r.stderr and r.stderr.endswith(
-            f": a directory: redact takes session files (for a folder: fountain-audit redact --in-place {d}/*.spmd)\n")
+            f": a directory: redact takes session files (for every one under it: find {d} \\( -name '*.spmd' -o -name "
+            f"'*.fountain' \\) -exec fountain-audit redact --in-place {{}} +)\n")
     assert a.read_text(encoding="utf-8") == TEXT and not (tmp_path / "out").exists()
 
 

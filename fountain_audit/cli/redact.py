@@ -63,8 +63,10 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
         raise click.UsageError("choose one of -o and --in-place")
     for f in files:  # before anything is read or written
         if f != "-" and os.path.isdir(f):
-            raise click.UsageError(f"{terminal_safe(f)}: a directory: redact takes session files (for a folder: "
-                                   f"fountain-audit redact --in-place {terminal_safe(f.rstrip('/') or f)}/*.spmd)")
+            folder = terminal_safe(f.rstrip("/") or f)  # (every session file under it, nested, both suffixes)
+            raise click.UsageError(f"{terminal_safe(f)}: a directory: redact takes session files (for every one "
+                                   f"under it: find {folder} \\( -name '*.spmd' -o -name '*.fountain' \\) "
+                                   f"-exec fountain-audit redact --in-place {{}} +)")
     if not in_place and len(files) > 1:
         raise click.UsageError("several files: use --in-place (or one FILE with -o)")
     if output_file and files[0] != "-":  # -o over the input would replace the original: --in-place says that
