@@ -188,6 +188,13 @@ def test_dump_of_a_folder_of_screenplays_names_three_and_counts_the_rest(project
     what = "a plain screenplay (no Harvey scene or note): no records"
     assert r.stderr.splitlines() == [f"fountain-audit: warning: {Path('plays', f'p{k}.fountain')}: {what}"
                                      for k in range(3)] + [f"fountain-audit: warning: 3 more files: {what}"]
+    skipped = "a plain screenplay (no Harvey scene or note), not a session: skipped"
+    for args in (("export", "--to", "toolpath", "--fallback-time", "2026-06-24T10:00:00"), ("report", "-o", "pages")):
+        r = cli(*args, "plays", "s.spmd")
+        assert r.exit_code == 0, r.stderr
+        assert [line for line in r.stderr.splitlines() if "warning" in line] == [
+            f"fountain-audit: warning: {Path('plays', f'p{k}.fountain')}: {skipped}" for k in range(3)] + [
+            f"fountain-audit: warning: 3 more files: {skipped}"]
 
 
 def test_export_names_what_a_file_that_is_no_session_is(project):

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from fountain_audit.cli.main import _fail, _split, discover, no_session_file, read_stdin
-from fountain_audit.commands.common import learn_inputs
+from fountain_audit.commands.common import PerReason, learn_inputs
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, describe_content, format_size, read_path
 from fountain_audit.suggest import did_you_mean
@@ -119,7 +119,7 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     out = utf8_stdout("strict")
     writer = dm.JsonWriter(out, output_format, shape, redactor)
     done: list[str] = []
-    said: dict[str, int] = {}  # what a file without records is -> how many such files
+    told = PerReason(": no records")  # what each file without records is
     # (--redact: every input's secrets learnt before the first record is written; each file is read twice)
     stdin_text = learn_inputs(redactor, files, None, DEFAULT_MAX_FILE_SIZE) if redactor else None
     try:
@@ -160,17 +160,10 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
                 continue
             what = describe_content(text, session.kind)
             if what and not count:  # say what the file is rather than print nothing without a word
-                said[what] = said.get(what, 0) + 1
-                if said[what] <= _SAID_EACH:  # (a folder of screenplays: the rest counted at the end)
-                    click.secho(f"fountain-audit: warning: {one_line(name)}: {what}: no records", err=True,
-                                fg="yellow")
+                told.say(name, what)  # (a folder of screenplays: the rest counted at the end)
             done.append(name)
             out.flush()
-        for what, n in said.items():
-            if n > _SAID_EACH:
-                more = n - _SAID_EACH
-                click.secho(f"fountain-audit: warning: {more} more file{'s' if more > 1 else ''}: {what}: no records",
-                            err=True, fg="yellow")
+        told.close()
         writer.close(done, errors)
     except BrokenPipeError:  # the reader (head, jq ...) went away: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -179,11 +172,6 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     if errors:
         sys.exit(2)
 
-
-
-#: Files named in a warning for each reason a file gives no records (a plain screenplay ...);
-#: the rest are counted in one line at the end.
-_SAID_EACH = 3
 
 
 class _Shape(click.Choice):

@@ -75,7 +75,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     """
     from fountain_audit import dump as dm
     from fountain_audit.cli.main import _fail, discover, no_session_file, reader_gone, refuse_output_over_inputs
-    from fountain_audit.commands.common import EMPTY_OUTPUT, no_session_in, skip_non_session
+    from fountain_audit.commands.common import EMPTY_OUTPUT, PerReason, no_session_in, skip_non_session
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.export import render
     from fountain_audit.export.common import SessionExport
@@ -130,6 +130,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     for msg in errors:
         click.secho(f"fountain-audit: error: {one_line(msg)}", err=True, fg="red")
     sessions: list[SessionExport] = []
+    told = PerReason(", not a session: skipped")
     for f in files:
         try:
             if f == "-":
@@ -152,7 +153,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             continue
         session = build_session(parse(text))
         if session.kind == "screenplay" and in_folder:  # found in a folder: not a session, say so
-            skip_non_session(name, describe_content(text, session.kind))
+            skip_non_session(name, describe_content(text, session.kind), told)
             continue
         try:
             sessions.append(SessionExport(name, text, session, clock))
@@ -171,7 +172,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             continue
         if redactor:
             redactor.learn(session, text)
-
+    told.close()
     if not sessions and errors:  # nothing could be read: no empty document, an -o file is left as it is
         sys.exit(2)
     if not sessions:  # every file found was skipped (plain screenplays, empty files): as no session file

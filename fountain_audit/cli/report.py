@@ -62,7 +62,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, no_session_file, reader_gone, \
         refuse_output_over_inputs
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
-    from fountain_audit.commands.common import EMPTY_OUTPUT, display_path, learn_inputs, no_session_in, skip_non_session
+    from fountain_audit.commands.common import (EMPTY_OUTPUT, PerReason, display_path, learn_inputs, no_session_in,
+                                                skip_non_session)
     from fountain_audit.parse.source import describe_content
     from fountain_audit.lint.linter import lint_session
     from fountain_audit.parse.fountain import gc_paused
@@ -124,6 +125,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     real = [os.path.abspath(f) for f in files if f != "-"]
     named = {os.path.realpath(p) for p in paths if p != "-" and not os.path.isdir(p)}  # (files given by name)
     skipped = 0
+    told = PerReason(", not a session: skipped")
     common = os.path.commonpath([os.path.dirname(p) for p in real]) if real else ""
     # --redact: the secrets and home users of every input are learnt before any page is made, so a
     # value that one file shows to be a secret (`password: X`) is replaced in another that holds it
@@ -152,7 +154,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
                     and describe_content(text) is None:
                 # found in a folder: not a session, as export and dump say (named, it gets its page; an
                 # empty or binary file keeps its page: its lint findings, E104/E105, are its report)
-                skip_non_session(name, describe_content(text, session.kind))
+                skip_non_session(name, describe_content(text, session.kind), told)
                 skipped += 1
                 continue
             redactor = None
@@ -192,6 +194,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
             _fail(f"cannot write standard output: {e.strerror or e}" if to_stdout else
                   f"{target}: cannot write: {e.strerror or e}")
         index.append((summary(page), href))
+    told.close()
     if not index and not errors and skipped:  # every file found was skipped: as no session file (export too)
         _fail(no_session_in("report", paths, skipped))
     if to_stdout:

@@ -339,11 +339,37 @@ def nothing_selected(cfg: Config) -> str:
 EMPTY_OUTPUT = "-o/--output: an empty path (give a file, or '-' for standard output)"
 
 
-def skip_non_session(name: str, what: str) -> None:
+class PerReason:
+    """Warnings about files, one per file for the first :attr:`EACH` files of each reason, then
+    one line counting the rest (a folder of 23 screenplays printed 23 lines; new-user trial):
+    ``say(name, "a plain screenplay (...)")`` → ``fountain-audit: warning: NAME: WHAT{tail}``;
+    :meth:`close` → ``fountain-audit: warning: 20 more files: WHAT{tail}``."""
+
+    EACH = 3
+
+    def __init__(self, tail: str) -> None:
+        self.tail = tail  # what follows the reason: ": no records", ", not a session: skipped"
+        self.count: dict[str, int] = {}
+
+    def say(self, name: str, what: str) -> None:
+        n = self.count[what] = self.count.get(what, 0) + 1
+        if n <= self.EACH:
+            secho(f"fountain-audit: warning: {one_line(name)}: {what}{self.tail}", err=True, fg="yellow")
+
+    def close(self) -> None:
+        for what, n in self.count.items():
+            if n > self.EACH:
+                more = n - self.EACH
+                secho(f"fountain-audit: warning: {more} more file{'s' if more > 1 else ''}: {what}{self.tail}",
+                      err=True, fg="yellow")
+
+
+def skip_non_session(name: str, what: str, told: PerReason | None = None) -> None:
     """Warn that ``name``, found in a folder, is ``what`` (:func:`fountain_audit.parse.source.describe_content`,
     e.g. "a plain screenplay (no Harvey scene or note)") and not a session, so it is skipped
-    (export, report)."""
-    secho(f"fountain-audit: warning: {one_line(name)}: {what}, not a session: skipped", err=True, fg="yellow")
+    (export, report): through ``told`` (``PerReason(", not a session: skipped")``, closed by the
+    caller) when given, else at once."""
+    (told or PerReason(", not a session: skipped")).say(name, what)
 
 
 def no_session_in(action: str, paths, found: int) -> str:
