@@ -289,3 +289,12 @@ def test_parsing_with_nodes_made_by_the_lexer_in_linear_time(shape):
     (lexer.lex_nodes): 4,000 and 32,000 unclosed openers or cues."""
     from fountain_audit.parse.fountain import parse
     _assert_linear(parse, shape * 4000, shape * 32000, f"parsing {shape!r}")
+
+
+@pytest.mark.parametrize("shape", ["x.INT. H 2026-06-24 10:05:00\n", "aINT. ", "x.EXT. "],
+                         ids=["a glued heading on every line", "one line of glue candidates", "one line of EXT."])
+def test_glued_headings_in_linear_time(shape):
+    """Each line with a glued heading looked for its paragraph's end again (16,000 lines: 20 s),
+    and GLUED_HEADING_RE read the rest of the line from each ``INT. `` of it (20,000: 21 s):
+    adversarial trial. lint of 2,000 and 16,000 of them."""
+    _assert_linear(lint, "y\n" + shape * 2000 + "\n", "y\n" + shape * 16000 + "\n", f"lint of {shape!r}")
