@@ -435,3 +435,78 @@ def test_an_unused_suppression_of_a_rule_that_did_not_run_says_so():
             if d.code == "A101"] == [
         (3, "unused suppression: 'disable-next=S104,E104' suppressed no diagnostic (not enabled in this run: E104; "
             "S104 does not apply to a plain screenplay)")]
+
+
+SECRET = HEAD + CHAT.replace("It declares package main.", "key=AKIAIOSFODNN7EXAMPLE") + "\nTHE END.\n"  # V101 at 20
+
+
+def _planted(tmp_path, name="fountain-audit.toml", text='ignore = ["V"]\n'):
+    """``tmp_path/x/NAME`` (ignoring the secret rules) above ``x/sub/a.spmd`` (a session with an AWS
+    key), and ``tmp_path/elsewhere`` to run from; returns (the configuration file, the session)."""
+    (tmp_path / "x" / "sub").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    config = tmp_path / "x" / name
+    config.write_text(text)
+    session = tmp_path / "x" / "sub" / "a.spmd"
+    session.write_text(SECRET)
+    return config, session
+
+
+def _lint(*args):
+    """(codes of the secret and privacy findings, stderr) of ``lint --format json ARGS``."""
+    r = CliRunner().invoke(main, ["lint", "--format", "json", *args], catch_exceptions=False)
+    return [d["code"] for d in json.loads(r.stdout)["diagnostics"] if d["code"].startswith("V")], r.stderr
+
+
+needs_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                                reason="giving a file to another user needs root")
+posix_only = pytest.mark.skipif(not hasattr(os, "geteuid"), reason="no file ownership checks without os.geteuid")
+
+
+@posix_only
+@pytest.mark.parametrize("change, why", [
+    (lambda f: f.chmod(0o666), "writable by other users"),
+    (lambda f: f.chmod(0o664), "writable by other users"),  # (group-writable: as the cache refuses)
+    (lambda f: f.parent.chmod(0o777), "its directory is writable by other users"),
+    pytest.param(lambda f: os.chown(f, 65534, -1), "owned by another user (uid 65534)", marks=needs_root),
+    pytest.param(lambda f: os.chown(f.parent, 65534, -1), "its directory is owned by another user (uid 65534)",
+                 marks=needs_root),
+])
+def test_a_configuration_another_user_could_have_written_is_not_applied(tmp_path, monkeypatch, change, why):
+    """A world-writable or foreign-owned ``fountain-audit.toml`` in an ancestor such as /tmp, found
+    from the paths' folder, silenced the secret rules without a word (adversarial trial): it is
+    passed over with a warning naming it and why, from the paths' folder and from the current
+    directory alike; given as ``--config`` it is the user's choice and applies."""
+    config, session = _planted(tmp_path)
+    change(config)
+    warning = f"fountain-audit: warning: ignoring {config}: {why}\n"
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert _lint(str(session)) == (["V101"], warning)
+    assert _lint("--config", str(config), str(session)) == ([], "")
+    monkeypatch.chdir(tmp_path / "x" / "sub")
+    assert _lint("a.spmd") == (["V101"], warning)  # (found from the current directory)
+    monkeypatch.chdir(tmp_path / "x")
+    assert _lint("sub/a.spmd") == (["V101"], f"fountain-audit: warning: ignoring fountain-audit.toml: {why}\n")
+
+
+@posix_only
+def test_a_pyproject_another_user_could_have_written_is_passed_over_only_when_it_configures_us(tmp_path, monkeypatch):
+    """A group-writable ``pyproject.toml`` with a ``[tool.fountain-audit]`` table is refused like a
+    ``fountain-audit.toml``; one configuring other tools only is passed over without a word."""
+    config, session = _planted(tmp_path, "pyproject.toml", '[tool.fountain-audit]\nignore = ["V"]\n')
+    config.chmod(0o664)
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert _lint(str(session)) == (["V101"], f"fountain-audit: warning: ignoring {config}: writable by other users\n")
+    config.write_text("[tool.ruff]\nline-length = 99  # fountain\n")
+    assert _lint(str(session)) == (["V101"], "")
+
+
+def test_a_configuration_of_this_user_alone_applies(tmp_path, monkeypatch):
+    """A file owned by the user running the lint (or root) that no one else may write is applied."""
+    config, session = _planted(tmp_path)
+    config.chmod(0o644)
+    (tmp_path / "x").chmod(0o755)
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert _lint(str(session)) == ([], "")
+    (tmp_path / "x").chmod(0o1777)  # a sticky directory (as /tmp): others cannot replace the file
+    assert _lint(str(session)) == ([], "")

@@ -3,6 +3,8 @@
 Discovery: from the starting directory upwards, the first ``fountain-audit.toml``
 (any content) or ``pyproject.toml`` that has a ``[tool.fountain-audit]`` table
 wins; the directory holding it is the project root that globs are relative to.
+A file found so that another user could have written (see :func:`_doubt`) is
+passed over with a warning on stderr; one given as ``--config`` is used as it is.
 A ``pyproject.toml`` on the way that is not valid TOML is an error (it may hold
 our settings). ``fountain-audit.toml`` takes the keys at its top level or, as
 pasted from a ``pyproject.toml``, under ``[tool.fountain-audit]``.
@@ -205,26 +207,84 @@ def find_config(start: Path) -> Path | None:
     return Path(found)
 
 
-def _find_config(start: str) -> str | None:
+def _find_config(start: str, refused: set[str] | None = None) -> str | None:
     """:func:`find_config` on strings (``start``: an absolute directory): pathlib is imported
-    only once a configuration file is found (start-up time)."""
+    only once a configuration file is found (start-up time). ``refused``: the files passed
+    over and warned about so far (see :func:`_refuse`)."""
+    refused = set() if refused is None else refused
     d = start
     while True:
         own = os.path.join(d, "fountain-audit.toml")
         if os.path.isfile(own):
-            return own
+            doubt = _doubt(own)
+            if doubt is None:
+                return own
+            _refuse(own, doubt, refused)
         py = os.path.join(d, "pyproject.toml")
         for f in (own, py):  # a FIFO or directory by that name would be read (and hang) or skipped
             if os.path.exists(f) and not os.path.isfile(f):
                 raise ConfigError(f"{shown_path(f)}: not a regular file")
         if os.path.isfile(py) and _may_configure(py):
-            data = _read_toml(py)  # a broken pyproject.toml is an error, not "no configuration"
-            if "fountain-audit" in data.get("tool", {}):
-                return py
+            doubt = _doubt(py)
+            if doubt is None:
+                data = _read_toml(py)  # a broken pyproject.toml is an error, not "no configuration"
+                if "fountain-audit" in data.get("tool", {}):
+                    return py
+            elif _has_table(py):  # (one that configures only other tools is passed over silently)
+                _refuse(py, doubt, refused)
         parent = os.path.dirname(d)
         if parent == d:
             return None
         d = parent
+
+
+def _doubt(path: str) -> str | None:
+    """Why the configuration file ``path`` (found by discovery) cannot be trusted, or ``None``:
+    another user (not root) owns it or the directory holding it, or group or others may write
+    to it, or to its directory when that has no sticky bit (as ``/tmp`` has). Such a file could have been planted
+    (a ``fountain-audit.toml`` in ``/tmp`` saying ``ignore = ["V"]`` would silence the secret
+    rules), as a cache file could (see :mod:`fountain_audit.owned`). Not checked where there is
+    no ``os.geteuid`` (Windows); a file that cannot be examined is left to the reading."""
+    if not hasattr(os, "geteuid"):
+        return None
+    trusted = (os.geteuid(), 0)
+    try:
+        info = os.stat(path)
+        folder = os.stat(os.path.dirname(path))
+    except OSError:
+        return None
+    if info.st_uid not in trusted:
+        return f"owned by another user (uid {info.st_uid})"
+    if info.st_mode & 0o022:
+        return "writable by other users"
+    if folder.st_uid not in trusted:
+        return f"its directory is owned by another user (uid {folder.st_uid})"
+    if folder.st_mode & 0o022 and not folder.st_mode & stat.S_ISVTX:
+        return "its directory is writable by other users"
+    return None
+
+
+def _has_table(path: str) -> bool:
+    """Whether the ``pyproject.toml`` at ``path`` holds a ``[tool.fountain-audit]`` table (one
+    that cannot be read or parsed does not)."""
+    try:
+        tool = _read_toml(path).get("tool")
+    except ConfigError:
+        return False
+    return isinstance(tool, dict) and "fountain-audit" in tool
+
+
+def _refuse(path: str, why: str, refused: set[str]) -> None:
+    """Say on stderr that the configuration file ``path`` is not applied and ``why``:
+    ``fountain-audit: warning: ignoring PATH: WHY``, unless ``path`` is in ``refused`` (the
+    files already warned about by this discovery, which may pass a folder twice: from the
+    current directory and from the paths' folder); adds it there."""
+    if path in refused:
+        return
+    refused.add(path)
+    import sys
+    from fountain_audit.untrusted import one_line
+    print(f"fountain-audit: warning: ignoring {one_line(shown_path(path))}: {why}", file=sys.stderr)
 
 
 def _may_configure(path: str | os.PathLike) -> bool:
@@ -316,7 +376,8 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
     explicit = path is not None
     if path is None:
         here = os.path.realpath(start if start is not None else os.getcwd())  # Path.resolve()
-        found = _find_config(here)
+        refused: set[str] = set()
+        found = _find_config(here, refused)
         if found is None:
             given = [os.path.realpath(p) for p in paths if p != "-"]
             if given:
@@ -325,7 +386,7 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
                 except ValueError:  # (paths on different drives)
                     common = None
                 if common is not None:
-                    found = _find_config(common if os.path.isdir(common) else os.path.dirname(common))
+                    found = _find_config(common if os.path.isdir(common) else os.path.dirname(common), refused)
         if found is None:
             return Config(root=_Directory(here))
         path = found
