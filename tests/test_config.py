@@ -466,7 +466,8 @@ posix_only = pytest.mark.skipif(not hasattr(os, "geteuid"), reason="no file owne
 @posix_only
 @pytest.mark.parametrize("change, why", [
     (lambda f: f.chmod(0o666), "writable by other users"),
-    (lambda f: f.chmod(0o664), "writable by other users"),  # (group-writable: as the cache refuses)
+    pytest.param(lambda f: (f.chmod(0o664), os.chown(f, -1, 65534)), "writable by other users",
+                 marks=needs_root),  # (writable by a group not the user's own)
     (lambda f: f.parent.chmod(0o777), "its directory is writable by other users"),
     pytest.param(lambda f: os.chown(f, 65534, -1), "owned by another user (uid 65534)", marks=needs_root),
     pytest.param(lambda f: os.chown(f.parent, 65534, -1), "its directory is owned by another user (uid 65534)",
@@ -491,10 +492,10 @@ def test_a_configuration_another_user_could_have_written_is_not_applied(tmp_path
 
 @posix_only
 def test_a_pyproject_another_user_could_have_written_is_passed_over_only_when_it_configures_us(tmp_path, monkeypatch):
-    """A group-writable ``pyproject.toml`` with a ``[tool.fountain-audit]`` table is refused like a
+    """A world-writable ``pyproject.toml`` with a ``[tool.fountain-audit]`` table is refused like a
     ``fountain-audit.toml``; one configuring other tools only is passed over without a word."""
     config, session = _planted(tmp_path, "pyproject.toml", '[tool.fountain-audit]\nignore = ["V"]\n')
-    config.chmod(0o664)
+    config.chmod(0o666)
     monkeypatch.chdir(tmp_path / "elsewhere")
     assert _lint(str(session)) == (["V101"], f"fountain-audit: warning: ignoring {config}: writable by other users\n")
     config.write_text("[tool.ruff]\nline-length = 99  # fountain\n")
@@ -509,4 +510,7 @@ def test_a_configuration_of_this_user_alone_applies(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path / "elsewhere")
     assert _lint(str(session)) == ([], "")
     (tmp_path / "x").chmod(0o1777)  # a sticky directory (as /tmp): others cannot replace the file
+    assert _lint(str(session)) == ([], "")
+    config.chmod(0o664)  # writable by the user's own group (a umask of 002): the user's file still
+    (tmp_path / "x").chmod(0o775)
     assert _lint(str(session)) == ([], "")
