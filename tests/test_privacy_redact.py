@@ -611,7 +611,7 @@ def test_user_paths_are_found_as_by_the_alternation_of_every_name():
     from fountain_audit.privacy.detect import SEP
 
     users = {"alice", "Bob", "c.d", "e$f", "john smith"}
-    old = re.compile(r"(?<![\w.$-])(?:[A-Za-z]:" + SEP + r"+|" + SEP + r"{1,2})(?:[\w.$ -]{1,64}?" + SEP
+    old = re.compile(r"(?<![A-Za-z0-9_.$-])(?:[A-Za-z]:" + SEP + r"+|" + SEP + r"{1,2})(?:[\w.$ -]{1,64}?" + SEP
                      + r"+){0,6}?(?:" + "|".join(re.escape(u) for u in sorted(users, key=len, reverse=True))
                      + r")(?![\w.-])", re.I)
     red = Redactor(secrets=False, paths=True)

@@ -618,3 +618,16 @@ def test_no_view_of_a_utf16_file_shows_its_secret(tmp_path):
         assert secret[:12] not in shown, args
     narrow = read_path(path)
     assert "\x00".join(secret) in narrow and "\x00".join(secret) not in mask(narrow)
+
+
+@pytest.mark.parametrize("text, found", [
+    ("文件位于/home/alice/notes.txt。", [(4, 15, "alice")]),  # Chinese prose: no blank before the path
+    ("é/home/bob", [(1, 10, "bob")]),
+    ("see /home/alice文件", [(4, 15, "alice")]),
+    ("x/home/bob and a.b/home/bob", []),  # after an ASCII word or a dot: part of another path
+    ("/home/" + "q" * 320 + "zz rest", [(0, 328, "q" * 320 + "zz")]),  # read whole past the 300-character window
+])
+def test_home_paths_after_non_ascii_letters_and_long_user_names(text, found):
+    """A home path right after a CJK or accented letter went unflagged and unredacted (the word
+    boundary was Unicode's), and a user name past 300 characters was cut (adversarial trial)."""
+    assert [(h.start, h.end, h.user) for h in find_home_paths(text)] == found

@@ -1289,10 +1289,11 @@ _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest
 #: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` in any spelling, or
 #: ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or JSON's ``\\/`` only:
 #: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``, ``/rootfs``, ``/var/root``,
-#: ``~/root``, ``C:/root``).
-HOME_RE = lazy(r"(?<![\w.$-])(?:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
+#: ``~/root``, ``C:/root``). Word characters around it are ASCII ones: Chinese or Japanese prose
+#: puts a path right after a word (``文件位于/home/alice/notes.txt``; adversarial trial).
+HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
                      + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
-                     + r"(?P<user>(?(root)root|[A-Za-z0-9_][A-Za-z0-9._-]*))(?![\w-])", re.I)
+                     + r"(?P<user>(?(root)root|[A-Za-z0-9_][A-Za-z0-9._-]*))(?![A-Za-z0-9_-])", re.ASCII | re.I)
 _ABSOLUTE_RE = lazy(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
 
 
@@ -1358,6 +1359,8 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
             # no search (nor, in a text without a home path, the pattern's compilation).
             if i and text[i - 1] in "/\\":
                 m = HOME_RE.search(text, i - 4 if i > 4 else 0, i + 300)
+                if m is not None and m.end() == i + 300:  # a user name cut by the window: read it whole
+                    m = HOME_RE.search(text, i - 4 if i > 4 else 0)
                 if m is not None:
                     start = m.start()
                     user = m.group("user")  # (a group read by name costs more than the search: read once)

@@ -49,7 +49,7 @@ def secret_placeholder(kind: str) -> str:
 #: Where a path starts (see :meth:`Redactor._user_paths`): a drive and separators, or one or two
 #: separators, not inside a word, before a segment; group 1, at every position (overlapping:
 #: in `c//////bob` the path is the last `//bob`).
-_PATH_START = re.compile(r"(?=((?<![\w.$-])(?:[A-Za-z]:" + SEP + r"+|" + SEP + r"{1,2})(?=[\w.$ -])))")
+_PATH_START = re.compile(r"(?=((?<![A-Za-z0-9_.$-])(?:[A-Za-z]:" + SEP + r"+|" + SEP + r"{1,2})(?=[\w.$ -])))")
 _TWO_SEPARATORS = re.compile(SEP + SEP)
 #: A URL scheme ending just before ``//`` (then the user name after it is a URL's, not a path's).
 _URL_SCHEME = re.compile(r"(?<![A-Za-z0-9+.-])(?:https?|s?ftps?|ssh|git|svn|wss?|smb|ldaps?|mongodb(?:\+srv)?"
