@@ -298,3 +298,21 @@ def test_glued_headings_in_linear_time(shape):
     and GLUED_HEADING_RE read the rest of the line from each ``INT. `` of it (20,000: 21 s):
     adversarial trial. lint of 2,000 and 16,000 of them."""
     _assert_linear(lint, "y\n" + shape * 2000 + "\n", "y\n" + shape * 16000 + "\n", f"lint of {shape!r}")
+
+
+#: Lines of dialogue the secret detectors' patterns read from each of many starts, each scan
+#: failing at the line's end (adversarial trial; lint of 8n on main: seconds, quadratic). n and 8n
+#: of each: the OpenAI pattern from each ``sk-`` of a run with no marker, or with one it cannot
+#: use; the keyword detector's value pattern, whose lookahead read the rest of the line at each
+#: ``password=`` not followed by a word character.
+SECRET_LINES = {"sk-proj- repeated": lambda n: "sk-proj-" * n,
+                "sk- repeated, then the OpenAI marker": lambda n: "sk-" * n + "T3BlbkFJ",
+                "password=- repeated": lambda n: "password=- " * n}
+
+
+@pytest.mark.parametrize("shape", list(SECRET_LINES))
+def test_secret_patterns_in_linear_time(shape):
+    head = "Title: x\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\nALICE\n"
+    small, large = (head + SECRET_LINES[shape](n) + "\n" for n in (2000, 16000))
+    _assert_linear(lint, small, large, shape)
+    _assert_linear(lambda t: lint(t, ignore=["V"]), small, large, shape + " (V rules ignored)")

@@ -438,7 +438,8 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
         # the detector reads api_key, not api-key: read `-` there as `_` (same length, same offsets)
         if _DENYLIST_RE.search(line):  # (not a line that is a candidate for `token` alone)
             norm = _DASHED_KEYWORD_RE.sub(lambda m: m.group().replace("-", "_"), line) if "-" in line else line
-            for value in det.analyze_string(norm, denylist_regex_to_group=CONFIG_DENYLIST_REGEX_TO_GROUP):
+            regexes = _keyword_regexes(CONFIG_DENYLIST_REGEX_TO_GROUP)
+            for value in det.analyze_string(norm, denylist_regex_to_group=regexes):
                 pos = norm.find(value)
                 while pos >= 0:
                     yield pos, line[pos:pos + len(value)]
@@ -454,6 +455,31 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
             if regex is _BASIC_AUTH_RE and ("$" in value or ";" in value) and not _url_password(value):
                 continue
             yield m.start(g), value
+
+
+#: The detect-secrets keyword detector's value pattern (``SECRET``, 1.5), and the same without its
+#: lookaheads that cost a scan each: ``(?=[^\v'"]*)`` always holds (a run of none), yet reads the
+#: rest of the line (to a quote) before ``(?=\w+)`` (which ``(?=\w)`` decides) is tried; a line of
+#: keywords each failing there (``"password=- " * 12000``: 3.5 s of lint) was read once per keyword.
+_KEYWORD_SECRET = r"(?=[^\v\'\"]*)(?=\w+)[^\v\'\"]*[^\v,\'\"`]"
+_KEYWORD_SECRET_LINEAR = r"(?=\w)[^\v\'\"]*[^\v,\'\"`]"
+_KEYWORD_REGEXES: dict[int, dict[re.Pattern[str], int]] = {}
+
+
+def _keyword_regexes(regex_to_group: dict[re.Pattern[str], int]) -> dict[re.Pattern[str], int]:
+    """The keyword detector's ``{regex: group of the value}``, each regex's value pattern
+    (:data:`_KEYWORD_SECRET`) replaced by :data:`_KEYWORD_SECRET_LINEAR`, which matches exactly the
+    same strings with the same groups (lookaheads capture nothing) without reading the rest of the
+    line at each keyword that fails. Compiled once; a regex not spelt so is kept as it is."""
+    out = _KEYWORD_REGEXES.get(id(regex_to_group))
+    if out is None:
+        out = {}
+        for regex, group in regex_to_group.items():
+            if _KEYWORD_SECRET in regex.pattern:
+                regex = re.compile(regex.pattern.replace(_KEYWORD_SECRET, _KEYWORD_SECRET_LINEAR), regex.flags)
+            out[regex] = group
+        _KEYWORD_REGEXES[id(regex_to_group)] = out
+    return out
 
 
 #: A JSON Web Token's first part after its ``eyJ`` (the detector's pattern): a dot must follow it.
@@ -649,12 +675,42 @@ def _token_like(kind: str, body: str) -> bool:
     return classes >= (2 if kind == "google-api-key" else 3)
 
 
+#: The characters of the run the OpenAI detector's pattern (``sk-[A-Za-z0-9-_]*[A-Za-z0-9]{20}T3BlbkFJ
+#: [A-Za-z0-9]{20}``) reads from its ``sk-``: every character of a match is one of them.
+_OPENAI_RUN_RE = lazy(r"[A-Za-z0-9_-]*")
+#: The detector's marker, which a match holds after 23 characters or more and before 20.
+_OPENAI_MARKER = "T3BlbkFJ"
+
+
+def _openai_matches(regex: re.Pattern[str], line: str) -> Iterator[re.Match[str]]:
+    """``regex.finditer(line)`` for the detector's OpenAI pattern, in linear time: tried from each
+    ``sk-``, the pattern reads the run of :data:`_OPENAI_RUN_RE` characters to its end and backtracks
+    over it looking for the marker, once per ``sk-`` (``"sk-proj-" * 16000``, 128 KB: 9.9 s of lint;
+    ``"sk-" * 40000 + "T3BlbkFJ"``: 21 s; adversarial trial). A match lies in one such run and ends
+    20 characters after the last marker of the run it can use (the ``*`` is greedy), which every
+    ``sk-`` of the run before it can use too: so a run holds at most one match, from its first
+    ``sk-`` (at or after where the search goes on), or none. The pattern is matched there once,
+    when the run holds a marker far enough from that ``sk-``; then the search goes on after the
+    run, which finds what ``finditer`` finds."""
+    pos = 0
+    while True:
+        i = line.find("sk-", pos)
+        if i < 0:
+            return
+        e = _OPENAI_RUN_RE.match(line, i).end()  # (> i: "sk-" is of the run)
+        if line.find(_OPENAI_MARKER, i + 23, e - 20) >= 0:
+            m = regex.match(line, i)  # (matched here, not searched on: a search would read the run again)
+            if m is not None:
+                yield m
+        pos = e
+
+
 def _openai_keys(det, line: str) -> Iterator[tuple[int, str]]:
     """The detect-secrets plugin's matches, extended to the end of the key, then prefixed keys
     without its marker (the same key found twice is one secret: see :func:`_no_overlaps`). An
     Anthropic key (``sk-ant-``) that happens to hold the marker is no OpenAI key."""
     for regex in det.denylist:
-        for m in regex.finditer(line):
+        for m in _openai_matches(regex, line):
             if line.startswith("sk-ant-", m.start()):
                 continue
             yield m.start(), line[m.start():_OPENAI_TAIL_RE.match(line, m.end()).end()]
