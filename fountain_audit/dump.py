@@ -197,6 +197,11 @@ class ToolCallRecord:
     prefix or ``"HARVEY"``. ``valid`` is false for a tool note that does not follow the
     syntax (``problem`` says why; name, arguments and status are then ``None``).
     ``id``: the call's stable id (``t3.tool2``, see :mod:`fountain_audit.model.ids`).
+    ``actor_ref``: ``actor`` in the actor grammar as the file records it
+    (:func:`fountain_audit.model.actors.of_tool_note`: ``HARVEY`` → ``tool:harvey``, the
+    session's human → ``human:<name>``, a model of the session → ``agent:<name>``, a name the
+    file does not identify → ``agent:unknown``): ``known_actor_ref`` when the record was made
+    from its session (:func:`note_records`, :func:`turn_records`), else read from ``actor`` alone.
     """
 
     file: str
@@ -217,14 +222,15 @@ class ToolCallRecord:
     problem: str | None = None
     body: str = ""
     id: str | None = None
+    known_actor_ref: str | None = None
 
     record = "tool_call"
 
     @property
     def actor_ref(self) -> str:
-        """``actor`` in the actor grammar (:mod:`fountain_audit.model.actors`): ``HARVEY`` →
-        ``tool:harvey``, the ``NAME.`` of ``[[NAME.tool:]]`` → ``agent:<name>``."""
-        return actors.format(actors.of_tool_note(self.actor))
+        """``known_actor_ref`` (the actor as the file records it), else ``actor`` read alone."""
+        ref = self.known_actor_ref
+        return ref if ref is not None else actors.format(actors.of_tool_note(self.actor))
 
     def to_json(self) -> dict[str, Any]:
         return {"record": self.record, "id": self.id, "file": self.file, "scene": _scene_json(self.scene),
@@ -278,17 +284,18 @@ def _lenient_json(text: str) -> tuple[Any, bool, bool]:
 
 
 def _tool_from_note(file: str, rec: NoteRecord, scene: SceneRef | None, turn: int | None,
-                    phase: str | None, ids: SessionIds) -> ToolCallRecord:
+                    phase: str | None, ids: SessionIds, actor_of: actors.ToolNoteActors) -> ToolCallRecord:
     f = rec.fields
     span = Span.of(rec.node)
+    ref = actor_of.ref(rec.actor)
     if not rec.valid:
         return ToolCallRecord(file, scene, turn, phase, span, rec.actor or "HARVEY", None, None, None, False, False,
-                              None, None, "note", False, rec.error, rec.body, ids.of(rec))
+                              None, None, "note", False, rec.error, rec.body, ids.of(rec), ref)
     is_json = bool(f.get("arguments_json"))
     return ToolCallRecord(file, scene, turn, phase, span, rec.actor or "HARVEY", f["name"],
                           f["arguments"] if is_json else f["arguments_text"], f["arguments_text"], is_json,
                           bool(f.get("arguments_strict_json")), f["status"], f["error"], "note", True, None, rec.body,
-                          ids.of(rec))
+                          ids.of(rec), ref)
 
 
 def _tool_from_prose(file: str, node: Node, scene: SceneRef, turn: int, phase: str | None,
@@ -358,6 +365,7 @@ def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset(
     """
     refs = _SceneRefs(session)
     ids = ids_of(session)
+    actor_of = actors.ToolNoteActors(session)
     prose: list[tuple[int, ToolCallRecord]] = []
     if "tool" in kinds and in_turns:
         for turn_ in session.turns if turn is None else session.turns[turn:turn + 1]:
@@ -379,7 +387,7 @@ def note_records(session: Session, file: str, kinds: frozenset[str] = frozenset(
         scene = refs(p.scene)
         index = p.turn.index if p.turn is not None else None
         if rec.kind == "tool":
-            yield _tool_from_note(file, rec, scene, index, p.phase, ids)
+            yield _tool_from_note(file, rec, scene, index, p.phase, ids, actor_of)
         else:
             yield _note_out(file, rec, scene, index, p.phase, ids)
     for _, r in prose[k:]:
@@ -509,6 +517,7 @@ def turn_records(session: Session, file: str, only: int | None = None) -> Iterat
     switch_offsets = [p.note.node.offset for p in switches]
     switch_cache: dict[int, NoteRecordOut] = {}
     humans = actors.humans_of(session)
+    actor_of = actors.ToolNoteActors(session, humans)
     for turn in session.turns if only is None else session.turns[only:only + 1] if only >= 0 else ():
         scene = session.scenes[turn.scene_index]
         ref = refs(scene)
@@ -545,7 +554,7 @@ def turn_records(session: Session, file: str, only: int | None = None) -> Iterat
         other: list[NoteRecordOut] = []
         for phase, rec in turn.notes:
             if rec.kind == "tool":
-                tools.append((rec.node.offset, _tool_from_note(file, rec, ref, turn.index, phase, ids)))
+                tools.append((rec.node.offset, _tool_from_note(file, rec, ref, turn.index, phase, ids, actor_of)))
             elif rec.kind in ("rag", "rag-source"):
                 rag.append(_note_out(file, rec, ref, turn.index, phase, ids))
             else:

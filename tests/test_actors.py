@@ -116,3 +116,81 @@ def test_every_actor_ref_follows_the_grammar_and_harness_lines_are_never_agents(
     for c in calls:
         assert TOOLPATH_ACTOR.match(c["actor_ref"])
         assert (c["actor_ref"] == "tool:harvey") == (c["actor"].upper() == "HARVEY")
+
+
+#: One turn whose tool notes carry each kind of prefix: the session's human (MARGOT), the
+#: shell, the harness, the model the turn was forwarded to and that replied (MISTRAL), a name
+#: the file records nowhere else (PHI4), and no prefix at all.
+TOOL_PREFIXES = """Title: t
+Author: MARGOT
+
+FADE IN:
+
+INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31
+
+Harvey and MARGOT are in chat mode. Model: MISTRAL. Workspace: /srv/hive.
+
+MARGOT
+check the hive log
+
+HARVEY
+Forwarding to MISTRAL.
+
+[[MARGOT.tool: read_file({"path":"a.go"}) — ok]]
+
+[[SHELL.tool: run({"cmd":"ls"}) — ok]]
+
+[[HARVEY.tool: read_file({"path":"b.go"}) — ok]]
+
+[[MISTRAL.tool: read_file({"path":"c.go"}) — ok]]
+
+[[PHI4.tool: read_file({"path":"d.go"}) — ok]]
+
+[[tool: read_file({"path":"e.go"}) — ok]]
+
+MISTRAL
+The log is clean.
+"""
+#: (actor as written, actor_ref) of each tool note of TOOL_PREFIXES, in order: no agent is made
+#: up from a prefix (MARGOT is the session's human, SHELL the shell, PHI4 unknown to the file).
+TOOL_PREFIX_ACTORS = [("MARGOT", "human:margot"), ("SHELL", "tool:shell"), ("HARVEY", "tool:harvey"),
+                      ("MISTRAL", "agent:mistral"), ("PHI4", "agent:unknown"), ("HARVEY", "tool:harvey")]
+
+
+def test_tool_note_prefix_actor_in_dump_records_and_turns():
+    calls = [r.to_json() for r in dump_text(TOOL_PREFIXES, "s.spmd")]
+    assert [(c["actor"], c["actor_ref"]) for c in calls] == TOOL_PREFIX_ACTORS
+    (turn,) = [r.to_json() for r in dump_text(TOOL_PREFIXES, "s.spmd", shape="turns")]
+    assert [(c["actor"], c["actor_ref"]) for c in turn["tool_calls"]] == TOOL_PREFIX_ACTORS
+    # the same actors as the turn's speeches give those characters
+    assert turn["user"]["actor_ref"] == "human:margot"
+    assert turn["reply"]["actor_ref"] == "agent:mistral"
+
+
+def test_tool_note_prefix_actor_in_otlp_export(tmp_path):
+    path = tmp_path / "s.spmd"
+    path.write_text(TOOL_PREFIXES, encoding="utf-8")
+    r = CliRunner().invoke(main, ["export", "--to", "otlp-json", str(path)])
+    assert r.exit_code == 0, r.output
+    spans = [sp for rs in json.loads(r.stdout)["resourceSpans"] for ss in rs["scopeSpans"] for sp in ss["spans"]]
+    got = []
+    for sp in spans:
+        attrs = {a["key"]: a["value"] for a in sp["attributes"]}
+        if attrs.get("gen_ai.operation.name") == {"stringValue": "execute_tool"}:
+            got.append(attrs["harvey.actor"]["stringValue"])
+    assert got == [ref for _, ref in TOOL_PREFIX_ACTORS]
+
+
+def test_tool_note_prefix_actor_as_the_file_records_it():
+    humans, models = frozenset({"ALICE"}), frozenset({"MISTRAL"})
+    of = actors.of_tool_note
+    assert of("alice", humans=humans, models=models) == Actor("human", "alice")
+    assert of("SHELL", humans=humans, models=models) == actors.SHELL
+    assert of("HARVEY", humans=humans, models=models) == actors.HARVEY
+    assert of(None, humans=humans, models=models) == actors.HARVEY
+    assert of("Mistral", humans=humans, models=models) == Actor("agent", "mistral")
+    assert of("PHI4", humans=humans, models=models) == actors.UNKNOWN_AGENT
+    # a prefix naming a cue of the file gets that cue's actor (a tool note makes the file
+    # Harvey's, where BOB's cue is a model's)
+    text = "Title: t\nAuthor: ALICE\n\nINT. KITCHEN - DAY\n\nBOB\nHi.\n\n[[BOB.tool: x({}) — ok]]\n"
+    assert [c.actor_ref for c in dump_text(text, "s.spmd")] == ["agent:bob"]

@@ -27,6 +27,11 @@ How a session's characters map to actors (:func:`of_character`):
   character in an ``INT. SKILL`` scene → ``tool:<skill>`` (``tool:skill`` when
   the name is outside the grammar).
 
+A tool note's actor (:func:`of_tool_note`) follows the same map for the ``NAME.`` of
+``[[NAME.tool:]]`` (no prefix: ``tool:harvey``): the session's human → ``human:<name>``, a
+model the file records (:func:`models_of`) → ``agent:<model>``; a name the file does not
+identify → ``agent:unknown``, never an agent made up from the prefix.
+
 A harness line is never an ``agent:`` actor: "no model was involved"
 (``tool:harvey``) and "a model ran, unnamed" (``agent:unknown``) stay distinct.
 
@@ -163,13 +168,77 @@ def humans_of(session: Session) -> frozenset[str]:
     return frozenset(names)
 
 
-def of_tool_note(actor: str | None) -> Actor:
-    """The actor of a tool call as the file records it: ``HARVEY`` (a ``[[tool:]]`` note or a
-    prose ``Harvey calls`` line) → ``tool:harvey``; the ``NAME.`` of ``[[NAME.tool:]]`` →
-    ``agent:<name>``."""
-    if actor is None or actor.strip().upper() == "HARVEY":
+def of_tool_note(actor: str | None, *, humans: frozenset[str] | set[str] = frozenset(),
+                 models: frozenset[str] | set[str] | None = None) -> Actor:
+    """The actor of a tool call as the file records it.
+
+    ``actor``: ``HARVEY`` or ``None`` (a ``[[tool:]]`` note, a prose ``Harvey calls`` line) or
+    the ``NAME.`` of ``[[NAME.tool:]]``. ``humans``/``models``: the upper-cased names the file
+    records as the session's people (:func:`humans_of`) and models (:func:`models_of`).
+    ``HARVEY`` → ``tool:harvey``; ``SHELL`` → ``tool:shell``; one of ``humans`` →
+    ``human:<name>``; one of ``models`` → ``agent:<name>`` (as its cue, :func:`of_character`);
+    any other name → ``agent:unknown`` (a prefix says a model called the tool, but the file does
+    not say which: no agent is made up from it). ``models=None`` (no file to ask) takes every
+    other name for a model, ``agent:<name>``.
+    """
+    who = (actor or "HARVEY").strip().upper()
+    if who == "HARVEY":
         return HARVEY
-    return agent(actor)
+    if who == "SHELL":
+        return SHELL
+    if who in humans:
+        return human(who)
+    if models is None or who in models:
+        return agent(who)
+    return UNKNOWN_AGENT
+
+
+def models_of(session: Session, humans: frozenset[str] | set[str]) -> frozenset[str]:
+    """The upper-cased names ``session`` records as models: each scene's ``Model:``, each turn's
+    forwarding target (``Forwarding to NAME.``) and each cue that is an ``agent:`` actor
+    (:func:`of_character`, ``humans`` from :func:`humans_of`). None in a plain screenplay (its
+    characters are its author's, :func:`recorder`). One walk over the scenes."""
+    if session.kind == "screenplay":
+        return frozenset()
+    names: set[str] = set()
+    for scene in session.scenes:
+        if scene.model:
+            names.add(scene.model.strip().upper())
+        for turn in scene.turns:
+            if turn.target:
+                names.add(turn.target.strip().upper())
+        for sp in scene.speeches:
+            if of_character(sp.character, humans=humans, scene_kind=scene.kind).prefix == "agent":
+                names.add(sp.character.strip().upper())
+    return frozenset(names)
+
+
+class ToolNoteActors:
+    """:func:`of_tool_note` for the tool notes of one session: ``self(actor)`` → :class:`Actor`.
+    The session's people and models are read once, at the first ``[[NAME.tool:]]`` note (a
+    file without one is not walked); ``humans`` (:func:`humans_of`) when the caller has them."""
+
+    def __init__(self, session: Session, humans: frozenset[str] | None = None) -> None:
+        self.session = session
+        self.humans = humans
+        self.models: frozenset[str] | None = None
+        self._refs: dict[str | None, str] = {}  # prefix as written → actor string, made once each
+
+    def __call__(self, actor: str | None) -> Actor:
+        if actor is None or actor.strip().upper() == "HARVEY":
+            return HARVEY
+        if self.models is None:
+            if self.humans is None:
+                self.humans = humans_of(self.session)
+            self.models = models_of(self.session, self.humans)
+        return of_tool_note(actor, humans=self.humans or frozenset(), models=self.models)
+
+    def ref(self, actor: str | None) -> str:
+        """``format(self(actor))``: the actor string of a tool note whose prefix is ``actor``."""
+        ref = self._refs.get(actor)
+        if ref is None:
+            ref = self._refs[actor] = format(self(actor))
+        return ref
 
 
 def recorder(session: Session) -> Actor:
