@@ -11,6 +11,7 @@ import pytest
 
 from fountain_audit.parse.fountain import Lines, _build, parse
 from fountain_audit.parse.lexer import lex
+from tests.conftest import shared_path
 from tests.test_lexer_same import random_texts
 
 
@@ -39,9 +40,15 @@ def test_fused_parse_makes_the_general_nodes(seed):
         assert doc.render() == text
 
 
-def test_fused_parse_of_the_bench_texts():
+@pytest.mark.parametrize("which", ["note-heavy session", "screenplay"])
+def test_fused_parse_of_the_bench_texts(which):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     bench = pytest.importorskip("bench")
-    for text in (bench.generate_session(60_000), bench.CHARADE.read_text(encoding="utf-8")):
+    # (the screenplay is ../shared's: skipped when the reference data is absent)
+    if which == "screenplay":
+        texts = [shared_path("corpus", "fountain", bench.CHARADE.name).read_text(encoding="utf-8")]
+    else:
+        texts = [bench.generate_session(60_000)]
+    for text in texts:
         doc = parse(text)
         assert (shape(doc.children), doc.has_inline_notes(), doc.problems) == general(text)
