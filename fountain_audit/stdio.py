@@ -35,6 +35,7 @@ class _Raw(io.FileIO):
         super().__init__(fd, mode, closefd=False)
         self.stream_name = name
         self.was_closed = closed
+        self.broken = False  # standard error failed once (see _guarded)
 
     def _fail(self, e: OSError) -> OSError:
         if e.errno != errno.EPIPE:
@@ -47,7 +48,16 @@ class _Raw(io.FileIO):
         return self._fail(OSError(errno.EBADF, f"{os.strerror(errno.EBADF)} ({closed})"))
 
     def _guarded(self, method, *args):
-        # ``method`` of io.FileIO, its errors named after the stream; EBADF on a closed one
+        # ``method`` of io.FileIO, its errors named after the stream; EBADF on a closed one.
+        # Standard error's are dropped (see guard): what it would have said is lost either way.
+        if self.stream_name == "standard error":
+            if self.was_closed or self.broken:
+                return len(args[0])
+            try:
+                return method(self, *args)
+            except OSError:
+                self.broken = True
+                return len(args[0])
         if self.was_closed:
             raise self._closed_error()
         try:
@@ -72,10 +82,14 @@ class _Raw(io.FileIO):
 
 
 def guard() -> None:
-    """Replace ``sys.stdin`` and ``sys.stdout`` (when they are Python's own, on descriptors 0 and 1,
-    or ``None``: closed) by streams on :class:`_Raw`, with the same encoding, error handler and
-    buffering. Streams a caller replaced (a test runner's) are left alone."""
-    for fd, name, attr, mode in ((0, "standard input", "stdin", "rb"), (1, "standard output", "stdout", "wb")):
+    """Replace ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` (when they are Python's own, on
+    descriptors 0, 1 and 2, or ``None``: closed) by streams on :class:`_Raw`, with the same
+    encoding, error handler and buffering. Streams a caller replaced (a test runner's) are left
+    alone. A standard error that cannot be written (``2>/dev/full``) or is closed (``2>&-``) drops
+    what is written to it: the run's exit status stays its own (an error's 2 read 1, the status
+    of findings, through the traceback of the failed write; adversarial trial)."""
+    for fd, name, attr, mode in ((0, "standard input", "stdin", "rb"), (1, "standard output", "stdout", "wb"),
+                                 (2, "standard error", "stderr", "wb")):
         old = getattr(sys, attr)
         closed = old is None
         if closed:

@@ -131,3 +131,25 @@ def test_a_reader_that_goes_away_still_keeps_the_status(tmp_path):
         p.stdout.read(5)
         p.stdout.close()
         assert (p.wait(timeout=60), p.stderr.read()) == (status, b"")
+
+
+def _stderr_to(target):
+    return lambda: (os.dup2(os.open(target, os.O_WRONLY), 2) if target else os.close(2))
+
+
+@pytest.mark.parametrize("args, status", [
+    (("lint", "missing.spmd"), 2),
+    (("lint", "--output-format", "bogus", "x"), 2),
+    (("dump", "missing.spmd"), 2),
+    (("lnt",), 2),
+    (("lint", str(SAMPLES / "clean-session.spmd")), 0),
+    (("lint", str(VIOLATION)), 1),
+])
+@pytest.mark.parametrize("stderr", ["/dev/full", None], ids=["2>/dev/full", "2>&-"])
+def test_a_standard_error_that_cannot_be_written_keeps_the_run_s_status(tmp_path, args, status, stderr):
+    """`lint missing.spmd 2>/dev/full` exited 1, the status of findings, through the traceback of
+    the failed write of its error message (adversarial trial): what standard error would say is
+    lost either way; the status is the run's."""
+    r = subprocess.run([sys.executable, "-m", "fountain_audit", *args], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                       stderr=None, timeout=60, env=cli_env(NO_COLOR="1"), preexec_fn=_stderr_to(stderr))
+    assert r.returncode == status
