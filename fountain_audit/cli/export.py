@@ -75,7 +75,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     """
     from fountain_audit import dump as dm
     from fountain_audit.cli.main import _fail, discover, no_session_file, reader_gone, refuse_output_over_inputs
-    from fountain_audit.commands.common import EMPTY_OUTPUT, PerReason, no_session_in, skip_non_session
+    from fountain_audit.commands.common import EMPTY_OUTPUT, PerReason, no_session_in
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.export import render
     from fountain_audit.export.common import SessionExport
@@ -153,7 +153,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             continue
         session = build_session(parse(text))
         if session.kind == "screenplay" and in_folder:  # found in a folder: not a session, say so
-            skip_non_session(name, describe_content(text, session.kind), told)
+            told.say(name, describe_content(text, session.kind))
             continue
         try:
             sessions.append(SessionExport(name, text, session, clock))

@@ -62,8 +62,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, no_session_file, reader_gone, \
         refuse_output_over_inputs
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
-    from fountain_audit.commands.common import (EMPTY_OUTPUT, PerReason, display_path, learn_inputs, no_session_in,
-                                                skip_non_session)
+    from fountain_audit.commands.common import EMPTY_OUTPUT, PerReason, display_path, learn_inputs, no_session_in
     from fountain_audit.parse.source import describe_content
     from fountain_audit.lint.linter import lint_session
     from fountain_audit.parse.fountain import gc_paused
@@ -154,7 +153,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
                     and describe_content(text) is None:
                 # found in a folder: not a session, as export and dump say (named, it gets its page; an
                 # empty or binary file keeps its page: its lint findings, E104/E105, are its report)
-                skip_non_session(name, describe_content(text, session.kind), told)
+                told.say(name, describe_content(text, session.kind))
                 skipped += 1
                 continue
             redactor = None

@@ -340,8 +340,10 @@ EMPTY_OUTPUT = "-o/--output: an empty path (give a file, or '-' for standard out
 
 
 class PerReason:
-    """Warnings about files, one per file for the first :attr:`EACH` files of each reason, then
-    one line counting the rest (a folder of 23 screenplays printed 23 lines; new-user trial):
+    """Warnings about files (dump's ``PerReason(": no records")``; export's and report's files
+    found in a folder that are no session, ``PerReason(", not a session: skipped")``), one per
+    file for the first :attr:`EACH` files of each reason, then one line counting the rest (a
+    folder of 23 screenplays printed 23 lines; new-user trial):
     ``say(name, "a plain screenplay (...)")`` → ``fountain-audit: warning: NAME: WHAT{tail}``;
     :meth:`close` → ``fountain-audit: warning: 20 more files: WHAT{tail}``."""
 
@@ -362,14 +364,6 @@ class PerReason:
                 more = n - self.EACH
                 secho(f"fountain-audit: warning: {more} more file{'s' if more > 1 else ''}: {what}{self.tail}",
                       err=True, fg="yellow")
-
-
-def skip_non_session(name: str, what: str, told: PerReason | None = None) -> None:
-    """Warn that ``name``, found in a folder, is ``what`` (:func:`fountain_audit.parse.source.describe_content`,
-    e.g. "a plain screenplay (no Harvey scene or note)") and not a session, so it is skipped
-    (export, report): through ``told`` (``PerReason(", not a session: skipped")``, closed by the
-    caller) when given, else at once."""
-    (told or PerReason(", not a session: skipped")).say(name, what)
 
 
 def no_session_in(action: str, paths, found: int) -> str:
