@@ -185,16 +185,14 @@ def test_no_error_level_false_positives_on_samples_and_shared():
     assert infos == []  # home paths in the material are all Workspace: paths
 
 
-def test_needle_gates_answer_as_substring_tests(monkeypatch):
-    """The regex gates that stand in for ``needle in text`` (privacy.detect._GATES) give the
-    same answer for every plugin needle: alone, inside other text, next to non-ASCII
-    characters (``?`` in the bytes the gates read), in other cases, and with one character
-    missing (absent). (Gates read texts of any size here: a text under ``_GATE_MIN`` is read
-    with ``in``.)"""
-    from fountain_audit.privacy import detect
-    from fountain_audit.privacy.detect import PLUGINS, _folded, _presence
-
-    monkeypatch.setattr(detect, "_GATE_MIN", 0)
+def test_needle_index_answers_as_substring_search():
+    """``Needles`` (one Aho-Corasick pass per form of the text, privacy.needles) gives the answers
+    of ``needle in hay`` and the starts of repeated ``hay.find`` (overlapping ones included) for
+    every plugin needle: alone, inside other text, next to non-ASCII characters (``?`` in the
+    bytes it reads), in other cases, overlapping itself, with one character missing (absent), and
+    in a text whose folded form is a ``str`` (U+0130, searched needle by needle)."""
+    from fountain_audit.privacy.detect import _NEEDLES, PLUGINS, _folded
+    from fountain_audit.privacy.needles import Needles
 
     cases = []
     for plugin in PLUGINS:
@@ -203,15 +201,22 @@ def test_needle_gates_answer_as_substring_tests(monkeypatch):
             variants += [needle[:k] + needle[k + 1:] for k in range(len(needle))]  # one character dropped
             variants += [needle[:k] + "é" + needle[k:] for k in range(1, len(needle))]
             for v in variants:
-                for text in (v, f"x{v}y", f"é{v}—", f"{v[:-1]}\n{v[-1:]}", f"{v} and {v}", f"aw{v}", f"{v}s"):
+                for text in (v, f"x{v}y", f"é{v}—", f"{v[:-1]}\n{v[-1:]}", f"{v} and {v}", f"aw{v}", f"{v}s",
+                             v + v[1:], f"\u0130{v}"):
                     cases.append((plugin, needle, text))
-    assert len(cases) > 2800
+    assert len(cases) > 3600
+    starts = 0
     for plugin, needle, text in cases:
         raw = text.encode("ascii", "replace")
         low = _folded(text, raw)
-        hay = low if plugin.lower else text
-        want = (needle.encode() if type(hay) is bytes else needle) in hay
-        assert _presence(raw, low)(needle, plugin.lower) == want, (plugin.kind, needle, text)
+        hay = low if plugin.lower else raw
+        word = needle.encode() if type(hay) is bytes else needle
+        want = [i for i in range(len(hay)) if hay.startswith(word, i)]
+        needles = Needles(raw, low, _NEEDLES)
+        assert needles.present(needle, plugin.lower) == bool(want), (plugin.kind, needle, text)
+        assert needles.starts(needle, plugin.lower) == want, (plugin.kind, needle, text)
+        starts += len(want)
+    assert starts > 1000
 
 
 def test_invisible_character_test_answers_as_substring_tests():
@@ -631,3 +636,39 @@ def test_home_paths_after_non_ascii_letters_and_long_user_names(text, found):
     """A home path right after a CJK or accented letter went unflagged and unredacted (the word
     boundary was Unicode's), and a user name past 300 characters was cut (adversarial trial)."""
     assert [(h.start, h.end, h.user) for h in find_home_paths(text)] == found
+
+
+def test_token_runs_answer_as_a_run_search():
+    """``_TokenRuns.holds(n)`` (the pre-check that skips Discord, Telegram and Twilio scans) answers
+    as a search for ``n`` token characters in a row: ASCII letters, digits, ``_``, ``-``, and ``?``
+    or a byte from 0x80 (a character the one-byte form replaced, possibly a Unicode digit)."""
+    import re
+
+    from fountain_audit.privacy.detect import _TokenRuns
+
+    run = re.compile(rb"[A-Za-z0-9_\-?\x80-\xff]+")
+    cases = [b"a" * 26, b"a" * 27, b"a" * 13 + b"." + b"a" * 13, b"x-y_z" * 6, b"?" * 35, b"\xe9" * 34 + b"1",
+             b"A" * 33 + b" ", b"", b"...:::", b"ab\ncd" * 20]
+    assert len(cases) == 10
+    for raw in cases:
+        longest = max((len(m) for m in run.findall(raw)), default=0)
+        runs = _TokenRuns(raw)
+        for n in (1, 26, 27, 34, 35):
+            assert runs.holds(n) is (longest >= n), (raw, n)
+    assert [_TokenRuns(raw).holds(27) for raw in cases] == [False, True, False, True, True, True, True, False,
+                                                            False, False]
+
+
+def test_run_checked_plugins_still_find_their_tokens():
+    """A Telegram bot token, a Discord bot token (one holding an Arabic-Indic digit, which ``\\d``
+    reads) and a Twilio key are found where they are (the run pre-check lets their scans run),
+    and nothing where no run is long enough."""
+    from fountain_audit.privacy.detect import find_secrets
+
+    telegram = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ"
+    discord = "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze\u0663b7Cq4se7kKWs"
+    twilio = "AC" + "0123456789abcdef" * 2
+    text = f"bot: {telegram}\nsee {discord} there\nsid {twilio}\n" + "plain words. no: tokens here\n" * 200
+    found = [(s.kind, s.start, s.end) for s in find_secrets(text)]
+    assert found == [("telegram-token", 5, 50), ("discord-token", 55, 114), ("twilio-key", 125, 159)]
+    assert find_secrets("plain words. no: tokens here\n" * 200) == []

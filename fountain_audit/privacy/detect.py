@@ -40,6 +40,7 @@ import re
 from fountain_audit.memos import on_forget
 from fountain_audit.records import record
 from fountain_audit.lazyre import LazyPattern, lazy
+from fountain_audit.privacy.needles import Needles
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
 if TYPE_CHECKING:
@@ -109,10 +110,11 @@ class _Plugin:
     shown. Its patterns are compiled when a text first holds one of its needles (:mod:`fountain_audit.lazyre`;
     a plain class, not a dataclass, which costs start-up time to create: issue 9)."""
 
-    __slots__ = ("kind", "label", "detector", "needles", "anchor", "lower", "shown", "by_needle", "scans", "own")
+    __slots__ = ("kind", "label", "detector", "needles", "anchor", "lower", "shown", "by_needle", "scans", "own",
+                 "run")
 
     def __init__(self, kind, label, detector, needles, anchor, lower=False, shown=SHOWN_PREFIX, by_needle=False,
-                 scans=(), own=None):
+                 scans=(), own=None, run=0):
         self.kind = kind
         self.label = label
         self.detector = detector    # "module.Class" in detect_secrets.plugins, imported when needed
@@ -123,12 +125,13 @@ class _Plugin:
         self.by_needle = by_needle  # candidate lines: those holding a needle (no regex scan)
         self.scans = scans          # match on exactly the anchor's lines, faster (else the anchor)
         self.own = own              # our own token pattern (``detector`` unused): see :func:`_own_tokens`
+        self.run = run              # the anchor matches only in a run of this many token characters (see _TokenRuns)
 
 
 def _p(kind, label, detector, needles, anchor, *, lower=False, shown=SHOWN_PREFIX, flags=0, by_needle=False,
-       scans=()):
+       scans=(), run=0):
     return _Plugin(kind, label, detector, tuple(needles), lazy(anchor, flags), lower, shown, by_needle,
-                   tuple(lazy(s, flags) for s in scans))
+                   tuple(lazy(s, flags) for s in scans), run=run)
 
 
 def _own(kind, label, needle, pattern, *, shown):
@@ -189,13 +192,13 @@ PLUGINS: tuple[_Plugin, ...] = (
     _p("npm-token", "npm token", "npm.NpmDetector", ("_authToken",), r"_authToken", shown=4),
     _p("pypi-token", "PyPI token", "pypi_token.PypiTokenDetector", ("pypi-Ag",), r"pypi-Ag", shown=5),
     _p("twilio-key", "Twilio API key", "twilio.TwilioKeyDetector", ("AC", "SK"), r"[AS][CK][a-z0-9]{32}",
-       shown=2, scans=(r"A[CK][a-z0-9]{32}", r"S[CK][a-z0-9]{32}")),
+       shown=2, scans=(r"A[CK][a-z0-9]{32}", r"S[CK][a-z0-9]{32}"), run=34),
     _p("mailchimp-key", "Mailchimp API key", "mailchimp.MailchimpDetector", ("-us",),
        r"[0-9a-z]{32}-us[0-9]", shown=0, scans=(r"-us[0-9](?<=[0-9a-z]{32}-us[0-9])",)),
     _p("discord-token", "Discord bot token", "discord.DiscordBotTokenDetector", (".",),
-       r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}", shown=0),
+       r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}", shown=0, run=27),
     _p("telegram-token", "Telegram bot token", "telegram_token.TelegramBotTokenDetector", (":",),
-       r":[0-9A-Za-z_-]{35}", shown=0),
+       r":[0-9A-Za-z_-]{35}", shown=0, run=35),
     _p("square-secret", "Square OAuth secret", "square_oauth.SquareOAuthDetector", ("sq0csp-",), r"sq0csp-",
        shown=7),
     _p("azure-storage-key", "Azure storage account key", "azure_storage_key.AzureStorageKeyDetector",
@@ -216,89 +219,9 @@ PLUGINS: tuple[_Plugin, ...] = (
 )
 #: Each plugin's needles as ASCII bytes (to look for them in a text's byte form).
 _NEEDLE_BYTES = {p: tuple(n.encode("ascii") for n in p.needles) for p in PLUGINS}
+#: Every plugin's needles, each with its form (``lower``: looked for in the folded text), for :class:`Needles`.
+_NEEDLES = tuple(sorted({(n, p.lower) for p in PLUGINS for n in p.needles}))
 _BY_KIND = {p.kind: p for p in PLUGINS}
-
-#: Faster presence tests for short needles than ``needle in text`` (a scan of the whole text
-#: each, about 30 of them): regular expressions over the text's ASCII bytes (or, ``lower``,
-#: over its folded bytes, see :func:`_folded`) that start with a literal, which ``re`` scans
-#: for in a tight loop (a literal word alone is fastest; a gate for several needles starts with
-#: a character they share and checks the rest by lookaround). Each matches wherever one of its
-#: needles occurs; when it stands for several, a match is confirmed needle by needle with
-#: ``in``. Other needles use ``in``, and every needle in a text under :data:`_GATE_MIN`. (One regex
-#: for all of them is slower: re then tries every alternative at each position whose character could
-#: start one.) Each gate is compiled when first needed (:mod:`fountain_audit.lazyre`).
-_GATES = (
-    (rb"A(?:KIA|SIA|BIA|CCA|3T|ccountKey=)", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T", "AccountKey="), False),
-    (rb"AC", ("AC",), False),
-    (rb"SK", ("SK",), False),
-    (rb"SG\.", ("SG.",), False),
-    (rb"gh", ("gh",), False),
-    (rb"gl", ("gl",), False),
-    (rb"_(?:live_|authToken)", ("k_live_", "_authToken"), False),
-    (rb"J(?:(?<=T3BlbkFJ)|(?<=eyJ))", ("T3BlbkFJ", "eyJ"), False),
-    (rb"sk-(?:proj|svcacct|admin)-", ("sk-proj-", "sk-svcacct-", "sk-admin-"), False),
-    (rb"P(?:RIVATE KEY|uTTY-User-Key)", ("PRIVATE KEY", "PuTTY-User-Key"), False),
-    (rb"://", ("://",), False),
-    (rb"-(?:us|(?<=pypi-)Ag|(?<=sq0csp-))", ("-us", "pypi-Ag", "sq0csp-"), False),
-    (rb"w(?:(?<=aw)(?=s)|(?<=pw)(?=d))", ("aws", "pwd"), True),
-    (rb"xox", ("xox",), True),
-    (rb"key", ("key",), True),
-    (rb"pass", ("pass",), True),
-    (rb"secret", ("secret",), True),
-    (rb"contrase", ("contrase",), True),
-)
-_GATE_OF = {(n, lower): (gate, len(needles) > 1)
-            for gate, needles, lower in ((lazy(rx), needles, lower) for rx, needles, lower in _GATES) for n in needles}
-#: The size from which a text's needles are looked for through :data:`_GATES`: compiling them
-#: (about 3 ms) costs more than the ``in`` scans they save below it (about 5 ms a megabyte; issue 9).
-_GATE_MIN = 1 << 19
-
-
-def _presence(raw: bytes, low: str | bytes) -> Callable[[str, bool], bool]:
-    """``present(needle, lower)``: does ``needle`` occur in the text (``raw``: its ASCII bytes,
-    one per code point, a non-ASCII byte for the others, which no needle holds) or, ``lower``, in its
-    folded form ``low``? Each answer and each gate is computed once; a needle holding a byte the
-    text lacks is answered without a search (see :func:`_holds_bytes`)."""
-    known: dict[tuple[str, bool], bool] = {}
-    gates: dict[LazyPattern, bool] = {}
-    held: dict[tuple[int, bool], bool] = {}  # (byte, lower) -> does that form of the text hold it?
-
-    def present(needle: str, lower: bool) -> bool:
-        key = (needle, lower)
-        hit = known.get(key)
-        if hit is None:
-            hay = low if lower else raw
-            word = _word(hay, needle)
-            gate = _GATE_OF.get(key) if type(hay) is bytes and len(hay) >= _GATE_MIN else None
-            if type(hay) is bytes and not _holds_bytes(hay, word, lower, held):
-                hit = False
-            elif gate is None:
-                hit = word in hay
-            else:
-                rx, shared = gate
-                g = gates.get(rx)
-                if g is None:
-                    g = gates[rx] = rx.search(hay) is not None
-                hit = g and (not shared or word in hay)
-            known[key] = hit
-        return hit
-    return present
-
-
-def _holds_bytes(hay: bytes, word: bytes, lower: bool, held: dict[tuple[int, bool], bool]) -> bool:
-    """Whether ``hay`` holds every byte of ``word`` (``False``: the word is not in it). Each byte
-    is a ``memchr`` of the text, looked for once (``held``: the answers so far, keyed by byte and
-    ``lower``, the form of the text ``hay`` is): a needle holding one byte the text lacks costs
-    no search of its own (a search of a short needle does about ten times the work of a
-    ``memchr`` over the same text)."""
-    for b in word:
-        has = held.get((b, lower))
-        if has is None:
-            has = held[b, lower] = b in hay
-        if not has:
-            return False
-    return True
-
 
 _AWS_ID_RE = lazy(r"(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}")
 _JWT_TAIL_RE = lazy(r"[A-Za-z0-9_\-.+/=]*")
@@ -954,7 +877,7 @@ def _forget_last_found() -> None:
 
 
 #: Below this many code points :func:`_plain_secrets` tests each needle with ``in`` directly, without
-#: :func:`_presence`'s memo (which pays off when a needle is asked for again on a large text).
+#: :class:`Needles` (whose one pass over a form of the text pays off when many needles are asked for).
 _SMALL_TEXT = 4096
 
 
@@ -966,7 +889,9 @@ def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | by
     (:func:`_split_json_secrets`) must be so."""
     raw = text.encode("ascii", "replace") if ascii_bytes is None else ascii_bytes
     low = _folded(text, raw) if folded is None else folded
-    present = _presence(raw, low)
+    needles = Needles(raw, low, _NEEDLES)
+    present = needles.present
+    runs = _TokenRuns(raw)
     found: list[Secret] = []
     small = len(text) < _SMALL_TEXT
     for plugin in PLUGINS:
@@ -976,9 +901,11 @@ def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | by
                 continue
         elif not any(present(n, plugin.lower) for n in plugin.needles):
             continue
+        if plugin.run and not runs.holds(plugin.run):
+            continue
         if plugin.kind == "keyword-secret":
             found.extend(_split_json_secrets(plugin, text, joined))
-        lines = _candidate_lines(plugin, text, low if plugin.lower else text, present)
+        lines = _candidate_lines(plugin, text, low if plugin.lower else text, needles)
         if not lines:
             continue
         if plugin.kind == "private-key":
@@ -990,6 +917,36 @@ def _plain_secrets(text: str, ascii_bytes: bytes | None = None, folded: str | by
             except Exception:  # noqa: BLE001 - a detector bug must not crash a lint run
                 continue
     return found
+
+
+class _TokenRuns:
+    """Does a text hold a run of ``n`` token characters (``[A-Za-z0-9_-]``, ``?`` or a non-ASCII
+    character, which may stand for a Unicode digit ``\\d`` reads)? A plugin whose anchor matches
+    only within such a run (its ``run``: Discord's 27, Telegram's 35, Twilio's 34) is skipped on a
+    text that holds none, without a scan of the text by its anchor (one ``translate`` of its
+    ASCII bytes ``raw``, then one search per length; issue 9: the anchors of Discord and Telegram
+    start at any ``.`` or ``:``, a scan as costly as the rest of the detection in prose)."""
+
+    __slots__ = ("_raw", "_form", "_known")
+
+    def __init__(self, raw: bytes) -> None:
+        self._raw = raw
+        self._form: bytes | None = None
+        self._known: dict[int, bool] = {}
+
+    def holds(self, n: int) -> bool:
+        """Is there a run of at least ``n`` token characters?"""
+        hit = self._known.get(n)
+        if hit is None:
+            if self._form is None:
+                self._form = self._raw.translate(_RUN_TABLE)
+            hit = self._known[n] = b"a" * n in self._form
+        return hit
+
+
+#: Each byte of a text's one-byte form to ``a`` when it may be a token character (see :class:`_TokenRuns`),
+#: else to a blank.
+_RUN_TABLE = bytes(0x61 if b >= 0x80 or chr(b) in "?_-" or chr(b).isalnum() else 0x20 for b in range(256))
 
 
 def _split_json_secrets(plugin: _Plugin, text: str,
@@ -1276,11 +1233,10 @@ def _repeats(text: str, found: list[Secret]) -> Iterator[Secret]:
         yield Secret(p, p + len(v), s.kind, s.label, v, s.shown)
 
 
-def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes,
-                     present: Callable[[str, bool], bool]) -> list[tuple[int, str]]:
+def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes, needles: Needles) -> list[tuple[int, str]]:
     """(start offset, text) of the lines the plugin may match, in order: lines where its anchor
-    regex matches, or (``by_needle``) lines holding a needle (``present`` ones) and then
-    matching the anchor."""
+    regex matches, or (``by_needle``) lines holding a needle (where ``needles`` finds them) and
+    then matching the anchor."""
     lines: dict[int, tuple[int, str]] = {}
     if plugin.by_needle and len(hay) != len(text):  # lower() changed the length (U+0130): no
         b = 0                                       # offsets from it, read line by line
@@ -1296,11 +1252,10 @@ def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes,
     if plugin.by_needle:  # (line ends, '=' and ':' are where they are in the text: read them in hay)
         nl, eq, colon = _word(hay, "\n"), _word(hay, "="), _word(hay, ":")
         for needle in plugin.needles:
-            if not present(needle, plugin.lower):
-                continue
-            needle = _word(hay, needle)
-            i = hay.find(needle)
-            while i >= 0:
+            e = -1
+            for i in needles.starts(needle, plugin.lower):
+                if i < e:
+                    continue  # (a line is read once, at its first occurrence of the needle)
                 b = hay.rfind(nl, 0, i) + 1
                 e = hay.find(nl, i)
                 e = len(hay) if e < 0 else e
@@ -1310,7 +1265,6 @@ def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes,
                         lines[b] = (b, line) if plugin.anchor.search(line) else None
                     else:
                         lines[b] = None
-                i = hay.find(needle, e)
         return [v for v in lines.values() if v is not None]
     scans = plugin.scans or (plugin.anchor,)
     n = len(text)
