@@ -329,8 +329,14 @@ def test_stdin_filename_names_standard_input():
     r = CliRunner().invoke(main, ["diff", "--stdin-filename", "replay.spmd", str(clean), "-"], input=text)
     assert (r.exit_code, r.stdout.splitlines()[:3]) == (0, [f"--- {clean}", "+++ replay.spmd", "no differences"])
     r = CliRunner().invoke(main, ["show", "--stdin-filename", "s.spmd", str(clean), "t1"])
-    assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename names standard input ('-'), "
-                                             "which is not FILE; it is not used\n")
+    assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename only applies when FILE is '-' "
+                                             "(standard input); it is not used\n")
+    r = CliRunner().invoke(main, ["provenance", "--stdin-filename", "s.spmd", str(clean)])
+    assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename only applies when FILE is '-' "
+                                             "(standard input); it is not used\n")
+    r = CliRunner().invoke(main, ["diff", "--stdin-filename", "s.spmd", str(clean), str(clean)])
+    assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename only applies when A or B is "
+                                             "'-' (standard input); it is not used\n")
 
 
 def test_a_turn_id_in_a_file_without_turns_names_its_scenes(tmp_path):
