@@ -1,8 +1,11 @@
-"""Reading back the files of a cache (lint results, parser tables) only when this user wrote
-them: what a cache holds is trusted when read (a pickled parser table runs code when loaded,
-a lint entry decides what is reported), so a file another user could have planted or changed
-is refused. Imports nothing beyond the standard library's ``os``, ``stat`` and ``errno``
-(a warm-cache lint reads through this at start-up)."""
+"""Files trusted because this user wrote them: the files of a cache (lint results, parser
+tables) and a configuration file found by discovery. What a cache holds is trusted when read
+(a pickled parser table runs code when loaded, a lint entry decides what is reported), and a
+configuration found in an ancestor such as ``/tmp`` decides which rules run, so a file another
+user could have planted or changed is refused. :func:`doubt` says why a file (or folder) may
+hold another user's writing; :func:`read_own_file` reads a cache file under its strictest
+rule. Imports nothing beyond the standard library's ``os``, ``stat`` and ``errno`` (a
+warm-cache lint reads through this at start-up)."""
 
 from __future__ import annotations
 
@@ -22,6 +25,34 @@ def read_own_file(path: str | os.PathLike) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
-        if hasattr(os, "geteuid") and (info.st_uid != os.geteuid() or info.st_mode & 0o022):
+        if doubt(info) is not None:
             raise PermissionError(errno.EPERM, "not owned by this user alone", os.fspath(path))
         return f.read()
+
+
+def doubt(info: os.stat_result, *, root_trusted: bool = False, own_group_may_write: bool = False,
+          sticky_folder: bool = False) -> str | None:
+    """Why the file or folder whose status is ``info`` (``os.stat``/``os.fstat``) may hold what
+    another user wrote, or ``None``: ``"owned by another user (uid N)"`` or ``"writable by other
+    users"``. Always ``None`` where there is no ``os.geteuid`` (Windows: no such check).
+
+    The rule has three parameters, each off for a cache file (:func:`read_own_file`: owned by
+    this user, writable by no group) and on for a configuration file or its folder
+    (:mod:`fountain_audit.lint.config`):
+
+    - ``root_trusted``: a file root owns is trusted too (a system-wide configuration);
+    - ``own_group_may_write``: group write is allowed when the group is the user's own (with a
+      umask of 002 the user's files are writable by the user's private group, which holds no
+      one else); write by a group not the user's own, or by anyone, is not;
+    - ``sticky_folder``: ``info`` is a folder, and when it has the sticky bit (as ``/tmp``) the
+      others who may write to it cannot replace a file they do not own: not a doubt."""
+    if not hasattr(os, "geteuid"):
+        return None
+    uid = info.st_uid
+    if uid != os.geteuid() and not (root_trusted and uid == 0):
+        return f"owned by another user (uid {uid})"
+    mode = info.st_mode
+    group_writes = mode & 0o020 and not (own_group_may_write and info.st_gid == os.getegid())
+    if (mode & 0o002 or group_writes) and not (sticky_folder and mode & stat.S_ISVTX):
+        return "writable by other users"
+    return None

@@ -63,8 +63,8 @@ def test_stdin_with_filename():
     r = run("lint", "--stdin-filename", "x.spmd", "--format", "json", input=A03.encode())
     assert r.exit_code == 1 and json.loads(r.stdout)["files"] == ["x.spmd"]
     r = run("lint", "--stdin-filename", "x.spmd", str(SAMPLES / "clean-session.spmd"), input=A03.encode())
-    assert (r.exit_code, r.stderr) == (0, "fountain-audit: warning: --stdin-filename names standard input ('-'), "
-                                          "which is not among the paths; it is not used\n")
+    assert (r.exit_code, r.stderr) == (0, "fountain-audit: warning: --stdin-filename only applies when one of the "
+                                          "paths is '-' (standard input); it is not used\n")
 
 
 def test_missing_path_exits_2_but_lints_the_rest(tmp_path):

@@ -514,3 +514,30 @@ def test_a_configuration_of_this_user_alone_applies(tmp_path, monkeypatch):
     config.chmod(0o664)  # writable by the user's own group (a umask of 002): the user's file still
     (tmp_path / "x").chmod(0o775)
     assert _lint(str(session)) == ([], "")
+
+
+@posix_only
+def test_one_doubt_serves_the_cache_and_the_configuration_with_their_rules():
+    """fountain_audit.owned.doubt is both checks: a cache file (read_own_file) must be this
+    user's and writable by no group; a configuration file (lint.config._doubt) may be root's and
+    writable by the user's own group, and its folder may be writable by others when sticky."""
+    from fountain_audit.owned import doubt
+
+    def info(mode, uid=None, gid=None):  # an os.stat_result with st_mode, st_uid, st_gid
+        uid, gid = os.geteuid() if uid is None else uid, os.getegid() if gid is None else gid
+        return os.stat_result((mode, 0, 0, 1, uid, gid, 0, 0, 0, 0))
+
+    config = {"root_trusted": True, "own_group_may_write": True}
+    other = os.getegid() + 1
+    cases = [  # (status, cache's answer, configuration file's answer, configuration folder's answer)
+        (info(0o100644), None, None, None),
+        (info(0o100664), "writable by other users", None, None),
+        (info(0o100664, gid=other), "writable by other users", "writable by other users", "writable by other users"),
+        (info(0o100646), "writable by other users", "writable by other users", "writable by other users"),
+        (info(0o041777), "writable by other users", "writable by other users", None),  # a sticky folder (/tmp)
+        (info(0o100644, uid=0), None if os.geteuid() == 0 else "owned by another user (uid 0)", None, None),
+        (info(0o100644, uid=os.geteuid() + 1), *[f"owned by another user (uid {os.geteuid() + 1})"] * 3),
+    ]
+    for status, cache, file, folder in cases:
+        assert (doubt(status), doubt(status, **config), doubt(status, **config, sticky_folder=True)) == (
+            cache, file, folder), oct(status.st_mode)

@@ -511,8 +511,51 @@ def test_redact_of_a_directory_is_a_usage_error_that_says_redact_takes_files(tmp
         assert r.returncode == 2 and r.stdout == ""
         assert "cannot read" not in r.stderr and r.stderr.startswith("Usage: ")
         assert f"\n\nError: {d}" in r.stderr and r.stderr.endswith(
-            f": a directory: redact takes session files (for every one under it: find {d} \\( -name '*.spmd' -o -name "
-            f"'*.fountain' \\) -exec fountain-audit redact --in-place {{}} +)\n")
+            ": a directory: redact takes session files. To write a redacted copy of every session file under it to "
+            f"redacted/ (the originals untouched): find {d} \\( -name '*.spmd' -o -name '*.fountain' \\) -exec sh -c "
+            "'fountain-audit redact \"$1\" -o \"redacted/$1\"' sh {} \\; (--in-place instead overwrites each "
+            "original with its redacted copy: no unredacted file is kept)\n")
+    assert a.read_text(encoding="utf-8") == TEXT and not (tmp_path / "out").exists()
+
+
+def test_the_hint_for_a_directory_writes_copies_elsewhere_and_leaves_the_originals(tmp_path):
+    """The command the directory hint gives (find ... -exec sh -c 'fountain-audit redact "$1" -o
+    "redacted/$1"') writes each session file's copy under redacted/, nested folders and a name
+    with a blank and a quote too, and leaves the originals as they were; a folder whose name the
+    shell would split is quoted in the hint."""
+    import shlex
+    import shutil
+    d = tmp_path / "it's mine"
+    (d / "sub").mkdir(parents=True)
+    for name in ("a.spmd", "sub/b c.fountain"):
+        (d / name).write_text(TEXT, encoding="utf-8")
+    r = cli("redact", str(d), cwd=tmp_path)
+    hint = r.stderr.rsplit(": find ", 1)[1].split(" (--in-place", 1)[0]
+    assert hint.startswith(shlex.quote(str(d)) + " ")
+    scripts = Path(sys.executable).parent  # (the fountain-audit of this installation, first on PATH)
+    if not (scripts / "fountain-audit").exists():
+        scripts = Path(shutil.which("fountain-audit") or pytest.skip("no fountain-audit command")).parent
+    env = {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["sh", "-c", "find " + hint], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    for name in ("a.spmd", "sub/b c.fountain"):
+        assert (d / name).read_text(encoding="utf-8") == TEXT  # the original untouched
+        copy = (tmp_path / "redacted" / str(d).lstrip("/") / name).read_text(encoding="utf-8")
+        assert VALUES["github"] not in copy and "<redacted:github-token>" in copy
+
+
+def test_several_files_without_in_place_say_how_to_keep_the_originals(tmp_path):
+    a, b = tmp_path / "a.spmd", tmp_path / "b.spmd"
+    for f in (a, b):
+        f.write_text(TEXT, encoding="utf-8")
+    for args in ([str(a), str(b)], [str(a), str(b), "-o", str(tmp_path / "out")]):
+        r = cli("redact", *args)
+        assert (r.returncode, r.stdout) == (2, "")
+        assert r.stderr.endswith(
+            "\n\nError: several files: without --in-place, redact writes the copy of one FILE (to -o OUT or standard "
+            "output). To keep the originals, run it once per file: for f in FILE...; do fountain-audit redact \"$f\" -o "
+            "\"redacted/$f\"; done (--in-place instead overwrites each original with its redacted copy: no unredacted "
+            "file is kept)\n")
     assert a.read_text(encoding="utf-8") == TEXT and not (tmp_path / "out").exists()
 
 
@@ -902,5 +945,5 @@ def test_redact_names_standard_input_by_stdin_filename(tmp_path):
                    "A\nhi\n", encoding="utf-8")
     r = CliRunner().invoke(main, ["redact", str(src), "--stdin-filename", "x", "-o", str(tmp_path / "c.spmd")])
     assert r.exit_code == 0
-    assert r.stderr.splitlines()[0] == ("fountain-audit: warning: --stdin-filename names standard input ('-'), which "
-                                        "is not among the files; it is not used")
+    assert r.stderr.splitlines()[0] == ("fountain-audit: warning: --stdin-filename only applies when one of the files "
+                                        "is '-' (standard input); it is not used")

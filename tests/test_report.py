@@ -648,8 +648,8 @@ def test_standard_input_gets_a_page_named_stdin_or_after_stdin_filename(tmp_path
     assert r.exit_code == 0 and "<title>s.spmd — fountain-audit report</title>" in Path("one.html").read_text("utf-8")
     r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"), "--stdin-filename", "s.spmd",
                                   "-o", "clean.html"])
-    assert (r.exit_code, r.stderr.splitlines()[0]) == (0, "fountain-audit: warning: --stdin-filename names standard "
-                                                          "input ('-'), which is not among the paths; it is not used")
+    assert (r.exit_code, r.stderr.splitlines()[0]) == (0, "fountain-audit: warning: --stdin-filename only applies when "
+                                                          "one of the paths is '-' (standard input); it is not used")
 
 
 def test_a_page_output_in_missing_folders_creates_them(tmp_path):

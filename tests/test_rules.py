@@ -558,3 +558,132 @@ def test_impossible_hand_off_time_is_h101(stamp):
     # a valid time, or a label that is no time, is not reported
     for label in ("2026-07-01T10:04:05+02:00", "2026-07-01T10:04:05.5Z", "SUMMARY"):
         assert _found(f"INT. HAND-OFF - {label}\n\nHARVEY\nBye.\n", "H101") == []
+
+
+_ANNOTATED = """Title: Harvey Session
+Author: RSDOIEL
+
+FADE IN:
+
+
+INT. CONTEXT RECALL 2026-06-24 10:00:01{recall}
+
+[[recall: workspace_profile_250928 (workspace_profile) — score 1.00]]
+
+
+INT. HARVEY AND RSDOIEL TALKING 2026-06-24 10:00:05{chat}
+
+Harvey and RSDOIEL are in chat mode. Model: LLAMA3. Workspace: /w.
+
+RSDOIEL
+What is 2+2?
+
+HARVEY
+Forwarding to LLAMA3.
+
+LLAMA3
+4
+
+
+INT. SHELL 2026-06-24 10:03:15{shell}
+
+RSDOIEL
+! go build ./...
+
+SHELL
+ok
+
+[[shell: go build ./... — exit 0]]
+
+
+EXT. MISTRAL AND RSDOIEL 2026-06-24 10:04:00{ext}
+
+Harvey routing to MISTRAL. Workspace: /w.
+
+RSDOIEL
+@mistral review this fix
+
+HARVEY
+Forwarding to MISTRAL.
+
+MISTRAL
+ok
+
+THE END.
+"""
+
+
+def _all_found(text):
+    return [(d.code, d.line, d.column, d.end_line, d.end_column, d.message)
+            for d in lint_text(text, "s.spmd", Selection.build())]
+
+
+def test_text_after_a_heading_timestamp_is_reported_as_such_and_the_heading_still_read():
+    """`TALKING 2026-06-24 10:02:30   <- junk`: H101 said the heading "has no timestamp" (it has
+    one, followed by text), and the shell, context recall and EXT. headings lost their kind (H103,
+    P104, N104, R101 followed). Now any text after the timestamp is read as a design document's
+    `← comment` is: the scene keeps its kind and timestamp, and the only finding is H101's, naming
+    the timestamp and the trailing text (a `← comment`, tolerated by the recorder inventory, is
+    H102's, info)."""
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+
+    clean = _ANNOTATED.format(recall="", chat="", shell="", ext="")
+    ascii_arrows = _ANNOTATED.format(recall="   <- recall", chat="   <- junk", shell="\t<- shell", ext=" <- (W4)")
+    arrows = _ANNOTATED.format(recall="   ← recall", chat="   ← junk", shell="\t← shell", ext=" ← (W4)")
+    assert _all_found(clean) == []
+    # (line, kind, timestamp, comment, end column of the `<-` heading: the `←` one is a character shorter)
+    headings = [(7, "context-recall", "2026-06-24 10:00:01", "recall", 52),
+                (12, "chat", "2026-06-24 10:00:05", "junk", 62),
+                (26, "shell", "2026-06-24 10:03:15", "shell", 40),
+                (37, "ext-chat", "2026-06-24 10:04:00", "(W4)", 53)]
+    assert _all_found(ascii_arrows) == [
+        ("H101", line, 1, line, end, f"{kind} scene heading's timestamp '{ts}' is followed by trailing text "
+                                     f"'<- {word}' (expected 'YYYY-MM-DD HH:MM:SS' at the end)")
+        for line, kind, ts, word, end in headings]
+    assert _all_found(arrows) == [
+        ("H102", line, 1, line, end - 1, f"scene timestamp '{ts}' is followed by a design-doc comment '← {word}'; "
+                                         "the recorder writes nothing after the timestamp")
+        for line, kind, ts, word, end in headings]
+    assert _all_found(ascii_arrows)[1] == (
+        "H101", 12, 1, 12, 62, "chat scene heading's timestamp '2026-06-24 10:00:05' is followed by trailing text "
+                               "'<- junk' (expected 'YYYY-MM-DD HH:MM:SS' at the end)")
+
+    def read(text):
+        s = build_session(parse(text))
+        return [(sc.info.kind, sc.info.place, sc.info.timestamp, sc.info.timestamp_form) for sc in s.scenes], \
+            len(s.turns), [sc.info.annotation for sc in s.scenes]
+
+    assert read(ascii_arrows)[:2] == read(arrows)[:2] == read(clean)[:2]
+    assert read(ascii_arrows)[2] == ["<- recall", "<- junk", "<- shell", "<- (W4)"]
+    assert read(arrows)[2] == ["← recall", "← junk", "← shell", "← (W4)"]
+
+
+@pytest.mark.parametrize("heading, found", [
+    # a loose timestamp followed by text: both deviations, each by its rule
+    ("INT. HARVEY AND BOB TALKING — 2026-09-01 09:00 <- x", [
+        ("H101", "chat scene heading's timestamp '2026-09-01 09:00' is followed by trailing text '<- x' "
+                 "(expected 'YYYY-MM-DD HH:MM:SS' at the end)"),
+        ("H102", "loose scene timestamp '2026-09-01 09:00' (an em dash before it and no seconds); the recorder "
+                 "writes one space, then YYYY-MM-DD HH:MM:SS")]),
+    ("INT. HARVEY AND BOB TALKING — 2026-09-01 09:00   ← x", [
+        ("H102", "loose scene timestamp '2026-09-01 09:00' (an em dash before it and no seconds); the recorder "
+                 "writes one space, then YYYY-MM-DD HH:MM:SS"),
+        ("H102", "scene timestamp '2026-09-01 09:00' is followed by a design-doc comment '← x'; the recorder writes "
+                 "nothing after the timestamp")]),
+    # text, then a `← comment`: the text is what H101 names, the comment with it
+    ("INT. HARVEY AND BOB TALKING 2026-09-01 09:00:10 <- x ← y", [
+        ("H101", "chat scene heading's timestamp '2026-09-01 09:00:10' is followed by trailing text '<- x ← y' "
+                 "(expected 'YYYY-MM-DD HH:MM:SS' at the end)")]),
+    # an impossible timestamp followed by text: both said
+    ("INT. HARVEY AND BOB TALKING 2026-13-45 09:00:10 <- x", [
+        ("H101", "chat scene heading's timestamp '2026-13-45 09:00:10' is followed by trailing text '<- x' "
+                 "(expected 'YYYY-MM-DD HH:MM:SS' at the end)"),
+        ("H101", "scene heading timestamp '2026-13-45 09:00:10' is not a valid date and time")]),
+    # no timestamp before the comment: "no timestamp" is true
+    ("INT. HARVEY AND BOB TALKING   ← x", [
+        ("H101", "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)")]),
+])
+def test_text_after_a_timestamp_with_other_deviations(heading, found):
+    text = _ONE_TURN.replace("INT. HARVEY AND BOB TALKING 2026-09-01 09:00:10", heading)
+    assert [(code, message) for code, line, _, message in _found(text, "H101", "H102") if line == 6] == found

@@ -329,8 +329,14 @@ def test_stdin_filename_names_standard_input():
     r = CliRunner().invoke(main, ["diff", "--stdin-filename", "replay.spmd", str(clean), "-"], input=text)
     assert (r.exit_code, r.stdout.splitlines()[:3]) == (0, [f"--- {clean}", "+++ replay.spmd", "no differences"])
     r = CliRunner().invoke(main, ["show", "--stdin-filename", "s.spmd", str(clean), "t1"])
-    assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename names standard input ('-'), "
-                                             "which is not FILE; it is not used\n")
+    assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename only applies when FILE is '-' "
+                                             "(standard input); it is not used\n")
+    r = CliRunner().invoke(main, ["provenance", "--stdin-filename", "s.spmd", str(clean)])
+    assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename only applies when FILE is '-' "
+                                             "(standard input); it is not used\n")
+    r = CliRunner().invoke(main, ["diff", "--stdin-filename", "s.spmd", str(clean), str(clean)])
+    assert r.exit_code == 0 and r.stderr == ("fountain-audit: warning: --stdin-filename only applies when A or B is "
+                                             "'-' (standard input); it is not used\n")
 
 
 def test_a_turn_id_in_a_file_without_turns_names_its_scenes(tmp_path):
@@ -341,3 +347,24 @@ def test_a_turn_id_in_a_file_without_turns_names_its_scenes(tmp_path):
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == f"fountain-audit: error: {f}: unknown id 't1': the file has no turns; its scenes are s1–s2\n"
     assert run(str(f), "s2").stdout == "5 | EXT. GARDEN - NIGHT\n6 |\n7 | She leaves.\n"
+
+
+@pytest.mark.parametrize("text, ident, hint", [
+    # a title page and two scenes: s0 (the title page) is no scene
+    ("Title: Play\nAuthor: Ana\n\nINT. KITCHEN - DAY\n\nAna waits.\n\nEXT. GARDEN - NIGHT\n\nShe leaves.\n", "s3",
+     "the file has scenes s1–s2"),
+    ("Title: Play\nAuthor: Ana\n\nINT. KITCHEN - DAY\n\nAna waits.\n", "s3.tool1", "the file has scenes s1"),
+    # no scene heading at all: no scenes, and s0 is all its text (before an end marker)
+    ("Title: Play\nAuthor: Ana\n\nAna waits.\n", "s1", "the file has no scenes; s0 is its text"),
+    ("Title: Play\nAuthor: Ana\n\nAna waits.\n", "s2.tool1", "the file has no scenes; s0 is its text"),
+    ("Ana waits.\n\nTHE END.\n", "s1", "the file has no scenes; s0 is its text before the end marker (end)"),
+    ("Title: Play\nAuthor: Ana\n\nAna waits.\n", "t1", "the file has no turns"),
+])
+def test_a_plain_screenplay_names_its_real_scenes_once(tmp_path, text, hint, ident):
+    """A plain screenplay (no Harvey session): an unknown scene id names the scenes it has, never
+    the title region s0 as one (it said "the file has scenes s0"), and the one error line is all
+    that is printed."""
+    f = tmp_path / "play.fountain"
+    f.write_text(text, encoding="utf-8")
+    r = run(str(f), ident)
+    assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"fountain-audit: error: {f}: unknown id '{ident}': {hint}\n")

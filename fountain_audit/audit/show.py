@@ -276,13 +276,15 @@ class Elements:
         if head:
             letter = head.group(1)
             word = {"s": "scenes", "t": "turns", "n": "AST nodes"}[letter]
-            top = [i for i in recs if re.fullmatch(rf"{letter}\d+", i)]
-            top = [i for i in top if i != "s0"] or top
+            top = [i for i in recs if re.fullmatch(rf"{letter}\d+", i) and i != "s0"]  # (s0: text before any scene)
             if top:
                 return f"the file has {word} {_compress(top)}"
             scenes = [i for i in recs if re.fullmatch(r"s\d+", i) and i != "s0"]
             if letter == "t" and scenes:  # a screenplay, or scenes without turns: its scenes can be shown
                 return f"the file has no turns; its scenes are {_compress(scenes)}"
+            if letter == "s" and "s0" in recs:  # no scene heading: all its text before any end marker is s0
+                return "the file has no scenes; s0 is its text" + (" before the end marker (end)" if "end" in recs
+                                                                    else "")
             return f"the file has no {word}"
         if ident.startswith("L"):
             return self._lines_hint()

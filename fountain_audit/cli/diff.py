@@ -150,8 +150,8 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
                 stdin_text = _read_stdin()
             redaction.pool([stdin_text if p == "-" else _read_quietly(p) for p in dict.fromkeys((a, b))])
         if stdin_filename and "-" not in (a, b):
-            click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is neither A "
-                        "nor B; it is not used", err=True, fg="yellow")
+            from fountain_audit.commands.common import warn_unused_stdin_filename
+            warn_unused_stdin_filename("A or B")
         side_a = _read(a, options, stdin_used, redaction, stdin_text=stdin_text, stdin_name=stdin_filename)
         side_b = _read(b, options, stdin_used, redaction, side_a, stdin_text, stdin_filename)
         result = diffing.diff_sides(side_a, side_b, options).filtered(categories or None)

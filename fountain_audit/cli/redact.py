@@ -35,12 +35,13 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
     note kinds; tool-call arguments that were JSON still are); if it would not, nothing is
     written for that file. Without -o or --in-place the copy of the one FILE goes to
     standard output. FILE is a file, not a directory (a usage error: name the files,
-    e.g. DIR/*.spmd).
+    e.g. DIR/*.spmd). --in-place overwrites the originals: no unredacted file is kept.
 
     \b
     Examples:
       fountain-audit redact session.spmd -o session.redacted.spmd
-      fountain-audit redact --in-place sessions/*.spmd
+      for f in sessions/*.spmd; do fountain-audit redact "$f" -o "redacted/$f"; done
+      fountain-audit redact --in-place sessions/*.spmd     # overwrites the originals
       cat s.spmd | fountain-audit redact - --stdin-filename s.spmd -o shared.spmd
 
     Exit status: 0 written; 1 a copy would not keep the structure; 2 usage error, an
@@ -63,12 +64,11 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
         raise click.UsageError("choose one of -o and --in-place")
     for f in files:  # before anything is read or written
         if f != "-" and os.path.isdir(f):
-            folder = terminal_safe(f.rstrip("/") or f)  # (every session file under it, nested, both suffixes)
-            raise click.UsageError(f"{terminal_safe(f)}: a directory: redact takes session files (for every one "
-                                   f"under it: find {folder} \\( -name '*.spmd' -o -name '*.fountain' \\) "
-                                   f"-exec fountain-audit redact --in-place {{}} +)")
+            raise click.UsageError(f"{terminal_safe(f)}: a directory: redact takes session files. {_copies_of(f)}")
     if not in_place and len(files) > 1:
-        raise click.UsageError("several files: use --in-place (or one FILE with -o)")
+        raise click.UsageError("several files: without --in-place, redact writes the copy of one FILE (to -o OUT or "
+                               "standard output). To keep the originals, run it once per file: for f in FILE...; do "
+                               "fountain-audit redact \"$f\" -o \"redacted/$f\"; done (" + _IN_PLACE_WARNING + ")")
     if output_file and files[0] != "-":  # -o over the input would replace the original: --in-place says that
         from fountain_audit.cli.outputs import is_same_file
         if is_same_file(output_file, files[0]):
@@ -81,8 +81,8 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
             _error(f"{output_file}: refusing to write the redacted copy over its input (standard input)")
             sys.exit(2)
     if stdin_filename and "-" not in files:
-        click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the "
-                    "files; it is not used", err=True, fg="yellow")
+        from fountain_audit.commands.common import warn_unused_stdin_filename
+        warn_unused_stdin_filename("one of the files")
     status = 0
     for f in files:
         name = (stdin_filename or "-") if f == "-" else f  # (the name in messages, as lint names standard input)
@@ -164,6 +164,23 @@ def _is_terminal(stream) -> bool:
 def _plain(text: str) -> bool:
     """No undecodable bytes (lone surrogates): the text can be written as UTF-8."""
     return not any("\udc80" <= c <= "\udcff" for c in text)
+
+
+#: What --in-place does, said wherever a hint names it.
+_IN_PLACE_WARNING = "--in-place instead overwrites each original with its redacted copy: no unredacted file is kept"
+
+
+def _copies_of(folder: str) -> str:
+    """The hint for a directory given as FILE: the command that writes a redacted copy of every
+    session file under ``folder`` (nested, both suffixes) to the same path under ``redacted/``,
+    leaving the originals alone, then what ``--in-place`` would do instead. ``folder`` is shown
+    terminal-safe and quoted for the shell."""
+    import shlex
+
+    where = shlex.quote(terminal_safe(folder.rstrip("/") or folder))
+    return (f"To write a redacted copy of every session file under it to redacted/ (the originals untouched): "
+            f"find {where} \\( -name '*.spmd' -o -name '*.fountain' \\) -exec sh -c "
+            f"'fountain-audit redact \"$1\" -o \"redacted/$1\"' sh {{}} \\; ({_IN_PLACE_WARNING})")
 
 
 def _error(message: str) -> None:

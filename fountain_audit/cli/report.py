@@ -62,7 +62,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     from fountain_audit.cli.main import Config, ConfigError, Selection, discover, load_config, no_session_file, reader_gone, \
         refuse_output_over_inputs
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
-    from fountain_audit.commands.common import EMPTY_OUTPUT, PerReason, display_path, learn_inputs, no_session_in
+    from fountain_audit.commands.common import (EMPTY_OUTPUT, PerReason, display_path, learn_inputs, no_session_in,
+                                                warn_unused_stdin_filename)
     from fountain_audit.parse.source import describe_content
     from fountain_audit.lint.linter import lint_session
     from fountain_audit.parse.fountain import gc_paused
@@ -86,8 +87,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     if output == "":
         raise click.UsageError(EMPTY_OUTPUT)
     if stdin_filename and "-" not in paths:
-        click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the "
-                    "paths; it is not used", err=True, fg="yellow")
+        warn_unused_stdin_filename("one of the paths")
     files, errors = discover(paths, cfg)
     to_stdout = output == "-"  # the one page on standard output (not a directory named '-')
     from fountain_audit.atomic import resolve_target

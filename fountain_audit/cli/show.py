@@ -29,8 +29,8 @@ def read_session(path: str, redact: bool = False, redact_paths: bool = False, wa
     from fountain_audit.parse.source import decode_bytes, read_path, why_unreadable
 
     if stdin_filename and path != "-":
-        click.secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not FILE; "
-                    "it is not used", err=True, fg="yellow")
+        from fountain_audit.commands.common import warn_unused_stdin_filename
+        warn_unused_stdin_filename("FILE")
     try:
         text = decode_bytes(sys.stdin.buffer.read()) if path == "-" else read_path(path)
     except OSError as e:

@@ -334,6 +334,15 @@ def nothing_selected(cfg: Config) -> str:
     return "no rule selected: every selected rule is ignored"
 
 
+def warn_unused_stdin_filename(where: str) -> None:
+    """Warn on standard error that ``--stdin-filename`` was given to a command that reads no
+    ``-``; ``where`` names what would have to be ``-`` (``"FILE"``, ``"one of the paths"``,
+    ``"A or B"``): ``fountain-audit: warning: --stdin-filename only applies when FILE is '-'
+    (standard input); it is not used``."""
+    secho(f"fountain-audit: warning: --stdin-filename only applies when {where} is '-' (standard input); "
+          "it is not used", err=True, fg="yellow")
+
+
 #: The usage error of an empty ``-o ''`` (lint, export, redact, report): read as no ``-o``, it
 #: printed the report on standard output and exited 0.
 EMPTY_OUTPUT = "-o/--output: an empty path (give a file, or '-' for standard output)"

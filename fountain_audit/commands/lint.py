@@ -14,7 +14,8 @@ import sys
 
 from fountain_audit.commands.common import (EMPTY_OUTPUT, ISOLATED_WITH_CONFIG, Console, UsageError, _fail, _force_excluded, _option_rules, discover, echo,
                                             env_color, no_session_file, nothing_selected, read_stdin,
-                                            reader_gone, refuse_output_over_inputs, secho, under_cwd)
+                                            reader_gone, refuse_output_over_inputs, secho, under_cwd,
+                                            warn_unused_stdin_filename)
 from fountain_audit.lint.config import Config, ConfigError, load_config
 from fountain_audit.lint.diagnostics import failing_severities
 from fountain_audit.lint.selection import RuleSelectionError, Selection
@@ -58,8 +59,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
     if output_file == "-":  # -o - : standard output, as without -o (not a file named '-')
         output_file = None
     if stdin_filename and paths and "-" not in paths:
-        secho("fountain-audit: warning: --stdin-filename names standard input ('-'), which is not among the paths; "
-              "it is not used", err=True, fg="yellow")
+        warn_unused_stdin_filename("one of the paths")
     paths = paths or (("-",) if stdin_filename else (".",))  # as ruff: --stdin-filename alone reads standard input
     select = _option_rules("--select", select)
     extend_select = _option_rules("--extend-select", extend_select)

@@ -241,34 +241,27 @@ def _find_config(start: str, refused: set[str] | None = None) -> str | None:
 def _doubt(path: str) -> str | None:
     """Why the configuration file ``path`` (found by discovery) cannot be trusted, or ``None``:
     another user (not root) owns it or the directory holding it, or others (or a group not the
-    user's own) may write to it, or to its directory when that has no sticky bit (as ``/tmp`` has). Such a file could have been planted
-    (a ``fountain-audit.toml`` in ``/tmp`` saying ``ignore = ["V"]`` would silence the secret
-    rules), as a cache file could (see :mod:`fountain_audit.owned`). Not checked where there is
-    no ``os.geteuid`` (Windows); a file that cannot be examined is left to the reading."""
+    user's own) may write to it, or to its directory when that has no sticky bit (as ``/tmp`` has):
+    :func:`fountain_audit.owned.doubt` with root trusted and the user's own group allowed to
+    write. Such a file could have been planted (a ``fountain-audit.toml`` in ``/tmp`` saying
+    ``ignore = ["V"]`` would silence the secret rules), as a cache file could (whose rule is
+    stricter: owned by the user, writable by no group). Not checked where there is no
+    ``os.geteuid`` (Windows); a file that cannot be examined is left to the reading."""
+    from fountain_audit.owned import doubt
+
     if not hasattr(os, "geteuid"):
         return None
-    trusted = (os.geteuid(), 0)
     try:
         info = os.stat(path)
         folder = os.stat(os.path.dirname(path))
     except OSError:
         return None
-    if info.st_uid not in trusted:
-        return f"owned by another user (uid {info.st_uid})"
-    if _others_write(info):
-        return "writable by other users"
-    if folder.st_uid not in trusted:
-        return f"its directory is owned by another user (uid {folder.st_uid})"
-    if _others_write(folder) and not folder.st_mode & stat.S_ISVTX:
-        return "its directory is writable by other users"
-    return None
-
-
-def _others_write(info: os.stat_result) -> bool:
-    """Whether users other than the owner may write to the file of ``info``: anyone, or a group
-    that is not the user's own (with a umask of 002, the user's files are writable by the user's
-    private group, which holds no one else)."""
-    return bool(info.st_mode & 0o002 or info.st_mode & 0o020 and info.st_gid != os.getegid())
+    why = doubt(info, root_trusted=True, own_group_may_write=True)
+    if why is None:
+        why = doubt(folder, root_trusted=True, own_group_may_write=True, sticky_folder=True)
+        if why is not None:
+            return "its directory is " + why
+    return why
 
 
 def _has_table(path: str) -> bool:

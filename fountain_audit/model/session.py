@@ -49,6 +49,9 @@ TURN_KINDS = frozenset({"chat", "ext-chat", "pipeline"})
 
 #: (ASCII digits only, here and in the stats patterns: the recorder writes Go's; `14:2٥` is no time)
 _TIMESTAMP_RE = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?$", re.ASCII)
+#: A heading timestamp followed by more text (``TALKING 2026-06-24 10:02:30   <- junk``): after a
+#: blank or an em dash, and a blank after it (``10:02:30.123`` is no timestamp followed by text).
+_TIMESTAMP_THEN_TEXT_RE = lazy(r"(?<=[\s—])\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?(?=\s+\S)", re.ASCII)
 _KIND_RES: list[tuple[str, re.Pattern[str]]] = [
     ("chat", lazy(r"INT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
     ("ext-chat", lazy(r"EXT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
@@ -182,7 +185,10 @@ def read_heading(text: str) -> HeadingInfo:
     """Classify a scene heading line (no terminator) into a :class:`HeadingInfo`.
 
     Source: harvey-recorder-inventory.md §3 (forms, and the tolerated loose
-    ``— YYYY-MM-DD HH:MM`` and design-doc ``← comment`` deviations).
+    ``— YYYY-MM-DD HH:MM`` and design-doc ``← comment`` deviations). Any other text after the
+    timestamp (``TALKING 2026-06-24 10:02:30   <- junk``, which the recorder never writes) is
+    read as the ``← comment`` is: the heading's ``annotation``, its timestamp and kind read
+    without it (H101 reports it; H102 reports the ``← comment``).
     """
     s = text.strip()
     annotation = None
@@ -193,6 +199,13 @@ def read_heading(text: str) -> HeadingInfo:
     ts = form = None
     tail = s[-19:]  # the timestamp is at most 19 characters: no scanning of long lines
     m = _TIMESTAMP_RE.search(tail)
+    if m is None and ":" in s:  # (a screenplay's headings hold no time: not searched)
+        after = _TIMESTAMP_THEN_TEXT_RE.search(s)
+        if after is not None:
+            annotation = s[after.end():].strip() + (" " + annotation if annotation else "")
+            s = s[:after.end()]
+            tail = s[-19:]
+            m = _TIMESTAMP_RE.search(tail)
     if m and m.start() in (0, 3):
         ts = m.group()
         before = s[:len(s) - len(ts)]

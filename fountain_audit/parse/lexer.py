@@ -309,12 +309,6 @@ def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[i
             append(tok)
         append(("GLUED_SCENE_HEADING", end, starts[g + 1]))
 
-    def glued_at(idx: int) -> int:
-        # Column index (0-based) of a scene heading glued to line idx, or -1.
-        if not glue_possible:
-            return -1
-        return glued_heading_start(lines[idx])
-
     paragraph_at = (0, 0)  # (first line, end) of the paragraph last found (see paragraph)
 
     def paragraph(ttype: str, i: int) -> int:
@@ -330,7 +324,7 @@ def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[i
             paragraph_at = (i, j)
         if glue_possible:
             for g in range(i, j):
-                cut = glued_at(g)
+                cut = glued_heading_start(lines[g])
                 if cut >= 0:
                     emit_glued(ttype, i, g, cut)
                     return g + 1
@@ -568,7 +562,7 @@ def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[i
                     emit("PARENTHETICAL" if c0 == "(" else "DIALOGUE_LYRIC", i, i + 1)
                     run = i + 1
                 elif glue_possible:
-                    cut = glued_at(i)
+                    cut = glued_heading_start(lines[i])
                     if cut >= 0:  # `…done.INT. HARVEY AND ALICE TALKING …`: the dialogue ends here
                         emit_glued("DIALOGUE", run, i, cut)
                         run = i = i + 1

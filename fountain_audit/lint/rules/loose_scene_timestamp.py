@@ -1,16 +1,22 @@
-"""A scene timestamp in the loose `— YYYY-MM-DD HH:MM` form.
+"""A scene timestamp in the loose `— YYYY-MM-DD HH:MM` form, or followed by a design-doc `← comment`.
 
 ## What it does
 Reports a scene heading whose timestamp is preceded by an em dash or lacks seconds,
-e.g. `INT. HARVEY AND ALICE TALKING — 2026-07-03 19:15`.
+e.g. `INT. HARVEY AND ALICE TALKING — 2026-07-03 19:15`, and one whose timestamp is
+followed by a design document's annotation, `INT. HARVEY AND ALICE TALKING 2026-06-24
+10:02:30   ← turn 3, tool loop (W1)` (`← comment` after a blank): the two deviations
+harvey-recorder-inventory.md §3 lists as tolerated (`h_chat_loose`). The heading is read
+with its timestamp and kind either way. Any other text after the timestamp (`<- junk`) is
+H101's (error).
 
 ## Why is this bad?
-The recorder always writes `YYYY-MM-DD HH:MM:SS` after one space. The loose form is
-found in hand-written and older files (and Harvey's replay tests); it is accepted,
-but timestamps lose their seconds and the spec's heading regex does not match.
+The recorder always writes `YYYY-MM-DD HH:MM:SS` after one space, and nothing after it. The
+loose form is found in hand-written and older files (and Harvey's replay tests), the
+`← comment` in design documents (audit-trail-design.md); both are accepted, but timestamps
+lose their seconds, and the spec's heading regex (timestamp at the end) matches neither.
 
 ## Severity
-Info (was warning): a form Harvey's own replay tests and real sessions carry and its reader tolerates; the time is recorded, only its seconds are missing.
+Info (was warning): a form Harvey's own replay tests and real sessions carry and its reader tolerates; the time is recorded, only its seconds are missing (or a comment follows it).
 
 ## Example
 ```fountain
@@ -43,14 +49,22 @@ SCOPE = SESSION_LIKE
 
 
 def check_scene(ctx, scene):
-    if scene.info.timestamp_form != "loose":
-        return None  # (a plain function: most headings are not loose, and no generator is made for them)
+    info = scene.info
+    if info.timestamp_form != "loose" and info.annotation is None:
+        return None  # (a plain function: most headings are neither, and no generator is made for them)
     h = scene.heading
-    ts = scene.info.timestamp
-    what = []
-    if "—" in h.text.rsplit(ts, 1)[0][-4:]:
-        what.append("an em dash before it")
-    if len(ts) == 16:
-        what.append("no seconds")
-    return (Finding(h.line, h.column, f"loose scene timestamp '{ts}' ({' and '.join(what) or 'extra space'}); "
-                    "the recorder writes one space, then YYYY-MM-DD HH:MM:SS", h.end_line, h.end_column),)
+    ts = info.timestamp
+    found = []
+    if info.timestamp_form == "loose":
+        what = []
+        if "—" in h.text.rsplit(ts, 1)[0][-4:]:
+            what.append("an em dash before it")
+        if len(ts) == 16:
+            what.append("no seconds")
+        found.append(Finding(h.line, h.column, f"loose scene timestamp '{ts}' ({' and '.join(what) or 'extra space'}); "
+                             "the recorder writes one space, then YYYY-MM-DD HH:MM:SS", h.end_line, h.end_column))
+    if ts is not None and info.annotation is not None and info.annotation[0] == "←":  # (other text: H101's)
+        found.append(Finding(h.line, h.column, f"scene timestamp '{ts}' is followed by a design-doc comment "
+                             f"'{info.annotation}'; the recorder writes nothing after the timestamp",
+                             h.end_line, h.end_column))
+    return found or None

@@ -8,10 +8,20 @@ time, an `INT. HAND-OFF - <RFC 3339 time>` heading whose time is not a real date
 (`2026-13-14T10:04:05+02:00`, hour 25, offset `+24:00`), and an `INT.` chat heading without
 `TALKING`.
 
+A timestamp followed by more text (`INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30 <- junk`)
+is reported as such: `chat scene heading's timestamp '2026-06-24 10:02:30' is followed by
+trailing text '<- junk'`. The heading is still read with its timestamp and kind (its scene,
+turns and notes are checked as any other), as a design document's `   ← comment` is; that
+comment, the one trailing text harvey-recorder-inventory.md §3 lists as tolerated, is H102's
+(info), not this rule's. The recorder writes nothing after the timestamp.
+
 ## Why is this bad?
 The timestamp is the only record of when an interaction happened; Harvey's own reader
 recognises chat scenes by ` HARVEY AND ` and ` TALKING `, so a chat heading without
 `TALKING` is invisible to `--continue` and `--replay`.
+Text after the timestamp is nothing the recorder writes (the heading was edited by hand or
+by another tool), and a reader that takes the timestamp from the end of the heading, as the
+spec's heading pattern does, loses it.
 
 ## Severity
 Error: the heading's timestamp is the only record of when the interaction happened; without a valid one it is lost (or Harvey cannot find the chat scene at all).
@@ -61,7 +71,11 @@ def check(ctx):
         if info.timestamp is None:
             yield Finding(h.line, h.column, f"{info.kind} scene heading has no timestamp "
                           "(expected 'YYYY-MM-DD HH:MM:SS' at the end)", h.end_line, h.end_column)
-        elif not valid_timestamp(info.timestamp):
+        elif info.annotation is not None and info.annotation[0] != "←":  # (a `← comment`: H102's)
+            yield Finding(h.line, h.column, f"{info.kind} scene heading's timestamp '{info.timestamp}' is followed by "
+                          f"trailing text '{info.annotation}' (expected 'YYYY-MM-DD HH:MM:SS' at the end)",
+                          h.end_line, h.end_column)
+        if info.timestamp is not None and not valid_timestamp(info.timestamp):
             yield Finding(h.line, h.column, f"scene heading timestamp '{info.timestamp}' is not a valid date and time",
                           h.end_line, h.end_column)
         if info.kind == "chat" and not info.groups.get("talking") and " TALKING " not in info.place.upper():
