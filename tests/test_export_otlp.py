@@ -106,7 +106,7 @@ def test_clean_session_span_tree_and_attributes():
         (q, root), ("execute_tool read_file", q),
         ("shell", root),
         (d, root), ("execute_tool read_file", d), ("execute_tool list_files", d),
-        ("chat LIGHTHOUSE", root),
+        ("chat", root),  # the EXT route to LIGHTHOUSE: an endpoint, its model not recorded
         ("agent-mode", root), ("skill", root), (d, root), (d, root),
         ("scene chat", root)]  # s13: a chat scene with no turn, only the pipeline-stopped note
     spans = list(message.resource_spans[0].scope_spans[0].spans)
@@ -136,6 +136,14 @@ def test_clean_session_span_tree_and_attributes():
         ("harvey.recall", 1.0), ("harvey.recall", 0.81)]
     lighthouse = attrs(spans[15])
     assert "gen_ai.provider.name" not in lighthouse and "gen_ai.usage.input_tokens" not in lighthouse
+    # (was gen_ai.request.model "LIGHTHOUSE" and span "chat LIGHTHOUSE": the route's name as the model)
+    assert {k: v for k, v in lighthouse.items() if k.startswith(("gen_ai.request", "harvey.route", "server."))} == {
+        "harvey.route.endpoint": "LIGHTHOUSE"}
+    assert (lighthouse["harvey.id"], lighthouse["harvey.forwarding.target"], lighthouse["harvey.actor"]) == (
+        "t5", "LIGHTHOUSE", "agent:lighthouse")
+    assert [attrs(s).get("gen_ai.request.model") for s in spans if s.name.startswith("chat")] == [
+        "qwen2.5-coder:7b", "qwen2.5-coder:7b", "qwen2.5-coder:7b", "devstral:24b", None, "devstral:24b",
+        "devstral:24b"]
     r = attrs(spans[0])
     assert (r["gen_ai.agent.name"], r["gen_ai.usage.input_tokens"], r["gen_ai.usage.output_tokens"]) == (
         "harvey", 2412 + 1870 + 3105 + 1544, 186 + 12 + 24 + 19)

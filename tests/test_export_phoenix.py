@@ -130,4 +130,11 @@ def test_clean_session_round_trips_through_phoenix(phoenix, tmp_path):
         == {s["spanId"] for s in ours if s["name"] == "chat qwen2.5-coder:7b"}  # the ids we derived
     chat = next(s for s in by_name["chat qwen2.5-coder:7b"] if s["attributes"].get("harvey.id") == "t1")
     assert chat["attributes"]["gen_ai.usage.input_tokens"] == 2412
+    # the EXT route to LIGHTHOUSE: an endpoint, its model not recorded (the span was "chat
+    # LIGHTHOUSE" with gen_ai.request.model "LIGHTHOUSE")
+    (route,) = [s for s in theirs if s["attributes"].get("harvey.id") == "t5"]
+    assert (route["name"], route["attributes"].get("gen_ai.request.model"), route["attributes"]["harvey.route.endpoint"]) \
+        == ("chat", None, "LIGHTHOUSE")
+    assert {s["attributes"].get("gen_ai.request.model") for s in theirs if s["name"].startswith("chat")} == {
+        "qwen2.5-coder:7b", "devstral:24b", None}
     assert chat["start_time"].startswith("2026-08-03T14:20:31")

@@ -293,9 +293,13 @@ def test_clean_session_in_browser(browser, tmp_path):
     page, requests = open_page(browser, out, tmp_path, "clean.png")
     assert page.locator("article.turn").count() == 7
     counts = {k: page.locator(f"#count-{k}").inner_text()
-              for k in ("turns", "tools", "tools-ok", "tools-error", "rag", "recall", "writes", "errors")}
+              for k in ("turns", "tools", "tools-ok", "tools-error", "rag", "recall", "writes-proposed", "writes-ok",
+                        "writes-skipped", "writes-aborted", "writes-error", "errors")}
+    # (the agent-mode scene: 3 files proposed; docs/CHANGES.md ok, docs/announce.txt skipped (no
+    # backup), README.md aborted: "writes 3" counted all three as writes)
     assert counts == {"turns": "7", "tools": "7", "tools-ok": "6", "tools-error": "1", "rag": "1", "recall": "2",
-                      "writes": "3", "errors": "0"}
+                      "writes-proposed": "3", "writes-ok": "1", "writes-skipped": "1", "writes-aborted": "1",
+                      "writes-error": "0", "errors": "0"}
     failed = page.locator('[id="t1.tool2"]')
     assert failed.locator(".badge").inner_text() == "error"
     assert failed.locator(".error-text").inner_text() == "exit status 2"
@@ -540,10 +544,13 @@ def test_the_scenes_model_is_listed_when_harvey_answers_under_its_own_cue(tmp_pa
         pytest.skip("reference data not present")
     assert run("report", str(f), "-o", str(out)).exit_code == 0
     assert '<dt>Models</dt><dd class="models">llama3:latest</dd>' in out.read_text()
-    # the pipeline steps of the clean sample are answered under HARVEY's cue; their stats line
-    # names devstral:24b
+    # the pipeline steps of the clean sample are answered under HARVEY's cue; their Model: names
+    # devstral:24b, the model DEVSTRAL's stats line names (one model, with its id and its cue);
+    # LIGHTHOUSE is a route's endpoint, not a model (was "QWEN2.5-CODER, DEVSTRAL, LIGHTHOUSE,
+    # devstral:24b")
     assert run("report", str(SAMPLES / "clean-session.spmd"), "-o", str(out)).exit_code == 0
-    assert ('<dt>Models</dt><dd class="models">QWEN2.5-CODER, DEVSTRAL, LIGHTHOUSE, devstral:24b</dd>'
+    assert ('<dt>Models</dt><dd class="models">qwen2.5-coder:7b (cue QWEN2.5-CODER); devstral:24b (cue DEVSTRAL)'
+            '</dd><dt>Endpoints</dt><dd class="endpoints">LIGHTHOUSE (remote route; model not recorded)</dd>'
             in out.read_text())
 
 
@@ -824,7 +831,8 @@ def test_notes_outside_every_scene_are_on_the_page_and_every_link_lands(tmp_path
             '2026-06-24 10:00:00]] <span class="ids">L12</span></li>') in html
     ids = set(re.findall(r' id="([^"]+)"', html))
     assert {h for h in re.findall(r' href="#([^"]+)"', html)} - ids == set()
-    assert re.search(r'<dd class="models">[^<]*, llama3:8b</dd>', html)  # (the header's models name it)
+    # (the header's models name it: the chat scenes after it say QWEN2.5-CODER, no cue of llama3:8b)
+    assert re.search(r'<dd class="models">[^<]*; llama3:8b</dd>', html)
     fragment = tmp_path / "f.fountain"
     fragment.write_text("[[rag: 3 chunks from sparqlset.db, top score 0.87]]\n[[rag-source: README.md]]\n")
     assert run("report", str(fragment), "-o", str(tmp_path / "f.html")).exit_code == 0

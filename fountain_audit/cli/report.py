@@ -123,7 +123,6 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     # paths were typed (absolute, relative, through ..)
     real = [os.path.abspath(f) for f in files if f != "-"]
     named = {os.path.realpath(p) for p in paths if p != "-" and not os.path.isdir(p)}  # (files given by name)
-    skipped = 0
     told = PerReason(", not a session: skipped")
     common = os.path.commonpath([os.path.dirname(p) for p in real]) if real else ""
     # --redact: the secrets and home users of every input are learnt before any page is made, so a
@@ -154,7 +153,6 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
                 # found in a folder: not a session, as export and dump say (named, it gets its page; an
                 # empty or binary file keeps its page: its lint findings, E104/E105, are its report)
                 told.say(name, describe_content(text, session.kind))
-                skipped += 1
                 continue
             redactor = None
             if redact or redact_paths:
@@ -194,8 +192,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
                   f"{target}: cannot write: {e.strerror or e}")
         index.append((summary(page), href))
     told.close()
-    if not index and not errors and skipped:  # every file found was skipped: as no session file (export too)
-        _fail(no_session_in("report", paths, skipped))
+    if not index and not errors and told.total:  # every file found was skipped: as no session file (export too)
+        _fail(no_session_in("report", paths, told.total))
     if to_stdout:
         pass  # the page is the output: nothing to announce
     elif single and index:

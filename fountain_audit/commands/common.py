@@ -367,6 +367,11 @@ class PerReason:
         if n <= self.EACH:
             secho(f"fountain-audit: warning: {one_line(name)}: {what}{self.tail}", err=True, fg="yellow")
 
+    @property
+    def total(self) -> int:
+        """How many files were told of, for every reason (each :meth:`say`)."""
+        return sum(self.count.values())
+
     def close(self) -> None:
         for what, n in self.count.items():
             if n > self.EACH:

@@ -13,7 +13,9 @@ from fountain_audit import __version__
 from fountain_audit.dump import NoteRecordOut, ToolCallRecord, TurnRecord, note_records, record_kinds, turn_records
 from fountain_audit.export.timing import Clock, SessionTimes
 from fountain_audit.model import actors
-from fountain_audit.model.session import Session, StatsLine, parse_duration, parse_duration_ns, parse_stats
+# (Client and client_of moved to the session model; exporters still import them from here)
+from fountain_audit.model.models import Client, client_of, names_endpoint, route_of  # noqa: F401
+from fountain_audit.model.session import Scene, Session, StatsLine, parse_duration, parse_duration_ns, parse_stats
 
 PRODUCER = {"name": "fountain-audit", "version": __version__}
 ALL_NOTE_KINDS = record_kinds(["all"])
@@ -32,8 +34,6 @@ _CATEGORY_WORDS: list[tuple[str, frozenset[str]]] = [
 _LEGACY_STATS_RE = re.compile(r"^stats: (?P<prompt>\d+) prompt \+ (?P<reply>\d+) reply tokens · (?P<duration>[\dhmsuµn.]+)"
                               r"(?: · (?P<rate>\d+(?:\.\d+)?) tok/s)?$")
 _WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-#: ``Ollama (qwen2.5-coder:7b)``: a backend and the raw model (stats lines, ``Model:`` of pipelines).
-_CLIENT_RE = re.compile(r"^(?P<provider>[A-Za-z][\w.-]*) \((?P<model>[^()]+)\)$")
 
 
 def tool_category(name: str | None) -> str | None:
@@ -47,26 +47,6 @@ def tool_category(name: str | None) -> str | None:
         if words & keys:
             return category
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class Client:
-    """A model as a stats line names it: ``provider`` (``ollama``) and raw ``model``
-    (``qwen2.5-coder:7b``); either may be ``None`` when the line does not say."""
-
-    provider: str | None
-    model: str | None
-
-
-def client_of(text: str | None) -> Client:
-    """``Ollama (qwen2.5-coder:7b)`` → ``Client("ollama", "qwen2.5-coder:7b")``; any other
-    name → ``Client(None, name)``."""
-    if not text:
-        return Client(None, None)
-    m = _CLIENT_RE.match(text.strip())
-    if m:
-        return Client(m.group("provider").lower(), m.group("model").strip())
-    return Client(None, text.strip())
 
 
 def content_digest(text: str) -> str:
@@ -135,7 +115,8 @@ class SessionExport:
         try:
             return self._clients[turn.index]
         except KeyError:
-            c = self._clients[turn.index] = _client_from(turn, self.stats(turn))
+            scene = self.session.scenes[turn.scene.index]
+            c = self._clients[turn.index] = _client_from(turn, self.stats(turn), scene)
             return c
 
     def provider(self, turn: TurnRecord) -> str | None:
@@ -161,22 +142,29 @@ def turn_stats(turn: TurnRecord) -> StatsLine | None:
     return None
 
 
-def turn_client(turn: TurnRecord) -> Client:
+def turn_client(turn: TurnRecord, scene: Scene | None = None) -> Client:
     """The model of a turn, as the file records it, first found of: the stats line's single
     model (``Ollama (qwen2.5-coder:7b)`` → provider ``ollama``, model ``qwen2.5-coder:7b``);
     the scene's ``Model:`` when it names a client (pipelines); the forwarding target
     (``Forwarding to MISTRAL.``); the scene's ``Model:`` as written (``llama3:latest``); the
     reply's cue when it is a model's (an ``agent:`` actor: ``CLAUDE``). A reply under
     ``HARVEY``'s cue names no model (the harness is never the model): with none of these,
-    ``Client(None, None)``, the model not recorded."""
-    return _client_from(turn, turn_stats(turn))
+    ``Client(None, None)``, the model not recorded.
+
+    A routed ``EXT.`` turn (:func:`~fountain_audit.model.models.route_of`; ``scene``, the turn's
+    scene, for its ``Harvey routing to`` line) goes to a remote endpoint: its forwarding target
+    and reply cue name the endpoint (``LIGHTHOUSE``), not a model, so only its stats line or
+    ``Model:`` can name the model; else ``Client(None, None)``."""
+    return _client_from(turn, turn_stats(turn), scene)
 
 
-def _client_from(turn: TurnRecord, st: StatsLine | None) -> Client:
+def _client_from(turn: TurnRecord, st: StatsLine | None, scene: Scene | None = None) -> Client:
     """:func:`turn_client` given the turn's :func:`turn_stats`."""
     if st is not None and len(st.models) == 1:
         return client_of(st.models[0])
     c = client_of(turn.model)
+    if route_of(turn, scene) is not None:  # (a Model: that names the endpoint names no model)
+        return Client(None, None) if names_endpoint(turn.model) else c
     if c.provider is not None:
         return c
     for name in (turn.target, turn.model):

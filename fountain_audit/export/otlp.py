@@ -14,8 +14,13 @@ plain screenplay, ``unknown_service``, and the root span is named ``session`` wi
   ``gen_ai.provider.name`` and ``gen_ai.request.model`` (from the stats line, ``Ollama
   (qwen2.5-coder:7b)``, else the scene's ``Model:`` or the forwarding target, else a model's
   reply cue, never ``HARVEY``: :func:`~fountain_audit.export.common.turn_client`; left out, and
-  the span named ``chat``, when the file does not say), ``gen_ai.usage.input_tokens``/``output_tokens`` where the stats line
-  records them, ``gen_ai.input.messages``/``gen_ai.output.messages`` with the exact texts;
+  the span named ``chat``, when the file does not say: the conventions require it only "if
+  available"). A routed ``EXT.`` turn goes to a remote endpoint, whose name (``LIGHTHOUSE``) is
+  no model: ``gen_ai.request.model`` only when its stats line or ``Model:`` records one, the
+  endpoint as ``harvey.route.endpoint`` (and ``harvey.route.url``, ``server.address``,
+  ``server.port`` when the routing line gives a URL: the recorder writes none);
+  ``gen_ai.usage.input_tokens``/``output_tokens`` where the stats line records them,
+  ``gen_ai.input.messages``/``gen_ai.output.messages`` with the exact texts;
   RAG notes and the turn's other notes as span events (``harvey.rag`` with
   ``harvey.rag.top_score`` ...);
 * an ``execute_tool <name>`` span (INTERNAL) per tool call, child of its turn's span:
@@ -52,6 +57,7 @@ from fountain_audit.export.common import PIECES_MARK, PRODUCER, SessionExport, e
 from fountain_audit.export.timing import When, offset_text
 from fountain_audit.model import actors
 from fountain_audit.model.ids import note_group, scene_id
+from fountain_audit.model.models import route_of
 from fountain_audit.model.session import TURN_KINDS
 from fountain_audit.parse.source import undecodable_bytes, well_formed
 
@@ -114,6 +120,22 @@ def trace_id_of(digest: str, occurrence: int = 1) -> str:
 def span_id_of(trace_id: str, element: str) -> str:
     """16 hex digits from the trace id and the element's id (``session``, ``t3``, ``t3.tool1``)."""
     return hashlib.sha256(f"{trace_id}\0{element}".encode()).hexdigest()[:16]
+
+
+def server_of(url: str | None) -> dict[str, Any]:
+    """``server.address`` and ``server.port`` of a routing line's URL (``ollama://192.168.1.2:11434``
+    → ``192.168.1.2``, ``11434``), each only when the URL records it; ``{}`` without a URL (the
+    recorder writes none: the route's name is no address)."""
+    from urllib.parse import urlsplit
+
+    if not url:
+        return {}
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:  # (a port out of range or not a number: the URL as written, in harvey.route.url)
+        return {}
+    return {"server.address": host or None, "server.port": port if host else None}
 
 
 def _scalar_fields(prefix: str, fields: dict[str, Any]) -> dict[str, Any]:
@@ -218,7 +240,13 @@ class _TraceBuilder:
             attributes["gen_ai.output.messages"] = json.dumps([{"role": "assistant", "parts": parts}],
                                                               ensure_ascii=False)
         attributes["harvey.forwarding.target"] = t.target
-        attributes["harvey.workspace"] = self.sx.session.scenes[t.scene.index].workspace
+        scene = self.sx.session.scenes[t.scene.index]
+        route = route_of(t, scene)
+        if route is not None:  # a remote endpoint: named as such, never as the model
+            attributes["harvey.route.endpoint"] = route.name
+            attributes["harvey.route.url"] = route.url
+            attributes.update(server_of(route.url))
+        attributes["harvey.workspace"] = scene.workspace
         attributes["harvey.turn.complete"] = t.complete
         events = [self.note_event(n, start) for n in (*t.rag, *t.other_notes)]
         name = f"chat {client.model}" if client.model else "chat"

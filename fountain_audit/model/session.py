@@ -810,9 +810,9 @@ def parse_duration_ns(text: str) -> int:
     return round(sum(Fraction(v) * _DURATION_UNIT_NS[u] for v, u in _DURATION_PART_RE.findall(text)))
 
 
-def parse_stats(text: str) -> StatsLine | None:
-    """Read one stats line (``MODELS · R reply + P ctx · DUR · T.T tok/s`` and its shorter
-    forms), or ``None`` when ``text`` is not one."""
+def _stats_parts(text: str) -> tuple[re.Match[str], list[str], str | None, str | None] | None:
+    """A stats line's match, models, reply and context counts as written, or ``None`` when
+    ``text`` is not one (see :func:`parse_stats`)."""
     m = _STATS_RE.match(text.strip())
     if not m or not (m.group("models") or m.group("reply")):
         return None
@@ -820,7 +820,23 @@ def parse_stats(text: str) -> StatsLine | None:
     tokens = _TOKENS_ONLY_RE.match(models_text or "")
     if tokens and reply is None:  # `R reply + P ctx · DUR`: the lazy models group took the counts
         models_text, reply, ctx = None, tokens.group(1), tokens.group(2)
-    models = [x.strip() for x in models_text.split(" → ")] if models_text else []
+    return m, [x.strip() for x in models_text.split(" → ")] if models_text else [], reply, ctx
+
+
+def stats_models(text: str) -> list[str]:
+    """The ``models`` of :func:`parse_stats` (``["Ollama (qwen2.5-coder:7b)"]``; ``[]``: none
+    written, or ``text`` is no stats line), without reading the numbers."""
+    parts = _stats_parts(text)
+    return parts[1] if parts is not None else []
+
+
+def parse_stats(text: str) -> StatsLine | None:
+    """Read one stats line (``MODELS · R reply + P ctx · DUR · T.T tok/s`` and its shorter
+    forms), or ``None`` when ``text`` is not one."""
+    parts = _stats_parts(text)
+    if parts is None:
+        return None
+    m, models, reply, ctx = parts
     return StatsLine(models, None if reply is None else int(reply), None if ctx is None else int(ctx),
                      parse_duration(m.group("duration")),
                      None if m.group("rate") is None else float(m.group("rate")),

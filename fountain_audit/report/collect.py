@@ -11,18 +11,19 @@ timeline says so; nothing is interpolated.
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Callable
 
 from fountain_audit.dump import note_records, record_kinds, turn_records
-from fountain_audit.export.common import turn_client
 from fountain_audit.report.markdown import redacted_view
 from fountain_audit.reporters import json_text
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.model import actors
 from fountain_audit.model.ids import ids_of, scene_id
+from fountain_audit.model.models import recorded_models
 
 #: A tool call's arguments are shown indented this many levels; deeper ones on one line (the
 #: page stays linear in the input: arguments nested N deep cost N squared when indented).
@@ -54,9 +55,22 @@ def well_formed(text: str) -> str:
         return text.encode("utf-8", "replace").decode("utf-8")
 
 
+#: Write outcomes as ``[[write: PATH — STATUS]]`` records them (the spec's ``ok``, ``skipped``,
+#: ``error: MSG``; the recorder's ``aborted`` and ``skipped: MSG``, harvey-recorder-inventory.md §6
+#: ``n_write``); any other status, or a note that cannot be read, counts as ``other``.
+WRITE_STATUSES = ("ok", "skipped", "aborted", "error")
+#: HARVEY's proposal (``Harvey proposes to write N file(s).``, the spec's with `` to the workspace``,
+#: 8d0b75a's with `` and run M command(s)`` as an action) and prompt (``Write PATH?``), §5.
+_PROPOSAL_RE = re.compile(r"^Harvey proposes to write (\d+) file\(s\)", re.ASCII)
+_WRITE_PROMPT_RE = re.compile(r"^Write \S.*\?$")
+
+
 @dataclass
 class Counts:
-    """The numbers in a page header and an index row."""
+    """The numbers in a page header and an index row. Writes: ``writes_proposed`` files
+    HARVEY proposed to write (:func:`proposed_writes`); ``writes_ok`` … ``writes_other``: the
+    ``[[write:]]`` outcome notes by status (:data:`WRITE_STATUSES`): a write declined, or whose
+    backup failed, is ``skipped``; the user's ``quit`` is ``aborted``; neither is a write."""
 
     turns: int = 0
     tools_ok: int = 0
@@ -64,7 +78,12 @@ class Counts:
     tools_other: int = 0
     rag: int = 0
     recall: int = 0
-    writes: int = 0
+    writes_proposed: int = 0
+    writes_ok: int = 0
+    writes_skipped: int = 0
+    writes_aborted: int = 0
+    writes_error: int = 0
+    writes_other: int = 0
     errors: int = 0
     warnings: int = 0
     infos: int = 0
@@ -74,6 +93,31 @@ class Counts:
         """Every tool call: ok, error and any other recorded status."""
         return self.tools_ok + self.tools_error + self.tools_other
 
+    def count_write(self, status: str | None) -> None:
+        """Count one ``[[write:]]`` note of status ``status`` (``None``: not readable)."""
+        key = (status or "").lower()
+        key = key if key in WRITE_STATUSES else "other"
+        setattr(self, f"writes_{key}", getattr(self, f"writes_{key}") + 1)
+
+
+def proposed_writes(session: Session) -> int:
+    """How many files HARVEY proposed to write: the ``N`` of each ``Harvey proposes to write N
+    file(s)`` (a HARVEY speech or, as 8d0b75a wrote it, an action), and in a scene with no
+    proposal (the recorder's untagged-code fallback, §7) one per ``Write PATH?`` prompt."""
+    total = 0
+    for scene in session.scenes:
+        proposed, prompts = None, 0
+        texts = [a.text.strip() for a in scene.description if "proposes" in a.text]
+        texts += [sp.text.strip() for sp in scene.speeches if sp.character.strip().upper() == "HARVEY"]
+        for text in texts:
+            m = _PROPOSAL_RE.match(text)
+            if m:
+                proposed = (proposed or 0) + int(m.group(1))
+            elif _WRITE_PROMPT_RE.match(text):
+                prompts += 1
+        total += prompts if proposed is None else proposed
+    return total
+
 
 @dataclass
 class SessionPage:
@@ -81,7 +125,9 @@ class SessionPage:
     --turns`` records plus ``route``, ``notes_by_id``, ``loose_diagnostics`` and
     ``diagnostics`` in each speech, tool call and note); ``file_diagnostics``
     are those outside every scene. ``timeline`` rows have ``x``/``width`` in [0, 1] of the time
-    span, or ``None`` when the scene heading has no timestamp."""
+    span, or ``None`` when the scene heading has no timestamp. ``participants``: ``human`` and
+    ``tool`` names as the cues write them; ``agent``: one label per model
+    (:func:`fountain_audit.model.models.recorded_models`)."""
 
     file: str
     kind: str
@@ -97,6 +143,15 @@ class SessionPage:
     recall: list[dict[str, Any]] = field(default_factory=list)
     #: Notes in no scene: before the first scene heading (``s0.…``) or after the end marker.
     outside_notes: list[dict[str, Any]] = field(default_factory=list)
+    #: The remote endpoints of routed ``EXT.`` turns, one label each
+    #: (:attr:`fountain_audit.model.models.EndpointEntry.label`); ``participants["agent"]`` holds the
+    #: models' (:attr:`~fountain_audit.model.models.ModelEntry.label`).
+    endpoints: list[str] = field(default_factory=list)
+
+
+def _write_status(fields: dict[str, Any] | None, valid: bool) -> str | None:
+    """A note's ``status`` field when the note could be read (a write's outcome), else ``None``."""
+    return (fields or {}).get("status") if valid else None
 
 
 def _diag(d: Diagnostic) -> dict[str, Any]:
@@ -164,7 +219,9 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
 
     def count(kind: str, status: str | None = None) -> None:
         kinds[kind] += 1
-        if kind == "tool":
+        if kind == "write":
+            counts.count_write(status)
+        elif kind == "tool":
             status = (status or "").lower()
             if status == "ok":
                 counts.tools_ok += 1
@@ -178,12 +235,11 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
     # (or, in no scene, before the scenes)
     loose_notes: dict[int, list[dict[str, Any]]] = {}
     outside_notes: list[dict[str, Any]] = []  # (before the first scene, after the end marker)
-    switched_to: list[str] = []  # the models [[model switch:]] notes name
     loose_recs = list(note_records(session, file, record_kinds(["all"]), in_turns=False))
     turn_recs = list(turn_records(session, file))
     for n in loose_recs:
         kind = "tool" if n.record == "tool_call" else n.kind
-        count(kind, getattr(n, "status", None))
+        count(kind, getattr(n, "status", None) if kind == "tool" else _write_status(n.fields, n.valid))
         rec = red(n.to_json())
         rec["diagnostics"] = []
         if n.scene is not None:
@@ -193,18 +249,9 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
             spans.add(rec["span"], rec["diagnostics"])
         if kind == "recall":
             recall.append(rec)
-        if kind == "model switch" and (rec.get("fields") or {}).get("model"):
-            switched_to.append(rec["fields"]["model"])
 
     turns_by_scene: dict[int, list[dict[str, Any]]] = {}
-    # a turn no model's cue answered (HARVEY replied, or no reply): the model the turn records
-    # (the export's: stats line, Model:, forwarding target), else none
-    unvoiced_models: list[str] = []
     for rec in turn_recs:
-        if rec.reply is None or not rec.reply.actor_ref.startswith("agent:"):
-            m = turn_client(rec).model
-            if m and m not in unvoiced_models:
-                unvoiced_models.append(m)
         t = red(rec.to_json())
         if t["reply"] is not None:  # (the reply as Markdown: what its rendering shows, redacted)
             t["reply"]["shown"] = None if redact is None else redacted_view(rec.reply.text, redact)
@@ -224,13 +271,14 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
                                       if tc.get("arguments_json") else tc.get("arguments_text") or "")
             spans.add(tc["span"], tc["diagnostics"])
         for n in [*t["rag"], *t["other_notes"]]:
-            count(n["kind"])
+            count(n["kind"], _write_status(n["fields"], n["valid"]))
             if n["kind"] == "recall":
                 recall.append(n)
             n["diagnostics"] = []
             spans.add(n["span"], n["diagnostics"])
         turns_by_scene.setdefault(t["scene"]["index"], []).append(t)
-    counts.rag, counts.recall, counts.writes = kinds["rag"], kinds["recall"], kinds["write"]
+    counts.rag, counts.recall = kinds["rag"], kinds["recall"]
+    counts.writes_proposed = proposed_writes(session)
     recall.sort(key=lambda n: n["span"]["offset"])
     for d in diagnostics:
         if d.severity == Severity.ERROR:
@@ -314,6 +362,9 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
         timeline = [{"id": s["id"], "kind": s["kind"], "label": s["heading"], "x": None, "width": None,
                      "failed_tools": s["failed_tools"], "errors": s["errors"], "timestamp": None} for s in scenes]
 
+    # the models, each once with its ids and cues, and the remote endpoints (a route's name is no
+    # model): fountain_audit.model.models
+    recorded = recorded_models(session, turn_recs)
     people: dict[str, list[str]] = {"human": [], "agent": [], "tool": []}
     for s in scenes:
         for t in s["turns"]:
@@ -322,15 +373,9 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
                 if sp and sp.get("actor_ref"):
                     prefix = sp["actor_ref"].split(":", 1)[0]
                     name = sp.get("character") or sp["actor_ref"]
-                    if prefix in people and name not in people[prefix]:
+                    if prefix in ("human", "tool") and name not in people[prefix]:
                         people[prefix].append(name)
-    for m in unvoiced_models:
-        m = red(m)
-        if m not in people["agent"]:
-            people["agent"].append(m)
-    for m in switched_to:  # (a model the session switched to, outside any turn: recorded too)
-        if m not in people["agent"]:
-            people["agent"].append(m)
+    people["agent"] = [red(m.label) for m in recorded.models]
     # the harness only when the file records it (a HARVEY cue, a [[tool:]] note, a scene or note
     # the recorder writes on its own behalf): an EXT scene where only the user and a model speak
     # names no HARVEY (model.actors.harness_recorded, as the exports)
@@ -343,7 +388,8 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
                        counts=counts, scenes=scenes, timeline=timeline, file_diagnostics=file_diags,
                        rules={c: red(r) for c, r in (rules or {}).items()  # docs quote example secrets
                               if any(d.code == c for d in diagnostics)},
-                       redacted=redact is not None, recall=recall, outside_notes=outside_notes)
+                       redacted=redact is not None, recall=recall, outside_notes=outside_notes,
+                       endpoints=[red(e.label) for e in recorded.endpoints])
 
 
 def summary(page: SessionPage) -> SessionPage:
