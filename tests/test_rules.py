@@ -558,3 +558,14 @@ def test_impossible_hand_off_time_is_h101(stamp):
     # a valid time, or a label that is no time, is not reported
     for label in ("2026-07-01T10:04:05+02:00", "2026-07-01T10:04:05.5Z", "SUMMARY"):
         assert _found(f"INT. HAND-OFF - {label}\n\nHARVEY\nBye.\n", "H101") == []
+
+
+def test_names_in_other_scripts_are_not_folded_into_ascii_ones():
+    """T101 compared the forwarding target and the reply's cue with casefold(), which reads
+    ``ſtar`` (U+017F long s) as ``star``: a target the file does not name was taken for STAR's."""
+    head = ("Title: Harvey Session\nAuthor: MARGOT\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
+            "Harvey and MARGOT are in chat mode. Model: STAR. Workspace: /w.\n\n")
+    body = "MARGOT\nHi.\n\nHARVEY\nForwarding to {}.\n\nSTAR\nDone.\n\nTHE END.\n"
+    assert [(d.code, d.line, d.message) for d in lint_text(head + body.format("ſtar"), "s.spmd")] == [
+        ("T101", 16, "HARVEY forwards to ſtar (line 14) but STAR replies")]
+    assert lint_text(head + body.format("star"), "s.spmd") == []  # other ASCII capitals are the same name
