@@ -39,6 +39,7 @@ from fountain_audit.audit.provenance import session_provenance
 from fountain_audit.privacy.detect import workspace_paths
 from fountain_audit.privacy.redact import Redactor
 from fountain_audit.model.ids import SessionIds, ids_of, node_id, scene_id, turn_id
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Speech, Turn, build_session,
                                           inline_placements, iter_placements, placements, valid_timestamp)
 
@@ -729,7 +730,7 @@ class Filters:
 
     def _tool_ok(self, t: ToolCallRecord) -> bool:
         return (not self.tools or t.name in self.tools) and (not self.statuses or t.status in self.statuses) \
-            and (not self.actors or t.actor.upper() in {a.upper() for a in self.actors}
+            and (not self.actors or upper_ascii(t.actor) in {upper_ascii(a) for a in self.actors}
                  or t.actor_ref.lower() in {a.lower() for a in self.actors})
 
     def _scene_ok(self, scene: SceneRef | None) -> bool:

@@ -194,3 +194,29 @@ def test_tool_note_prefix_actor_as_the_file_records_it():
     # Harvey's, where BOB's cue is a model's)
     text = "Title: t\nAuthor: ALICE\n\nINT. KITCHEN - DAY\n\nBOB\nHi.\n\n[[BOB.tool: x({}) — ok]]\n"
     assert [c.actor_ref for c in dump_text(text, "s.spmd")] == ["agent:bob"]
+
+
+def test_names_are_compared_in_ascii_capitals_only():
+    """`[[ſhell.tool:]]` (U+017F long s) was tool:shell: Unicode upper-cases ſ to S, so the prefix
+    read as SHELL, an actor the file does not record (adversarial trial). Names are upper-cased in
+    ASCII only, and an id is made only of a name that is one as written (a Kelvin sign K
+    lower-cases to k)."""
+    from fountain_audit.model.names import upper_ascii
+    assert [upper_ascii(n) for n in ("margot", "ſhell", "ﬁle", "straße", "ırc", "Qwen2.5")] == [
+        "MARGOT", "ſHELL", "ﬁLE", "STRAßE", "ıRC", "QWEN2.5"]
+    humans, models = frozenset({"ALICE", "SAM"}), frozenset({"MISTRAL", "FIX"})
+    of = actors.of_tool_note
+    assert [of(n, humans=humans, models=models) for n in ("ſhell", "ſam", "ﬁx", "harvey", "ſHELL")] == [
+        actors.UNKNOWN_AGENT, actors.UNKNOWN_AGENT, actors.UNKNOWN_AGENT, actors.HARVEY, actors.UNKNOWN_AGENT]
+    assert actors.of_character("ſHELL", humans=humans) == actors.UNKNOWN_AGENT
+    assert actors.of_character("ſAM", humans=humans) == actors.UNKNOWN_AGENT
+    assert actors.human("\u212aEN") == actors.USER and actors.agent("\u212aEN") == actors.UNKNOWN_AGENT
+    assert actors.tool("\u212aEN", "skill") == Actor("tool", "skill") and actors.human("Ken") == Actor("human", "ken")
+    text = ("Title: t\nAuthor: ſam\n\nINT. HARVEY AND SAM TALKING 2026-01-01 10:00:00\n\n"
+            "SAM\nHi.\n\nHARVEY\nForwarding to MISTRAL.\n\n[[ſhell.tool: run() — ok]]\n\n[[shell.tool: run() — ok]]\n\n"
+            "@ſhell\nout\n\nTHE END.\n")
+    assert [(c.actor, c.actor_ref) for c in dump_text(text, "s.spmd")] == [
+        ("ſhell", "agent:unknown"), ("shell", "tool:shell")]
+    (turn,) = [r.to_json() for r in dump_text(text, "s.spmd", shape="turns")]
+    assert (turn["user"]["character"], turn["user"]["actor_ref"]) == ("SAM", "human:sam")  # the heading's human
+    assert (turn["reply"]["character"], turn["reply"]["actor_ref"]) == ("ſhell", "agent:unknown")  # no SHELL cue

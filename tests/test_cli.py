@@ -243,6 +243,23 @@ def test_a_mistyped_command_is_answered_with_the_nearest_one():
     # another linter's word for the command (ruff check): ours (new-user trial, stop 29)
     r = run("check", str(SAMPLES / "clean-session.spmd"))
     assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: No such command 'check'. Did you mean 'lint'?")
+    # a typo of such a word is near it, and gets ours (chek was answered 'schema'; explian nothing)
+    for typed, ours in (("chek", "lint"), ("explian", "rule"), ("valdate", "lint"), ("lnt", "lint")):
+        r = run(typed)
+        assert (r.exit_code, r.output.splitlines()[-1]) == (2, f"Error: No such command {typed!r}. "
+                                                              f"Did you mean {ours!r}?")
+
+
+def test_rule_all_is_no_rule_and_gets_no_far_off_suggestion():
+    """`rule ALL` suggested A101 / unused-suppression (ALL read as the code A11)."""
+    r = run("rule", "ALL")
+    assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: 'ALL' selects every rule (--select ALL); "
+                                                          "'fountain-audit rule' explains one: 'fountain-audit rules' "
+                                                          "lists them")
+    r = run("rule", "AL")
+    assert (r.exit_code, r.output.splitlines()[-1]) == (2, "Error: unknown rule 'AL' (see 'fountain-audit rules')")
+    from fountain_audit.lint.selection import closest_rule
+    assert closest_rule("ALL") is None and closest_rule("P1O2").code == "P102"  # a code with a digit is still read
 
 
 @pytest.mark.parametrize("command", [["dump", str(SAMPLES / "clean-session.spmd")], ["rules"]])

@@ -194,9 +194,20 @@ def lint_codes(text):
     return [(d.code, d.line) for d in lint_text(text)]
 
 
+#: Before BAD's tool note, after a note that ends ALICE's speech: where no speech runs.
+AFTER_A_NOTE = "[[write: a.go — ok]]\n\n/* fountain-audit: {} */\n\n[[tool:"
+
+
 def test_disable_next_suppresses_the_next_element_only():
+    text = BAD.replace("[[tool:", AFTER_A_NOTE.format("disable-next=P102"))
+    assert lint_codes(text) == [("S104", 24)]
+    text = BAD.replace("[[tool:", AFTER_A_NOTE.format("disable-next=P102") + " list_files() — ok]]\n\n[[tool:")
+    assert lint_codes(text) == [("P102", 20), ("S104", 26)]  # the note after the next is not covered
+    # right before the note that ends ALICE's speech, it is her speech's text, as anywhere in a
+    # speech (a reply ending in disable-next=V101 switched off the secret rule for the tool note
+    # after it: adversarial trial; this test had it cover the note)
     text = BAD.replace("[[tool:", "/* fountain-audit: disable-next=P102 */\n\n[[tool:")
-    assert lint_codes(text) == [("S104", 22)]
+    assert lint_codes(text) == [("A102", 14), ("P102", 16), ("S104", 22)]
 
 
 def test_disable_enable_region_and_file():
@@ -241,17 +252,17 @@ def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
     """A101 said only "'disable-next' suppressed no diagnostic": not which rule. As ruff's RUF100,
     it names the rules of the list that suppressed nothing, as written, and only those; a
     directive whose list was partly used is reported for the rest."""
-    before_tool = "/* fountain-audit: disable-next={} */\n\n[[tool:"
+    before_tool = AFTER_A_NOTE.format("disable-next={}")
     text = BAD.replace("[[tool:", before_tool.format("P103"))  # the next element has only P102
-    assert lint_messages(text) == [(14, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
+    assert lint_messages(text) == [(16, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
     assert [d.code for d in lint_text(text)] == ["A101", "P102", "S104"]
     text = BAD.replace("[[tool:", before_tool.format("P103, P102,tools-between-forward-and-reply ,p101,P103"))
-    assert lint_messages(text) == [(14, 1, "unused suppression: 'disable-next=P103,p101' suppressed no diagnostic")]
+    assert lint_messages(text) == [(16, 1, "unused suppression: 'disable-next=P103,p101' suppressed no diagnostic")]
     assert [d.code for d in lint_text(text)] == ["A101", "S104"]  # P102 still suppressed
     text = BAD.replace("[[tool:", before_tool.format("P,T"))  # a prefix is named as written, not its codes
-    assert lint_messages(text) == [(14, 1, "unused suppression: 'disable-next=T' suppressed no diagnostic")]
+    assert lint_messages(text) == [(16, 1, "unused suppression: 'disable-next=T' suppressed no diagnostic")]
     assert lint_messages(BAD.replace("[[tool:", before_tool.format("P102,S104"))) == [
-        (14, 1, "unused suppression: 'disable-next=S104' suppressed no diagnostic")]
+        (16, 1, "unused suppression: 'disable-next=S104' suppressed no diagnostic")]
     assert lint_messages(BAD.replace("[[tool:", before_tool.format("P102"))) == []
     # a directive for every rule, and an enable, have no list to name
     every = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable-next */\n\nALICE\nWhat")
@@ -419,14 +430,14 @@ def test_an_unused_suppression_of_a_rule_that_did_not_run_says_so():
     out of the selection), as if the finding had gone: it says the rule was not enabled (ruff's
     RUF100 "non-enabled")."""
     from fountain_audit.lint.selection import Selection
-    text = BAD.replace("[[tool:", "/* fountain-audit: disable-next=P102,P103 */\n\n[[tool:")
+    text = BAD.replace("[[tool:", AFTER_A_NOTE.format("disable-next=P102,P103"))
     off = Selection.build(ignore=["P102"])
     assert [(d.line, d.message) for d in lint_text(text, "s.spmd", off) if d.code == "A101"] == [
-        (14, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102)")]
+        (16, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102)")]
     assert [(d.line, d.message) for d in lint_text(text, "s.spmd", off, ignored=frozenset({"P103"})) if d.code == "A101"] == [
-        (14, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102, "
+        (16, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102, "
              "P103)")]
-    assert lint_messages(text) == [(14, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
+    assert lint_messages(text) == [(16, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
     plain = "Title: A play\n\n/* fountain-audit: disable-next=S104,E104 */\nINT. HOUSE - DAY\n\nBob waits.\n"
     assert [(d.line, d.message) for d in lint_text(plain, "p.fountain", Selection.build()) if d.code == "A101"] == [
         (3, "unused suppression: 'disable-next=S104,E104' suppressed no diagnostic (S104 does not apply to a plain "
@@ -541,3 +552,51 @@ def test_one_doubt_serves_the_cache_and_the_configuration_with_their_rules():
     for status, cache, file, folder in cases:
         assert (doubt(status), doubt(status, **config), doubt(status, **config, sticky_folder=True)) == (
             cache, file, folder), oct(status.st_mode)
+
+
+def test_a_nul_character_in_the_baseline_setting_is_an_error_naming_the_file_and_key(tmp_path, monkeypatch):
+    """`baseline = "a\\u0000b"` ended in a traceback (ValueError: embedded null byte) and exit 1
+    (adversarial trial)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.spmd").write_text(BAD)
+    for name, text in (("fountain-audit.toml", 'baseline = "a\\u0000b"\n'),
+                       ("pyproject.toml", '[tool.fountain-audit]\nbaseline = "a\\u0000b"\n')):
+        (tmp_path / name).write_text(text)
+        r = CliRunner().invoke(main, ["lint", "a.spmd"])
+        assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {name}: 'baseline' holds a NUL character "
+                                              "(\\u0000): not a file name\n")
+        (tmp_path / name).unlink()
+    from fountain_audit.lint.baseline import BaselineError, load
+    with pytest.raises(BaselineError, match=r"^'a\\x00b': not a file name \(it holds a NUL character\)$"):
+        load("a\0b")
+
+
+def test_a_removed_current_directory_is_no_crash(tmp_path):
+    """From a directory removed after `cd` (os.getcwd() raises FileNotFoundError), lint, report and
+    `lint -` ended in a traceback and exit 1 (adversarial trial): no configuration is found from
+    it, a file given by its absolute path is linted, a relative one cannot be read."""
+    import subprocess
+    import sys
+    from tests.test_formats import cli_env
+    session = tmp_path / "s.spmd"
+    session.write_text(BAD.replace("LLAMA\nIt", "/* x */\n\nLLAMA\nIt"))
+
+    def fa(*args, stdin=None):
+        script = ("import os, sys, runpy; os.mkdir('gone'); os.chdir('gone'); os.rmdir('../gone'); "
+                  "sys.argv = ['fountain-audit', *sys.argv[1:]]; runpy.run_module('fountain_audit', run_name='__main__')")
+        return subprocess.run([sys.executable, "-c", script, *args], cwd=tmp_path, input=stdin, capture_output=True,
+                              text=True, timeout=60, env=cli_env(NO_COLOR="1"))
+
+    lint = fa("lint", "--output-format", "concise", str(session))
+    here = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--output-format", "concise", str(session)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60, env=cli_env(NO_COLOR="1"))
+    assert (lint.returncode, lint.stdout, lint.stderr) == (1, here.stdout, "")  # as from a directory that exists
+    assert lint.stdout.startswith(f"{session}:14:1: P102 ")
+    stdin = fa("lint", "--output-format", "concise", "-", stdin=session.read_text())
+    assert stdin.returncode == 1 and stdin.stdout.startswith("-:14:1: P102 ") and stdin.stderr == ""
+    sarif = fa("lint", "--output-format", "sarif", str(session))
+    assert sarif.returncode == 1 and "originalUriBaseIds" not in json.loads(sarif.stdout)["runs"][0]
+    report = fa("report", str(session), "-o", str(tmp_path / "pages"))
+    assert report.returncode == 0 and (tmp_path / "pages" / "index.html").exists()
+    relative = fa("lint", "s.spmd")
+    assert (relative.returncode, relative.stderr) == (2, "fountain-audit: error: s.spmd: no such file or directory\n")

@@ -72,8 +72,14 @@ def test_every_session_validates_against_both_schemas(path, validators):
         assert ACTOR.match(s["step"]["actor"])
         if s["meta"].get("character", "").strip().upper() == "HARVEY":
             assert s["step"]["actor"] == "tool:harvey"
+    structurals = [c["structural"] for s in steps for c in s["change"].values()]
+    uses = [u for st in structurals for u in st.get("tool_uses", [st["tool_use"]] if "tool_use" in st else [])]
     assert set(p["meta"]["actors"]) == {s["step"]["actor"] for s in steps} | {
-        sp["actor"] for s in steps for c in s["change"].values() for sp in c["structural"].get("speeches", [])}
+        sp["actor"] for st in structurals for sp in st.get("speeches", [])} | {u["actor"] for u in uses}
+    for s in steps:  # a turn's calls are on a step of their own actor's
+        st = next(iter(s["change"].values()))["structural"]
+        if st["type"] == "conversation.append":
+            assert {u["actor"] for u in st.get("tool_uses", [])} <= {s["step"]["actor"]}
 
 
 def test_the_format_checker_is_on(validators):
@@ -94,15 +100,18 @@ def test_clean_session_steps(validators):
         ("s1", "tool:harvey", "2026-08-03T14:20:04Z", [(ev, "context-recall")]),
         ("t1.user", "human:margot", "2026-08-03T14:20:31Z", [(ap, "user")]),
         ("t1.forwarding", "tool:harvey", "2026-08-03T14:20:31Z", [(ap, "system")]),
+        ("t1.tool1", "tool:harvey", "2026-08-03T14:20:31Z", [(ap, "system")]),  # [[tool:]]: the harness's calls
         ("t1.reply", "agent:qwen2.5-coder", "2026-08-03T14:20:31Z", [(ap, "assistant")]),
         ("t1.action1", "tool:harvey", "2026-08-03T14:20:31Z", [(ap, "system")]),
         ("t1.action2", "human:margot", "2026-08-03T14:20:31Z", [(ap, "user")]),
         ("t2.user", "human:margot", "2026-08-03T14:22:10Z", [(ap, "user")]),
         ("t2.forwarding", "tool:harvey", "2026-08-03T14:22:10Z", [(ap, "system")]),
+        ("t2.tool1", "tool:harvey", "2026-08-03T14:22:10Z", [(ap, "system")]),
         ("t2.reply", "agent:qwen2.5-coder", "2026-08-03T14:22:10Z", [(ap, "assistant")]),
         ("s4", "tool:harvey", "2026-08-03T14:23:02Z", [(ev, "chunk-analysis")]),
         ("t3.user", "human:margot", "2026-08-03T14:23:40Z", [(ap, "user")]),
         ("t3.forwarding", "tool:harvey", "2026-08-03T14:23:40Z", [(ap, "system")]),
+        ("t3.tool1", "tool:harvey", "2026-08-03T14:23:40Z", [(ap, "system")]),
         ("t3.reply", "agent:qwen2.5-coder", "2026-08-03T14:23:40Z", [(ap, "assistant")]),
         ("s6", "tool:harvey", "2026-08-03T14:24:15Z", [(ev, "shell")]),
         ("t4.user", "human:margot", "2026-08-03T14:25:01Z", [(ap, "user")]),
@@ -124,15 +133,22 @@ def test_clean_session_steps(validators):
     ]
     steps = {s["step"]["id"]: s for s in p["steps"]}
     reply = next(iter(steps["t1.reply"]["change"].values()))["structural"]
-    assert reply["tool_uses"] == [
+    calls = next(iter(steps["t1.tool1"]["change"].values()))["structural"]
+    assert (calls["role"], calls["text"], steps["t1.tool1"]["meta"]) == ("system", "", {
+        "timestamp_from": "s2", "character": "HARVEY"})
+    assert calls["tool_uses"] == [
         {"id": "t1.tool1", "name": "search_notes", "input": {"query": "retro — action items", "limit": 5},
-         "category": "file_search", "result": {"content": "ok", "is_error": False}},
+         "category": "file_search", "actor": "tool:harvey", "result": {"content": "ok", "is_error": False}},
         {"id": "t1.tool2", "name": "run_shell", "input": {"cmd": "make test"}, "category": "shell",
-         "result": {"content": "exit status 2", "is_error": True}},
+         "actor": "tool:harvey", "result": {"content": "exit status 2", "is_error": True}},
         {"id": "t1.tool3", "name": "write_file",
          "input": {"path": "wiki/retro.md", "content": "Linked from [[Retro Index]]."}, "category": "file_write",
-         "result": {"content": "ok", "is_error": False}},
+         "actor": "tool:harvey", "result": {"content": "ok", "is_error": False}},
     ]
+    assert "tool_uses" not in reply  # the harness ran those calls, not the model
+    devstral = next(iter(steps["t4.reply"]["change"].values()))["structural"]  # [[DEVSTRAL.tool:]]: its own
+    assert [(u["id"], u["actor"]) for u in devstral["tool_uses"]] == [("t4.tool1", "agent:devstral"),
+                                                                       ("t4.tool2", "agent:devstral")]
     assert reply["token_usage"] == {"input_tokens": 2412, "output_tokens": 186}
     assert reply["text"].startswith("## July retro\n\nThe team agreed") and reply["text"].endswith("test_ebb_window\n```")
     assert "token_usage" not in next(iter(steps["t5.reply"]["change"].values()))["structural"]  # EXT: no stats
@@ -353,7 +369,7 @@ def test_a_tool_note_in_a_scene_without_turns_is_in_its_event(heading, kind, tmp
         "type": "conversation.event", "entry_type": kind, "event_source_id": "s2", "heading": heading,
         "notes": [{"id": "s2.tool1", "kind": "tool", "body": 'tool: read_file({"path":"a"}) — ok'}],
         "tool_uses": [{"id": "s2.tool1", "name": "read_file", "input": {"path": "a"}, "category": "file_read",
-                       "result": {"content": "ok", "is_error": False}}]}
+                       "actor": "tool:harvey", "result": {"content": "ok", "is_error": False}}]}
     assert steps[2]["change"] == {"b.py": {"structural": {"type": "file.write", "operation": "write",
                                                           "status": "ok"}}}
     assert steps[2]["step"]["timestamp"] == "2026-01-01T09:00:00Z" if kind in ("memory", "hand-off", "other") \
@@ -531,3 +547,81 @@ def test_the_toolpath_text_is_made_step_by_step_with_the_same_bytes():
     red = Redactor(secrets=True, paths=True)
     red.learn(sessions[0].session, text)
     assert b"".join(graph_text(sessions[:1], red)) == render(graph_of(sessions[:1]), red)[1].encode("utf-8")
+
+
+HEADER = ("Title: Harvey Session\nCredit: Recorded by Harvey\nAuthor: MARGOT\n\n"
+          "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
+          "Harvey and MARGOT are in chat mode. Model: QWEN. Workspace: /w.\n\n")
+
+
+def _rows(p):
+    out = []
+    for s in p["steps"]:
+        (c,) = s["change"].values()
+        out.append((s["step"]["id"], s["step"]["actor"], c["structural"].get("role"),
+                    [(u["id"], u["actor"]) for u in c["structural"].get("tool_uses", [])]))
+    return out
+
+
+def _valid_path(f, validators, body):
+    """The one Path of ``HEADER + body`` written to ``f`` and exported, checked against both schemas."""
+    f.write_text(HEADER + body, encoding="utf-8")
+    doc = export(f)
+    assert_valid(validators, doc)
+    (p,) = doc["paths"]
+    return p
+
+
+def test_a_tool_call_is_on_a_step_of_the_actor_the_file_records(tmp_path, validators):
+    """A turn without reply gave every call to the forwarded-to model (`[[margot.tool:]]`, which
+    dump calls human:margot, became agent:qwen; a `[[tool:]]` note, the harness's, too); with a
+    reply, every call was in the reply step's tool_uses, and meta.actors lacked tool:shell and
+    agent:unknown (adversarial trial). Each run of calls by an actor other than the reply's is
+    now a step of that actor, in file order; each tool_use names its actor."""
+    f = tmp_path / "tp.spmd"
+    p = _valid_path(f, validators, 'MARGOT\nList files.\n\nHARVEY\nForwarding to QWEN.\n\n'
+                    '[[margot.tool: run({"cmd":"rm -rf build"}) — ok]]\n\n[[tool: ls() — ok]]\n\n'
+                    '[[pipeline stopped: no reply]]\n')
+    assert _rows(p) == [
+        ("t1.user", "human:margot", "user", []), ("t1.forwarding", "tool:harvey", "system", []),
+        ("t1.tool1", "human:margot", "user", [("t1.tool1", "human:margot")]),
+        ("t1.tool2", "tool:harvey", "system", [("t1.tool2", "tool:harvey")]),
+        ("t1.notes", "tool:harvey", "system", [])]  # the turn's notes: the recorder's, not the model's
+    assert [s["meta"] for s in p["steps"][2:]] == [
+        {"timestamp_from": "s1", "character": "margot", "reply": "not recorded"},
+        {"timestamp_from": "s1", "character": "HARVEY", "reply": "not recorded"},
+        {"timestamp_from": "s1", "reply": "not recorded"}]
+    assert p["meta"]["actors"] == {"human:margot": {"name": "MARGOT"}, "tool:harvey": {"name": "HARVEY"}}
+
+    p = _valid_path(f, validators, 'MARGOT\nList files.\n\nHARVEY\nForwarding to QWEN.\n\n[[tool: ls() — ok]]\n\n'
+                    '[[tool: cat() — ok]]\n\n[[QWEN.tool: read_file() — ok]]\n\n[[margot.tool: run() — ok]]\n\n'
+                    '[[shell.tool: run() — ok]]\n\n[[foo.tool: run() — error: no]]\n\n[[ſhell.tool: run() — ok]]\n\n'
+                    'QWEN\nDone.\n\nTHE END.\n')
+    assert _rows(p) == [
+        ("t1.user", "human:margot", "user", []), ("t1.forwarding", "tool:harvey", "system", []),
+        ("t1.tool1", "tool:harvey", "system", [("t1.tool1", "tool:harvey"), ("t1.tool2", "tool:harvey")]),
+        ("t1.tool4", "human:margot", "user", [("t1.tool4", "human:margot")]),
+        ("t1.tool5", "tool:shell", "tool", [("t1.tool5", "tool:shell")]),
+        # foo and ſhell (U+017F, which Unicode upper-cases to S): names the file does not identify
+        ("t1.tool6", "agent:unknown", "assistant", [("t1.tool6", "agent:unknown"), ("t1.tool7", "agent:unknown")]),
+        ("t1.reply", "agent:qwen", "assistant", [("t1.tool3", "agent:qwen")])]
+    assert p["meta"]["actors"] == {
+        "agent:qwen": {"name": "QWEN"}, "agent:unknown": {"name": "FOO, ſHELL"}, "human:margot": {"name": "MARGOT"},
+        "tool:harvey": {"name": "HARVEY"}, "tool:shell": {"name": "SHELL"}}
+    # dump and the OTLP spans say the same of each call
+    dumped = json.loads(CliRunner().invoke(main, ["dump", str(f)]).stdout)["records"]
+    assert [(r["id"], r["actor_ref"]) for r in dumped] == sorted(
+        u for row in _rows(p) for u in row[3])
+
+
+def test_a_loose_tool_note_names_its_actor_in_its_event(tmp_path, validators):
+    f = tmp_path / "s.spmd"
+    f.write_text(HEADER.replace("INT.", "[[margot.tool: ls() — ok]]\n\nINT.") + "MARGOT\nHi.\n\nTHE END.\n",
+                 encoding="utf-8")  # a note before the first scene: outside every turn
+    doc = export(f)
+    assert_valid(validators, doc)
+    (p,) = doc["paths"]
+    step = p["steps"][0]
+    assert (step["step"]["id"], step["step"]["actor"]) == ("s0.tool1", "tool:harvey")  # the recorder's event
+    assert next(iter(step["change"].values()))["structural"]["tool_use"]["actor"] == "human:margot"
+    assert p["meta"]["actors"] == {"human:margot": {"name": "MARGOT"}, "tool:harvey": {"name": "HARVEY"}}

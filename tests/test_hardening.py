@@ -96,10 +96,18 @@ def test_config_typo_names_file_and_key_and_suggests(project):
 
 
 def test_suppression_typo_suggests(project):
+    # (after the scene's description: right before the tool note it would be ALICE's speech's text)
+    Path("s.spmd").write_text(A03.replace("ALICE\nWhat", "/* fountain-audit: disable-next=P1O2 */\n\nALICE\nWhat"))
+    lines = cli("lint", "--output-format", "concise", "s.spmd").output.splitlines()
+    assert lines[0] == ("s.spmd:11:1: A102 [invalid-suppression] suppression comment ignored: unknown rule or rule prefix 'P1O2'; "
+                        "did you mean P102 / tools-between-forward-and-reply? (see 'fountain-audit rules')")
+    # inside the speech, why it is no directive there comes first, then the unknown rule (it was left out)
     Path("s.spmd").write_text(A03.replace("[[tool:", "/* fountain-audit: disable-next=P1O2 */\n[[tool:"))
     lines = cli("lint", "--output-format", "concise", "s.spmd").output.splitlines()
-    assert lines[0] == ("s.spmd:14:1: A102 [invalid-suppression] suppression comment ignored: unknown rule or rule prefix 'P1O2'; "
-                        "did you mean P102 / tools-between-forward-and-reply? (see 'fountain-audit rules')")
+    assert lines[0].startswith("s.spmd:14:1: A102 [invalid-suppression] suppression comment ignored: inside ALICE's "
+                               "speech, which is recorded verbatim")
+    assert lines[0].endswith("or a baseline (unknown rule or rule prefix 'P1O2'; did you mean P102 / "
+                             "tools-between-forward-and-reply? (see 'fountain-audit rules'))")
 
 
 def test_per_file_ignores_turned_round_is_reported(project):

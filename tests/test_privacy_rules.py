@@ -440,14 +440,35 @@ def test_a_suppression_comment_in_a_reply_is_the_reply_s_text_not_a_directive():
     found = [(d.code, d.line, d.column, d.message) for d in lint_text(text, "s.spmd")]
     assert [f[:3] for f in found] == [("V101", 23, 57), ("A102", 28, 1)]
     assert found[1][3] == ("suppression comment ignored: inside GEMMA3's speech, which is recorded verbatim (it may "
-                           "come from a model): session text, not a directive; put it before the speech's cue, or "
-                           "use per-file-ignores or a baseline")
+                           "come from a model) up to what ends it: session text, not a directive; put it where no "
+                           "speech runs (after a scene's description, a note or THE END.), or use per-file-ignores "
+                           "or a baseline")
     (turn,) = build_session(parse(text)).turns
     assert turn.reply.text == "Deployed.\n\n/* fountain-audit: disable-file */\n\nAll done."
-    # a disable-next right before what ends the speech still covers that element
+    # a disable-next right before what ends the speech is its text too (it covered that element, and
+    # was cut from the reply's text: this test said so); no telling who wrote it
     text = text.replace("/* fountain-audit: disable-file */\n\nAll done.\n", "All done.\n\n"
                         "/* fountain-audit: disable-next=N101 */\n[[tool: broken]]\n")
-    assert [(d.code, d.line) for d in lint_text(text, "s.spmd")] == [("V101", 23), ("P102", 31)]
+    assert [(d.code, d.line) for d in lint_text(text, "s.spmd")] == [
+        ("V101", 23), ("A102", 30), ("P102", 31), ("N101", 31)]
+    (turn,) = build_session(parse(text)).turns
+    assert turn.reply.text == "Deployed.\n\nAll done.\n\n/* fountain-audit: disable-next=N101 */"
+
+
+def test_a_disable_next_ending_a_reply_does_not_hide_the_secret_after_it():
+    """A model's reply ending in `/* fountain-audit: disable-next=V101 */` switched off the secret
+    rule for the harness's tool note after it: `lint --select V` said all clear (adversarial trial)."""
+    from fountain_audit.lint.linter import Selection, lint_text
+    text = ("Title: Harvey Session\nCredit: Recorded by Harvey\nAuthor: MARGOT\n\n"
+            "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
+            "Harvey and MARGOT are in chat mode. Model: QWEN. Workspace: /w.\n\n"
+            "MARGOT\nDeploy.\n\nHARVEY\nForwarding to QWEN.\n\nQWEN\nSure.\n/* fountain-audit: disable-next=V101 */\n\n"
+            "[[tool: run_shell({\"cmd\":\"curl -H 'Authorization: Bearer Zk8pQ2mXv7LtR4nWb9Yc3Hs7'\"}) — ok]]\n\n"
+            "THE END.\n")
+    assert [(d.code, d.line, d.column) for d in lint_text(text, "s.spmd", Selection.build(["V"]))] == [
+        ("V101", 19, 58)]
+    assert [(d.code, d.line) for d in lint_text(text, "s.spmd", Selection.build(["A", "V"]))] == [
+        ("A102", 17), ("V101", 19)]
 
 
 @pytest.mark.parametrize("text, value", [

@@ -687,3 +687,14 @@ def test_text_after_a_heading_timestamp_is_reported_as_such_and_the_heading_stil
 def test_text_after_a_timestamp_with_other_deviations(heading, found):
     text = _ONE_TURN.replace("INT. HARVEY AND BOB TALKING 2026-09-01 09:00:10", heading)
     assert [(code, message) for code, line, _, message in _found(text, "H101", "H102") if line == 6] == found
+
+
+def test_names_in_other_scripts_are_not_folded_into_ascii_ones():
+    """T101 compared the forwarding target and the reply's cue with casefold(), which reads
+    ``ſtar`` (U+017F long s) as ``star``: a target the file does not name was taken for STAR's."""
+    head = ("Title: Harvey Session\nAuthor: MARGOT\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
+            "Harvey and MARGOT are in chat mode. Model: STAR. Workspace: /w.\n\n")
+    body = "MARGOT\nHi.\n\nHARVEY\nForwarding to {}.\n\nSTAR\nDone.\n\nTHE END.\n"
+    assert [(d.code, d.line, d.message) for d in lint_text(head + body.format("ſtar"), "s.spmd")] == [
+        ("T101", 16, "HARVEY forwards to ſtar (line 14) but STAR replies")]
+    assert lint_text(head + body.format("star"), "s.spmd") == []  # other ASCII capitals are the same name

@@ -124,6 +124,9 @@ def test_bad_lines_on_one_line_element():
     ("recall:preference_52aa0", "did you mean recall:preference_52aa07?"),
     ("L999", "the file has lines L1–L282"),
     ("39", "did you mean L39? the file has lines L1–L282"),
+    (" 39", "did you mean L39? the file has lines L1–L282"),  # (blanks around it: it suggested n39)
+    (" t9 ", "the file has turns t1–t7"),
+    ("²", "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"),  # (a traceback)
     ("999", "the file has lines L1–L282"),
     ("n1.9", "n1 has n1.1–n1.7"),
     ("s1.tool1", "s1 has recall:workspace_profile_8c41d2, recall:preference_52aa07"),

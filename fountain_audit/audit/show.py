@@ -257,7 +257,9 @@ class Elements:
         return f"the file has lines L1–L{n}" if n else "the file is empty"
 
     def nearest(self, ident: str) -> str:
-        """A hint naming the valid ids nearest to the unknown ``ident``."""
+        """A hint naming the valid ids nearest to the unknown ``ident`` (read without the blanks
+        around it: `` 39`` is a line number, as ``39``)."""
+        ident = ident.strip()
         recs = self.records()
         if ident.startswith("recall:"):
             recalls = [i for i in recs if i.startswith("recall:")]
@@ -288,7 +290,8 @@ class Elements:
             return f"the file has no {word}"
         if ident.startswith("L"):
             return self._lines_hint()
-        if ident.isdigit() and self.line_count:  # a bare number: a line, as `show F 39` meant L39
+        if ident.isascii() and ident.isdigit() and self.line_count:  # a bare number: a line, as `show F 39`
+            # meant L39 (ASCII digits: '²' is a digit to str.isdigit, not to int())
             n = _number(ident)
             return (f"did you mean L{n}? " if 1 <= n <= self.line_count else "") + self._lines_hint()
         folded = [i for i in recs if i.lower() == ident.lower()]  # ids are lower case: T1 is t1

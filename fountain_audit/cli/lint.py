@@ -119,6 +119,9 @@ def rule_cmd(rule):
         raise click.UsageError(one_line(f"{rule!r} is a prefix of {len(family)} rule{'s' * (len(family) != 1)} "
                                         f"({', '.join(family)}); 'fountain-audit rule' explains one: "
                                         f"'fountain-audit rule {family[0]}'"))
+    if rule.strip().upper() == "ALL":  # a selection (--select ALL), not a rule
+        raise click.UsageError(one_line(f"{rule!r} selects every rule (--select ALL); 'fountain-audit rule' "
+                                        "explains one: 'fountain-audit rules' lists them"))
     guess = closest_rule(rule, rules)
     hint = f"; did you mean {guess.code} / {guess.name}?" if guess else ""
     raise click.UsageError(one_line(f"unknown rule {rule!r}{hint} (see 'fountain-audit rules')"))

@@ -122,7 +122,10 @@ class LazyGroup(click.Group):
             name = args[0] if args else ""
             if name and not name.startswith("-") and self.get_command(ctx, name) is None:
                 from fountain_audit.suggest import closest
-                guess = _OTHER_TOOLS_WORDS.get(name.lower()) or closest(name, self.list_commands(ctx))
+                # other tools' words count as spellings of ours: `chek` is closest to `check`, so
+                # `lint`, not `schema`; `explian` to `explain`, so `rule`
+                near = closest(name, [*self.list_commands(ctx), *_OTHER_TOOLS_WORDS])
+                guess = _OTHER_TOOLS_WORDS.get(name.lower()) or _OTHER_TOOLS_WORDS.get(near or "", near)
                 if guess is not None:
                     raise click.UsageError(f"No such command {name!r}. Did you mean {guess!r}?", ctx) from None
             raise

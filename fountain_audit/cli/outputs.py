@@ -22,7 +22,11 @@ def is_same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
     try:
         return os.path.samefile(a, b)
     except OSError:
+        pass
+    try:
         return os.path.realpath(a) == os.path.realpath(b)
+    except FileNotFoundError:  # a relative path, and the current directory was removed: none there
+        return False
 
 
 from fountain_audit.atomic import TEMP_INFIX, write_atomic  # noqa: E402,F401  (re-exported)

@@ -172,7 +172,7 @@ def under_cwd(path: str) -> str:
         return path
     try:
         rel = os.path.relpath(path)
-    except ValueError:  # (another drive)
+    except (ValueError, FileNotFoundError):  # (another drive; the current directory was removed)
         return path
     return path if rel == os.pardir or rel.startswith(os.pardir + os.sep) else rel
 

@@ -7,7 +7,14 @@ Steps, in file order, each the child of the one before (``parents``), ``head`` t
   forwarding line, the reply, HARVEY's prompts and the user's answers): ``role``
   (``user``, ``assistant``, ``system`` for the harness, ``tool``), the exact ``text``, the
   step ``actor`` (:mod:`fountain_audit.model.actors`) and the speech's id (``t3.reply``);
-* the turn's tool notes become the reply step's ``tool_uses`` (id ``t3.tool1``, ``name``,
+* the turn's tool notes become ``tool_uses`` on a step of the actor the file records for each
+  call (``actor_ref``, as ``dump`` and the OTLP spans give it): the reply step holds the calls
+  of the reply's actor; each other run of consecutive calls by one actor is a
+  ``conversation.append`` step of that actor (id the first call's, ``t3.tool1``; ``text``
+  empty), in file order, so that no call is given to an actor the file does not say made it
+  (a ``[[tool:]]`` note is the harness's, ``[[MARGOT.tool:]]`` the user's). In a turn without
+  reply, the turn's other notes are on a step of the recorder's (``t3.notes``). Each
+  ``toolUse``: ``actor`` (also in an event), id ``t3.tool1``, ``name``,
   ``input``: the parsed JSON arguments, or the raw text when they are not JSON,
   ``category`` from the tool's name, ``result`` with ``is_error`` from the note's status and
   ``content`` the status text it records (``ok``, or the error: the file records no tool
@@ -38,6 +45,7 @@ from fountain_audit.export.common import (PIECES_MARK, PRODUCER, SessionExport, 
 from fountain_audit.export.timing import When, offset_text
 from fountain_audit.model import actors
 from fountain_audit.model.ids import note_group, scene_id
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.model.session import TURN_KINDS
 from fountain_audit.parse.source import undecodable_bytes
 
@@ -57,9 +65,10 @@ def _role(actor_ref: str) -> str:
 
 
 def tool_use(call: ToolCallRecord) -> dict[str, Any]:
-    """A ``toolUse`` of the kind schema from a tool-call record."""
+    """A ``toolUse`` of the kind schema from a tool-call record, with the call's ``actor`` as the
+    file records it (``tool:harvey`` for a ``[[tool:]]`` note; an extra the kind allows)."""
     use: dict[str, Any] = {"id": call.id, "name": call.name if call.name is not None else "",
-                           "input": call.arguments, "category": tool_category(call.name)}
+                           "input": call.arguments, "category": tool_category(call.name), "actor": call.actor_ref}
     if call.status is not None:
         use["result"] = {"content": (call.error or "") if call.status == "error" else "ok",
                          "is_error": call.status == "error"}
@@ -127,52 +136,86 @@ class _PathBuilder:
                   {"source_note": note.body})
 
     def turn(self, t: TurnRecord, when: When) -> None:
-        speeches = [s for s in (t.user, t.forwarding, t.reply, *t.actions) if s is not None]
-        speeches.sort(key=lambda s: s.span.offset)
-        tools = [tool_use(c) for c in t.tool_calls]
+        """The steps of one turn, in file order: a step per speech, and one per run of tool calls
+        by one actor (consecutive, no speech between) other than the reply's; the reply's actor's
+        calls are the reply step's ``tool_uses``. Its other notes ride on the reply step, or, when
+        the file records no reply, on a step of the recorder's (``t3.notes``) after the others."""
+        reply_ref = t.reply.actor_ref if t.reply is not None else None
+        parts: list[tuple[int, Any]] = [(s.span.offset, s) for s in (t.user, t.forwarding, t.reply, *t.actions)
+                                        if s is not None]
+        parts += [(c.span.offset, c) for c in t.tool_calls if c.actor_ref != reply_ref]
+        parts.sort(key=_first)
+        items: list[SpeechOut | list[ToolCallRecord]] = []  # each speech, each run of one actor's calls
+        for _, part in parts:
+            if isinstance(part, SpeechOut):
+                items.append(part)
+            elif items and isinstance(items[-1], list) and items[-1][0].actor_ref == part.actor_ref:
+                items[-1].append(part)
+            else:
+                items.append([part])
         writes = [n for n in t.other_notes if n.kind == "write"]
         others = [_note(n) for n in t.other_notes if n.kind != "write"]
-        stats = self.sx.stats(t)
-        client = self.sx.client(t)
-        ws = self.sx.session.scenes[t.scene.index].workspace
-        for sp in speeches:
-            structural: dict[str, Any] = {"role": _role(sp.actor_ref), "text": sp.text}
-            meta: dict[str, Any] = {"character": sp.character}
-            if sp is t.user and t.rag:
-                structural["context"] = [_note(n) for n in t.rag]
-            if sp is t.reply:
-                if tools:
-                    structural["tool_uses"] = tools
-                    tools = []
-                if stats is not None and (stats.reply_tokens is not None or stats.context_tokens is not None):
-                    structural["token_usage"] = {"input_tokens": stats.context_tokens,
-                                                 "output_tokens": stats.reply_tokens}
-                if ws:
-                    structural["environment"] = {"working_dir": ws}
-                if others:
-                    structural["notes"] = others
-                    others = []
-                if sp.actor_ref.startswith("agent:") and client.model and client.provider:
-                    self.models.setdefault(sp.actor_ref, {"model": client.model, **(
-                        {"provider": client.provider} if client.provider else {})})
-                elif not sp.actor_ref.startswith("agent:") and client.model:
-                    # a reply under HARVEY's cue: the actor stays who the file says spoke (never
-                    # the model, and no agent actor is made up); the turn's model goes on the step
-                    meta["model"] = client.model
-                    if client.provider:
-                        meta["provider"] = client.provider
-            self.append(sp.id, self.actor(sp.actor_ref, sp.character), when, structural, meta)
-        if tools or others:  # no reply: the calls are the forwarded-to model's, or unknown
-            ref = str(actors.agent(t.target)) if t.target else str(actors.UNKNOWN_AGENT)
-            sid = t.tool_calls[0].id if t.tool_calls else f"{t.id}.notes"
-            structural = {"role": "assistant", "text": ""}
-            if tools:
-                structural["tool_uses"] = tools
-            if others:
-                structural["notes"] = others
-            self.append(sid, self.actor(ref, t.target or "unknown"), when, structural, {"reply": "not recorded"})
+        for item in items:
+            if isinstance(item, list):
+                self.calls(item, when, {"reply": "not recorded"} if t.reply is None else {})
+            else:
+                self.speech(t, item, when, others if item is t.reply else [])
+        if t.reply is None and others:  # the turn's notes are the recorder's (no model step to carry them)
+            self.append(f"{t.id}.notes", self.recorder(), when, {"role": _role(str(self.sx.recorder)), "text": "",
+                                                                 "notes": others}, {"reply": "not recorded"})
         for n in writes:
             self.write(n, when)
+
+    def speech(self, t: TurnRecord, sp: SpeechOut, when: When, notes: list[dict[str, Any]]) -> None:
+        """The ``conversation.append`` step of one speech of ``t``; the reply's also holds the
+        calls of its actor (``tool_uses``), the turn's token counts, workspace and ``notes``."""
+        structural: dict[str, Any] = {"role": _role(sp.actor_ref), "text": sp.text}
+        meta: dict[str, Any] = {"character": sp.character}
+        if sp is t.user and t.rag:
+            structural["context"] = [_note(n) for n in t.rag]
+        if sp is t.reply:
+            tools = [self.tool_use(c) for c in t.tool_calls if c.actor_ref == sp.actor_ref]
+            if tools:
+                structural["tool_uses"] = tools
+            stats = self.sx.stats(t)
+            if stats is not None and (stats.reply_tokens is not None or stats.context_tokens is not None):
+                structural["token_usage"] = {"input_tokens": stats.context_tokens,
+                                             "output_tokens": stats.reply_tokens}
+            ws = self.sx.session.scenes[t.scene.index].workspace
+            if ws:
+                structural["environment"] = {"working_dir": ws}
+            if notes:
+                structural["notes"] = notes
+            client = self.sx.client(t)
+            if sp.actor_ref.startswith("agent:") and client.model and client.provider:
+                self.models.setdefault(sp.actor_ref, {"model": client.model, **(
+                    {"provider": client.provider} if client.provider else {})})
+            elif not sp.actor_ref.startswith("agent:") and client.model:
+                # a reply under HARVEY's cue: the actor stays who the file says spoke (never
+                # the model, and no agent actor is made up); the turn's model goes on the step
+                meta["model"] = client.model
+                if client.provider:
+                    meta["provider"] = client.provider
+        self.append(sp.id, self.actor(sp.actor_ref, sp.character), when, structural, meta)
+
+    def calls(self, calls: list[ToolCallRecord], when: When, meta: dict[str, Any]) -> None:
+        """One ``conversation.append`` step for tool calls of one actor (``calls``, not empty), as
+        the file records it (``[[tool:]]``: the harness's, ``[[NAME.tool:]]``: NAME's): that
+        actor's step, with its ``role``, no ``text`` and the calls as ``tool_uses``; its id is
+        the first call's (``t3.tool2``)."""
+        first = calls[0]
+        structural = {"role": _role(first.actor_ref), "text": "", "tool_uses": [self.tool_use(c) for c in calls]}
+        self.append(first.id, self.call_actor(first), when, structural, {"character": first.actor, **meta})
+
+    def call_actor(self, call: ToolCallRecord) -> str:
+        """The actor string of ``call`` (its ``actor_ref``), named in ``meta.actors`` by the
+        prefix the note writes, upper-cased as a cue is (``[[margot.tool:]]``: ``MARGOT``)."""
+        return self.actor(call.actor_ref, upper_ascii(call.actor.strip()))
+
+    def tool_use(self, call: ToolCallRecord) -> dict[str, Any]:
+        """:func:`tool_use` of ``call``, its actor counted among the document's actors."""
+        self.call_actor(call)
+        return tool_use(call)
 
     def scene_event(self, index: int, when: When, notes: list) -> None:
         scene = self.sx.session.scenes[index]
@@ -191,7 +234,7 @@ class _PathBuilder:
         kept = [n for n in notes if not _is_write(n)]
         if kept:
             data["notes"] = [_note(n) for n in kept]
-        calls = [tool_use(n) for n in kept if isinstance(n, ToolCallRecord)]
+        calls = [self.tool_use(n) for n in kept if isinstance(n, ToolCallRecord)]
         if calls:  # a tool note in a scene without turns (a shell, a skill ...): its parsed call too
             data["tool_uses"] = calls
         self.event(scene_id(index), when, scene.kind, data)
@@ -230,9 +273,13 @@ class _PathBuilder:
         if _is_write(n):
             self.write(n, when)
         elif isinstance(n, ToolCallRecord):
-            self.event(n.id, when, "tool", {"tool_use": tool_use(n), "note": n.body})
+            self.event(n.id, when, "tool", {"tool_use": self.tool_use(n), "note": n.body})
         else:
             self.event(n.id, when, note_group(n.kind), {"note": _note(n)})
+
+
+def _first(pair: tuple[int, Any]) -> int:
+    return pair[0]
 
 
 def _is_write(n: NoteRecordOut | ToolCallRecord) -> bool:

@@ -221,6 +221,8 @@ def load(path: str | os.PathLike, max_entries: int = DEFAULT_MAX_ENTRIES, *,
         raise BaselineError(f"{path}: no such baseline (create it with --update-baseline)") from None
     except OSError as e:
         raise BaselineError(f"{path}: cannot read: {e.strerror or e}") from None
+    except ValueError:  # a NUL character in the name (the configuration refuses one: see lint.config)
+        raise BaselineError(f"{path!r}: not a file name (it holds a NUL character)") from None
     if len(data) > limit:
         raise BaselineError(f"{path}: larger than {limit} bytes, more than baseline-max-entries "
                             f"({max_entries}) entries can take")

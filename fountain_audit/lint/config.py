@@ -375,11 +375,14 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
     ``~/proj``'s configuration, as a run inside ``~/proj`` does."""
     explicit = path is not None
     if path is None:
-        here = os.path.realpath(start if start is not None else os.getcwd())  # Path.resolve()
+        try:
+            here = os.path.realpath(start if start is not None else os.getcwd())  # Path.resolve()
+        except FileNotFoundError:  # the current directory was removed: no configuration is found from it
+            here = None
         refused: set[str] = set()
-        found = _find_config(here, refused)
+        found = _find_config(here, refused) if here is not None else None
         if found is None:
-            given = [os.path.realpath(p) for p in paths if p != "-"]
+            given = [os.path.realpath(p) for p in paths if p != "-" and (here is not None or os.path.isabs(p))]
             if given:
                 try:
                     common = os.path.commonpath(given)
@@ -388,7 +391,7 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
                 if common is not None:
                     found = _find_config(common if os.path.isdir(common) else os.path.dirname(common), refused)
         if found is None:
-            return Config(root=_Directory(here))
+            return Config(root=_Directory(here if here is not None else os.sep))
         path = found
     from pathlib import Path
     path = Path(path)
@@ -467,6 +470,8 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
     if "baseline" in data:
         if not isinstance(data["baseline"], str) or not data["baseline"]:
             raise ConfigError(f"{where}'baseline' must be a file name (a string)")
+        if "\0" in data["baseline"]:  # (TOML can write one, "\u0000"; no file name holds it)
+            raise ConfigError(f"{where}'baseline' holds a NUL character (\\u0000): not a file name")
         cfg.baseline = cfg.root / data["baseline"]
     if "baseline-max-entries" in data:
         cap = data["baseline-max-entries"]

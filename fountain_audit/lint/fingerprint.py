@@ -75,13 +75,16 @@ def project_dir(config_source: str | os.PathLike | None = None, cwd: str | os.Pa
     """:func:`project_root` as a string (``lint`` uses it: no pathlib at start-up)."""
     if config_source is not None:
         return os.path.dirname(os.path.realpath(config_source))
-    if baseline is not None:
-        # the baseline's own work tree, not the current directory's: a baseline written inside
-        # the project matches from outside it (or from another work tree) too
-        tree = git_work_tree(os.path.dirname(os.path.realpath(baseline)))
-        if tree is not None:
-            return tree
-    here = os.path.realpath(cwd if cwd is not None else os.getcwd())
+    try:
+        if baseline is not None:
+            # the baseline's own work tree, not the current directory's: a baseline written inside
+            # the project matches from outside it (or from another work tree) too
+            tree = git_work_tree(os.path.dirname(os.path.realpath(baseline)))
+            if tree is not None:
+                return tree
+        here = os.path.realpath(cwd if cwd is not None else os.getcwd())
+    except FileNotFoundError:  # the current directory was removed (files given by absolute path still lint)
+        return os.sep
     return git_work_tree(here) or here
 
 

@@ -49,7 +49,8 @@ def resolve_rules(selectors: Iterable[str], rules: Sequence[Rule] | None = None)
 def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | None:
     """The rule whose code or name is closest to a mistyped ``selector`` (``P1O2`` →
     ``P102``, ``rag-befor-dialogue`` → ``P101``), or ``None`` when nothing is close
-    (:func:`difflib.get_close_matches`, cutoff 0.6; ``O``/``I``/``L`` read as digits in codes).
+    (:func:`difflib.get_close_matches`, cutoff 0.6; ``O``/``I``/``L`` read as digits in a code
+    that has a digit: ``ALL`` is not read as ``A11``, near ``A101``)).
     A code is matched first within its family (``E107`` → ``E106``, not ``S107``): the
     nearest number among the family's codes that are as close."""
     import difflib
@@ -60,7 +61,8 @@ def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | N
     rules = list(all_rules() if rules is None else rules)
     by_key = {r.code: r for r in rules} | {r.name: r for r in rules}
     code_like = selector.strip().upper()
-    code_like = code_like[:1] + code_like[1:].translate(str.maketrans("OIL", "011"))
+    if any(c.isdigit() for c in code_like[1:]):  # (`ALL` is no code: A11 would be read as near A101)
+        code_like = code_like[:1] + code_like[1:].translate(str.maketrans("OIL", "011"))
     if code_like in by_key:
         return by_key[code_like]
     if re.fullmatch(r"[A-Z][0-9]+", code_like):

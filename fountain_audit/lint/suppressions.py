@@ -127,9 +127,11 @@ def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tu
 def directives(document: Document, in_speech: dict[int, str] | None = None) -> list[Directive]:
     """Every ``/* fountain-audit: ... */`` boneyard of ``document``, with the lines it covers.
     One that is part of a speech's text (``in_speech``: offset → speaker, as
-    :meth:`fountain_audit.model.session.Session.speech_boneyards` gives them) is not applied:
-    a speech is recorded verbatim, so it may come from a model (a reply could switch off the
-    checks of the file it is recorded in); it has an ``error`` (A102 reports it).
+    :meth:`fountain_audit.model.session.Session.speech_boneyards` gives them: any boneyard
+    between a cue and what ends its speech, a ``disable-next`` right before a note included) is
+    not applied: a speech is recorded verbatim, so it may come from a model (a reply could
+    switch off the checks of the file it is recorded in, or the secret rule for the tool note
+    after it); it suppresses nothing and has an ``error`` (A102 reports it).
 
     Linear in the number of nodes and directives: a ``disable-next`` looks only at the
     blank lines after it; an ``enable`` ends the open ``disable`` regions it names through an
@@ -168,11 +170,11 @@ def directives(document: Document, in_speech: dict[int, str] | None = None) -> l
         d.end_line, d.end_column = node.end_line, node.end_column
         speaker = in_speech.get(node.offset) if in_speech else None
         if speaker is not None:
-            misspelt = f" ({d.error})" if d.verb == "invalid" else ""
+            misspelt = f" ({d.error})" if d.error else ""  # (a misspelt verb, an unknown rule)
             d.verb, d.codes = "invalid", None
-            d.error = (f"inside {speaker}'s speech, which is recorded verbatim (it may come from a model): "
-                       "session text, not a directive; put it before the speech's cue, or use per-file-ignores "
-                       "or a baseline" + misspelt)
+            d.error = (f"inside {speaker}'s speech, which is recorded verbatim (it may come from a model) up to "
+                       "what ends it: session text, not a directive; put it where no speech runs (after a scene's "
+                       "description, a note or THE END.), or use per-file-ignores or a baseline" + misspelt)
         if d.verb == "disable-file":
             d.first, d.last = 1, last_line
         elif d.verb == "disable-next":

@@ -32,6 +32,10 @@ A tool note's actor (:func:`of_tool_note`) follows the same map for the ``NAME.`
 model the file records (:func:`models_of`) → ``agent:<model>``; a name the file does not
 identify → ``agent:unknown``, never an agent made up from the prefix.
 
+Names are compared upper-cased in ASCII only (:func:`fountain_audit.model.names.upper_ascii`)
+and an id is read from the name as written: ``[[ſhell.tool:]]`` (U+017F long s, which Unicode
+upper-cases to ``S``) is not ``SHELL``'s call but one of a name the file does not identify.
+
 A harness line is never an ``agent:`` actor: "no model was involved"
 (``tool:harvey``) and "a model ran, unnamed" (``agent:unknown``) stay distinct.
 
@@ -47,6 +51,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from fountain_audit.model.names import upper_ascii
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -114,21 +120,24 @@ UNKNOWN_AGENT = Actor("agent", "unknown")
 
 
 def human(name: str | None) -> Actor:
-    """``human:<name>`` lower-cased, or ``human:user`` when the name is outside the grammar."""
-    n = (name or "").strip().lower()
-    return Actor("human", n) if is_id(n) else USER
+    """``human:<name>`` lower-cased, or ``human:user`` when the name is outside the grammar (as
+    written: ``\u212aEN``, whose Kelvin sign lower-cases to ``k``, is not ``human:ken``)."""
+    n = (name or "").strip()
+    return Actor("human", n.lower()) if is_id(n) else USER
 
 
 def agent(model: str | None) -> Actor:
-    """``agent:<model>`` lower-cased, or ``agent:unknown`` when the name cannot be an id."""
-    n = (model or "").strip().lower()
-    return Actor("agent", n) if is_id(n) else UNKNOWN_AGENT
+    """``agent:<model>`` lower-cased, or ``agent:unknown`` when the name cannot be an id (as
+    written, see :func:`human`)."""
+    n = (model or "").strip()
+    return Actor("agent", n.lower()) if is_id(n) else UNKNOWN_AGENT
 
 
 def tool(name: str | None, fallback: str = "tool") -> Actor:
-    """``tool:<name>`` lower-cased, or ``tool:<fallback>`` when the name cannot be an id."""
-    n = (name or "").strip().lower()
-    return Actor("tool", n) if is_id(n) else Actor("tool", fallback)
+    """``tool:<name>`` lower-cased, or ``tool:<fallback>`` when the name cannot be an id (as
+    written, see :func:`human`)."""
+    n = (name or "").strip()
+    return Actor("tool", n.lower()) if is_id(n) else Actor("tool", fallback)
 
 
 def of_character(character: str, *, humans: frozenset[str] | set[str], scene_kind: str | None = None,
@@ -144,7 +153,7 @@ def of_character(character: str, *, humans: frozenset[str] | set[str], scene_kin
     """
     if author is not None:
         return author
-    who = character.strip().upper()
+    who = upper_ascii(character.strip())
     if who == "HARVEY":
         return HARVEY
     if who == "SHELL":
@@ -161,9 +170,9 @@ def of_character(character: str, *, humans: frozenset[str] | set[str], scene_kin
 def humans_of(session: Session) -> frozenset[str]:
     """The upper-cased names of the people of ``session``: the title page's ``Author:`` and
     the human of every chat heading (``INT. HARVEY AND MARGOT TALKING`` → ``MARGOT``)."""
-    names = {s.user.strip().upper() for s in session.scenes if s.user}
+    names = {upper_ascii(s.user.strip()) for s in session.scenes if s.user}
     if session.author and session.author.strip():
-        names.add(session.author.strip().upper())
+        names.add(upper_ascii(session.author.strip()))
     names.discard("HARVEY")
     return frozenset(names)
 
@@ -181,7 +190,7 @@ def of_tool_note(actor: str | None, *, humans: frozenset[str] | set[str] = froze
     not say which: no agent is made up from it). ``models=None`` (no file to ask) takes every
     other name for a model, ``agent:<name>``.
     """
-    who = (actor or "HARVEY").strip().upper()
+    who = upper_ascii((actor or "HARVEY").strip())
     if who == "HARVEY":
         return HARVEY
     if who == "SHELL":
@@ -203,13 +212,13 @@ def models_of(session: Session, humans: frozenset[str] | set[str]) -> frozenset[
     names: set[str] = set()
     for scene in session.scenes:
         if scene.model:
-            names.add(scene.model.strip().upper())
+            names.add(upper_ascii(scene.model.strip()))
         for turn in scene.turns:
             if turn.target:
-                names.add(turn.target.strip().upper())
+                names.add(upper_ascii(turn.target.strip()))
         for sp in scene.speeches:
             if of_character(sp.character, humans=humans, scene_kind=scene.kind).prefix == "agent":
-                names.add(sp.character.strip().upper())
+                names.add(upper_ascii(sp.character.strip()))
     return frozenset(names)
 
 
@@ -225,7 +234,7 @@ class ToolNoteActors:
         self._refs: dict[str | None, str] = {}  # prefix as written → actor string, made once each
 
     def __call__(self, actor: str | None) -> Actor:
-        if actor is None or actor.strip().upper() == "HARVEY":
+        if actor is None or upper_ascii(actor.strip()) == "HARVEY":
             return HARVEY
         if self.models is None:
             if self.humans is None:

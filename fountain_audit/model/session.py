@@ -31,6 +31,7 @@ from dataclasses import MISSING, field
 from sys import intern  # a session repeats its headings' places, names and its models' names
 
 from fountain_audit.memos import content_table, forgettable, remember
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
@@ -857,25 +858,16 @@ def _is_end_marker(node: Node) -> bool:
     return isinstance(node, (Action, Transition)) and node.text.strip() in _END_MARKERS
 
 
-#: A ``disable-next`` suppression comment (see :func:`_close`).
-_DISABLE_NEXT_RE = lazy(r"/\*\s*fountain-audit:\s*disable-next\b")
-
-
 def _close(speech: Speech, nodes: list[Node], codes: bytes, start: int, end: int) -> None:
     """End a speech whose continuation is ``nodes[start:end]`` (indexes in the document body, whose
     codes are ``codes``: a speech's continuation is the run of nodes after its dialogue up to what
-    ends it). Trailing
-    blank lines are not part of what was written, nor are ``/* fountain-audit: disable-next=...
-    */`` comments right before what ends it (a note, a heading...): the user's suppression of
-    that element's findings. Any other boneyard, a suppression comment with more text of the
-    speech after it or one of another verb stays the speech's text
-    (:meth:`Session.speech_boneyards`): a speech is recorded verbatim."""
-    while end > start:
-        code = codes[end - 1]
-        if code == _BLANK or code == _BONEYARD and _DISABLE_NEXT_RE.match(nodes[end - 1].render().strip()):
-            end -= 1
-        else:
-            break
+    ends it). Trailing blank lines are not part of what was written; every boneyard before what
+    ends it is, a ``/* fountain-audit: ... */`` comment too, right before a note or a heading
+    included (:meth:`Session.speech_boneyards`): a speech is recorded verbatim, so a model may
+    have written it (a ``disable-next=V101`` ending a reply switched off the secret rule for
+    the next note)."""
+    while end > start and codes[end - 1] == _BLANK:
+        end -= 1
     speech.continuation = nodes[start:end]
     speech._text = None
 
@@ -976,9 +968,9 @@ class _Builder:
         if names is None:
             names = {"HARVEY", "SHELL"}
             if self.author:
-                names.add(self.author.upper())
+                names.add(upper_ascii(self.author))
             if key:
-                names.add(key.upper())
+                names.add(upper_ascii(key))
             names = self._participants[key] = frozenset(names)
         return names
 
@@ -1068,7 +1060,7 @@ class _Builder:
                 elif code == _DIALOGUE:
                     # Only a model's (or skill's) text can hold a line Fountain reads as a cue,
                     # its own name included (`LLAMA (CONT'D)`).
-                    goes_on = speaker not in people and node.character.upper() not in people
+                    goes_on = speaker not in people and upper_ascii(node.character) not in people
                 elif code == _TRANSITION:
                     goes_on = node.text.strip() not in _PIPELINE_TRANSITIONS  # `> quote` is reply text
                 elif code == _ACTION:
@@ -1100,7 +1092,7 @@ class _Builder:
             if code == _DIALOGUE:
                 speech = tag = _new_speech(node)
                 opened = upto = k + 1
-                speaker = self._speakers[speech] = node.character.upper()
+                speaker = self._speakers[speech] = upper_ascii(node.character)
                 closed = screenplay or speaker == "HARVEY" and speech.forwarding_target is not None  # never a reply
                 scene.speeches.append(speech)
             elif code == _NOTE:

@@ -350,7 +350,10 @@ def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
         "executionSuccessful": not run.unreadable,
         "toolExecutionNotifications": [{"level": "error", "message": {"text": _safe(m)}} for m in run.unreadable],
     }
-    root = Path(cwd or os.getcwd()).resolve().as_uri().rstrip("/") + "/"
+    try:
+        bases = {"%SRCROOT%": {"uri": Path(cwd or os.getcwd()).resolve().as_uri().rstrip("/") + "/"}}
+    except FileNotFoundError:  # the current directory was removed: relative paths have no root to name
+        bases = {}
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -362,7 +365,7 @@ def sarif_log(run: LintRun, cwd: str | None = None) -> dict:
                 "rules": [sarif_rule(r) for r in rules],
             }},
             "invocations": [invocation],
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": root}},
+            **({"originalUriBaseIds": bases} if bases else {}),
             "artifacts": artifacts,
             "results": results,
             "columnKind": "unicodeCodePoints",

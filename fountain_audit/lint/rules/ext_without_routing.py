@@ -48,6 +48,7 @@ It shipped in March.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "H104"
@@ -61,7 +62,7 @@ SCENE_KINDS = ("ext-chat",)
 def check_scene(ctx, scene):
     if scene.routing is not None:
         return
-    if any(sp.character.upper() == "HARVEY" for sp in scene.speeches):
+    if any(upper_ascii(sp.character) == "HARVEY" for sp in scene.speeches):
         h = scene.heading
         yield Finding(h.line, h.column, "EXT. scene has HARVEY but no 'Harvey routing to ENDPOINT.' line",
                       h.end_line, h.end_column)

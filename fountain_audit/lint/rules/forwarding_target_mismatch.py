@@ -58,6 +58,7 @@ It declares package main.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "T101"
@@ -71,7 +72,7 @@ def check_turn(ctx, turn, scene):
     target, reply = turn.target, turn.reply
     if target is None or reply is None:
         return None  # (a plain function, not a generator: it runs on every turn)
-    if target.strip().casefold() == reply.character.strip().casefold():
+    if upper_ascii(target.strip()) == upper_ascii(reply.character.strip()):  # (ASCII: ſTAR is not STAR)
         return None
     cue = reply.dialogue.cue
     return (Finding(reply.line, reply.column, f"HARVEY forwards to {target} (line {turn.forwarding.forwarding_line}) "

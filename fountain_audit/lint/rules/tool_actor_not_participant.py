@@ -58,6 +58,7 @@ It looks fine.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.lint.rules import SESSION_LIKE
 
 CODE = "N105"
@@ -80,10 +81,10 @@ def check_turn(ctx, turn, scene):
         names.append(turn.reply.character)
     if not names:
         return None  # nothing to compare with (no forwarding line, no reply)
-    known = {n.upper() for n in names}
+    known = {upper_ascii(n) for n in names}  # (ASCII only: a prefix ſtar is not STAR)
     found = []
     for _, rec in turn.notes:
-        if rec.kind != "tool" or rec.actor is None or rec.actor.upper() in known:
+        if rec.kind != "tool" or rec.actor is None or upper_ascii(rec.actor) in known:
             continue
         parts = []
         if turn.target:

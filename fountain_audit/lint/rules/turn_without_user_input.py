@@ -60,6 +60,7 @@ It declares package main.
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.lint.rules import SESSION_LIKE
 from fountain_audit.parse.fountain import Action
 
@@ -87,7 +88,7 @@ def check_scene(ctx, scene):
             break
         if user and isinstance(n, Action):
             first = n.text.split("\n", 1)[0].strip()
-            if first != user and first.upper() == user.upper():
+            if first != user and upper_ascii(first) == upper_ascii(user):
                 hint = (f"; '{first}' (line {n.line}) is read as action text, not as {user}'s cue: a cue is written "
                         "in upper case")
                 break

@@ -78,6 +78,7 @@ from bisect import bisect_left, bisect_right
 from operator import itemgetter
 
 from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.parse.fountain import Action
 from fountain_audit.lint.rules import SESSION_LIKE
 
@@ -102,8 +103,8 @@ def _actions_after_forwarding(actions, turn, next_line):
 
 def _empty_reply(actions, turn, next_line):
     """Is there a lone cue line (``LLAMA`` read as an action) after the forwarding line?"""
-    target = (turn.target or "").strip().upper()
-    return bool(target) and any(n.text.strip().upper() == target
+    target = upper_ascii((turn.target or "").strip())
+    return bool(target) and any(upper_ascii(n.text.strip()) == target
                                 for _, n in _actions_after_forwarding(actions, turn, next_line))
 
 
@@ -126,7 +127,7 @@ def _cue_in_other_capitals(actions, turn, next_line):
     for line, n in _actions_after_forwarding(actions, turn, next_line):
         first = n.text.split("\n", 1)[0].strip()
         name = _cue_name(first)
-        if name != target and name.upper() == target.upper():
+        if name != target and upper_ascii(name) == upper_ascii(target):
             return first, line
     return None
 

@@ -67,6 +67,7 @@ It declares package main.
 
 from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.parse.fountain import LineToken
 from fountain_audit.lint.rules import SESSION_LIKE
 
@@ -104,7 +105,7 @@ def check(ctx):
                 m = _NOTED_RE.match(line) if "(@" in line else None
                 if m:
                     name = m.group("name")
-                    noted.add(name.rstrip(".").casefold())
+                    noted.add(upper_ascii(name.rstrip(".")))
                     col = (action.column if k == 0 else 1) + len(line) - len(line.lstrip())
                     yield Finding(action.line + k, col, f"@{name} is mentioned but does not respond",
                                   action.line + k, col + len(line.strip()))
@@ -118,13 +119,13 @@ def check(ctx):
             if not m:
                 continue
             name = m.group("name").rstrip(".")
-            key = name.casefold()
+            key = upper_ascii(name)  # (names compared in ASCII capitals: @ſtar is not STAR)
             if key in noted:
                 continue
-            answered = {(turn.target or "").strip().casefold()}
+            answered = {upper_ascii((turn.target or "").strip())}
             if turn.reply is not None:
-                answered.add(turn.reply.character.strip().casefold())
-            answered.update((n.actor or "").casefold() for n in turn.tool_calls)
+                answered.add(upper_ascii(turn.reply.character.strip()))
+            answered.update(upper_ascii(n.actor or "") for n in turn.tool_calls)
             if key in answered:
                 continue
             who = f"HARVEY forwards to {turn.target}" if turn.target else "nobody forwards to it"
