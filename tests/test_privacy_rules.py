@@ -187,8 +187,7 @@ def test_no_error_level_false_positives_on_samples_and_shared():
 
 def test_needle_index_answers_as_substring_search():
     """``Needles`` (one Aho-Corasick pass per form of the text, privacy.needles) gives the answers
-    of ``needle in hay`` and the starts of repeated ``hay.find`` (overlapping ones included) for
-    every plugin needle: alone, inside other text, next to non-ASCII characters (``?`` in the
+    of ``needle in hay`` (an occurrence overlapping another needle's included) for every plugin needle: alone, inside other text, next to non-ASCII characters (``?`` in the
     bytes it reads), in other cases, overlapping itself, with one character missing (absent), and
     in a text whose folded form is a ``str`` (U+0130, searched needle by needle)."""
     from fountain_audit.privacy.detect import _NEEDLES, PLUGINS, _folded
@@ -214,7 +213,6 @@ def test_needle_index_answers_as_substring_search():
         want = [i for i in range(len(hay)) if hay.startswith(word, i)]
         needles = Needles(raw, low, _NEEDLES)
         assert needles.present(needle, plugin.lower) == bool(want), (plugin.kind, needle, text)
-        assert needles.starts(needle, plugin.lower) == want, (plugin.kind, needle, text)
         starts += len(want)
     assert starts > 1000
 

@@ -1235,8 +1235,8 @@ def _repeats(text: str, found: list[Secret]) -> Iterator[Secret]:
 
 def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes, needles: Needles) -> list[tuple[int, str]]:
     """(start offset, text) of the lines the plugin may match, in order: lines where its anchor
-    regex matches, or (``by_needle``) lines holding a needle (where ``needles`` finds them) and
-    then matching the anchor."""
+    regex matches, or (``by_needle``) lines holding a needle (one ``needles`` finds) and then
+    matching the anchor."""
     lines: dict[int, tuple[int, str]] = {}
     if plugin.by_needle and len(hay) != len(text):  # lower() changed the length (U+0130): no
         b = 0                                       # offsets from it, read line by line
@@ -1252,10 +1252,11 @@ def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes, needles: Need
     if plugin.by_needle:  # (line ends, '=' and ':' are where they are in the text: read them in hay)
         nl, eq, colon = _word(hay, "\n"), _word(hay, "="), _word(hay, ":")
         for needle in plugin.needles:
-            e = -1
-            for i in needles.starts(needle, plugin.lower):
-                if i < e:
-                    continue  # (a line is read once, at its first occurrence of the needle)
+            if not needles.present(needle, plugin.lower):
+                continue
+            needle = _word(hay, needle)
+            i = hay.find(needle)
+            while i >= 0:  # (each line holding the needle read once)
                 b = hay.rfind(nl, 0, i) + 1
                 e = hay.find(nl, i)
                 e = len(hay) if e < 0 else e
@@ -1265,6 +1266,7 @@ def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes, needles: Need
                         lines[b] = (b, line) if plugin.anchor.search(line) else None
                     else:
                         lines[b] = None
+                i = hay.find(needle, e)
         return [v for v in lines.values() if v is not None]
     scans = plugin.scans or (plugin.anchor,)
     n = len(text)

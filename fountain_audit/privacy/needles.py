@@ -7,12 +7,13 @@ an absent needle costs a scan of the whole text each: forty scans of every file 
 the lint of a screenplay. :class:`Needles` finds every occurrence of every needle of one form of the
 text (its ASCII bytes, or its folded bytes for the case-insensitive needles) in one pass of a
 deterministic automaton (the ``ahocorasick_rs`` library, Rust's ``aho-corasick``), overlapping
-matches included, so the answers are those of ``needle in hay`` and of repeated ``hay.find``.
+matches included, so the answers are those of ``needle in hay``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 #: (words, lower) -> (automaton, words as str), each compiled once (about a millisecond).
 _AUTOMATA: dict[tuple[tuple[str, ...], bool], tuple[object, tuple[str, ...]]] = {}
@@ -30,21 +31,22 @@ def _automaton(words: tuple[str, ...], lower: bool):
 
 
 class Needles:
-    """The occurrences of ``words`` (each ``(needle, lower)``: ASCII needles; ``lower``, looked for
-    in the folded form) in one text, given as ``raw`` (one byte per code point, see
+    """Which of ``words`` (each ``(needle, lower)``: ASCII needles; ``lower``, looked for in the
+    folded form) occur in one text, given as ``raw`` (one byte per code point, see
     :func:`fountain_audit.privacy.detect._one_byte_form`) and ``low`` (its folded form: bytes, or a
     ``str`` when folding changed the text's length, see :func:`fountain_audit.privacy.detect._folded`).
     Each form is scanned once, when a needle of that form is first asked for; a ``str`` form and
-    one-character needles are answered by ``in`` and ``find``. Offsets are code points of the
-    form (those of the text for ``raw`` and for a ``bytes`` ``low``)."""
+    one-character needles are answered by ``in``. The matches are counted in C (a set of the
+    numbers of the needles found): a text holding a needle many times costs no Python step per
+    occurrence."""
 
-    __slots__ = ("_forms", "_words", "_at", "_known")
+    __slots__ = ("_forms", "_words", "_found", "_known")
 
     def __init__(self, raw: bytes, low: str | bytes, words: Sequence[tuple[str, bool]]) -> None:
         self._forms = {False: raw, True: low}
         self._words = {lower: tuple(sorted({n for n, lo in words if lo is lower and len(n) > 1}))
                        for lower in (False, True)}
-        self._at: dict[bool, dict[str, list[int]]] = {}
+        self._found: dict[bool, frozenset[str] | None] = {}
         self._known: dict[tuple[str, bool], bool] = {}
 
     def present(self, needle: str, lower: bool) -> bool:
@@ -52,44 +54,24 @@ class Needles:
         key = (needle, lower)
         hit = self._known.get(key)
         if hit is None:
-            at = self._occurrences(lower)
-            if at is None or needle not in self._words[lower]:
+            found = self._found[lower] if lower in self._found else self._scan(lower)
+            if found is None or needle not in self._words[lower]:
                 hay = self._forms[lower]
                 hit = (needle.encode("ascii") if type(hay) is bytes else needle) in hay
             else:
-                hit = needle in at
+                hit = needle in found
             self._known[key] = hit
         return hit
 
-    def starts(self, needle: str, lower: bool) -> list[int]:
-        """The start offset of each occurrence of ``needle`` (overlapping ones too), in order."""
-        at = self._occurrences(lower)
-        if at is not None and needle in self._words[lower]:
-            return at.get(needle, [])
+    def _scan(self, lower: bool) -> frozenset[str] | None:
+        """The needles of the automaton of form ``lower`` that occur there (``None``: that form is
+        a ``str``, searched needle by needle)."""
         hay = self._forms[lower]
-        word = needle.encode("ascii") if type(hay) is bytes else needle
-        out = []
-        i = hay.find(word)
-        while i >= 0:
-            out.append(i)
-            i = hay.find(word, i + 1)
-        return out
-
-    def _occurrences(self, lower: bool) -> dict[str, list[int]] | None:
-        """needle -> its starts, for the needles of the automaton of form ``lower`` (``None``:
-        that form is a ``str``, searched needle by needle)."""
-        at = self._at.get(lower)
-        if at is None:
-            hay = self._forms[lower]
-            words = self._words[lower]
-            if type(hay) is not bytes or not words:
-                return None
+        words = self._words[lower]
+        found = None
+        if type(hay) is bytes and words:
             automaton, names = _automaton(words, lower)
-            at = self._at[lower] = {}
-            for i, start, _ in automaton.find_matches_as_indexes(hay, overlapping=True):
-                found = at.get(names[i])
-                if found is None:
-                    at[names[i]] = [start]
-                else:
-                    found.append(start)
-        return at
+            found = frozenset(map(names.__getitem__, set(map(itemgetter(0), automaton.find_matches_as_indexes(
+                hay, overlapping=True)))))
+        self._found[lower] = found
+        return found
