@@ -144,3 +144,18 @@ def test_masking_every_secret_found_in_a_line_of_them():
     line = text.splitlines()[-1]
     for s in (line, line[:500].upper(), "quoted: '" + line[40:160] + "'"):
         assert redact.SecretMasker(secrets).hide(s) == _hide_reference(s, secrets)
+
+
+@pytest.mark.parametrize("sep", [" ", "\n"], ids=["one line", "a line each"])
+@pytest.mark.parametrize("n", [1, 3, 50, 400])
+def test_code_frame_columns_are_map_column(n, sep):
+    """FrameMap.column (by bisection) gives what map_column (a walk of the replacements) gives,
+    at every column of every line, one past each line's end included."""
+    text = _session(n, n + 2, sep)
+    reps = redact._keep_lines(text, redact.session_redactor(text).replacements(text))
+    frames = redact.FrameMap(text, reps)
+    for line, start in enumerate(frames.starts, 1):
+        end = frames.starts[line] if line < len(frames.starts) else len(text) + 1
+        for column in range(1, end - start + 1):
+            expected = redact.map_column(reps, start + column - 1) - frames.new_starts[line - 1] + 1
+            assert frames.column(line, column) == expected, (line, column)

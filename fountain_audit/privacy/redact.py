@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, NamedTuple
 
@@ -494,13 +495,25 @@ class FrameMap:
         self.reps = reps
         self.starts = LineIndex(text).starts
         self.new_starts = LineIndex(apply(text, reps)).starts
+        # for map_column by bisection (a code frame per finding, each reading every replacement
+        # before it, was findings x replacements): the replacements' starts, and the shift of
+        # the text before each (shifts[k]: what reps[:k] add to an offset after them)
+        self._rep_starts = [r.start for r in reps]
+        self._shifts = [0]
+        for r in reps:
+            self._shifts.append(self._shifts[-1] + len(r.new) - (r.end - r.start))
 
     def column(self, line: int, column: int) -> int:
         """The 1-based ``column`` of 1-based ``line`` in the original text, moved to where
         the same character stands in the redacted text (code frames keep their carets)."""
         if not self.reps or line > len(self.starts):
             return column
-        new = map_column(self.reps, self.starts[line - 1] + column - 1)
+        offset = self.starts[line - 1] + column - 1
+        k = bisect_right(self._rep_starts, offset)  # reps[:k] start at or before offset
+        if k and offset < self.reps[k - 1].end:  # inside a replaced span: at its replacement's start
+            new = self.reps[k - 1].start + self._shifts[k - 1]
+        else:
+            new = offset + self._shifts[k]
         return new - self.new_starts[line - 1] + 1
 
 
