@@ -2,7 +2,7 @@
 (:func:`~fountain_audit.privacy.redact.redact_text`, whose upper-casing of a placeholder alone
 on its line no longer reads the whole line per replacement), the messages with secrets masked
 (:class:`~fountain_audit.privacy.redact.SecretMasker`, which no longer tries every secret of
-the file on every message) and the lint excerpts and fingerprints (one excerpt per line, not
+the file on every message; its reference is the per-secret loop it keeps, ``_hide``) and the lint excerpts and fingerprints (one excerpt per line, not
 per finding). The references below are the former per-replacement and per-secret code."""
 
 from __future__ import annotations
@@ -58,24 +58,9 @@ def _alone_upper_reference(text: str, r) -> bool:
     return line.strip() == s and any(c.isalpha() for c in s) and not any(c.islower() for c in s)
 
 
-def _hide_reference(s: str, secrets) -> str:
-    for sec in secrets:
-        value, shown = sec.value.lower(), sec.shown
-        if len(value) <= shown:
-            continue
-        low = s.lower()
-        if len(low) != len(s):
-            low, value = s, sec.value
-        probe = value[:shown + 4]
-        i = low.find(probe)
-        while i >= 0:
-            k = i + shown
-            while k < len(s) and k - i < len(value) and low[k] == value[k - i]:
-                k += 1
-            s = s[:i + shown] + "*" * (k - i - shown) + s[k:]
-            low = low[:i + shown] + "*" * (k - i - shown) + low[k:]
-            i = low.find(probe, k)
-    return s
+#: The former per-secret loop: every secret of the file tried on the string, in turn (still
+#: the masker's way for the secrets it tries, and for a string whose case mapping changes lengths).
+_hide_reference = redact._hide
 
 
 def _excerpt_reference(content: str) -> str:
