@@ -316,3 +316,64 @@ def test_secret_patterns_in_linear_time(shape):
     small, large = (head + SECRET_LINES[shape](n) + "\n" for n in (2000, 16000))
     _assert_linear(lint, small, large, shape)
     _assert_linear(lambda t: lint(t, ignore=["V"]), small, large, shape + " (V rules ignored)")
+
+
+#: One line of dialogue holding n secrets (adversarial trial): an AWS key is upper-case, so each
+#: of its replacements asks whether it stands alone on its line.
+SECRET_RUNS = {"Basic headers": "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ== ", "AWS keys": "AKIAIOSFODNN7EXAMPLE ",
+               "AWS keys, passwords, home paths": "AKIAIOSFODNN7EXAMPLE password=HUNTER2hunter2!1a /home/alice/x "}
+_CHAT_HEAD = ("Title: x\nAuthor: MARGOT\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
+              "Harvey and MARGOT are in chat mode. Model: QWEN. Workspace: /w.\n\nMARGOT\n")
+
+
+@pytest.mark.parametrize("shape", list(SECRET_RUNS))
+def test_redacting_a_line_of_secrets_in_linear_time(shape):
+    """``redact``'s upper-casing of a placeholder alone on its line sliced and stripped the whole
+    line for each replacement (16,000 Basic headers on one line: 18.4 s). redact_text of 2,000
+    and 16,000 of them."""
+    from fountain_audit.privacy.redact import redact_text
+    small, large = (_CHAT_HEAD + SECRET_RUNS[shape] * n + "\n" for n in (2000, 16000))
+    _assert_linear(redact_text, small, large, f"redacting a line of {shape}")
+
+
+@pytest.mark.parametrize("shape", list(SECRET_RUNS))
+def test_fingerprints_of_a_line_of_secrets_in_linear_time(shape):
+    """Each finding's excerpt re-encoded its whole line (64,000 AWS keys on one line: 15.6 s of
+    lint). fingerprint.assign alone (lint's findings made beforehand), 2,000 and 16,000 of them."""
+    from fountain_audit.lint.fingerprint import assign
+    texts = [_CHAT_HEAD + SECRET_RUNS[shape] * n + "\n" for n in (2000, 16000)]
+    found = {id(t): lint(t) for t in texts}
+    _assert_linear(lambda t: assign(found[id(t)], t, "x.spmd"), *texts, f"fingerprints of a line of {shape}")
+
+
+@pytest.mark.parametrize("sep", [" ", "\n"], ids=["one line", "a line each"])
+def test_masking_messages_against_many_secrets_in_linear_time(sep):
+    """The messages of lint's findings were each searched for every secret of the file: findings
+    x secrets (10,000 distinct secrets on one line: 14 s of lint in any format). lint of 1,000 and
+    8,000 distinct AWS keys, passwords and home paths, on one line or a line each."""
+    import random
+
+    rnd = random.Random(1)
+    chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+    parts = [f"AKIA{''.join(rnd.choice(chars) for _ in range(16))}" if i % 3 == 0 else
+             f"password={''.join(rnd.choice(chars.lower()) for _ in range(12))}!1a" if i % 3 == 1 else
+             f"/home/alice{i % 7}/x" for i in range(8000)]
+    small, large = (_CHAT_HEAD + sep.join(parts[:n]) + "\n" for n in (1000, 8000))
+    _assert_linear(lint, small, large, f"lint of many secrets, {sep!r} between")
+
+
+def test_code_frame_columns_of_a_line_of_secrets_in_linear_time():
+    """``lint --redact``'s code frames moved each finding's column by walking every replacement
+    before it (findings x replacements: 10,000 secrets on one line, lint --redact in the full
+    format took minutes). A column at each replacement of 2,000 and 16,000 on one line."""
+    from fountain_audit.privacy.redact import FrameMap, session_redactor
+
+    def columns(text: str) -> None:
+        reps = session_redactor(text).replacements(text)
+        frames = FrameMap(text, reps)
+        line = len(frames.starts) - 1
+        for r in reps:
+            frames.column(line, r.start - frames.starts[line - 1] + 1)
+
+    small, large = (_CHAT_HEAD + SECRET_RUNS["AWS keys"] * n + "\n" for n in (2000, 16000))
+    _assert_linear(columns, small, large, "code-frame columns on a line of secrets")

@@ -230,11 +230,12 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
     seen: Counter = Counter()
     seen_former: Counter = Counter()  # occurrences by unmasked content (the former fingerprints' index)
     masked_differs: dict = {}  # span -> whether masking changed its content
-    # Many findings on one long line (a line of secrets) share its content: normalise, mask and
-    # hash it once each, so the work stays linear in the input (the digest of each occurrence
+    # Many findings on one long line (a line of secrets) share its content: normalise, mask,
+    # excerpt and hash it once each, so the work stays linear in the input (the digest of each occurrence
     # is a copy of the hash of the shared prefix, fed the occurrence index: same digest).
     contents: dict[tuple[int, int], str] = {}
     masked: dict[tuple[int, int], str] = {}
+    excerpts: dict[tuple[int, int], str] = {}  # span -> excerpt of its masked content (it reads all of it)
     prefixes: dict[tuple[str, str], Any] = {}
     out = []
     for d in sorted(diagnostics, key=Diagnostic.sort_key):
@@ -255,8 +256,9 @@ def assign(diagnostics: Iterable[Diagnostic], text: str, path: str) -> list[Diag
                 if shown_lines is None:
                     shown_lines = _masked_lines(text, lines)
                 masked[span] = _shown_content(span, lines, shown_lines, _mask)
+                excerpts[span] = excerpt(masked[span])
             hashed = masked[span]
-            shown = excerpt(hashed)
+            shown = excerpts[span]
         else:
             hashed = content
             shown = excerpt(d.message)

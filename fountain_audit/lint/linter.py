@@ -134,8 +134,9 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
     if secrets:  # a rule quoting a line must not print a secret in it (V101 masks its own)
         from dataclasses import replace
 
-        from fountain_audit.privacy.redact import hide_secrets
-        out = [d if d.code == "V101" else replace(d, message=hide_secrets(d.message, secrets)) for d in out]
+        from fountain_audit.privacy.redact import SecretMasker
+        masker = SecretMasker(secrets)
+        out = [d if d.code == "V101" else replace(d, message=masker.hide(d.message)) for d in out]
     out.sort(key=_SORT_KEY)
     return out
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, NamedTuple
 
@@ -454,12 +455,26 @@ def _keep_lines(text: str, reps: list[Replacement]) -> list[Replacement]:
 
 
 def _alone_upper(text: str, r: Replacement) -> bool:
-    """An upper-case token that is a whole line (which Fountain may read as a character cue)."""
+    """An upper-case token that is a whole line, but for blanks around it (which Fountain may
+    read as a character cue): what ``line.strip() == token`` says of the token's line, read
+    from the token outwards over blanks only, never the rest of the line. A blank run ends at
+    the token next to it, so the runs read for the replacements of one text do not overlap:
+    linear in the text however many replacements a line holds (slicing the line for each
+    made 16,000 secrets on one line 18 s of ``redact``)."""
     s = text[r.start:r.end]
-    b = text.rfind("\n", 0, r.start) + 1
-    e = text.find("\n", r.end)
-    line = text[b:e if e >= 0 else len(text)]
-    return line.strip() == s and any(c.isalpha() for c in s) and not any(c.islower() for c in s)
+    if not s or s != s.strip() or not any(c.isalpha() for c in s) or any(c.islower() for c in s):
+        return False
+    b = r.start
+    while b > 0 and text[b - 1] != "\n":
+        if not text[b - 1].isspace():
+            return False  # something else before it on its line
+        b -= 1
+    e, n = r.end, len(text)
+    while e < n and text[e] != "\n":
+        if not text[e].isspace():
+            return False  # something else after it on its line
+        e += 1
+    return True
 
 
 def frame_text(text: str, redactor: Redactor) -> tuple[str, "FrameMap"]:
@@ -480,13 +495,25 @@ class FrameMap:
         self.reps = reps
         self.starts = LineIndex(text).starts
         self.new_starts = LineIndex(apply(text, reps)).starts
+        # for map_column by bisection (a code frame per finding, each reading every replacement
+        # before it, was findings x replacements): the replacements' starts, and the shift of
+        # the text before each (shifts[k]: what reps[:k] add to an offset after them)
+        self._rep_starts = [r.start for r in reps]
+        self._shifts = [0]
+        for r in reps:
+            self._shifts.append(self._shifts[-1] + len(r.new) - (r.end - r.start))
 
     def column(self, line: int, column: int) -> int:
         """The 1-based ``column`` of 1-based ``line`` in the original text, moved to where
         the same character stands in the redacted text (code frames keep their carets)."""
         if not self.reps or line > len(self.starts):
             return column
-        new = map_column(self.reps, self.starts[line - 1] + column - 1)
+        offset = self.starts[line - 1] + column - 1
+        k = bisect_right(self._rep_starts, offset)  # reps[:k] start at or before offset
+        if k and offset < self.reps[k - 1].end:  # inside a replaced span: at its replacement's start
+            new = self.reps[k - 1].start + self._shifts[k - 1]
+        else:
+            new = offset + self._shifts[k]
         return new - self.new_starts[line - 1] + 1
 
 
@@ -530,7 +557,54 @@ def hide_secrets(s: str, secrets) -> str:
     (:class:`~fountain_audit.privacy.detect.Secret`) masked after its public prefix, whole or cut
     short, in any letter case: a quote that stops inside a secret (``'sk_live_4eC3…'``) is masked
     up to where it stops, and an upper-cased copy of it too. Text that does not quote a secret
-    is returned unchanged."""
+    is returned unchanged. (Many strings against one file's secrets: :class:`SecretMasker`.)"""
+    return SecretMasker(secrets).hide(s)
+
+
+class SecretMasker:
+    """:func:`hide_secrets` of many strings (a file's diagnostic messages) against one file's
+    ``secrets``, in time linear in each string, not in the number of secrets (each message was
+    read once per secret of the file: 4,000 findings on a line of 24,000 secrets took 200 s).
+
+    A secret is looked for by its probe (its lower-cased value's first ``shown + 4`` code points)
+    and masking only writes ``*``: a probe holding no ``*`` that is not in a string is never in it
+    after masking, and once a secret is masked its probe is nowhere in the string. So only the
+    first secret of each such probe can change a string, and only if the probe is in the string
+    as given; a probe holding a ``*`` (rare) is always tried. The secrets tried are those, in the
+    order given: the same masking as trying every secret."""
+
+    def __init__(self, secrets: Iterable) -> None:
+        self.secrets = list(secrets)
+        self._tried: list[tuple[int, Any]] = []  # (order, secret): those whose probe holds a *
+        self._by_probe: dict[int, dict[str, tuple[int, Any]]] = {}  # probe length -> probe -> first (order, secret)
+        for order, sec in enumerate(self.secrets):
+            value = sec.value.lower()
+            if len(value) <= sec.shown:
+                continue
+            probe = value[:sec.shown + 4]
+            if "*" in probe:
+                self._tried.append((order, sec))
+            else:
+                self._by_probe.setdefault(len(probe), {}).setdefault(probe, (order, sec))
+
+    def hide(self, s: str) -> str:
+        """:func:`hide_secrets` of ``s`` with this masker's secrets."""
+        low = s.lower()
+        if len(low) != len(s):  # a case mapping that changes lengths: every secret, matched exactly
+            return _hide(s, self.secrets)
+        found = list(self._tried)
+        for size, probes in self._by_probe.items():
+            if len(probes) <= 8:
+                found += [hit for probe, hit in probes.items() if probe in low]
+            else:  # each place of the string looked up, not each probe looked for
+                found += [probes[low[i:i + size]] for i in range(len(low) - size + 1) if low[i:i + size] in probes]
+        if not found:
+            return s
+        return _hide(s, [sec for _, sec in sorted(dict(found).items())])
+
+
+def _hide(s: str, secrets) -> str:
+    """:func:`hide_secrets`, trying every one of ``secrets`` in turn."""
     for sec in secrets:
         value, shown = sec.value.lower(), sec.shown
         if len(value) <= shown:
