@@ -691,3 +691,27 @@ def test_run_checked_plugins_still_find_their_tokens():
     found = [(s.kind, s.start, s.end) for s in find_secrets(text)]
     assert found == [("telegram-token", 5, 50), ("discord-token", 55, 114), ("twilio-key", 125, 159)]
     assert find_secrets("plain words. no: tokens here\n" * 200) == []
+
+
+@pytest.mark.parametrize("text, found", [
+    ("/users\\/users/bob", [(0, 13, "users")]),  # one path, not two overlapping ones
+    ("a /home/home/carol b", [(2, 12, "home")]),
+    ("/U\u017fers/bob and /ho\u212ae/x", []),  # long s, KELVIN SIGN: no /Users, no /home for the system
+    ("/U\u017fers/bob and /Users/bob \u0130", [(15, 25, "bob")]),  # (İ: the text read by the regex alone)
+])
+def test_home_paths_one_per_path_in_either_reading(text, found):
+    """The fast reading of home paths (from each ``home``/``users``/``root``) and the plain one
+    (``HOME_RE.finditer``, for a text whose lower case changes its length) find the same paths:
+    none overlapping (``/users\\/users/bob`` was two V102 findings), none a system would not read
+    as a home directory (``ſ`` for ``s``)."""
+    from fountain_audit.privacy import detect
+
+    assert [(h.start, h.end, h.user) for h in find_home_paths(text)] == found
+    assert detect._home_paths_fast(text, text.encode("ascii", "replace").lower()) == detect._home_paths_slow(text)
+
+
+def test_nested_home_path_spellings_are_one_finding():
+    text = ("Title: x\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\nALICE\n"
+            "see /U\u017fers/bob/x and /users\\/users/bob\n")
+    found = lint_text(text, "s.spmd", Selection.build(select=["V102"]))
+    assert [(d.code, d.line, d.column, d.end_column) for d in found] == [("V102", 8, 22, 35)]

@@ -348,26 +348,23 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
     if plugin.own is not None:
         yield from (_own_secrets if plugin.kind in _OWN_CHECKS else _own_tokens)(plugin, line)
         return
+    if plugin.kind == "keyword-secret":  # (the detector's regexes, searched in linear time: no detector object)
+        # the detector reads api_key, not api-key: read `-` there as `_` (same length, same offsets)
+        if _DENYLIST_RE.search(line):  # (not a line that is a candidate for `token` alone)
+            norm = _DASHED_KEYWORD_RE.sub(lambda m: m.group().replace("-", "_"), line) if "-" in line else line
+            for value in _keyword_values(norm):
+                pos = norm.find(value)
+                while pos >= 0:
+                    yield pos, line[pos:pos + len(value)]
+                    pos = norm.find(value, pos + len(value))
+        yield from _token_keywords(line)
+        return
     det = _detector(plugin)
     if plugin.kind == "openai-key":
         yield from _openai_keys(det, line)
         return
     if plugin.kind == "jwt":
         yield from _jwts(det, line)
-        return
-    if plugin.kind == "keyword-secret":
-        from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP
-
-        # the detector reads api_key, not api-key: read `-` there as `_` (same length, same offsets)
-        if _DENYLIST_RE.search(line):  # (not a line that is a candidate for `token` alone)
-            norm = _DASHED_KEYWORD_RE.sub(lambda m: m.group().replace("-", "_"), line) if "-" in line else line
-            regexes = _keyword_regexes(CONFIG_DENYLIST_REGEX_TO_GROUP)
-            for value in det.analyze_string(norm, denylist_regex_to_group=regexes):
-                pos = norm.find(value)
-                while pos >= 0:
-                    yield pos, line[pos:pos + len(value)]
-                    pos = norm.find(value, pos + len(value))
-        yield from _token_keywords(line)
         return
     for regex in det.denylist + [_BASIC_AUTH_RE] if plugin.kind == "basic-auth" else det.denylist:
         for m in regex.finditer(line):
@@ -386,23 +383,142 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
 #: keywords each failing there (``"password=- " * 12000``: 3.5 s of lint) was read once per keyword.
 _KEYWORD_SECRET = r"(?=[^\v\'\"]*)(?=\w+)[^\v\'\"]*[^\v,\'\"`]"
 _KEYWORD_SECRET_LINEAR = r"(?=\w)[^\v\'\"]*[^\v,\'\"`]"
-_KEYWORD_REGEXES: dict[int, dict[re.Pattern[str], int]] = {}
+#: The keyword detector's ``(regex, group of the value, search)`` in its "config file" mode (see
+#: :func:`_keyword_regexes`), compiled on first use.
+_KEYWORD_REGEXES: list[tuple[re.Pattern[str], int, Callable[[re.Pattern[str], str], re.Match[str] | None]]] = []
+#: The rest of a run of word characters (after a keyword, which is one).
+_WORD_RUN_RE = lazy(r"\w*")
 
 
-def _keyword_regexes(regex_to_group: dict[re.Pattern[str], int]) -> dict[re.Pattern[str], int]:
-    """The keyword detector's ``{regex: group of the value}``, each regex's value pattern
+def _keyword_regexes() -> list[tuple[re.Pattern[str], int, Callable[[re.Pattern[str], str], re.Match[str] | None]]]:
+    """The keyword detector's regexes of the "config file" mode (``CONFIG_DENYLIST_REGEX_TO_GROUP``,
+    in its order), each as ``(regex, group of the value, search)``: its value pattern
     (:data:`_KEYWORD_SECRET`) replaced by :data:`_KEYWORD_SECRET_LINEAR`, which matches exactly the
     same strings with the same groups (lookaheads capture nothing) without reading the rest of the
-    line at each keyword that fails. Compiled once; a regex not spelt so is kept as it is."""
-    out = _KEYWORD_REGEXES.get(id(regex_to_group))
-    if out is None:
-        out = {}
-        for regex, group in regex_to_group.items():
-            if _KEYWORD_SECRET in regex.pattern:
-                regex = re.compile(regex.pattern.replace(_KEYWORD_SECRET, _KEYWORD_SECRET_LINEAR), regex.flags)
-            out[regex] = group
-        _KEYWORD_REGEXES[id(regex_to_group)] = out
-    return out
+    line at each keyword that fails; ``search(regex, line)``: ``regex.search(line)`` in linear time,
+    :func:`_keyword_search` for a regex that starts with a keyword and the word it ends
+    (``({keyword}|...)\\w*``), :func:`_semicolon_search` for the one of these that ends with a
+    quoted value and ``;``, :func:`_quoted_search` for one that starts with a quoted value.
+    Compiled once (replacing a memo keyed by the ``id()`` of the detector's table); a regex not
+    spelt so is kept as it is."""
+    if not _KEYWORD_REGEXES:
+        from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP, DENYLIST_REGEX, QUOTE, SECRET
+
+        for regex, group in CONFIG_DENYLIST_REGEX_TO_GROUP.items():
+            pattern = regex.pattern
+            search = (_semicolon_search if pattern.startswith(DENYLIST_REGEX) and pattern.endswith(f"({SECRET})(\\2);")
+                      else _keyword_search if pattern.startswith(DENYLIST_REGEX)
+                      else _quoted_search if pattern.startswith(f"({QUOTE})({SECRET})(\\1)") else re.Pattern.search)
+            if _KEYWORD_SECRET in pattern:
+                regex = re.compile(pattern.replace(_KEYWORD_SECRET, _KEYWORD_SECRET_LINEAR), regex.flags)
+            _KEYWORD_REGEXES.append((regex, group, search))
+    return _KEYWORD_REGEXES
+
+
+_KEYWORD_STARTS: dict[int, re.Pattern[str]] = {}
+
+
+def _keyword_start(flags: int) -> re.Pattern[str]:
+    """The keyword detector's keywords (``api_?key|...|password|...``) as a regex with ``flags``."""
+    rx = _KEYWORD_STARTS.get(flags)
+    if rx is None:
+        from detect_secrets.plugins.keyword import DENYLIST
+
+        rx = _KEYWORD_STARTS[flags] = re.compile("|".join(DENYLIST), flags)
+    return rx
+
+
+def _keyword_values(line: str) -> Iterator[str]:
+    """What the keyword detector's ``analyze_string(line, CONFIG_DENYLIST_REGEX_TO_GROUP)`` yields:
+    the value group of the first match of each of its regexes (:func:`_keyword_regexes`), each
+    searched for in linear time by its ``search``."""
+    for regex, group, search in _keyword_regexes():
+        m = search(regex, line)
+        if m is not None:  # (read in the line: a search may have read a copy with some characters replaced)
+            yield line[m.start(group):m.end(group)] if m.start(group) >= 0 else None
+
+
+def _keyword_search(regex: re.Pattern[str], line: str) -> re.Match[str] | None:
+    """``regex.search(line)`` for a keyword detector regex that starts with a keyword and the rest
+    of its word (``({keyword}|...)\\w*``, then a closing quote, a blank, ``:``, ``=`` or up to 50
+    characters without a blank), in linear time. Tried from each keyword of a long word
+    (``"password" * 16000 + "=-"``), the pattern read the word to its end and failed after it,
+    once per keyword (quadratic). A keyword is word characters: from every keyword of a word the
+    pattern reads on to the same end of the word, where nothing that follows it can start within
+    the word; so a match from any of them holds exactly when one from the first holds (and the
+    first is the leftmost). The pattern is matched at the first keyword of each word only."""
+    keyword = _keyword_start(regex.flags)
+    pos = 0
+    while True:
+        k = keyword.search(line, pos)
+        if k is None:
+            return None
+        m = regex.match(line, k.start())
+        if m is not None:
+            return m
+        pos = _WORD_RUN_RE.match(line, k.end()).end()
+
+
+#: Where a quoted value may end in the keyword detector's pattern for ``keyword … "value";``: a
+#: backquote before ``;`` after a character the value may end with.
+_BACKQUOTE_END_RE = lazy("(?<=[^\v,'\"`])`;")
+_QUOTE_OR_VT_RE = lazy("[\v'\"`]")
+
+
+def _semicolon_search(regex: re.Pattern[str], line: str) -> re.Match[str] | None:
+    """:func:`_keyword_search` for the keyword detector's regex for ``keyword … "value";`` (a
+    quote, a value of :data:`_KEYWORD_SECRET_LINEAR`, the same quote and ``;``), in linear time.
+    A value after a backquote runs on over backquotes to a quote or a vertical tab, and the
+    pattern, tried at each backquote within 50 characters of each keyword (``"password `a " * 8000``),
+    read it to its end and back (quadratic). It is searched for in a copy of the line in which
+    each backquote that opens no value that can end (one a word character follows, with a
+    :data:`_BACKQUOTE_END_RE` end at least two characters on in its run) and ends none is a comma:
+    a character that neither opens nor closes a value, and that a value may hold but not end
+    with, as a backquote; so the pattern finds the same match there (its spans, not its text),
+    and reads at most one run to its end."""
+    if "`" not in line:
+        return _keyword_search(regex, line)
+    ends = {m.start() for m in _BACKQUOTE_END_RE.finditer(line)}
+    copy = list(line)
+    last_end = -1  # the last value end of the run read (from the right), or -1
+    for q in reversed([m.start() for m in _QUOTE_OR_VT_RE.finditer(line)]):
+        if line[q] != "`":
+            last_end = -1  # (a quote or a vertical tab ends a run)
+        elif q in ends:
+            last_end = q if last_end < 0 else last_end
+        elif not (last_end >= q + 2 and _WORD_CHAR_RE.match(line, q + 1)):
+            copy[q] = ","
+    return _keyword_search(regex, "".join(copy))
+
+
+_QUOTE_RE = lazy("['\"`]")
+_WORD_CHAR_RE = lazy(r"\w")
+#: A quoted value's characters in the keyword detector's patterns: up to a quote or a vertical tab.
+_QUOTED_RUN_RE = lazy("[^\v'\"]*")
+
+
+def _quoted_search(regex: re.Pattern[str], line: str) -> re.Match[str] | None:
+    """``regex.search(line)`` for the keyword detector's regex that starts with a quoted value
+    (``([`'"])(value)(\\1)``, then ``==`` and a keyword), in linear time. A value after a
+    backquote runs on over backquotes to a quote or a vertical tab, and the pattern, tried from
+    each backquote of such a run (``"`a" * 8000``), read it to its end and back (quadratic). The
+    value must end at a backquote whose character before and text after the pattern accepts, and
+    start after the opening one: when none ends far enough from one backquote (a word character
+    after it), none does from a later one in the run, which is stepped over; the pattern is
+    matched at every other quote."""
+    pos = 0
+    while True:
+        q = _QUOTE_RE.search(line, pos)
+        if q is None:
+            return None
+        s = q.start()
+        m = regex.match(line, s)
+        if m is not None:
+            return m
+        if line[s] == "`" and _WORD_CHAR_RE.match(line, s + 1):
+            pos = _QUOTED_RUN_RE.match(line, s + 1).end()
+        else:
+            pos = s + 1
 
 
 #: A JSON Web Token's first part after its ``eyJ`` (the detector's pattern): a dot must follow it.
@@ -504,12 +620,69 @@ def _token_keywords(line: str) -> Iterator[tuple[int, str]]:
     """(position, value) of each value assigned to a token name (:data:`_TOKEN_KEYWORD_RE`)
     that is no pagination or tokenizer token (:data:`_NOT_SECRET_TOKENS`) and reads as a
     credential (:func:`_token_value`)."""
-    for m in _TOKEN_KEYWORD_RE.finditer(line):
-        words = [w for w in _NAME_WORDS_RE.split(m.group(1)) if w]
+    for name_start, name_end, start, end in _token_keyword_matches(line):
+        words = [w for w in _NAME_WORDS_RE.split(line[name_start:name_end]) if w]
         if any(w.lower() in _NOT_SECRET_TOKENS for w in words[-2:]):  # (next_page_token, publicKeyToken)
             continue
-        if _token_value(m.group(2)):
-            yield m.start(2), m.group(2)
+        if _token_value(line[start:end]):
+            yield start, line[start:end]
+
+
+#: ``token`` in a name, in any case (``re.I`` reads U+212A KELVIN SIGN as ``k``, as the pattern does).
+_TOKEN_WORD_RE = lazy("token", re.I)
+#: The name characters right before a ``token`` (searched for in a window of 40: the longest name).
+_TOKEN_NAME_RE = lazy(r"[\w-]*\Z")
+_NAME_START_RE = lazy(r"(?<![\w-])")
+#: After ``token``: closing quotes or bracket and blanks, up to the operator.
+_TOKEN_CLOSING_RE = lazy("['\"\\]]{0,2}[ \t]*")
+_BLANKS_RE = lazy("[ \t]*")
+#: The run of a token name's value characters, and the test that a value ends where its run does.
+_TOKEN_VALUE_RUN_RE = lazy(r"[A-Za-z0-9._~+/=%#!*^$@-]*", re.I)
+_TOKEN_VALUE_END_RE = lazy(r"(?![^\s'\"`,;)\]}&\\])")
+
+
+def _token_keyword_matches(line: str) -> Iterator[tuple[int, int, int, int]]:
+    """(name start, ``token`` start, value start, value end) of each match of
+    :data:`_TOKEN_KEYWORD_RE` in ``line`` (its group 1 and group 2 spans), what ``finditer``
+    finds, in linear time. The pattern, tried from each name start, read the value's run of
+    characters to its end, and failed there when a character that ends no value followed it
+    (``'token=' * 16000 + '('``: every ``token`` of the run, 18 s of lint; adversarial trial).
+
+    A match's name starts where a run of ``[\\w-]`` starts (the lookbehind), at most 40
+    characters before its ``token``; after it the pattern has no choice but the operator (``=>``
+    or ``=``, ``:=`` or ``:``) and the optional quote, tried in this order; its value is the whole
+    run of value characters from there (a shorter one is followed by a value character, which the
+    lookahead refuses), and the match holds when the run ends at a blank, a quote, ``,;)]}&\\``
+    or the line's end. So a value run is read once, however many names lead into it: the run
+    last read is remembered."""
+    n = len(line)
+    pos = 0             # where finditer's search goes on
+    run = (0, 0)        # (from, to): line[from:to] is a run of value characters read to its end
+    for tm in _TOKEN_WORD_RE.finditer(line):
+        t = tm.start()
+        w = t - 40 if t > 40 else 0
+        s = _TOKEN_NAME_RE.search(line, w, t).start()
+        if s < pos or (s == w and not _NAME_START_RE.match(line, s)):
+            continue  # (a name of more than 40 characters, or one starting inside the last match)
+        c = _TOKEN_CLOSING_RE.match(line, t + 5).end()
+        for op in ("=>", ":=", "=", ":"):
+            if not line.startswith(op, c):
+                continue
+            v = _BLANKS_RE.match(line, c + len(op)).end()
+            for start in (v + 1, v) if v < n and line[v] in "'\"`" else (v,):
+                if start < run[0]:  # (before the run last read: read up to it)
+                    e = _TOKEN_VALUE_RUN_RE.match(line, start, run[0]).end()
+                    run = (start, run[1] if e == run[0] else e)
+                elif start >= run[1]:
+                    run = (start, _TOKEN_VALUE_RUN_RE.match(line, start).end())
+                end = run[1]
+                if end > start and _TOKEN_VALUE_END_RE.match(line, end):
+                    yield s, t, start, end
+                    pos = end
+                    break
+            else:
+                continue
+            break
 
 
 def _token_value(value: str) -> bool:
@@ -1360,6 +1533,8 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
 
 
 def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
+    """:func:`_home_paths_slow` of ``text`` (``low``: :func:`_folded` of it, of the same length),
+    read only where ``home``, ``users`` or ``root`` occurs after a separator."""
     out = []
     for word in ("home", "users", "root"):
         word = _word(low, word)
@@ -1373,17 +1548,25 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
                 m = HOME_RE.search(text, i - 4 if i > 4 else 0, i + 300)
                 if m is not None and m.end() == i + 300:  # a user name cut by the window: read it whole
                     m = HOME_RE.search(text, i - 4 if i > 4 else 0)
-                if m is not None:
-                    start = m.start()
-                    user = m.group("user")  # (a group read by name costs more than the search: read once)
-                    if start <= i and user.lower() not in _NOT_USERS:
-                        out.append(HomePath(start, m.end(), user, m.group()))
+                if m is not None and m.start() <= i:
+                    out.append(m)
             i = find(word, i + 1)
-    out.sort(key=lambda h: h.start)
-    return out
+    out.sort(key=lambda m: m.start())
+    paths = []
+    end = 0  # as finditer reads them: none starting inside the one before (/users\/users/bob is one)
+    for m in out:
+        if m.start() >= end:
+            end = m.end()
+            user = m.group("user")  # (a group read by name costs more than the search: read once)
+            if user.lower() not in _NOT_USERS:
+                paths.append(HomePath(m.start(), end, user, m.group()))
+    return paths
 
 
 def _home_paths_slow(text: str) -> list[HomePath]:
+    """The home paths of ``text``: :data:`HOME_RE`'s matches (``finditer``), less the shared
+    accounts' (:data:`_NOT_USERS`). Its ASCII case-insensitivity reads no ``ſ`` (U+017F) as ``s``
+    nor KELVIN SIGN as ``k``: ``/Uſers/bob`` is no path a system reads as ``/Users/bob``."""
     return [HomePath(m.start(), m.end(), m.group("user"), m.group()) for m in HOME_RE.finditer(text)
             if m.group("user").lower() not in _NOT_USERS]
 
