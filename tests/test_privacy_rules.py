@@ -715,3 +715,45 @@ def test_nested_home_path_spellings_are_one_finding():
             "see /U\u017fers/bob/x and /users\\/users/bob\n")
     found = lint_text(text, "s.spmd", Selection.build(select=["V102"]))
     assert [(d.code, d.line, d.column, d.end_column) for d in found] == [("V102", 8, 22, 35)]
+
+
+@pytest.mark.parametrize("line, values", [
+    ("Set it: password=changeme password=Hw7kQ9zLm2xPv4", ["Hw7kQ9zLm2xPv4"]),
+    ('export API_KEY=TODO; export DB_PASSWORD=Hw7kQ9zLm2xPv5', ["Hw7kQ9zLm2xPv5"]),
+    ("api-key: none password: Hw7kQ9zLm2xPv7", ["Hw7kQ9zLm2xPv7"]),
+    ("password=Hw7kQ9zLm2xPv4 secret=Zq8nT3vBx5Lm9Kp2", ["Hw7kQ9zLm2xPv4", "Zq8nT3vBx5Lm9Kp2"]),
+    ("password=changeme secret=none api_key=TODO", []),
+])
+def test_every_keyword_assignment_on_a_line_is_read(line, values):
+    """The keyword detector reads only the first match of each of its regexes on a line: a later
+    assignment after a first value that is no credential (``changeme``, ``TODO``, ``none``) was
+    never read, by lint, redact or --redact (adversarial trial)."""
+    from fountain_audit.privacy.detect import find_secrets
+
+    found = find_secrets(line)
+    assert [(s.kind, s.value) for s in found] == [("keyword-secret", v) for v in values]
+    assert [s.start for s in found] == [line.index(v) for v in values]
+
+
+def test_later_keyword_values_are_read_in_linear_time():
+    """Many assignments on one line (``password=changeme `` repeated): each piece between two
+    keywords is read once."""
+    from tests.conftest import cpu_best_of_3
+
+    from fountain_audit import memos
+    from fountain_audit.privacy.detect import find_secrets
+
+    def scan(n):
+        def run(_):
+            memos.forget()
+            return find_secrets("password=changeme " * n + "password=Hw7kQ9zLm2xPv4")
+        return run
+
+    small, large = scan(2_000), scan(16_000)
+    assert [s.value for s in large(None)] == ["Hw7kQ9zLm2xPv4"]
+    ratios = []
+    for _ in range(2):
+        ratios.append(cpu_best_of_3(large, None) / cpu_best_of_3(small, None))
+        if ratios[-1] <= 16:
+            return
+    pytest.fail(f"8x the assignments took {ratios} x the time")

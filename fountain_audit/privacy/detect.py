@@ -352,11 +352,17 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
         # the detector reads api_key, not api-key: read `-` there as `_` (same length, same offsets)
         if _DENYLIST_RE.search(line):  # (not a line that is a candidate for `token` alone)
             norm = _DASHED_KEYWORD_RE.sub(lambda m: m.group().replace("-", "_"), line) if "-" in line else line
+            seen = set()
             for value in _keyword_values(norm):
                 pos = norm.find(value)
                 while pos >= 0:
+                    seen.add(pos)
                     yield pos, line[pos:pos + len(value)]
                     pos = norm.find(value, pos + len(value))
+            for pos, end in _later_keyword_values(norm):
+                if pos not in seen:
+                    seen.add(pos)
+                    yield pos, line[pos:end]
         yield from _token_keywords(line)
         return
     det = _detector(plugin)
@@ -436,6 +442,37 @@ def _keyword_values(line: str) -> Iterator[str]:
         m = search(regex, line)
         if m is not None:  # (read in the line: a search may have read a copy with some characters replaced)
             yield line[m.start(group):m.end(group)] if m.start(group) >= 0 else None
+
+
+def _later_keyword_values(line: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` in ``line`` of the values assigned after the line's first keyword:
+    the detector reads only the first match of each regex on a line, so on ``password=changeme
+    password=Hw7k…`` (or ``export API_KEY=TODO; export DB_PASSWORD=Hw7k…``) the first value was
+    read, rejected as no credential, and the next never read (adversarial trial). The line is
+    cut at the first keyword of each word after the first one, and each piece, from its keyword
+    to the next piece, is read as :func:`_keyword_values` reads a line; a value that reaches the
+    piece's end runs on to the end of its token (a blank, a quote, a backslash: where
+    :func:`_trim` ends it), so that no tail of it is left out. The pieces are disjoint and a
+    token's end is searched for once: linear in the line."""
+    keyword = _keyword_start(re.I)
+    starts = []
+    k = keyword.search(line)
+    while k is not None:
+        starts.append(k.start())
+        k = keyword.search(line, _WORD_RUN_RE.match(line, k.end()).end())
+    token_end = -1  # where the token that runs on past a piece's end ends (one search per token)
+    for a, b in zip(starts[1:], starts[2:] + [len(line)]):
+        piece = line[a:b]
+        for regex, group, search in _keyword_regexes():
+            m = search(regex, piece)
+            if m is not None and m.start(group) >= 0:
+                start, end = a + m.start(group), a + m.end(group)
+                if end == b and b < len(line):  # (cut at the next piece: the value runs on to its token's end)
+                    if token_end < end:
+                        t = _TOKEN_END_RE.search(line, end)
+                        token_end = len(line) if t is None else t.start()
+                    end = token_end
+                yield start, end
 
 
 def _keyword_search(regex: re.Pattern[str], line: str) -> re.Match[str] | None:
