@@ -1511,11 +1511,20 @@ _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest
 #: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` in any spelling, or
 #: ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or JSON's ``\\/`` only:
 #: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``, ``/rootfs``, ``/var/root``,
-#: ``~/root``, ``C:/root``). Word characters around it are ASCII ones: Chinese or Japanese prose
-#: puts a path right after a word (``文件位于/home/alice/notes.txt``; adversarial trial).
-HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
-                     + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
-                     + r"(?P<user>(?(root)root|[A-Za-z0-9_][A-Za-z0-9._-]*))(?![A-Za-z0-9_-])", re.ASCII | re.I)
+#: ``~/root``, ``C:/root``, ``/rootéx``). Word characters before it are ASCII ones: Chinese or Japanese
+#: prose puts a path right after a word (``文件位于/home/alice/notes.txt``; adversarial trial). The
+#: user name is a run of Latin letters (accented ones too: ``C:\\Users\\Jürgen``, ``/Users/Ørjan``;
+#: cut at the first non-ASCII letter, most of it was left unredacted) or, starting with a letter of
+#: another script, the whole word (``C:\\Users\\李明``); a Latin name ends at a CJK letter
+#: (``/home/alice文件``, "alice's file"). ``home`` and ``Users`` are matched in ASCII case only (no
+#: ``ſ`` read as ``s``).
+#: The characters of a Latin-script user name (ASCII letters and digits, ``_``, Latin-1 and Latin
+#: Extended letters, Vietnamese): see :data:`HOME_RE`.
+_LATIN = "A-Za-z0-9_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
+HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
+                     + r")|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
+                     + r"(?P<user>(?(root)root|(?:[" + _LATIN + r"][." + _LATIN + r"-]*(?![" + _LATIN + r"-])"
+                     + r"|[^\W\x00-\u024f][\w.-]*(?![\w-]))))", re.I)
 _ABSOLUTE_RE = lazy(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
 
 
@@ -1586,12 +1595,18 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
                 if m is not None and m.end() == i + 300:  # a user name cut by the window: read it whole
                     m = HOME_RE.search(text, i - 4 if i > 4 else 0)
                 if m is not None and m.start() <= i:
-                    out.append(m)
+                    out.append((m.start(), i, m))
             i = find(word, i + 1)
-    out.sort(key=lambda m: m.start())
+    out.sort(key=lambda found: found[0])
     paths = []
     end = 0  # as finditer reads them: none starting inside the one before (/users\/users/bob is one)
-    for m in out:
+    for start, i, m in out:
+        if start < end <= i:  # (finditer reads on from the end: a match may start there, /home/C:\Users\bob)
+            m = HOME_RE.search(text, end, i + 300)
+            if m is not None and m.end() == i + 300:
+                m = HOME_RE.search(text, end)
+            if m is None or m.start() > i:
+                continue
         if m.start() >= end:
             end = m.end()
             user = m.group("user")  # (a group read by name costs more than the search: read once)
