@@ -522,17 +522,146 @@ def test_a_configuration_of_this_user_alone_applies(tmp_path, monkeypatch):
     assert _lint(str(session)) == ([], "")
     (tmp_path / "x").chmod(0o1777)  # a sticky directory (as /tmp): others cannot replace the file
     assert _lint(str(session)) == ([], "")
-    config.chmod(0o664)  # writable by the user's own group (a umask of 002): the user's file still
+    config.chmod(0o664)  # writable by the user's own private group (a umask of 002): the user's file still
     (tmp_path / "x").chmod(0o775)
+    from fountain_audit import owned
+    monkeypatch.setattr(owned, "_private", {os.getegid(): True})
     assert _lint(str(session)) == ([], "")
 
 
 @posix_only
-def test_one_doubt_serves_the_cache_and_the_configuration_with_their_rules():
+def test_a_configuration_writable_by_a_shared_own_group_is_not_applied(tmp_path, monkeypatch):
+    """A group-writable file of the user's own group is the user's alone only when no one else is
+    in that group: a primary group shared with others (``users``) lets them edit it (adversarial
+    trial): passed over with a warning, as a file writable by any other group."""
+    from fountain_audit import owned
+    config, session = _planted(tmp_path)
+    config.chmod(0o664)
+    (tmp_path / "x").chmod(0o755)
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    monkeypatch.setattr(owned, "_private", {os.getegid(): False})
+    assert _lint(str(session)) == (["V101"], f"fountain-audit: warning: ignoring {config}: writable by other users\n")
+    (tmp_path / "x").chmod(0o775)
+    config.chmod(0o644)
+    assert _lint(str(session)) == (["V101"], f"fountain-audit: warning: ignoring {config}: its directory is writable "
+                                              "by other users\n")
+
+
+@posix_only
+def test_a_group_is_private_when_no_other_user_is_in_it(monkeypatch):
+    """owned.private_group: a group another user has as primary group, or no group at all, is not
+    private; the answer is kept per group."""
+    import pwd
+    from fountain_audit import owned
+    monkeypatch.setattr(owned, "_private", {})
+    others = [u for u in pwd.getpwall() if u.pw_uid != os.geteuid()]
+    if others:
+        assert owned.private_group(others[0].pw_gid) is False
+    unused = max(u.pw_gid for u in pwd.getpwall()) + 12345
+    assert owned.private_group(unused) is False
+    assert set(owned._private) == {unused} | {u.pw_gid for u in others[:1]}
+
+
+def _sticky_folder_run(tmp_path, monkeypatch, plant, text='ignore = ["V"]\n'):
+    """``plant(tmp_path/x/NAME path)`` in ``tmp_path/x`` (a sticky folder as ``/tmp`` under root,
+    world-writable without the sticky bit otherwise) above ``x/sub/a.spmd``; the lint run from
+    ``x/sub``: (codes, stderr)."""
+    config, session = _planted(tmp_path, text=text)
+    config.unlink()
+    (tmp_path / "x").chmod(0o1777 if os.geteuid() == 0 else 0o777)
+    plant(config)
+    monkeypatch.chdir(tmp_path / "x" / "sub")
+    return _lint("a.spmd")
+
+
+@posix_only
+@pytest.mark.parametrize("name, make", [
+    ("fountain-audit.toml", os.mkfifo), ("pyproject.toml", os.mkfifo),
+    ("fountain-audit.toml", os.mkdir), ("pyproject.toml", os.mkdir)])
+def test_a_fifo_or_folder_another_user_planted_is_passed_over_unopened(tmp_path, monkeypatch, name, make):
+    """A FIFO or folder named as a configuration file, planted by another user in an ancestor
+    such as /tmp, made every run below it exit 2 ("not a regular file"), the trust check coming
+    after that error (adversarial trial): it is passed over with the warning, and the FIFO is never
+    opened (the run would block). Under root it is given to another user in a sticky folder; else
+    the folder is world-writable. The user's own FIFO in a folder of the user's is still an error."""
+    root = os.geteuid() == 0
+
+    def plant(config):
+        make(config.with_name(name))
+        if root:
+            os.chown(config.with_name(name), 65534, -1)
+    why = "owned by another user (uid 65534)" if root else "its directory is writable by other users"
+    assert _sticky_folder_run(tmp_path, monkeypatch, plant) == (
+        ["V101"], f"fountain-audit: warning: ignoring {tmp_path / 'x' / name}: {why}\n")
+    (tmp_path / "x").chmod(0o755)
+    if root:
+        os.chown(tmp_path / "x" / name, 0, -1)
+    r = CliRunner().invoke(main, ["lint", "a.spmd"], catch_exceptions=False)
+    assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {tmp_path / 'x' / name}: not a regular file\n")
+
+
+@posix_only
+def test_a_symbolic_link_another_user_planted_is_not_followed(tmp_path, monkeypatch):
+    """A symbolic link named ``fountain-audit.toml`` planted in a sticky folder, leading to a file
+    of the user's that ignores the secret rules, was followed, the file it leads to judged alone
+    (adversarial trial): a link is trusted only when it is the user's (or root's) and its target
+    passes too. (Giving a link to another user needs root; otherwise the link is the user's and
+    its target world-writable.)"""
+    (tmp_path / "priv").mkdir()
+    target = tmp_path / "priv" / "fountain-audit.toml"
+    target.write_text('ignore = ["V"]\n')
+
+    def plant(config):
+        config.symlink_to(target)
+        if os.geteuid() == 0:
+            os.chown(config, 65534, -1, follow_symlinks=False)
+        else:
+            (tmp_path / "x").chmod(0o755)
+            target.chmod(0o666)
+    why = ("symbolic link owned by another user (uid 65534)" if os.geteuid() == 0
+           else f"its target {target}: writable by other users")
+    assert _sticky_folder_run(tmp_path, monkeypatch, plant) == (
+        ["V101"], f"fountain-audit: warning: ignoring {tmp_path / 'x' / 'fountain-audit.toml'}: {why}\n")
+    link = tmp_path / "x" / "fountain-audit.toml"
+    if os.geteuid() == 0:
+        os.chown(link, 0, -1, follow_symlinks=False)
+    target.chmod(0o644)
+    (tmp_path / "x").chmod(0o755)
+    assert _lint("a.spmd") == ([], "")  # the user's own link to the user's own file applies
+    (tmp_path / "priv").chmod(0o777)
+    assert _lint("a.spmd") == (["V101"], f"fountain-audit: warning: ignoring {link}: its target "
+                                         f"{target}: its directory is writable by other users\n")
+
+
+@posix_only
+def test_a_baseline_another_user_could_have_written_is_not_applied(tmp_path, monkeypatch):
+    """The baseline a discovered configuration names silences findings as ``ignore`` does, and was
+    applied whoever could write it (adversarial trial): under the configuration's rule it is passed
+    over with a warning; given as ``--baseline``, or named by ``--config``, it applies."""
+    config, session = _planted(tmp_path, text='baseline = "b.json"\n')
+    monkeypatch.chdir(tmp_path / "x" / "sub")
+    r = CliRunner().invoke(main, ["lint", "--update-baseline", "a.spmd"], catch_exceptions=False)
+    assert r.exit_code == 0, r.stderr
+    assert _lint("a.spmd") == ([], "")
+    baseline = tmp_path / "x" / "b.json"
+    baseline.chmod(0o666)
+    if os.geteuid() == 0:
+        os.chown(baseline, 65534, -1)
+    why = "owned by another user (uid 65534)" if os.geteuid() == 0 else "writable by other users"
+    assert _lint("a.spmd") == (["V101"], f"fountain-audit: warning: ignoring the baseline {baseline}: {why}\n")
+    assert _lint("--baseline", "../b.json", "a.spmd") == ([], "")
+    assert _lint("--config", "../fountain-audit.toml", "a.spmd") == ([], "")
+
+
+@posix_only
+def test_one_doubt_serves_the_cache_and_the_configuration_with_their_rules(monkeypatch):
     """fountain_audit.owned.doubt is both checks: a cache file (read_own_file) must be this
     user's and writable by no group; a configuration file (lint.config._doubt) may be root's and
-    writable by the user's own group, and its folder may be writable by others when sticky."""
+    writable by the user's own private group, and its folder may be writable by others when
+    sticky. A symbolic link is judged by its owner alone (its mode is always 0777)."""
+    from fountain_audit import owned
     from fountain_audit.owned import doubt
+    monkeypatch.setattr(owned, "_private", {os.getegid(): True})
 
     def info(mode, uid=None, gid=None):  # an os.stat_result with st_mode, st_uid, st_gid
         uid, gid = os.geteuid() if uid is None else uid, os.getegid() if gid is None else gid
@@ -548,10 +677,14 @@ def test_one_doubt_serves_the_cache_and_the_configuration_with_their_rules():
         (info(0o041777), "writable by other users", "writable by other users", None),  # a sticky folder (/tmp)
         (info(0o100644, uid=0), None if os.geteuid() == 0 else "owned by another user (uid 0)", None, None),
         (info(0o100644, uid=os.geteuid() + 1), *[f"owned by another user (uid {os.geteuid() + 1})"] * 3),
+        (info(0o120777), None, None, None),  # a symbolic link of the user's
+        (info(0o120777, uid=os.geteuid() + 1), *[f"owned by another user (uid {os.geteuid() + 1})"] * 3),
     ]
     for status, cache, file, folder in cases:
         assert (doubt(status), doubt(status, **config), doubt(status, **config, sticky_folder=True)) == (
             cache, file, folder), oct(status.st_mode)
+    monkeypatch.setattr(owned, "_private", {os.getegid(): False})  # a primary group others share (users)
+    assert doubt(info(0o100664), **config) == "writable by other users"
 
 
 def test_a_nul_character_in_the_baseline_setting_is_an_error_naming_the_file_and_key(tmp_path, monkeypatch):

@@ -88,6 +88,10 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
     from fountain_audit.lint.fingerprint import project_dir, relative_path
 
     # the baseline, redaction, progress bar and atomic writes are imported by the runs that use them
+    if not baseline_file and cfg.baseline and config_path is None and not isolated:
+        from fountain_audit.lint.config import distrusted_baseline
+        if distrusted_baseline(cfg.baseline):  # (named by a discovered configuration; --baseline is trusted)
+            cfg.baseline = None
     baseline_file = baseline_file or (os.fspath(cfg.baseline) if cfg.baseline else None)
     if baseline_file:  # named relative to the current directory when under it, from the config or --baseline
         baseline_file = under_cwd(baseline_file)

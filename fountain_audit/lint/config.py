@@ -214,54 +214,91 @@ def _find_config(start: str, refused: set[str] | None = None) -> str | None:
     refused = set() if refused is None else refused
     d = start
     while True:
-        own = os.path.join(d, "fountain-audit.toml")
-        if os.path.isfile(own):
-            doubt = _doubt(own)
-            if doubt is None:
-                return own
-            _refuse(own, doubt, refused)
-        py = os.path.join(d, "pyproject.toml")
-        for f in (own, py):  # a FIFO or directory by that name would be read (and hang) or skipped
-            if os.path.exists(f) and not os.path.isfile(f):
+        for name in ("fountain-audit.toml", "pyproject.toml"):
+            f = os.path.join(d, name)
+            if not os.path.lexists(f):
+                continue
+            doubt = _doubt(f)  # first: a FIFO or folder another user planted is passed over, never opened
+            if doubt is not None:
+                if name == "fountain-audit.toml" or not os.path.isfile(f) or _has_table(f):
+                    _refuse(f, doubt, refused)  # (a pyproject configuring only other tools: silently)
+                continue
+            if not os.path.exists(f):  # a dangling symbolic link of the user's: no file
+                continue
+            if not os.path.isfile(f):  # the user's own FIFO would be read (and hang), a folder skipped
                 raise ConfigError(f"{shown_path(f)}: not a regular file")
-        if os.path.isfile(py) and _may_configure(py):
-            doubt = _doubt(py)
-            if doubt is None:
-                data = _read_toml(py)  # a broken pyproject.toml is an error, not "no configuration"
+            if name == "fountain-audit.toml":
+                return f
+            if _may_configure(f):
+                data = _read_toml(f)  # a broken pyproject.toml is an error, not "no configuration"
                 if "fountain-audit" in data.get("tool", {}):
-                    return py
-            elif _has_table(py):  # (one that configures only other tools is passed over silently)
-                _refuse(py, doubt, refused)
+                    return f
         parent = os.path.dirname(d)
         if parent == d:
             return None
         d = parent
 
 
+#: The most symbolic links followed from a discovered configuration file (as the kernel's 40).
+_MAX_LINKS = 40
+
+
 def _doubt(path: str) -> str | None:
     """Why the configuration file ``path`` (found by discovery) cannot be trusted, or ``None``:
     another user (not root) owns it or the directory holding it, or others (or a group not the
-    user's own) may write to it, or to its directory when that has no sticky bit (as ``/tmp`` has):
-    :func:`fountain_audit.owned.doubt` with root trusted and the user's own group allowed to
-    write. Such a file could have been planted (a ``fountain-audit.toml`` in ``/tmp`` saying
-    ``ignore = ["V"]`` would silence the secret rules), as a cache file could (whose rule is
-    stricter: owned by the user, writable by no group). Not checked where there is no
-    ``os.geteuid`` (Windows); a file that cannot be examined is left to the reading."""
-    from fountain_audit.owned import doubt
-
+    user's own private group) may write to it, or to its directory when that has no sticky bit
+    (as ``/tmp`` has): :func:`fountain_audit.owned.doubt` with root trusted and the user's own
+    private group allowed to write. Such a file could have been planted (a
+    ``fountain-audit.toml`` in ``/tmp`` saying ``ignore = ["V"]`` would silence the secret
+    rules), as a cache file could (whose rule is stricter: owned by the user, writable by no
+    group). A symbolic link is trusted only when the link is the user's (or root's), its
+    directory passes, and so on for each link followed, and the file it leads to passes too:
+    ``"symbolic link owned by another user (uid N)"``, ``"its target TARGET: writable by other
+    users"`` (or why). Only status is read (``os.lstat``): nothing is opened. Not checked where
+    there is no ``os.geteuid`` (Windows); a file that cannot be examined is left to the reading
+    (a dangling link of the user's is no file)."""
     if not hasattr(os, "geteuid"):
         return None
-    try:
-        info = os.stat(path)
-        folder = os.stat(os.path.dirname(path))
-    except OSError:
-        return None
-    why = doubt(info, root_trusted=True, own_group_may_write=True)
-    if why is None:
-        why = doubt(folder, root_trusted=True, own_group_may_write=True, sticky_folder=True)
+    from fountain_audit.owned import doubt
+
+    named = path
+    for _ in range(_MAX_LINKS + 1):
+        try:
+            info = os.lstat(path)
+            folder = os.stat(os.path.dirname(path) or ".")
+        except OSError:
+            return None
+        why = doubt(info, root_trusted=True, own_group_may_write=True)  # (a link: its owner alone)
+        if why is not None and stat.S_ISLNK(info.st_mode):
+            why = "symbolic link " + why
+        if why is None:
+            why = doubt(folder, root_trusted=True, own_group_may_write=True, sticky_folder=True)
+            if why is not None:
+                why = "its directory is " + why
         if why is not None:
-            return "its directory is " + why
-    return why
+            return why if path == named else f"its target {shown_path(os.path.normpath(path))}: {why}"
+        if not stat.S_ISLNK(info.st_mode):
+            return None
+        try:
+            path = os.path.join(os.path.dirname(path), os.readlink(path))
+        except OSError:
+            return None
+    return "too many symbolic links"
+
+
+def distrusted_baseline(path: str | os.PathLike) -> bool:
+    """Whether the baseline file ``path`` that a discovered configuration names may hold what
+    another user wrote (:func:`_doubt`'s rule: a baseline's entries silence findings as an
+    ``ignore`` does); if so, says ``fountain-audit: warning: ignoring the baseline PATH: WHY``
+    on stderr and it is not applied. A baseline not there yet is not in doubt; one given as
+    ``--baseline`` is not asked about (the user's choice, as ``--config``)."""
+    why = _doubt(os.fspath(path))
+    if why is None:
+        return False
+    import sys
+    from fountain_audit.untrusted import one_line
+    print(f"fountain-audit: warning: ignoring the baseline {one_line(shown_path(path))}: {why}", file=sys.stderr)
+    return True
 
 
 def _has_table(path: str) -> bool:
@@ -318,7 +355,10 @@ def _read_toml(path: str | os.PathLike) -> dict[str, Any]:
     try:
         if not stat.S_ISREG(os.stat(real).st_mode):  # a FIFO would block, /dev/zero never end
             raise ConfigError(f"{path}: not a regular file")
-        with open(real, "rb") as f:
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:  # (not blocking on a FIFO put there since the check)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(f"{path}: not a regular file")
             data = f.read(_MAX_CONFIG_BYTES + 1)
         if len(data) > _MAX_CONFIG_BYTES:
             raise ConfigError(f"{path}: larger than {_MAX_CONFIG_BYTES >> 20} MB: not a configuration file")
