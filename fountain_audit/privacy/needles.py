@@ -13,21 +13,26 @@ matches included, so the answers are those of ``needle in hay``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
 
-#: (words, lower) -> (automaton, words as str), each compiled once (about a millisecond).
-_AUTOMATA: dict[tuple[tuple[str, ...], bool], tuple[object, tuple[str, ...]]] = {}
+#: (words, lower) -> automaton, each compiled once (about a millisecond).
+_AUTOMATA: dict[tuple[tuple[str, ...], bool], object] = {}
 
 
 def _automaton(words: tuple[str, ...], lower: bool):
-    """The automaton of ``words`` (ASCII, two characters or more) and the words it numbers."""
+    """The automaton of ``words`` (ASCII, two characters or more), which gives back the words
+    themselves for its matches (no object made per match)."""
     key = (words, lower)
-    known = _AUTOMATA.get(key)
-    if known is None:
-        from ahocorasick_rs import BytesAhoCorasick, Implementation
-        known = _AUTOMATA[key] = (BytesAhoCorasick([w.encode("ascii") for w in words],
-                                                   implementation=Implementation.DFA), words)
-    return known
+    automaton = _AUTOMATA.get(key)
+    if automaton is None:
+        from ahocorasick_rs import AhoCorasick, Implementation
+        automaton = _AUTOMATA[key] = AhoCorasick(list(words), implementation=Implementation.DFA,
+                                                 store_patterns=True)
+    return automaton
+
+
+#: Each byte from 0x80 to ``?``: a form of the text read as an ASCII ``str`` (which the automaton
+#: reads in place, without an encoded copy); no needle holds ``?`` nor a byte from 0x80.
+_TO_ASCII = bytes(range(128)) + b"?" * 128
 
 
 class Needles:
@@ -36,9 +41,9 @@ class Needles:
     :func:`fountain_audit.privacy.detect._one_byte_form`) and ``low`` (its folded form: bytes, or a
     ``str`` when folding changed the text's length, see :func:`fountain_audit.privacy.detect._folded`).
     Each form is scanned once, when a needle of that form is first asked for; a ``str`` form and
-    one-character needles are answered by ``in``. The matches are counted in C (a set of the
-    numbers of the needles found): a text holding a needle many times costs no Python step per
-    occurrence."""
+    one-character needles are answered by ``in``. The automaton gives back its stored needles,
+    gathered in C into a set: a text holding a needle many times costs no Python step and no
+    object per occurrence."""
 
     __slots__ = ("_forms", "_words", "_found", "_known")
 
@@ -70,8 +75,7 @@ class Needles:
         words = self._words[lower]
         found = None
         if type(hay) is bytes and words:
-            automaton, names = _automaton(words, lower)
-            found = frozenset(map(names.__getitem__, set(map(itemgetter(0), automaton.find_matches_as_indexes(
-                hay, overlapping=True)))))
+            text = (hay if hay.isascii() else hay.translate(_TO_ASCII)).decode("ascii")
+            found = frozenset(_automaton(words, lower).find_matches_as_strings(text, overlapping=True))
         self._found[lower] = found
         return found
