@@ -30,6 +30,12 @@ def _automaton(words: tuple[str, ...], lower: bool):
     return automaton
 
 
+#: The size from which a form of the text is scanned by the automaton: below it the needles are
+#: looked for one by one (at most about forty scans of 64 KB, under a millisecond), which costs
+#: less than loading the automaton's library and building it (about 3 ms, once a process: a
+#: ``lint`` of one small file pays it; issue 9's start-up figures).
+AUTOMATON_MIN = 1 << 16
+
 #: Each byte from 0x80 to ``?``: a form of the text read as an ASCII ``str`` (which the automaton
 #: reads in place, without an encoded copy); no needle holds ``?`` nor a byte from 0x80.
 _TO_ASCII = bytes(range(128)) + b"?" * 128
@@ -40,10 +46,10 @@ class Needles:
     folded form) occur in one text, given as ``raw`` (one byte per code point, see
     :func:`fountain_audit.privacy.detect._one_byte_form`) and ``low`` (its folded form: bytes, or a
     ``str`` when folding changed the text's length, see :func:`fountain_audit.privacy.detect._folded`).
-    Each form is scanned once, when a needle of that form is first asked for; a ``str`` form and
-    one-character needles are answered by ``in``. The automaton gives back its stored needles,
-    gathered in C into a set: a text holding a needle many times costs no Python step and no
-    object per occurrence."""
+    Each form is scanned once, when a needle of that form is first asked for; a ``str`` form, a
+    form under :data:`AUTOMATON_MIN` and one-character needles are answered by ``in``. The
+    automaton gives back its stored needles, gathered in C into a set: a text holding a needle
+    many times costs no Python step and no object per occurrence."""
 
     __slots__ = ("_forms", "_words", "_found", "_known")
 
@@ -70,11 +76,11 @@ class Needles:
 
     def _scan(self, lower: bool) -> frozenset[str] | None:
         """The needles of the automaton of form ``lower`` that occur there (``None``: that form is
-        a ``str``, searched needle by needle)."""
+        a ``str`` or short, searched needle by needle)."""
         hay = self._forms[lower]
         words = self._words[lower]
         found = None
-        if type(hay) is bytes and words:
+        if type(hay) is bytes and words and len(hay) >= AUTOMATON_MIN:
             text = (hay if hay.isascii() else hay.translate(_TO_ASCII)).decode("ascii")
             found = frozenset(_automaton(words, lower).find_matches_as_strings(text, overlapping=True))
         self._found[lower] = found
