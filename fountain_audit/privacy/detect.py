@@ -444,16 +444,23 @@ def _keyword_values(line: str) -> Iterator[str]:
             yield line[m.start(group):m.end(group)] if m.start(group) >= 0 else None
 
 
+#: The fewest characters a piece of :func:`_later_keyword_values` reads from its keyword, past the
+#: next keyword if need be: a value may hold a keyword (``DB_PASSWORD="SuperSecret#2024x"``, cut
+#: at ``Secret``, had no closing quote in its piece; adversarial trial). Bounded, so linear.
+_PIECE_MIN = 200
+
+
 def _later_keyword_values(line: str) -> Iterator[tuple[int, int]]:
     """``(start, end)`` in ``line`` of the values assigned after the line's first keyword:
     the detector reads only the first match of each regex on a line, so on ``password=changeme
     password=Hw7k…`` (or ``export API_KEY=TODO; export DB_PASSWORD=Hw7k…``) the first value was
     read, rejected as no credential, and the next never read (adversarial trial). The line is
     cut at the first keyword of each word after the first one, and each piece, from its keyword
-    to the next piece, is read as :func:`_keyword_values` reads a line; a value that reaches the
-    piece's end runs on to the end of its token (a blank, a quote, a backslash: where
-    :func:`_trim` ends it), so that no tail of it is left out. The pieces are disjoint and a
-    token's end is searched for once: linear in the line."""
+    to the next piece (at least :data:`_PIECE_MIN` characters), is read as :func:`_keyword_values`
+    reads a line; a value that reaches the piece's end runs on to the end of its token (a blank,
+    a quote, a backslash: where :func:`_trim` ends it), so that no tail of it is left out. The
+    pieces overlap by at most :data:`_PIECE_MIN` characters and a token's end is searched for
+    once: linear in the line."""
     keyword = _keyword_start(re.I)
     starts = []
     k = keyword.search(line)
@@ -461,13 +468,15 @@ def _later_keyword_values(line: str) -> Iterator[tuple[int, int]]:
         starts.append(k.start())
         k = keyword.search(line, _WORD_RUN_RE.match(line, k.end()).end())
     token_end = -1  # where the token that runs on past a piece's end ends (one search per token)
-    for a, b in zip(starts[1:], starts[2:] + [len(line)]):
+    n = len(line)
+    for a, b in zip(starts[1:], starts[2:] + [n]):
+        b = max(b, min(n, a + _PIECE_MIN))  # (a quoted value holding a keyword, "SuperSecret#1", read whole)
         piece = line[a:b]
         for regex, group, search in _keyword_regexes():
             m = search(regex, piece)
             if m is not None and m.start(group) >= 0:
                 start, end = a + m.start(group), a + m.end(group)
-                if end == b and b < len(line):  # (cut at the next piece: the value runs on to its token's end)
+                if end == b and b < n:  # (cut at the piece's end: the value runs on to its token's end)
                     if token_end < end:
                         t = _TOKEN_END_RE.search(line, end)
                         token_end = len(line) if t is None else t.start()
@@ -1313,6 +1322,8 @@ class _EscapedLines:
     def __init__(self, text: str):
         #: (offset in .text, offset of the line in the original, (line, decoded once, twice, …))
         self.lines: list[tuple[int, int, tuple[str, ...]]] = []
+        #: (line number in .lines, level) -> the map back of that decoding (see :meth:`span`)
+        self._maps: dict[tuple[int, int], _Decoded] = {}
         parts = []
         at = 0
         sub = _ESCAPE_RE.sub
@@ -1362,8 +1373,11 @@ class _EscapedLines:
         if end > at + len(chain[-1]):
             return None
         a, b = start - at, end - at
+        maps = self._maps
         for level in range(len(chain) - 1, 0, -1):  # back one decoding at a time
-            d = _decode_line(chain[level - 1])
+            d = maps.get((k, level))
+            if d is None:  # (made once a line and level: a line holding many secrets was decoded once per secret,
+                d = maps[k, level] = _decode_line(chain[level - 1])  # quadratic; adversarial trial)
             a, b = d.raw(a), d.raw(b)
         return base + a, base + b, chain[0][a:b]
 
@@ -1521,10 +1535,15 @@ _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest
 #: The characters of a Latin-script user name (ASCII letters and digits, ``_``, Latin-1 and Latin
 #: Extended letters, Vietnamese): see :data:`HOME_RE`.
 _LATIN = "A-Za-z0-9_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
+#: Marks that continue a user name, which ``\\w`` does not read: combining diacritics (a name in
+#: decomposed form, as macOS file names are: ``Ju\u0308rgen``), the Cyrillic, Hebrew, Arabic, Indic
+#: (Devanagari to Sinhala, whole blocks: vowel signs, viramas) and Thai signs, zero-width (non-)joiners.
+_MARKS = ("\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0900-\u0dff"
+          "\u0e31-\u0e4e\u200c\u200d")
 HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
                      + r")|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
-                     + r"(?P<user>(?(root)root|(?:[" + _LATIN + r"][." + _LATIN + r"-]*(?![" + _LATIN + r"-])"
-                     + r"|[^\W\x00-\u024f][\w.-]*(?![\w-]))))", re.I)
+                     + r"(?P<user>(?(root)root|(?:[" + _LATIN + r"][." + _LATIN + _MARKS + r"-]*(?![" + _LATIN
+                     + _MARKS + r"-])|[^\W\x00-\u024f][\w." + _MARKS + r"-]*(?![\w" + _MARKS + r"-]))))", re.I)
 _ABSOLUTE_RE = lazy(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
 
 
