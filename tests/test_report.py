@@ -839,3 +839,16 @@ def test_notes_outside_every_scene_are_on_the_page_and_every_link_lands(tmp_path
     html = (tmp_path / "f.html").read_text()
     assert '<li id="s0.rag1"><span class="ids">s0.rag1</span> [[rag: 3 chunks from sparqlset.db, top score 0.87]]' in html
     assert '<li id="s0.rag-source1"><span class="ids">s0.rag-source1</span> [[rag-source: README.md]]' in html
+
+
+def test_humans_without_a_chat_turn_are_the_people_the_file_records(tmp_path):
+    """A session with no chat turn (a shell scene only) listed its human as "unknown" although
+    its title page names the Author who speaks there (new-user trial): the people the file
+    records (Author:, a chat heading's human), as the exports name them."""
+    session = tmp_path / "shell.spmd"
+    session.write_text("Title: Harvey Session\nCredit: Recorded by Harvey\nAuthor: MARGOT\n\nFADE IN:\n\n"
+                       "INT. SHELL 2026-08-03 14:20:31\n\nMARGOT\n! git log\n\nSHELL\nok\n\nTHE END.\n", encoding="utf-8")
+    out = tmp_path / "page.html"
+    r = run("report", str(session), "-o", str(out))
+    assert r.exit_code == 0, r.output
+    assert re.findall(r'<dd class="humans">([^<]*)', out.read_text(encoding="utf-8")) == ["MARGOT"]

@@ -129,8 +129,10 @@ def code_stamp() -> tuple:
             continue
         out.append((os.path.join("..", "grammar", name), st.st_size, st.st_mtime_ns))
     from fountain_audit.parse.memo import library_stamp
-    for library in ("lark", "detect_secrets"):  # their versions without importing them (the
-        stamp = library_stamp(library)          # privacy rules run detect-secrets' plugins)
+    # their versions without importing them (the privacy rules run detect-secrets' plugins, on
+    # the texts where ahocorasick-rs finds their needles)
+    for library in ("lark", "detect_secrets", "ahocorasick_rs"):
+        stamp = library_stamp(library)
         if stamp is not None:
             out.append(stamp)
     return tuple(out)

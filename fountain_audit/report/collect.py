@@ -376,6 +376,8 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
                     if prefix in ("human", "tool") and name not in people[prefix]:
                         people[prefix].append(name)
     people["agent"] = [red(m.label) for m in recorded.models]
+    if not people["human"]:  # no chat turn: the people the file records (Author:, a chat heading's
+        people["human"] = [red(n) for n in sorted(actors.humans_of(session))]  # human), as the exports
     # the harness only when the file records it (a HARVEY cue, a [[tool:]] note, a scene or note
     # the recorder writes on its own behalf): an EXT scene where only the user and a model speak
     # names no HARVEY (model.actors.harness_recorded, as the exports)

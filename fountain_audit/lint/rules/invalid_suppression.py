@@ -1,13 +1,17 @@
-"""A `/* fountain-audit: ... */` suppression comment that cannot be read.
+"""A `/* fountain-audit: ... */` suppression comment that cannot be read or cannot apply.
 
 ## What it does
 Reports a boneyard that starts with `fountain-audit:` but is not one of
 `disable=RULES`, `enable[=RULES]`, `disable-next=RULES` or `disable-file[=RULES]`, or
-that names a rule that does not exist.
+that names a rule that does not exist, or that sits inside a speech (between a cue and
+what ends its speech, a `disable-next` right before a note included): a speech is recorded
+verbatim, so such a comment is session text and suppresses nothing.
 
 ## Why is this bad?
 A suppression that is silently ignored lets the diagnostic it was meant to silence
-through, or, worse, a typo hides nothing while the reader believes it does.
+through, or, worse, a typo hides nothing while the reader believes it does. One inside a
+speech may have been written by the model the session records: applied, a reply could
+switch off the checks of its own file (the secret rule for the tool note after it).
 
 ## Severity
 Warning: fountain-audit's own comments, not the audit trail; the suppression the writer meant does not apply.
