@@ -41,6 +41,18 @@ AUTOMATON_MIN = 1 << 16
 _TO_ASCII = bytes(range(128)) + b"?" * 128
 
 
+#: words -> {lower: the automaton's words of that form}, split once per needle list (find_secrets
+#: makes a Needles per text, thousands of short ones in a dump).
+_WORDS: dict[Sequence[tuple[str, bool]], dict[bool, tuple[str, ...]]] = {}
+
+
+def _split(words: Sequence[tuple[str, bool]]) -> dict[bool, tuple[str, ...]]:
+    """The needles of ``words`` the automaton of each form reads (two characters or more), sorted."""
+    split = _WORDS[words] = {lower: tuple(sorted({n for n, lo in words if lo is lower and len(n) > 1}))
+                             for lower in (False, True)}
+    return split
+
+
 class Needles:
     """Which of ``words`` (each ``(needle, lower)``: ASCII needles; ``lower``, looked for in the
     folded form) occur in one text, given as ``raw`` (one byte per code point, see
@@ -55,8 +67,7 @@ class Needles:
 
     def __init__(self, raw: bytes, low: str | bytes, words: Sequence[tuple[str, bool]]) -> None:
         self._forms = {False: raw, True: low}
-        self._words = {lower: tuple(sorted({n for n, lo in words if lo is lower and len(n) > 1}))
-                       for lower in (False, True)}
+        self._words = _WORDS.get(words) or _split(words)
         self._found: dict[bool, frozenset[str] | None] = {}
         self._known: dict[tuple[str, bool], bool] = {}
 
