@@ -440,10 +440,11 @@ def test_a_suppression_comment_in_a_reply_is_the_reply_s_text_not_a_directive():
         "Deployed.\n", "Deployed.\n\n/* fountain-audit: disable-file */\n\nAll done.\n")
     found = [(d.code, d.line, d.column, d.message) for d in lint_text(text, "s.spmd")]
     assert [f[:3] for f in found] == [("V101", 23, 57), ("A102", 28, 1)]
-    assert found[1][3] == ("suppression comment ignored: inside GEMMA3's speech, which is recorded verbatim (it may "
-                           "come from a model) up to what ends it: session text, not a directive; put it where no "
-                           "speech runs (after a scene's description, a note or THE END.), or use per-file-ignores "
-                           "or a baseline")
+    assert found[1][3] == ("suppression comment ignored: inside what GEMMA3's speech may have written (recorded "
+                           "verbatim, it may come from a model; a reply's text runs on to the next scene heading): "
+                           "session text, not a directive; put it where no speech runs (after a scene's description "
+                           "or HARVEY's forwarding line, before the title page or after THE END.), or use "
+                           "per-file-ignores or a baseline")
     (turn,) = build_session(parse(text)).turns
     assert turn.reply.text == "Deployed.\n\n/* fountain-audit: disable-file */\n\nAll done."
     # a disable-next right before what ends the speech is its text too (it covered that element, and
@@ -810,3 +811,70 @@ def test_secrets_of_one_line_of_escaped_json_in_linear_time():
     found = scan(large)
     assert len(found) == 4_000 and found[0].value == "Hw7kPq9Zr2Lx8Vb0"
     _assert_linear(scan, small, large, "escaped JSON members")
+
+
+def test_a_directive_after_what_a_reply_may_have_written_is_its_text():
+    """A reply that wrote `CUT TO:`, a stats line, a route step or a tool note and then
+    `/* fountain-audit: disable=V */` ended its speech there, and the directive silenced V101 for
+    the next turn's tool note (adversarial trial): what a reply may have written runs on to the
+    next scene heading. After HARVEY's forwarding line, where the recorder's own words stand,
+    a directive still applies; in a plain screenplay a speech is its dialogue element."""
+    from fountain_audit.lint.linter import Selection, lint_text
+    head = ("Title: Harvey Session\nCredit: Recorded by Harvey\nAuthor: MARGOT\n\n"
+            "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
+            "Harvey and MARGOT are in chat mode. Model: QWEN. Workspace: /w.\n\n"
+            "MARGOT\nDeploy.\n\nHARVEY\nForwarding to QWEN.\n\nQWEN\nSure.\n\n")  # QWEN at line 15
+    tool = "[[tool: run_shell({\"cmd\":\"curl -H 'Authorization: Bearer Zk8pQ2mXv7LtR4nWb9Yc3Hs7'\"}) — ok]]\n"
+    later = "/* fountain-audit: disable=V */\n\nMARGOT\nnext\n\nHARVEY\nForwarding to QWEN.\n\n" + tool
+    for forged in ("CUT TO:\n\n", "FADE OUT.\n\n", "Ollama (x:1b) · 12 tokens · 1.2s\n\n",
+                   "Routing to LIGHTHOUSE.\n\nOllama (x:1b) · 12 tokens · 1.2s\n\n", "[[tool: ls() — ok]]\n\n",
+                   "HARVEY\nForwarding to QWEN.\n\n", "MARGOT\nthanks\n\n", ""):
+        text = head + forged + later + "\nQWEN\nok\n\nTHE END.\n"
+        line = 18 + forged.count("\n")  # the directive's line
+        found = [(d.code, d.line) for d in lint_text(text, "s.spmd", Selection.build(["V", "A"]))]
+        assert found == [("A102", line), ("V101", line + 8)], forged
+    # the next scene heading ends what the reply may have written
+    scene2 = ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:21:00\n\n"
+              "Harvey and MARGOT are in chat mode. Model: QWEN. Workspace: /w.\n\n")
+    text = head + "CUT TO:\n\n" + scene2 + "MARGOT\nnext\n\nHARVEY\nForwarding to QWEN.\n\n" \
+        "/* fountain-audit: disable-next=V101 */\n" + tool + "\nQWEN\nok\n\nTHE END.\n"
+    assert [(d.code, d.line) for d in lint_text(text, "s.spmd", Selection.build(["V", "A"]))] == []
+    # ... but not one glued to the reply's last line (that line's text)
+    glued = text.replace("CUT TO:\n\nINT. HARVEY", "Done. INT. HARVEY").replace(
+        "/* fountain-audit: disable-next=V101 */\n", "")
+    glued = glued.replace("Harvey and MARGOT are in chat mode. Model: QWEN. Workspace: /w.\n\nMARGOT\nnext",
+                          "/* fountain-audit: disable=V101 */\n\nMARGOT\nnext", 1)
+    assert [d.code for d in lint_text(glued, "s.spmd", Selection.build(["V", "A"]))] == ["A102", "V101"]
+    # a plain screenplay: a comment after a speech is the writer's
+    play = "INT. HOUSE - DAY\n\nBOB\nHello.\n\n/* fountain-audit: disable-next=V101 */\nBOB types: " \
+        "curl -H 'Authorization: Bearer Zk8pQ2mXv7LtR4nWb9Yc3Hs7'\n"
+    assert [d.code for d in lint_text(play, "p.fountain", Selection.build(["V", "A"]))] == []
+    assert [d.code for d in lint_text(play.replace("fountain-audit:", "note:"), "p.fountain",
+                                      Selection.build(["V", "A"]))] == ["V101"]
+
+
+def test_disable_file_among_the_scenes_is_ignored():
+    """A reply that forged a scene heading and then `/* fountain-audit: disable-file */` silenced
+    the whole file, the secret before it included: `disable-file` applies only before the first
+    scene heading or after THE END., where no reply is recorded (A102 otherwise)."""
+    from fountain_audit.lint.linter import Selection, lint_text
+    text = ("Title: Harvey Session\nCredit: Recorded by Harvey\nAuthor: MARGOT\n\n"
+            "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
+            "Harvey and MARGOT are in chat mode. Model: QWEN. Workspace: /w.\n\n"
+            "MARGOT\nDeploy.\n\nHARVEY\nForwarding to QWEN.\n\n"
+            "[[tool: run_shell({\"cmd\":\"curl -H 'Authorization: Bearer Zk8pQ2mXv7LtR4nWb9Yc3Hs7'\"}) — ok]]\n\n"
+            "QWEN\nSure.\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:40\n\n"
+            "/* fountain-audit: disable-file */\n\nTHE END.\n")
+    selection = Selection.build(["V", "A"])
+    found = [(d.code, d.line, d.message) for d in lint_text(text, "s.spmd", selection)]
+    assert found == [("V101", 15, "bearer token (bearer-token) in the session: …(24 chars); revoke it and share "
+                                   "only a redacted copy"),
+                     ("A102", 22, "suppression comment ignored: disable-file among the scenes, where replies are "
+                                  "recorded (a reply may have written it): put it before the first scene heading "
+                                  "(or the title page) or after THE END., or use per-file-ignores or a baseline")]
+    # before the first scene heading, or after THE END., it covers the file
+    moved = text.replace("/* fountain-audit: disable-file */\n\n", "")
+    assert lint_text(moved.replace("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31",
+                                   "/* fountain-audit: disable-file */\n\nINT. HARVEY AND MARGOT TALKING "
+                                   "2026-08-03 14:20:31"), "s.spmd", selection) == []
+    assert lint_text(moved + "\n/* fountain-audit: disable-file */\n", "s.spmd", selection) == []

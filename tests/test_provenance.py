@@ -422,7 +422,10 @@ def test_a_suppression_does_not_change_the_basis_of_a_turn(directive):
     base = (SAMPLES / "clean-session.spmd").read_text(encoding="utf-8")
     old = '[[DEVSTRAL.tool: read_file({"path":"tides/predict.py"}) — ok]]\n\n[[DEVSTRAL.tool: list_files() — ok]]\n\n'
     note = '[[tol: read_file({"path":"tides/predict.py"}) — ok]]\n\n'
-    text = base.replace(old, directive + note)
+    if "disable-file" in directive:  # (before the title page: among the scenes, a reply may have written it)
+        text = directive + base.replace(old, note)
+    else:
+        text = base.replace(old, directive + note)
     assert text != base
     r = CliRunner().invoke(main, ["lint", "--select", "N112", "-"], input=text)
     assert "N112" not in r.output  # the suppression works for lint

@@ -110,7 +110,8 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
             out.append(Diagnostic(path, f.line, f.column, code, rule.name, rule.severity,
                                   share(f.message, f.message), f.end_line, f.end_column))
     out.extend(_internal_error(path, r, failed[r.code]) for r in rules if r.code in failed)  # in rule order
-    found = directives(document, session.speech_boneyards()) if suppressions and "fountain-audit:" in text else []
+    found = (directives(document, session.speech_boneyards(), session.scenes_span())
+             if suppressions and "fountain-audit:" in text else [])
     active = {r.code for r in rules if r.code not in ignored and session.kind in r.scope} if found else None
     selected = {r.code for r in rules if r.code not in ignored} if found else None
     kind = session.kind

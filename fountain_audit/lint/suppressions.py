@@ -124,14 +124,19 @@ def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tu
     return frozenset().union(*(codes for _, codes in parts)), None, parts
 
 
-def directives(document: Document, in_speech: dict[int, str] | None = None) -> list[Directive]:
+def directives(document: Document, in_speech: dict[int, str] | None = None,
+               scenes: tuple[int, int] | None = None) -> list[Directive]:
     """Every ``/* fountain-audit: ... */`` boneyard of ``document``, with the lines it covers.
-    One that is part of a speech's text (``in_speech``: offset → speaker, as
-    :meth:`fountain_audit.model.session.Session.speech_boneyards` gives them: any boneyard
-    between a cue and what ends its speech, a ``disable-next`` right before a note included) is
+    One that a speech may have written (``in_speech``: offset → speaker, as
+    :meth:`fountain_audit.model.session.Session.speech_boneyards` gives them: in a reply, any
+    boneyard from its cue to the next scene heading, past notes, stats lines and transitions) is
     not applied: a speech is recorded verbatim, so it may come from a model (a reply could
     switch off the checks of the file it is recorded in, or the secret rule for the tool note
-    after it); it suppresses nothing and has an ``error`` (A102 reports it).
+    after it); it suppresses nothing and has an ``error`` (A102 reports it). So has a
+    ``disable-file`` between the offsets ``scenes`` (as
+    :meth:`fountain_audit.model.session.Session.scenes_span` gives them: where a recording's
+    scenes run, and its replies): it covers the whole file, so it stands before the first scene
+    heading or after ``THE END.``, where no reply is recorded.
 
     Linear in the number of nodes and directives: a ``disable-next`` looks only at the
     blank lines after it; an ``enable`` ends the open ``disable`` regions it names through an
@@ -172,9 +177,15 @@ def directives(document: Document, in_speech: dict[int, str] | None = None) -> l
         if speaker is not None:
             misspelt = f" ({d.error})" if d.error else ""  # (a misspelt verb, an unknown rule)
             d.verb, d.codes = "invalid", None
-            d.error = (f"inside {speaker}'s speech, which is recorded verbatim (it may come from a model) up to "
-                       "what ends it: session text, not a directive; put it where no speech runs (after a scene's "
-                       "description, a note or THE END.), or use per-file-ignores or a baseline" + misspelt)
+            d.error = (f"inside what {speaker}'s speech may have written (recorded verbatim, it may come from a "
+                       "model; a reply's text runs on to the next scene heading): session text, not a directive; put "
+                       "it where no speech runs (after a scene's description or HARVEY's forwarding line, before the "
+                       "title page or after THE END.), or use per-file-ignores or a baseline" + misspelt)
+        elif d.verb == "disable-file" and scenes is not None and scenes[0] <= node.offset < scenes[1]:
+            d.verb, d.codes = "invalid", None
+            d.error = ("disable-file among the scenes, where replies are recorded (a reply may have written it): "
+                       "put it before the first scene heading (or the title page) or after THE END., or use "
+                       "per-file-ignores or a baseline")
         if d.verb == "disable-file":
             d.first, d.last = 1, last_line
         elif d.verb == "disable-next":

@@ -664,12 +664,15 @@ class Session:
     _provenance: tuple | None = None  # (file, document) of fountain_audit.audit.provenance, computed once
     _turns: list | None = None
     _tool_calls: list | None = None
+    #: Read as a plain screenplay (no heading the recorder writes, no audit note): a speech is its
+    #: cue's dialogue element, as Fountain reads it.
+    _screenplay: bool = False
 
     def __init__(self, document: Document, title: dict[str, str], prologue: list[Node], scenes: list[Scene],
                  epilogue: list[Node], notes: list[NoteRecord], fade_in: Node | None, the_end: Node | None,
                  kind: str, _placements: list | None = None, _inline: list | None = None, _ids: object | None = None,
                  _provenance: tuple | None = None, _turns: list | None = None,
-                 _tool_calls: list | None = None) -> None:
+                 _tool_calls: list | None = None, _screenplay: bool = False) -> None:
         # (written out, not generated: see fountain_audit.records)
         self.document = document
         self.title = title
@@ -686,6 +689,7 @@ class Session:
         self._provenance = _provenance
         self._turns = _turns
         self._tool_calls = _tool_calls
+        self._screenplay = _screenplay
 
     @property
     def turns(self) -> list[Turn]:
@@ -695,17 +699,88 @@ class Session:
         return self._turns
 
     def speech_boneyards(self) -> dict[int, str]:
-        """``/* ... */`` boneyards that are part of a speech's text (between its paragraphs, or
-        after them: a speech is recorded verbatim), by offset (0-based code points), each with
-        its speaker (as the cue writes it). A suppression comment there is the character's text,
-        never a directive (:func:`fountain_audit.lint.suppressions.directives`)."""
+        """``/* ... */`` boneyards that a speech may have written, by offset (0-based code points),
+        each with that speech's speaker (as the cue writes it). A suppression comment there is
+        session text, never a directive (:func:`fountain_audit.lint.suppressions.directives`).
+
+        A speech is recorded verbatim (harvey-recorder-inventory.md §1, ``writeDialogue``), so
+        what ends it in the session model (a note, a stats line, ``CUT TO:``, a route step, a
+        cue) may be text the speaker wrote too. What a speech may have written therefore runs:
+
+        - for a reply of a model or skill, SHELL's output and HARVEY's own speeches (a pipeline's
+          replies are HARVEY's) but its forwarding line: from the cue to the next scene heading
+          that is not glued to a line of text (or to the end marker, or the end of the file);
+        - for the user's input (the author's or the human the chat heading names): its
+          :attr:`Speech.continuation`, to the note, cue or heading that ends it;
+        - for HARVEY's forwarding line (``Forwarding to NAME.``, the recorder's own words): nowhere.
+
+        In a plain screenplay (not recorded by Harvey) a speech is its dialogue element, as
+        Fountain reads it: no boneyard is a speech's.
+        """
         out: dict[int, str] = {}
+        if self._screenplay:
+            return out
+        author = upper_ascii(self.title.get("Author", "").strip())
+        speaker = None  # the reply whose text runs on to the next scene heading, as its cue writes it
         for scene in self.scenes:
-            for sp in scene.speeches:
-                for n in sp.continuation:
+            if not scene.heading.glued:  # (one glued to a line is that line's text)
+                speaker = None
+            starts = {id(sp.dialogue): sp for sp in scene.speeches}
+            users = None
+            for n in scene.nodes:
+                if speaker is not None:
                     if isinstance(n, Boneyard):
-                        out[n.offset] = sp.character
+                        out[n.offset] = speaker
+                    continue  # (a cue in it is one the reply may have written)
+                sp = starts.get(id(n))
+                if sp is None:
+                    continue
+                who = upper_ascii(sp.character)
+                if who == "HARVEY" and sp.forwarding_target is not None:
+                    continue
+                if users is None:
+                    users = _participants(author, scene.info) - {"HARVEY", "SHELL"}
+                if who not in users:
+                    speaker = sp.character
+                    continue
+                for c in sp.continuation:
+                    if isinstance(c, Boneyard):
+                        out[c.offset] = sp.character
         return out
+        author = upper_ascii(self.title.get("Author", "").strip())
+        speaker = None  # whose text the nodes being read may be, as the cue writes it
+        to_scene_end = False  # ... and it runs on to the next scene heading
+        for scene in self.scenes:
+            if not scene.heading.glued:  # (one glued to a line is that line's text)
+                speaker, to_scene_end = None, False
+            starts = {id(sp.dialogue): sp for sp in scene.speeches}
+            users = None
+            for n in scene.nodes:
+                sp = starts.get(id(n))
+                if sp is not None:
+                    if to_scene_end:
+                        continue  # (a cue the reply may have written)
+                    who = upper_ascii(sp.character)
+                    if who == "HARVEY" and sp.forwarding_target is not None:
+                        speaker = None
+                        continue
+                    if users is None:
+                        users = _participants(author, scene.info) - {"HARVEY", "SHELL"}
+                    speaker, to_scene_end = sp.character, who not in users
+                elif speaker is not None and isinstance(n, Boneyard):
+                    out[n.offset] = speaker
+        return out
+
+    def scenes_span(self) -> tuple[int, int] | None:
+        """Where the scenes of a Harvey recording run: the offset (0-based code points) of the first
+        scene heading and the offset where the end marker (``THE END.``) stands, or the text's
+        length without one; ``None`` for a plain screenplay or a file without scenes. Replies are
+        recorded there, so a ``disable-file`` there may be a reply's text (a reply that forges a
+        scene heading starts a scene as far as any reader can tell: see :meth:`speech_boneyards`)."""
+        if self._screenplay or not self.scenes:
+            return None
+        end = self.the_end.offset if self.the_end is not None else len(self.document.text)
+        return self.scenes[0].heading.offset, end
 
     @property
     def tool_calls(self) -> list[NoteRecord]:
@@ -936,6 +1011,24 @@ def _new_turn(index: int, scene_index: int) -> Turn:
 _STATS = object()
 
 
+def _human(info: HeadingInfo | None) -> str | None:
+    """The human a chat heading names (``INT. HARVEY AND ALICE TALKING …``: ``ALICE``, as written),
+    else ``None``."""
+    return info.groups.get("b") if info is not None and info.kind in ("chat", "ext-chat") else None
+
+
+def _participants(author: str, info: HeadingInfo | None) -> frozenset[str]:
+    """HARVEY, SHELL, the title page's ``author`` (upper case, ``""`` for none) and the human the
+    scene heading ``info`` names: the speakers whose lines are never part of another's reply."""
+    names = {"HARVEY", "SHELL"}
+    if author:
+        names.add(author)
+    key = _human(info)
+    if key:
+        names.add(upper_ascii(key))
+    return frozenset(names)
+
+
 class _Builder:
     """Single pass over the document body that builds the session.
 
@@ -961,17 +1054,12 @@ class _Builder:
 
     def participants(self, scene: Scene | None) -> frozenset[str]:
         """HARVEY, SHELL, the author and the scene's human: the speakers whose lines are
-        never part of another's reply."""
-        info = None if scene is None else scene.info  # (Scene.user, read without its properties)
-        key = info.groups.get("b") if info is not None and info.kind in ("chat", "ext-chat") else None
+        never part of another's reply (:func:`_participants`, one set per human)."""
+        info = None if scene is None else scene.info
+        key = _human(info)
         names = self._participants.get(key)
         if names is None:
-            names = {"HARVEY", "SHELL"}
-            if self.author:
-                names.add(upper_ascii(self.author))
-            if key:
-                names.add(upper_ascii(key))
-            names = self._participants[key] = frozenset(names)
+            names = self._participants[key] = _participants(upper_ascii(self.author), info)
         return names
 
     def build(self) -> Session:
@@ -1117,7 +1205,7 @@ class _Builder:
                 notes.append(parse_note(n))
         kind = self.session_kind(fade_in)
         return Session(self.doc, self.title, self.prologue, self.scenes, epilogue, notes,
-                       fade_in, epilogue[0] if epilogue else None, kind)
+                       fade_in, epilogue[0] if epilogue else None, kind, _screenplay=screenplay)
 
     def shape(self, scene: Scene, content: list[tuple[Node, object]], people: frozenset[str]) -> None:
         """Split a scene's content into description and (for chat kinds) turns (its stats lines

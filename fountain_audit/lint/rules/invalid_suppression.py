@@ -3,9 +3,11 @@
 ## What it does
 Reports a boneyard that starts with `fountain-audit:` but is not one of
 `disable=RULES`, `enable[=RULES]`, `disable-next=RULES` or `disable-file[=RULES]`, or
-that names a rule that does not exist, or that sits inside a speech (between a cue and
-what ends its speech, a `disable-next` right before a note included): a speech is recorded
-verbatim, so such a comment is session text and suppresses nothing.
+that names a rule that does not exist, or that sits in text a speech may have written: a
+speech is recorded verbatim, so such a comment is session text and suppresses nothing. A
+reply (a model's, a skill's, SHELL's output, HARVEY's own but its forwarding line) may have
+written anything up to the next scene heading, a `CUT TO:`, a stats line, a note or a cue
+included; the user's input runs to the note, cue or heading that ends it.
 
 ## Why is this bad?
 A suppression that is silently ignored lets the diagnostic it was meant to silence
@@ -52,6 +54,6 @@ def check(ctx):
     if "fountain-audit:" not in ctx.text:
         return  # no suppression comment at all
     from fountain_audit.lint.suppressions import directives
-    for d in directives(ctx.document, ctx.session.speech_boneyards()):
+    for d in directives(ctx.document, ctx.session.speech_boneyards(), ctx.session.scenes_span()):
         if d.error:
             yield Finding(d.line, d.column, f"suppression comment ignored: {d.error}", d.end_line, d.end_column)
