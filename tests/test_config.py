@@ -194,15 +194,21 @@ def lint_codes(text):
     return [(d.code, d.line) for d in lint_text(text)]
 
 
-#: Before BAD's tool note, after a note that ends ALICE's speech: where no speech runs.
-AFTER_A_NOTE = "[[write: a.go — ok]]\n\n/* fountain-audit: {} */\n\n[[tool:"
+def after_a_note(directive: str, more: str = "") -> str:
+    """BAD with its tool note (and ``more`` before it) moved before ALICE's speech, after a write
+    note and ``/* fountain-audit: DIRECTIVE */`` (line 13): where no speech runs. (Not after a
+    note that follows ALICE's speech: her input runs to HARVEY's forwarding line, and may have
+    written that note, see test_a_directive_after_what_a_reply_may_have_written_is_its_text.)"""
+    return BAD.replace("ALICE\nWhat is in a.go?\n\n[[tool:", "[[write: a.go — ok]]\n\n"
+                       f"/* fountain-audit: {directive} */\n\n{more}[[tool:").replace(
+        "HARVEY\nForwarding", "ALICE\nWhat is in a.go?\n\nHARVEY\nForwarding")
 
 
 def test_disable_next_suppresses_the_next_element_only():
-    text = BAD.replace("[[tool:", AFTER_A_NOTE.format("disable-next=P102"))
+    text = after_a_note("disable-next=P102")
     assert lint_codes(text) == [("S104", 24)]
-    text = BAD.replace("[[tool:", AFTER_A_NOTE.format("disable-next=P102") + " list_files() — ok]]\n\n[[tool:")
-    assert lint_codes(text) == [("P102", 20), ("S104", 26)]  # the note after the next is not covered
+    text = after_a_note("disable-next=P102", "[[tool: list_files() — ok]]\n\n")
+    assert lint_codes(text) == [("P102", 17), ("S104", 26)]  # the note after the next is not covered
     # right before the note that ends ALICE's speech, it is her speech's text, as anywhere in a
     # speech (a reply ending in disable-next=V101 switched off the secret rule for the tool note
     # after it: adversarial trial; this test had it cover the note)
@@ -252,18 +258,17 @@ def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
     """A101 said only "'disable-next' suppressed no diagnostic": not which rule. As ruff's RUF100,
     it names the rules of the list that suppressed nothing, as written, and only those; a
     directive whose list was partly used is reported for the rest."""
-    before_tool = AFTER_A_NOTE.format("disable-next={}")
-    text = BAD.replace("[[tool:", before_tool.format("P103"))  # the next element has only P102
-    assert lint_messages(text) == [(16, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
+    text = after_a_note("disable-next=P103")  # the next element has only P102
+    assert lint_messages(text) == [(13, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
     assert [d.code for d in lint_text(text)] == ["A101", "P102", "S104"]
-    text = BAD.replace("[[tool:", before_tool.format("P103, P102,tools-between-forward-and-reply ,p101,P103"))
-    assert lint_messages(text) == [(16, 1, "unused suppression: 'disable-next=P103,p101' suppressed no diagnostic")]
+    text = after_a_note("disable-next=P103, P102,tools-between-forward-and-reply ,p101,P103")
+    assert lint_messages(text) == [(13, 1, "unused suppression: 'disable-next=P103,p101' suppressed no diagnostic")]
     assert [d.code for d in lint_text(text)] == ["A101", "S104"]  # P102 still suppressed
-    text = BAD.replace("[[tool:", before_tool.format("P,T"))  # a prefix is named as written, not its codes
-    assert lint_messages(text) == [(16, 1, "unused suppression: 'disable-next=T' suppressed no diagnostic")]
-    assert lint_messages(BAD.replace("[[tool:", before_tool.format("P102,S104"))) == [
-        (16, 1, "unused suppression: 'disable-next=S104' suppressed no diagnostic")]
-    assert lint_messages(BAD.replace("[[tool:", before_tool.format("P102"))) == []
+    text = after_a_note("disable-next=P,T")  # a prefix is named as written, not its codes
+    assert lint_messages(text) == [(13, 1, "unused suppression: 'disable-next=T' suppressed no diagnostic")]
+    assert lint_messages(after_a_note("disable-next=P102,S104")) == [
+        (13, 1, "unused suppression: 'disable-next=S104' suppressed no diagnostic")]
+    assert lint_messages(after_a_note("disable-next=P102")) == []
     # a directive for every rule, and an enable, have no list to name
     every = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable-next */\n\nALICE\nWhat")
     assert lint_messages(every) == [(11, 1, "unused suppression: 'disable-next' suppressed no diagnostic")]
@@ -285,7 +290,8 @@ def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
 
 
 # A region of several rules, a tool note in it and one after an enable naming one of them:
-# N101 and P102 at lines 13 and 17; H106 (no description) at line 6.
+# N101 and P102 at lines 13 and 17; H106 (no description) at line 6. (The notes come before ALICE's
+# input, where no speech runs: her input runs to HARVEY's forwarding line.)
 REGION = """Title: Harvey Session
 Author: ALICE
 
@@ -295,14 +301,17 @@ INT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00
 
 /* fountain-audit: disable=P102,N101 */
 
-ALICE
-hi
+= Two notes come first,
+= before ALICE asks.
 
 [[tool: broken1]]
 
 /* fountain-audit: enable=P102 */
 
 [[tool: broken2]]
+
+ALICE
+hi
 
 HARVEY
 Forwarding to LLAMA.
@@ -430,14 +439,14 @@ def test_an_unused_suppression_of_a_rule_that_did_not_run_says_so():
     out of the selection), as if the finding had gone: it says the rule was not enabled (ruff's
     RUF100 "non-enabled")."""
     from fountain_audit.lint.selection import Selection
-    text = BAD.replace("[[tool:", AFTER_A_NOTE.format("disable-next=P102,P103"))
+    text = after_a_note("disable-next=P102,P103")
     off = Selection.build(ignore=["P102"])
     assert [(d.line, d.message) for d in lint_text(text, "s.spmd", off) if d.code == "A101"] == [
-        (16, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102)")]
+        (13, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102)")]
     assert [(d.line, d.message) for d in lint_text(text, "s.spmd", off, ignored=frozenset({"P103"})) if d.code == "A101"] == [
-        (16, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102, "
+        (13, "unused suppression: 'disable-next=P102,P103' suppressed no diagnostic (not enabled in this run: P102, "
              "P103)")]
-    assert lint_messages(text) == [(16, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
+    assert lint_messages(text) == [(13, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
     plain = "Title: A play\n\n/* fountain-audit: disable-next=S104,E104 */\nINT. HOUSE - DAY\n\nBob waits.\n"
     assert [(d.line, d.message) for d in lint_text(plain, "p.fountain", Selection.build()) if d.code == "A101"] == [
         (3, "unused suppression: 'disable-next=S104,E104' suppressed no diagnostic (S104 does not apply to a plain "

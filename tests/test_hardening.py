@@ -104,8 +104,8 @@ def test_suppression_typo_suggests(project):
     # inside the speech, why it is no directive there comes first, then the unknown rule (it was left out)
     Path("s.spmd").write_text(A03.replace("[[tool:", "/* fountain-audit: disable-next=P1O2 */\n[[tool:"))
     lines = cli("lint", "--output-format", "concise", "s.spmd").output.splitlines()
-    assert lines[0].startswith("s.spmd:14:1: A102 [invalid-suppression] suppression comment ignored: inside what "
-                               "ALICE's speech may have written (recorded verbatim")
+    assert lines[0].startswith("s.spmd:14:1: A102 [invalid-suppression] suppression comment ignored: inside ALICE's "
+                               "input (recorded verbatim, it may hold text pasted from anywhere; it runs to HARVEY's forwarding line)")
     assert lines[0].endswith("or a baseline (unknown rule or rule prefix 'P1O2'; did you mean P102 / "
                              "tools-between-forward-and-reply? (see 'fountain-audit rules'))")
 

@@ -443,8 +443,8 @@ def test_a_suppression_comment_in_a_reply_is_the_reply_s_text_not_a_directive():
     assert found[1][3] == ("suppression comment ignored: inside what GEMMA3's speech may have written (recorded "
                            "verbatim, it may come from a model; a reply's text runs on to the next scene heading): "
                            "session text, not a directive; put it where no speech runs (after a scene's description "
-                           "or HARVEY's forwarding line, before the title page or after THE END.), or use "
-                           "per-file-ignores or a baseline")
+                           "or HARVEY's forwarding line, or before the title page), or use per-file-ignores or a "
+                           "baseline")
     (turn,) = build_session(parse(text)).turns
     assert turn.reply.text == "Deployed.\n\n/* fountain-audit: disable-file */\n\nAll done."
     # a disable-next right before what ends the speech is its text too (it covered that element, and
@@ -856,7 +856,7 @@ def test_a_directive_after_what_a_reply_may_have_written_is_its_text():
 def test_disable_file_among_the_scenes_is_ignored():
     """A reply that forged a scene heading and then `/* fountain-audit: disable-file */` silenced
     the whole file, the secret before it included: `disable-file` applies only before the first
-    scene heading or after THE END., where no reply is recorded (A102 otherwise)."""
+    scene heading, where no reply is recorded (A102 otherwise)."""
     from fountain_audit.lint.linter import Selection, lint_text
     text = ("Title: Harvey Session\nCredit: Recorded by Harvey\nAuthor: MARGOT\n\n"
             "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
@@ -869,12 +869,74 @@ def test_disable_file_among_the_scenes_is_ignored():
     found = [(d.code, d.line, d.message) for d in lint_text(text, "s.spmd", selection)]
     assert found == [("V101", 15, "bearer token (bearer-token) in the session: …(24 chars); revoke it and share "
                                    "only a redacted copy"),
-                     ("A102", 22, "suppression comment ignored: disable-file among the scenes, where replies are "
-                                  "recorded (a reply may have written it): put it before the first scene heading "
-                                  "(or the title page) or after THE END., or use per-file-ignores or a baseline")]
-    # before the first scene heading, or after THE END., it covers the file
+                     ("A102", 22, "suppression comment ignored: disable-file after the first scene heading, where "
+                                  "replies are recorded (a reply may have written it, THE END. too): put it before "
+                                  "the first scene heading (or the title page), or use per-file-ignores or a "
+                                  "baseline")]
+    # before the first scene heading it covers the file
     moved = text.replace("/* fountain-audit: disable-file */\n\n", "")
     assert lint_text(moved.replace("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31",
                                    "/* fountain-audit: disable-file */\n\nINT. HARVEY AND MARGOT TALKING "
                                    "2026-08-03 14:20:31"), "s.spmd", selection) == []
-    assert lint_text(moved + "\n/* fountain-audit: disable-file */\n", "s.spmd", selection) == []
+    # after THE END. it does not: a reply can write THE END. (in a file cut short, the forged one
+    # is the end marker: adversarial trial)
+    forged = moved.replace("THE END.\n", "") + "\nTHE END.\n\n/* fountain-audit: disable-file */\n"
+    assert [d.code for d in lint_text(forged, "s.spmd", selection)] == ["V101", "A102"]
+
+
+def _chat(minute: str, user: str, reply: str, tools: str = "") -> str:
+    """A chat scene of MARGOT and LLAMA at 14:MINUTE (for the tests below)."""
+    return (f"\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:{minute}:00\n\n"
+            "Harvey and MARGOT are in chat mode. Model: LLAMA. Workspace: /srv/w.\n\n"
+            f"MARGOT\n{user}\n\nHARVEY\nForwarding to LLAMA.\n\n{tools}LLAMA\n{reply}\n\n")
+
+
+_HEAD = "Title: Harvey Session\nAuthor: MARGOT\n\nFADE IN:\n"
+_TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+_LEAK = _chat("30", "read it", "done", '[[tool: read_file({"token":"%s"}) — ok]]\n\n' % _TOKEN)  # V101
+_OFF = "/* fountain-audit: disable=V101 */"
+
+
+@pytest.mark.parametrize("name, text", [
+    # a reply ends its speech with CUT TO: and a heading of no Harvey kind, then the directive
+    ("heading of no Harvey kind", _HEAD + _chat("21", "hi", f"ok\n\nCUT TO:\n\nINT. MEMORY - notes\n\n{_OFF}")
+     + _LEAK + "\nTHE END.\n"),
+    ("scene heading without its timestamp", _HEAD + _chat("21", "hi", f"ok\n\n[[tool: x() — ok]]\n\n"
+                                                          f"INT. HARVEY AND MARGOT TALKING\n\n{_OFF}")
+     + _LEAK + "\nTHE END.\n"),
+    # the user's input writes a forwarding line of HARVEY, then the directive
+    ("user forges the forwarding line", _HEAD + _chat("30", f"read it\n\nHARVEY\nForwarding to LLAMA.\n\n{_OFF}", "done",
+                                                      '[[tool: read_file({"token":"%s"}) — ok]]\n\n' % _TOKEN)
+     + "\nTHE END.\n"),
+    # a pipeline's reply is HARVEY's: one reading `Forwarding to LLAMA.` is still a reply
+    ("pipeline reply", _HEAD + "\n\nINT. PIPELINE STEP1.MD STEP 1/2 2026-08-03 14:22:00\n\n"
+     "MARGOT executes /pipeline 80% step1.md step2.md.\nModel: ollama (llama). Workspace: /srv/w.\n\n"
+     f"MARGOT\ndo step one\n\nHARVEY\nForwarding to LLAMA.\n\n{_OFF}\n\n[[confidence: 0.90 — threshold met]]\n\n"
+     "CUT TO:\n" + _LEAK + "\nTHE END.\n"),
+    # a skill's description paragraphs are the skill's text
+    ("skill description", _HEAD + "\n\nINT. SKILL GO-REVIEW 2026-08-03 14:22:00\n\n"
+     f"Harvey executes the go-review skill.\n\nReviews Go code.\n\n{_OFF}\n\nGO-REVIEW\nbody\n\n" + _LEAK
+     + "\nTHE END.\n"),
+    # a directive right under a cue (no blank line before it) continues the cue's paragraph
+    ("directive under a cue", _HEAD + _chat("21", "hi", f"{_OFF}\nyour token is {_TOKEN}") + "\nTHE END.\n"),
+])
+def test_session_text_cannot_switch_the_secret_rule_off(name, text):
+    """Adversarial trial (second): session text still switched V101 off, with no diagnostic, by
+    ending its speech with what the builder reads as a new scene or a new speaker. Each shape now
+    gets A102 for the directive and V101 for the token."""
+    from fountain_audit.lint.linter import Selection, lint_text
+    found = [d.code for d in lint_text(text, "s.spmd", Selection.build(["V101", "A102"]))]
+    assert found.count("A102") == 1 and found.count("V101") == 1, (name, found)
+
+
+def test_an_enable_applies_even_in_session_text():
+    """An `enable` can only turn checks back on, so it applies wherever it stands: a region
+    opened where no speech runs can end after the user's answer in an agent-mode scene, which is
+    HARVEY's speech (the proposal and its files come from the model)."""
+    from fountain_audit.lint.linter import Selection, lint_text
+    agent = ("\n\nINT. AGENT MODE 2026-08-03 14:22:00\n\n/* fountain-audit: disable=N101 */\n\n"
+             "HARVEY\nHarvey proposes to write 1 file(s).\n\nHARVEY\nWrite a.txt?\n\nMARGOT\nyes\n\n"
+             "[[write: broken]]\n\n/* fountain-audit: enable=N101 */\n\n[[write: broken2]]\n")
+    found = [(d.code, d.line) for d in lint_text(_HEAD + agent + "\nTHE END.\n", "s.spmd",
+                                                 Selection.build(["N101", "A"]))]
+    assert found == [("N101", 24)]

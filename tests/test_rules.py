@@ -341,6 +341,39 @@ def test_misspelt_note_kind_reports_a_head_without_its_colon_or_with_a_suffix():
                  "[[tools read_file() — ok]]", "[[run tests — ok]]", "[[rag-source docs/a.md]]"):
         assert _found(_ONE_TURN.replace(note, free), "N112") == [], free
 
+def test_misspelt_note_kind_in_a_speech_s_text_is_reported():
+    """A misspelt note right after a reply (or after the user's answer to a prompt) is no audit
+    record, so it does not end the speech: it was read as the speech's text and never checked,
+    and dump lost the record without a word (new-user trial). N112 reads the notes of speeches'
+    text too; a writer's own note there is not reported."""
+    tail = ": the note is read as free text, not as an audit record, so dump, provenance and export miss it; " \
+           "did you mean '[[{}: …]]'?"
+    for written, word, kind in (('[[tol: read_file({"path":"x"}) — ok]]', "tol", "tool"),
+                                ("[[add_memroy: likes tea — ok]]", "add_memroy", "add_memory")):
+        text = _ONE_TURN.replace("It is fine.\n", f"It is fine.\n\n{written}\n")
+        assert _found(text, "N112") == [("N112", 21, 3, f"note head '{word}:' is not a note kind Harvey writes"
+                                                       + tail.format(kind))]
+        text = _ONE_TURN.replace("It is fine.\n", "It is fine.\n\n[[todo: check this]]\n")
+        assert _found(text, "N112") == []
+
+
+def test_a_comment_between_a_scene_heading_and_its_description_keeps_the_description():
+    """A boneyard (a reviewer's comment, a suppression) between a chat heading and its description
+    ended the description before it began: H106 said the scene had none, the turn lost its model
+    and `redact` left the description's workspace path in place (new-user trial)."""
+    from fountain_audit import build_session, parse
+    from fountain_audit.privacy.redact import Redactor
+    text = _ONE_TURN.replace("09:00:10\n\n", "09:00:10\n\n/* a note to self */\n\n")
+    assert _found(text, "H106", "T105") == []
+    (scene,) = build_session(parse(text)).scenes
+    assert (scene.model, scene.workspace, [a.line for a in scene.description]) == ("LLAMA", "/tmp/ws", [10])
+    assert "Workspace: <workspace>." in Redactor().learn(build_session(parse(text)), text).text(text)
+    # an action after a comment that follows the description is not part of it
+    text = _ONE_TURN.replace("/tmp/ws.\n\n", "/tmp/ws.\n\n/* a note */\n\nMore text.\n\n")
+    assert [a.text for a in build_session(parse(text)).scenes[0].description] == [
+        "Harvey and BOB are in chat mode. Model: LLAMA. Workspace: /tmp/ws."]
+
+
 def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     """N111: `[[tool: a]] [[tool: b]]` on one line is one note (it runs to the last `]]`), so the
     list_files call is lost; reported at the second `[[`. `]]` and a note head inside a tool's

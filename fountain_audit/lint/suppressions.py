@@ -124,10 +124,10 @@ def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tu
     return frozenset().union(*(codes for _, codes in parts)), None, parts
 
 
-def directives(document: Document, in_speech: dict[int, str] | None = None,
+def directives(document: Document, in_speech: dict[int, tuple[str, bool]] | None = None,
                scenes: tuple[int, int] | None = None) -> list[Directive]:
     """Every ``/* fountain-audit: ... */`` boneyard of ``document``, with the lines it covers.
-    One that a speech may have written (``in_speech``: offset → speaker, as
+    One that a speech may have written (``in_speech``: offset → speaker and whether a reply, as
     :meth:`fountain_audit.model.session.Session.speech_boneyards` gives them: in a reply, any
     boneyard from its cue to the next scene heading, past notes, stats lines and transitions) is
     not applied: a speech is recorded verbatim, so it may come from a model (a reply could
@@ -160,9 +160,12 @@ def directives(document: Document, in_speech: dict[int, str] | None = None,
             prev.last = line
             prev.ends = {c: end for c, end in prev.ends.items() if end < line}
 
+    fresh = True  # the next node starts a paragraph (after a blank line, the start, or a boneyard that does)
     for k, node in enumerate(children):
         if not isinstance(node, Boneyard):
+            fresh = isinstance(node, Blank)
             continue
+        starts_paragraph, fresh = fresh, fresh
         raw = node.render()
         if not _PREFIX_RE.search(raw):
             continue
@@ -173,18 +176,29 @@ def directives(document: Document, in_speech: dict[int, str] | None = None,
             codes, err, parts = _codes(m.group("rules"))
             d = Directive(m.group("verb"), m.group(0), node.line, node.column, codes, error=err, selectors=parts)
         d.end_line, d.end_column = node.end_line, node.end_column
-        speaker = in_speech.get(node.offset) if in_speech else None
-        if speaker is not None:
+        written = in_speech.get(node.offset) if in_speech else None
+        if d.verb == "enable" and not d.error:
+            pass  # (anywhere: it can only turn checks back on)
+        elif not starts_paragraph:
+            misspelt = f" ({d.error})" if d.error else ""
+            d.verb, d.codes = "invalid", None
+            d.error = ("not after a blank line: it goes on from the line above, whose text it may be (a cue's first "
+                       "line, a reply's); a directive stands after a blank line" + misspelt)
+        elif written is not None:
+            speaker, reply = written
             misspelt = f" ({d.error})" if d.error else ""  # (a misspelt verb, an unknown rule)
             d.verb, d.codes = "invalid", None
-            d.error = (f"inside what {speaker}'s speech may have written (recorded verbatim, it may come from a "
-                       "model; a reply's text runs on to the next scene heading): session text, not a directive; put "
-                       "it where no speech runs (after a scene's description or HARVEY's forwarding line, before the "
-                       "title page or after THE END.), or use per-file-ignores or a baseline" + misspelt)
+            where = (f"inside what {speaker}'s speech may have written (recorded verbatim, it may come from a "
+                     "model; a reply's text runs on to the next scene heading)" if reply else
+                     f"inside {speaker}'s input (recorded verbatim, it may hold text pasted from anywhere; it runs "
+                     "to HARVEY's forwarding line)")
+            d.error = (where + ": session text, not a directive; put it where no speech runs (after a scene's "
+                       "description or HARVEY's forwarding line, or before the title page), or use per-file-ignores "
+                       "or a baseline" + misspelt)
         elif d.verb == "disable-file" and scenes is not None and scenes[0] <= node.offset < scenes[1]:
             d.verb, d.codes = "invalid", None
-            d.error = ("disable-file among the scenes, where replies are recorded (a reply may have written it): "
-                       "put it before the first scene heading (or the title page) or after THE END., or use "
+            d.error = ("disable-file after the first scene heading, where replies are recorded (a reply may have "
+                       "written it, THE END. too): put it before the first scene heading (or the title page), or use "
                        "per-file-ignores or a baseline")
         if d.verb == "disable-file":
             d.first, d.last = 1, last_line

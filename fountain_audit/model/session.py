@@ -698,89 +698,76 @@ class Session:
             self._turns = [t for s in self.scenes for t in s.turns]
         return self._turns
 
-    def speech_boneyards(self) -> dict[int, str]:
+    def speech_boneyards(self) -> dict[int, tuple[str, bool]]:
         """``/* ... */`` boneyards that a speech may have written, by offset (0-based code points),
-        each with that speech's speaker (as the cue writes it). A suppression comment there is
-        session text, never a directive (:func:`fountain_audit.lint.suppressions.directives`).
+        each with that speech's speaker (as the cue writes it) and whether the speech is a reply
+        (``False``: the user's input). A suppression comment there is session text, never a
+        directive (:func:`fountain_audit.lint.suppressions.directives`).
 
         A speech is recorded verbatim (harvey-recorder-inventory.md §1, ``writeDialogue``), so
         what ends it in the session model (a note, a stats line, ``CUT TO:``, a route step, a
-        cue) may be text the speaker wrote too. What a speech may have written therefore runs:
+        cue, a scene heading of no Harvey kind) may be text the speaker wrote too. What a speech
+        may have written therefore runs on past those:
 
-        - for a reply of a model or skill, SHELL's output and HARVEY's own speeches (a pipeline's
-          replies are HARVEY's) but its forwarding line: from the cue to the next scene heading
-          that is not glued to a line of text (or to the end marker, or the end of the file);
-        - for the user's input (the author's or the human the chat heading names): its
-          :attr:`Speech.continuation`, to the note, cue or heading that ends it;
-        - for HARVEY's forwarding line (``Forwarding to NAME.``, the recorder's own words): nowhere.
+        - a reply (a model's or a skill's, SHELL's output, and HARVEY's own speeches: a
+          pipeline's replies are HARVEY's) from its cue to the next scene heading of a Harvey
+          kind (:func:`_is_harvey_heading`) that is not glued to a line of text, or to the end;
+        - the user's input (the author's, or the human a chat heading names) from its cue to the
+          recorder's forwarding line in a chat scene (§7: the last ``Forwarding to NAME.`` of
+          HARVEY before the scene's first reply; one the input wrote comes before it), else
+          like a reply; that forwarding line, the recorder's own words, covers nothing;
+        - in a skill scene, the skill's text (its description paragraphs and its body, both
+          from the skill's file, §7) from the paragraph after Harvey's first line.
 
         In a plain screenplay (not recorded by Harvey) a speech is its dialogue element, as
         Fountain reads it: no boneyard is a speech's.
         """
-        out: dict[int, str] = {}
+        out: dict[int, tuple[str, bool]] = {}
         if self._screenplay:
             return out
         author = upper_ascii(self.title.get("Author", "").strip())
-        speaker = None  # the reply whose text runs on to the next scene heading, as its cue writes it
+        reply = None  # (speaker, True) of the reply whose text runs on to the next Harvey scene heading
         for scene in self.scenes:
-            if not scene.heading.glued:  # (one glued to a line is that line's text)
-                speaker = None
+            info = scene.info
+            if not scene.heading.glued and _is_harvey_heading(info):  # (a glued one is a line's text)
+                reply = None
+            users = _participants(author, info) - {"HARVEY", "SHELL"}
+            forwarding = _recorder_forwarding(scene.speeches, users) if info.kind in ("chat", "ext-chat") else None
             starts = {id(sp.dialogue): sp for sp in scene.speeches}
-            users = None
+            user = None  # (speaker, False) of the user's input whose reach is open
+            skill = info.kind == "skill" and reply is None  # (see below: the skill's text after its first line)
             for n in scene.nodes:
-                if speaker is not None:
+                if skill and isinstance(n, Action):  # Harvey's `Harvey executes the NAME skill.`, then the skill's
+                    reply, skill = (info.groups.get("name") or "the skill", True), False
+                    continue
+                if reply is not None:
                     if isinstance(n, Boneyard):
-                        out[n.offset] = speaker
-                    continue  # (a cue in it is one the reply may have written)
+                        out[n.offset] = reply
+                    continue
                 sp = starts.get(id(n))
                 if sp is None:
-                    continue
-                who = upper_ascii(sp.character)
-                if who == "HARVEY" and sp.forwarding_target is not None:
-                    continue
-                if users is None:
-                    users = _participants(author, scene.info) - {"HARVEY", "SHELL"}
-                if who not in users:
-                    speaker = sp.character
-                    continue
-                for c in sp.continuation:
-                    if isinstance(c, Boneyard):
-                        out[c.offset] = sp.character
-        return out
-        author = upper_ascii(self.title.get("Author", "").strip())
-        speaker = None  # whose text the nodes being read may be, as the cue writes it
-        to_scene_end = False  # ... and it runs on to the next scene heading
-        for scene in self.scenes:
-            if not scene.heading.glued:  # (one glued to a line is that line's text)
-                speaker, to_scene_end = None, False
-            starts = {id(sp.dialogue): sp for sp in scene.speeches}
-            users = None
-            for n in scene.nodes:
-                sp = starts.get(id(n))
-                if sp is not None:
-                    if to_scene_end:
-                        continue  # (a cue the reply may have written)
-                    who = upper_ascii(sp.character)
-                    if who == "HARVEY" and sp.forwarding_target is not None:
-                        speaker = None
-                        continue
-                    if users is None:
-                        users = _participants(author, scene.info) - {"HARVEY", "SHELL"}
-                    speaker, to_scene_end = sp.character, who not in users
-                elif speaker is not None and isinstance(n, Boneyard):
-                    out[n.offset] = speaker
+                    if user is not None and isinstance(n, Boneyard):
+                        out[n.offset] = user
+                elif sp is forwarding:
+                    user = None
+                elif (user is not None and forwarding is not None and sp.forwarding_target is not None
+                      and upper_ascii(sp.character) == "HARVEY"):
+                    pass  # (a forwarding line before the recorder's: the input wrote it)
+                elif upper_ascii(sp.character) in users:
+                    user = (sp.character, False)
+                else:
+                    reply = (sp.character, True)
         return out
 
     def scenes_span(self) -> tuple[int, int] | None:
-        """Where the scenes of a Harvey recording run: the offset (0-based code points) of the first
-        scene heading and the offset where the end marker (``THE END.``) stands, or the text's
-        length without one; ``None`` for a plain screenplay or a file without scenes. Replies are
-        recorded there, so a ``disable-file`` there may be a reply's text (a reply that forges a
-        scene heading starts a scene as far as any reader can tell: see :meth:`speech_boneyards`)."""
+        """Where the scenes of a Harvey recording and what follows them run: the offset (0-based
+        code points) of the first scene heading and the text's length; ``None`` for a plain
+        screenplay or a file without scenes. Replies are recorded there, so a ``disable-file``
+        there may be a reply's text: a reply can forge a scene heading, and ``THE END.`` too
+        (in a file cut short, the forged one is the end marker)."""
         if self._screenplay or not self.scenes:
             return None
-        end = self.the_end.offset if self.the_end is not None else len(self.document.text)
-        return self.scenes[0].heading.offset, end
+        return self.scenes[0].heading.offset, len(self.document.text)
 
     @property
     def tool_calls(self) -> list[NoteRecord]:
@@ -1017,6 +1004,21 @@ def _human(info: HeadingInfo | None) -> str | None:
     return info.groups.get("b") if info is not None and info.kind in ("chat", "ext-chat") else None
 
 
+def _recorder_forwarding(speeches: list[Speech], users: frozenset[str]) -> Speech | None:
+    """The recorder's forwarding line among a chat scene's ``speeches``: the last of HARVEY's
+    ``Forwarding to NAME.`` before the first reply (a speech of none of ``users``, the scene's
+    humans, nor a forwarding line), or ``None``. (A user's input that writes one writes it
+    before the recorder's, which follows the input: harvey-recorder-inventory.md §7.)"""
+    found = None
+    for sp in speeches:
+        who = upper_ascii(sp.character)
+        if who == "HARVEY" and sp.forwarding_target is not None:
+            found = sp
+        elif who not in users:
+            break
+    return found
+
+
 def _participants(author: str, info: HeadingInfo | None) -> frozenset[str]:
     """HARVEY, SHELL, the title page's ``author`` (upper case, ``""`` for none) and the human the
     scene heading ``info`` names: the speakers whose lines are never part of another's reply."""
@@ -1210,8 +1212,10 @@ class _Builder:
     def shape(self, scene: Scene, content: list[tuple[Node, object]], people: frozenset[str]) -> None:
         """Split a scene's content into description and (for chat kinds) turns (its stats lines
         are collected as the scene is read); ``people``: the scene's :meth:`participants`."""
-        for n, tag in content:  # the description: leading action paragraphs
+        for n, tag in content:  # the description: leading action paragraphs (after comments)
             if tag is _STATS or not isinstance(n, Action):
+                if not scene.description and isinstance(n, Boneyard):
+                    continue  # (a comment before them, a suppression too: the description still follows)
                 break
             scene.description.append(n)
         if scene.info.kind in TURN_KINDS:

@@ -3,11 +3,13 @@
 ## What it does
 Reports a boneyard that starts with `fountain-audit:` but is not one of
 `disable=RULES`, `enable[=RULES]`, `disable-next=RULES` or `disable-file[=RULES]`, or
-that names a rule that does not exist, or that sits in text a speech may have written: a
-speech is recorded verbatim, so such a comment is session text and suppresses nothing. A
-reply (a model's, a skill's, SHELL's output, HARVEY's own but its forwarding line) may have
-written anything up to the next scene heading, a `CUT TO:`, a stats line, a note or a cue
-included; the user's input runs to the note, cue or heading that ends it.
+that names a rule that does not exist, or that cannot apply where it stands: in text a speech
+may have written (a speech is recorded verbatim, so such a comment is session text: a reply's
+text runs on to the next scene heading of a Harvey kind, past a `CUT TO:`, a stats line, a note
+or a cue it may have written; the user's input to HARVEY's forwarding line; a skill's text from
+the paragraph after Harvey's first line), not after a blank line (it goes on from the line
+above, whose text it may be), or a `disable-file` after the first scene heading (a reply may
+have written it, and `THE END.` before it). An `enable` applies anywhere.
 
 ## Why is this bad?
 A suppression that is silently ignored lets the diagnostic it was meant to silence

@@ -18,6 +18,11 @@ reads as that kind's payload: `NAME(…) — ok|error` for a tool, `N chunk(s) f
 writer's `[[tool tips for later]]`, `[[rag doll scene]]` or `[[shell game]]` is not reported;
 nor are `run` and `rag-source` without their colon, whose payload is free text.
 
+Notes inside a speech are checked too: a note that is no audit record does not end the speech
+before it (a model may write `[[…]]`), so a misspelt `[[add_memroy: …]]` after the user's answer
+to a prompt, or a `[[tol: …]]` right after a reply, is read as that speech's text; reported the
+same way.
+
 ## Why is this bad?
 A note is an audit record only when its head is exactly a kind the format defines, followed by
 `: `. Any other note is a writer's annotation: readers (Harvey's, ours) keep its text and
@@ -77,6 +82,7 @@ import re
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.parse.fountain import Note
 
 CODE = "N112"
 NAME = "misspelt-note-kind"
@@ -175,7 +181,21 @@ def _closest(word: str) -> str | None:
 
 
 def check_note(ctx, placed):
-    node = placed.note.node
+    return _check(ctx, placed.note.node)
+
+
+def check_scene(ctx, scene):
+    # the notes of its speeches' text (see the module's docstring): unknown notes all
+    out = None
+    for speech in scene.speeches:
+        for node in speech.continuation:
+            if isinstance(node, Note) and (found := _check(ctx, node)):
+                out = [*(out or ()), *found]
+    return out
+
+
+def _check(ctx, node):
+    """N112's finding for the unknown note ``node`` (a tuple of one), else ``None``."""
     raw = ctx.text[node.offset:node.end_offset]
     start = raw.find("[[") + 2
     m = _HEAD.match(raw, start)
