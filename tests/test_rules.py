@@ -374,6 +374,20 @@ def test_a_comment_between_a_scene_heading_and_its_description_keeps_the_descrip
         "Harvey and BOB are in chat mode. Model: LLAMA. Workspace: /tmp/ws."]
 
 
+def test_a_boneyard_across_recorded_scene_headings_is_reported():
+    """F104: a reply ending in `/* draft:` and a later one starting with `*/` hid the turn between
+    them (its input and its tool call) from dump and provenance, and lint said all clear
+    (adversarial trial). A comment holding a screenplay heading of no Harvey kind is not reported."""
+    later = _ONE_TURN[_ONE_TURN.index("INT."):].replace("09:00:10", "09:05:00").replace("It is fine.", "*/ Done.")
+    text = _ONE_TURN.replace("It is fine.\n\nTHE END.\n", "It is fine.\n\n/* draft:\n\n") + later
+    assert _found(text, "F104") == [("F104", 21, 1, "boneyard hides the scene heading at line 23 ('INT. HARVEY AND "
+                                                   "BOB TALKING 2026-09-01 09:05:00'): the scenes, turns and notes "
+                                                   "inside it are read by no reader (Harvey never writes /*: a "
+                                                   "reply's text or a hand edit)")]
+    play = _ONE_TURN.replace("It is fine.\n", "It is fine.\n\n/* a scene for later:\n\nINT. KITCHEN - DAY\n\n*/\n")
+    assert _found(play, "F104") == []
+
+
 def test_second_note_on_the_line_of_another_is_reported_at_its_column():
     """N111: `[[tool: a]] [[tool: b]]` on one line is one note (it runs to the last `]]`), so the
     list_files call is lost; reported at the second `[[`. `]]` and a note head inside a tool's

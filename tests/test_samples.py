@@ -36,6 +36,7 @@ VIOLATIONS = [
     ("F101-unclosed-note.spmd", "F101", 17),                 # [[rag: ... without ]]
     ("F102-unclosed-boneyard.spmd", "F102", 28),             # /* in the reply, never closed
     ("F103-stray-boneyard-close.spmd", "F103", 19),          # outer */ of a nested boneyard
+    ("F104-boneyard-hides-scenes.spmd", "F104", 26),         # /* in a reply, */ in the next scene's reply
     ("S101-missing-title.spmd", "S101", 1),                  # title page starts at line 1
     ("S102-missing-author.spmd", "S102", 1),                 # title page starts at line 1
     ("S103-missing-fade-in.spmd", "S103", 11),               # first scene heading

@@ -33,6 +33,7 @@ RULES = (
     ('unclosed_note', 'F101', 'unclosed-note', 'error', '1.0', ALL),
     ('unclosed_boneyard', 'F102', 'unclosed-boneyard', 'error', '1.0', ALL),
     ('stray_boneyard_close', 'F103', 'stray-boneyard-close', 'warning', '1.0', ALL),
+    ('boneyard_hides_scenes', 'F104', 'boneyard-hides-scenes', 'error', '1.2', SESSION_LIKE),
     ('missing_title', 'S101', 'missing-title', 'warning', '1.0', ('session',)),
     ('missing_author', 'S102', 'missing-author', 'error', '1.0', ('session',)),
     ('missing_fade_in', 'S103', 'missing-fade-in', 'warning', '1.0', ('session',)),

@@ -711,7 +711,7 @@ class Session:
 
         - a reply (a model's or a skill's, SHELL's output, and HARVEY's own speeches: a
           pipeline's replies are HARVEY's) from its cue to the next scene heading of a Harvey
-          kind (:func:`_is_harvey_heading`) that is not glued to a line of text, or to the end;
+          kind (:func:`is_harvey_heading`) that is not glued to a line of text, or to the end;
         - the user's input (the author's, or the human a chat heading names) from its cue to the
           recorder's forwarding line in a chat scene (§7: the last ``Forwarding to NAME.`` of
           HARVEY before the scene's first reply; one the input wrote comes before it), else
@@ -729,7 +729,7 @@ class Session:
         reply = None  # (speaker, True) of the reply whose text runs on to the next Harvey scene heading
         for scene in self.scenes:
             info = scene.info
-            if not scene.heading.glued and _is_harvey_heading(info):  # (a glued one is a line's text)
+            if not scene.heading.glued and is_harvey_heading(info):  # (a glued one is a line's text)
                 reply = None
             users = _participants(author, info) - {"HARVEY", "SHELL"}
             forwarding = _recorder_forwarding(scene.speeches, users) if info.kind in ("chat", "ext-chat") else None
@@ -815,7 +815,7 @@ def _recorded_by_harvey(body: list[Node], codes: bytes, read: dict[int, HeadingI
     return any(parse_note(n).kind != "unknown" for n in notes)
 
 
-def _is_harvey_heading(info: HeadingInfo) -> bool:
+def is_harvey_heading(info: HeadingInfo) -> bool:
     """A heading the recorder could have written: a known kind, with its timestamp when
     the recorder writes one (a chunked file name may be in lower case: spec examples),
     else in upper case (memory, hand-off)."""
@@ -1121,7 +1121,7 @@ class _Builder:
                     speech = None
                 if speech is not None:
                     glued = node.glued
-                    if not glued and not _is_harvey_heading(info):
+                    if not glued and not is_harvey_heading(info):
                         upto = k + 1
                         continue  # a line of the open speech
                     if glued:

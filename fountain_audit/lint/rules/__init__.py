@@ -50,6 +50,7 @@ RULE_MODULES = (
     "unclosed_note",
     "unclosed_boneyard",
     "stray_boneyard_close",
+    "boneyard_hides_scenes",
     "missing_title",
     "missing_author",
     "missing_fade_in",
