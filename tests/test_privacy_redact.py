@@ -501,47 +501,54 @@ def test_root_home_is_redacted_and_the_workspace_under_it_is_the_workspace():
     assert redact_text('ls /root /srv/www/root "\\/root\\/.ssh"') == 'ls <home> /srv/www/root "<home>\\/.ssh"'
 
 
-def test_redact_of_a_directory_is_a_usage_error_that_says_redact_takes_files(tmp_path):
+def test_redact_of_a_directory_needs_a_folder_for_the_copies_or_in_place(tmp_path):
+    """`redact DIR` was a usage error whose hint gave a find command that exited 0 when a file
+    could not be redacted (new-user trial). A directory is searched as lint searches it; without
+    -o FOLDER or --in-place it is a usage error, nothing read or written."""
     d = tmp_path / "sessions"
     d.mkdir()
     a = d / "a.spmd"
     a.write_text(TEXT, encoding="utf-8")
-    for args in ([str(d)], [f"{d}/"], ["--in-place", str(a), str(d)], [str(d), "-o", str(tmp_path / "out")]):
+    for args in ([str(d)], [f"{d}/"]):
         r = cli("redact", *args)
-        assert r.returncode == 2 and r.stdout == ""
-        assert "cannot read" not in r.stderr and r.stderr.startswith("Usage: ")
-        assert f"\n\nError: {d}" in r.stderr and r.stderr.endswith(
-            ": a directory: redact takes session files. To write a redacted copy of every session file under it to "
-            f"redacted/ (the originals untouched): find {d} \\( -name '*.spmd' -o -name '*.fountain' \\) -exec sh -c "
-            "'fountain-audit redact \"$1\" -o \"redacted/$1\"' sh {} \\; (--in-place instead overwrites each "
-            "original with its redacted copy: no unredacted file is kept)\n")
-    assert a.read_text(encoding="utf-8") == TEXT and not (tmp_path / "out").exists()
+        assert (r.returncode, r.stdout) == (2, "") and r.stderr.startswith("Usage: ")
+        assert r.stderr.endswith(f"\n\nError: {args[0]}: a directory: give -o FOLDER for the redacted copies (the "
+                                 "originals untouched), or --in-place to overwrite each original with its redacted "
+                                 "copy (no unredacted file is kept)\n")
+    r = cli("redact", str(d), str(a), "-o", str(tmp_path / "out"))
+    assert r.returncode == 2 and r.stderr.endswith(
+        "Error: -o with a directory takes that one directory: its copies go to -o FOLDER under their paths relative "
+        "to it (redact each other path on its own)\n")
+    r = cli("redact", str(d), "-o", str(d / "copies"))
+    assert r.returncode == 2 and r.stderr.endswith(
+        f"Error: {d / 'copies'}: inside {d}: the copies would be redacted again by the next run; choose a folder "
+        "outside it\n")
+    assert a.read_text(encoding="utf-8") == TEXT and not (tmp_path / "out").exists() and not (d / "copies").exists()
 
 
-def test_the_hint_for_a_directory_writes_copies_elsewhere_and_leaves_the_originals(tmp_path):
-    """The command the directory hint gives (find ... -exec sh -c 'fountain-audit redact "$1" -o
-    "redacted/$1"') writes each session file's copy under redacted/, nested folders and a name
-    with a blank and a quote too, and leaves the originals as they were; a folder whose name the
-    shell would split is quoted in the hint."""
-    import shlex
-    import shutil
+def test_redact_of_a_directory_writes_each_copy_under_the_folder(tmp_path):
+    """`redact DIR -o OUT` writes each session file's copy to OUT under its path relative to DIR
+    (nested folders, a name with a blank and a quote), leaves the originals as they were, goes on
+    past a file it cannot redact and exits 2 for it; `--in-place DIR` overwrites them all."""
     d = tmp_path / "it's mine"
     (d / "sub").mkdir(parents=True)
     for name in ("a.spmd", "sub/b c.fountain"):
         (d / name).write_text(TEXT, encoding="utf-8")
-    r = cli("redact", str(d), cwd=tmp_path)
-    hint = r.stderr.rsplit(": find ", 1)[1].split(" (--in-place", 1)[0]
-    assert hint.startswith(shlex.quote(str(d)) + " ")
-    scripts = Path(sys.executable).parent  # (the fountain-audit of this installation, first on PATH)
-    if not (scripts / "fountain-audit").exists():
-        scripts = Path(shutil.which("fountain-audit") or pytest.skip("no fountain-audit command")).parent
-    env = {**os.environ, "PATH": f"{scripts}{os.pathsep}{os.environ.get('PATH', '')}"}
-    done = subprocess.run(["sh", "-c", "find " + hint], cwd=tmp_path, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    (d / "sub" / "z.spmd").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    r = cli("redact", str(d), "-o", str(tmp_path / "out"))
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[-1] == (f"fountain-audit: error: {d / 'sub' / 'z.spmd'}: a PNG image, not a session "
+                                         "transcript: not redacted (nothing written)")
     for name in ("a.spmd", "sub/b c.fountain"):
         assert (d / name).read_text(encoding="utf-8") == TEXT  # the original untouched
-        copy = (tmp_path / "redacted" / str(d).lstrip("/") / name).read_text(encoding="utf-8")
+        copy = (tmp_path / "out" / name).read_text(encoding="utf-8")
         assert VALUES["github"] not in copy and "<redacted:github-token>" in copy
+    assert sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*") if p.is_file()) \
+        == ["a.spmd", "sub/b c.fountain"]
+    (d / "sub" / "z.spmd").unlink()
+    r = cli("redact", "--in-place", str(d))
+    assert r.returncode == 0, r.stderr
+    assert "<redacted:github-token>" in (d / "sub" / "b c.fountain").read_text(encoding="utf-8")
 
 
 def test_several_files_without_in_place_say_how_to_keep_the_originals(tmp_path):
@@ -553,9 +560,9 @@ def test_several_files_without_in_place_say_how_to_keep_the_originals(tmp_path):
         assert (r.returncode, r.stdout) == (2, "")
         assert r.stderr.endswith(
             "\n\nError: several files: without --in-place, redact writes the copy of one FILE (to -o OUT or standard "
-            "output). To keep the originals, run it once per file: for f in FILE...; do fountain-audit redact \"$f\" -o "
-            "\"redacted/$f\"; done (--in-place instead overwrites each original with its redacted copy: no unredacted "
-            "file is kept)\n")
+            "output). To keep the originals, name their directory with -o FOLDER, or run it once per file: for f in "
+            "FILE...; do fountain-audit redact \"$f\" -o \"redacted/$f\"; done (--in-place instead overwrites each "
+            "original with its redacted copy: no unredacted file is kept)\n")
     assert a.read_text(encoding="utf-8") == TEXT and not (tmp_path / "out").exists()
 
 

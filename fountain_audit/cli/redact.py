@@ -19,7 +19,7 @@ from fountain_audit.untrusted import terminal_safe, one_line
 
 
 @click.command("redact", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, metavar="PATH...")
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="OUT",
               help="Write the redacted copy of the one FILE to OUT (atomically; '-': standard output).")
 @click.option("--in-place", is_flag=True, help="Replace each FILE by its redacted copy (atomically; a file that "
@@ -34,14 +34,16 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
     The copy parses to the same structure as the original (same scenes, turns, notes and
     note kinds; tool-call arguments that were JSON still are); if it would not, nothing is
     written for that file. Without -o or --in-place the copy of the one FILE goes to
-    standard output. FILE is a file, not a directory (a usage error: name the files,
-    e.g. DIR/*.spmd). --in-place overwrites the originals: no unredacted file is kept.
+    standard output. A DIRECTORY is searched for *.spmd and *.fountain files as lint searches
+    it; with -o OUT, each copy is written to OUT/ under its path relative to the DIRECTORY (OUT
+    is a folder, created if missing). --in-place overwrites the originals: no unredacted file
+    is kept.
 
     \b
     Examples:
       fountain-audit redact session.spmd -o session.redacted.spmd
-      for f in sessions/*.spmd; do fountain-audit redact "$f" -o "redacted/$f"; done
-      fountain-audit redact --in-place sessions/*.spmd     # overwrites the originals
+      fountain-audit redact sessions/ -o redacted/          # redacted/a.spmd, redacted/2026/b.spmd ...
+      fountain-audit redact --in-place sessions/            # overwrites the originals
       cat s.spmd | fountain-audit redact - --stdin-filename s.spmd -o shared.spmd
 
     Exit status: 0 written; 1 a copy would not keep the structure; 2 usage error, an
@@ -62,14 +64,23 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
         output_file = None
     if output_file and in_place:
         raise click.UsageError("choose one of -o and --in-place")
-    for f in files:  # before anything is read or written
-        if f != "-" and os.path.isdir(f):
-            raise click.UsageError(f"{terminal_safe(f)}: a directory: redact takes session files. {_copies_of(f)}")
-    if not in_place and len(files) > 1:
+    folders = [f for f in files if f != "-" and os.path.isdir(f)]
+    targets: dict[str, str] = {}  # a file found under a folder -> its copy under -o (before anything is read)
+    if folders:
+        if not (output_file or in_place):
+            raise click.UsageError(f"{terminal_safe(folders[0])}: a directory: give -o FOLDER for the redacted copies "
+                                   "(the originals untouched), or --in-place to overwrite each original with its "
+                                   "redacted copy (no unredacted file is kept)")
+        if output_file and len(files) > 1:
+            raise click.UsageError("-o with a directory takes that one directory: its copies go to -o FOLDER under "
+                                   "their paths relative to it (redact each other path on its own)")
+        files, targets = _expand(files, output_file if output_file else None)
+    elif not in_place and len(files) > 1:
         raise click.UsageError("several files: without --in-place, redact writes the copy of one FILE (to -o OUT or "
-                               "standard output). To keep the originals, run it once per file: for f in FILE...; do "
-                               "fountain-audit redact \"$f\" -o \"redacted/$f\"; done (" + _IN_PLACE_WARNING + ")")
-    if output_file and files[0] != "-":  # -o over the input would replace the original: --in-place says that
+                               "standard output). To keep the originals, name their directory with -o FOLDER, or run "
+                               "it once per file: for f in FILE...; do fountain-audit redact \"$f\" -o \"redacted/$f\"; "
+                               "done (" + _IN_PLACE_WARNING + ")")
+    if output_file and not targets and files[0] != "-":  # -o over the input would replace the original: --in-place says that
         from fountain_audit.cli.outputs import is_same_file
         if is_same_file(output_file, files[0]):
             _error(f"{output_file}: refusing to write the redacted copy over its input (--in-place replaces "
@@ -109,7 +120,7 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
                    f"({result.problem})")
             status = max(status, 1)
             continue
-        target = f if in_place else output_file
+        target = f if in_place else targets.get(f, output_file)
         try:
             if target is None:
                 out = utf8_stdout("surrogateescape")
@@ -170,17 +181,31 @@ def _plain(text: str) -> bool:
 _IN_PLACE_WARNING = "--in-place instead overwrites each original with its redacted copy: no unredacted file is kept"
 
 
-def _copies_of(folder: str) -> str:
-    """The hint for a directory given as FILE: the command that writes a redacted copy of every
-    session file under ``folder`` (nested, both suffixes) to the same path under ``redacted/``,
-    leaving the originals alone, then what ``--in-place`` would do instead. ``folder`` is shown
-    terminal-safe and quoted for the shell."""
-    import shlex
+def _expand(paths: tuple[str, ...], out: str | None) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The session files of ``paths`` (a directory searched as lint searches it:
+    :func:`fountain_audit.commands.common.discover`) and, with ``out`` (the one directory's
+    copies folder), each file's copy: ``out`` joined with its path relative to the directory.
+    Raises a usage error (nothing read or written) for a path that cannot be searched, a
+    directory holding no session file, an ``out`` that is a file, or one inside the directory
+    (a second run would redact the copies again)."""
+    from fountain_audit.commands.common import discover, no_session_file
 
-    where = shlex.quote(terminal_safe(folder.rstrip("/") or folder))
-    return (f"To write a redacted copy of every session file under it to redacted/ (the originals untouched): "
-            f"find {where} \\( -name '*.spmd' -o -name '*.fountain' \\) -exec sh -c "
-            f"'fountain-audit redact \"$1\" -o \"redacted/$1\"' sh {{}} \\; ({_IN_PLACE_WARNING})")
+    found, errors = discover(paths)
+    if errors:
+        raise click.UsageError(errors[0])
+    if not found:
+        raise click.UsageError(no_session_file(paths))
+    if out is None:
+        return tuple(found), {}
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise click.UsageError(f"{terminal_safe(out)}: not a directory: with a directory to redact, -o names the "
+                               "folder for the copies")
+    top = os.path.realpath(paths[0])
+    into = os.path.realpath(out)
+    if into == top or into.startswith(top.rstrip(os.sep) + os.sep):
+        raise click.UsageError(f"{terminal_safe(out)}: inside {terminal_safe(paths[0])}: the copies would be "
+                               "redacted again by the next run; choose a folder outside it")
+    return tuple(found), {f: os.path.join(out, os.path.relpath(f, paths[0])) for f in found}
 
 
 def _error(message: str) -> None:
