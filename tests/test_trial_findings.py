@@ -1,0 +1,125 @@
+"""Findings of the last new-user trial (fix-trial): each test fails on the code before its fix.
+
+1. A pipeline step without a title page read the user (RSDOIEL) as a model in dump, report and the
+   exports; a chunk analysis's instruction likewise.
+2. The report said "Models: none recorded" for a chunk analysis whose notes name the model.
+"""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from fountain_audit.cli import main
+from fountain_audit.dump import turn_records
+from fountain_audit.model import actors
+from fountain_audit.model.models import recorded_models
+from fountain_audit.model.session import build_session
+from fountain_audit.parse.fountain import parse
+
+#: A pipeline step as the recorder writes it (§7 PIPELINE), with no title page.
+PIPELINE = ("INT. PIPELINE SETUP.MD STEP 1/3 2026-05-20 14:30:00\n\n"
+            "RSDOIEL executes /pipeline 90% setup.md step1.md step2.md.\n"
+            "Model: llama3:latest. Workspace: /w.\n\n"
+            "[[hidden confidence instruction appended]]\n\n"
+            "RSDOIEL\n<step file content>\n\nHARVEY\n<step response>\n\n"
+            "[[confidence: 0.91 — threshold met]]\n")
+#: The same step without the description line that names the user.
+PIPELINE_UNNAMED = ("INT. PIPELINE SETUP.MD STEP 1/3 2026-05-20 14:30:00\n\n"
+                    "RSDOIEL\n<step file content>\n\nHARVEY\n<step response>\n")
+#: A chunk analysis as the recorder writes it (§7 CHUNK ANALYSIS): the model's raw id in the notes.
+CHUNKS = ("INT. CHUNK ANALYSIS — README.MD 2026-06-27 10:00:01\n\n"
+          "Harvey processes README.md as 2 chunks of type prose.\n\n"
+          "[[chunk: file=README.md, chunks=2, model=llama3.2:1b, boundary=paragraph, chunk-size=6000]]\n\n"
+          "LLAMA3.2\n(chunk 1/2)\nOne.\n\n[[chunk-result: 1/2 — ok]]\n\n"
+          "LLAMA3.2\n(chunk 2/2)\nTwo.\n\n[[chunk-result: 2/2 — ok]]\n\n"
+          "HARVEY\nSynthesizing results.\n\nLLAMA3.2\n(synthesis)\nBoth.\n\n"
+          "[[synthesis: model=llama3.2:1b — ok]]\n")
+#: The spec's form (Scenario 7): the user's instruction, the model in cue form in the notes.
+CHUNKS_SPEC = ("INT. CHUNK ANALYSIS — doc.md 2026-06-27 10:04:08\n\n"
+               "[[chunk: file=doc.md, chunks=2, model=LLAMA3, boundary=paragraph, chunk-size=6000]]\n\n"
+               "RSDOIEL\nSummarize each section.\n\n"
+               "[[chunk-result: 1/2 — ok]]\n[[chunk-result: 2/2 — ok]]\n[[synthesis: model=LLAMA3 — ok]]\n\n"
+               "HARVEY\nChunk analysis complete. Synthesized result injected into conversation.\n")
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
+
+
+def write(tmp_path, name: str, text: str):
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def models_row(html: str) -> str:
+    return html.split('<dd class="models">', 1)[1].split("</dd>", 1)[0]
+
+
+def human_row(html: str) -> str:
+    return html.split('<dt>Human</dt><dd class="humans">', 1)[1].split("</dd>", 1)[0]
+
+
+def test_a_pipeline_steps_user_is_the_human_and_harvey_replies(tmp_path):
+    f = write(tmp_path, "step.fountain", PIPELINE)
+    turn = json.loads(run("dump", "--turns", str(f)).output)["records"][0]
+    assert (turn["user"]["character"], turn["user"]["actor_ref"]) == ("RSDOIEL", "human:rsdoiel")
+    assert (turn["reply"]["character"], turn["reply"]["actor_ref"]) == ("HARVEY", "tool:harvey")
+    assert turn["provenance"]["model"] == {"replied": "HARVEY", "forwarded_to": None,
+                                           "scene_model": "llama3:latest"}
+
+
+def test_a_pipeline_steps_user_is_no_model_in_the_report_and_exports(tmp_path):
+    f = write(tmp_path, "step.fountain", PIPELINE)
+    out = tmp_path / "step.html"
+    assert run("report", str(f), "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert human_row(html) == "RSDOIEL"
+    assert models_row(html) == "llama3:latest"
+    doc = json.loads(run("export", "--to", "toolpath", str(f)).output)
+    assert sorted(doc["paths"][0]["meta"]["actors"]) == ["human:rsdoiel", "tool:harvey"]
+    otlp = run("export", "--to", "otlp-json", str(f)).output
+    assert "agent:rsdoiel" not in otlp and '"stringValue": "human:rsdoiel"' in otlp
+
+
+def test_a_pipeline_step_that_does_not_name_its_user_still_reads_the_step_file_as_the_users():
+    session = build_session(parse(PIPELINE_UNNAMED))
+    (turn,) = session.scenes[0].turns
+    assert (turn.user.character, turn.reply.character) == ("RSDOIEL", "HARVEY")
+    assert actors.humans_of(session) == frozenset({"RSDOIEL"})
+    assert session.scenes[0].user is None  # (the description names no one)
+    assert build_session(parse(PIPELINE)).scenes[0].user == "RSDOIEL"
+
+
+def test_a_chunk_analysis_instruction_is_the_users_and_the_answers_the_models(tmp_path):
+    assert actors.of_character("RSDOIEL", humans=frozenset(), scene_kind="chunk-analysis",
+                               parentheticals=[]) == actors.human("RSDOIEL")
+    assert actors.of_character("LLAMA3.2", humans=frozenset(), scene_kind="chunk-analysis",
+                               parentheticals=["(chunk 1/2)"]) == actors.agent("LLAMA3.2")
+    assert actors.of_character("LLAMA3.2", humans=frozenset(), scene_kind="chunk-analysis",
+                               parentheticals=["(synthesis)"]) == actors.agent("LLAMA3.2")
+    f = write(tmp_path, "spec.fountain", CHUNKS_SPEC)
+    doc = run("export", "--to", "toolpath", str(f)).output
+    assert "agent:rsdoiel" not in doc and '"actor": "human:rsdoiel"' in doc
+
+
+def test_the_report_lists_the_models_a_chunk_analysis_records_and_where(tmp_path):
+    out = tmp_path / "c.html"
+    assert run("report", str(write(tmp_path, "c.fountain", CHUNKS)), "-o", str(out)).exit_code == 0
+    assert models_row(out.read_text()) == ("llama3.2:1b (cue LLAMA3.2; in [[chunk:]] note, [[synthesis:]] note, "
+                                           "chunk analysis answer)")
+    assert run("report", str(write(tmp_path, "s.fountain", CHUNKS_SPEC)), "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert models_row(html) == "LLAMA3 (cue; id not recorded; in [[chunk:]] note, [[synthesis:]] note)"
+    assert human_row(html) == "RSDOIEL"
+
+
+def test_a_model_a_turn_names_keeps_its_label_without_sources():
+    text = CHUNKS + ("\n\nINT. HARVEY AND IVO TALKING 2026-06-27 10:01:00\n\n"
+                     "Harvey and IVO are in chat mode. Model: LLAMA3.2. Workspace: /w.\n\n"
+                     "IVO\nGo.\n\nHARVEY\nForwarding to LLAMA3.2.\n\nLLAMA3.2\nDone.\n")
+    session = build_session(parse(text))
+    labels = [m.label for m in recorded_models(session, turn_records(session, "x.spmd")).models]
+    assert labels == ["llama3.2:1b (cue LLAMA3.2)"]
