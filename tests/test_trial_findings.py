@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from fountain_audit.cli import main
 from fountain_audit.dump import turn_records
+from fountain_audit.lint.linter import Selection, lint_text
 from fountain_audit.model import actors
 from fountain_audit.model.models import recorded_models
 from fountain_audit.model.session import build_session
@@ -123,3 +124,46 @@ def test_a_model_a_turn_names_keeps_its_label_without_sources():
     session = build_session(parse(text))
     labels = [m.label for m in recorded_models(session, turn_records(session, "x.spmd")).models]
     assert labels == ["llama3.2:1b (cue LLAMA3.2)"]
+
+
+# 3. H101 said "has no timestamp" for a heading whose timestamp has text glued to it; H101/H102's
+#    spans covered the whole heading.
+
+def _heading_findings(heading: str, *codes: str):
+    text = f"{heading}\n\nHarvey and ALICE are in chat mode. Model: QWEN. Workspace: /w.\n\nALICE\nHi.\n"
+    return [(d.code, d.line, d.column, d.end_line, d.end_column, d.message)
+            for d in lint_text(text, "s.spmd", Selection.build(list(codes)))]
+
+
+def test_h101_names_what_is_glued_to_the_timestamp_and_points_at_it():
+    for glued in ("Z", ".123", "←x"):
+        assert _heading_findings(f"INT. HARVEY AND ALICE TALKING 2026-06-24 14:20:31{glued}", "H101", "H102") == [
+            ("H101", 1, 50, 1, 50 + len(glued),
+             f"chat scene heading's timestamp '2026-06-24 14:20:31' is followed by '{glued}' with no space, so it "
+             "is not read (expected 'YYYY-MM-DD HH:MM:SS' at the end)")]
+    # no timestamp at all: nothing to point at but the heading
+    assert _heading_findings("INT. HARVEY AND ALICE TALKING", "H101") == [
+        ("H101", 1, 1, 1, 30, "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)")]
+
+
+def test_h101_and_h102_spans_cover_the_offending_part():
+    assert _heading_findings("INT. HARVEY AND ALICE TALKING 2026-06-24 14:20:31 <- later", "H101") == [
+        ("H101", 1, 51, 1, 59, "chat scene heading's timestamp '2026-06-24 14:20:31' is followed by trailing text "
+                               "'<- later' (expected 'YYYY-MM-DD HH:MM:SS' at the end)")]
+    assert _heading_findings("INT. HARVEY AND ALICE TALKING 2026-13-24 14:20:31", "H101") == [
+        ("H101", 1, 31, 1, 50, "scene heading timestamp '2026-13-24 14:20:31' is not a valid date and time")]
+    assert _heading_findings("INT. HARVEY AND ALICE TALKING — 2026-06-24 14:20", "H102") == [
+        ("H102", 1, 33, 1, 49, "loose scene timestamp '2026-06-24 14:20' (an em dash before it and no seconds); "
+                               "the recorder writes one space, then YYYY-MM-DD HH:MM:SS")]
+    assert _heading_findings("INT. HARVEY AND ALICE TALKING 2026-06-24 14:20:31   ← turn 3", "H102") == [
+        ("H102", 1, 53, 1, 61, "scene timestamp '2026-06-24 14:20:31' is followed by a design-doc comment "
+                               "'← turn 3'; the recorder writes nothing after the timestamp")]
+
+
+def test_sarif_and_json_carry_the_narrower_region(tmp_path):
+    f = write(tmp_path, "h.spmd", "INT. HARVEY AND ALICE TALKING 2026-06-24 14:20:31Z\n\nALICE\nHi.\n")
+    sarif = json.loads(run("lint", "--select", "H101", "--format", "sarif", str(f)).output)
+    region = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 1, "startColumn": 50, "endLine": 1, "endColumn": 51}
+    (d,) = json.loads(run("lint", "--select", "H101", "--format", "json", str(f)).output)["diagnostics"]
+    assert (d["line"], d["column"], d["end_line"], d["end_column"]) == (1, 50, 1, 51)
