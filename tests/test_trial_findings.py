@@ -167,3 +167,19 @@ def test_sarif_and_json_carry_the_narrower_region(tmp_path):
     assert region == {"startLine": 1, "startColumn": 50, "endLine": 1, "endColumn": 51}
     (d,) = json.loads(run("lint", "--select", "H101", "--format", "json", str(f)).output)["diagnostics"]
     assert (d["line"], d["column"], d["end_line"], d["end_column"]) == (1, 50, 1, 51)
+
+
+# 5. `show FILE t1.rag1` in a file without turns (its note before any turn is s0.rag1) gave no
+#    suggestion.
+
+def test_show_suggests_the_same_part_of_the_owner_that_exists(tmp_path):
+    f = write(tmp_path, "s.fountain", "Title: x\n\n[[rag: 3 chunks from docs, top score 0.80]]\n\n"
+                                      "INT. SHELL 2026-06-24 14:20:31\n\nALICE\n! ls\n")
+    r = run("show", str(f), "t1.rag1")
+    assert r.exit_code == 2
+    assert r.stderr == (f"fountain-audit: error: {f}: unknown id 't1.rag1': did you mean s0.rag1? the file has no "
+                        "turns; its scenes are s1\n")
+    g = write(tmp_path, "t.fountain", "INT. HARVEY AND ALICE TALKING 2026-06-24 14:20:31\n\n"
+                                      "[[rag: 3 chunks from docs, top score 0.80]]\n\nALICE\nHi.\n")
+    assert run("show", str(g), "t2.rag1").stderr == (
+        f"fountain-audit: error: {g}: unknown id 't2.rag1': did you mean t1.rag1? the file has turns t1\n")
