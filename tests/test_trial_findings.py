@@ -183,3 +183,22 @@ def test_show_suggests_the_same_part_of_the_owner_that_exists(tmp_path):
                                       "[[rag: 3 chunks from docs, top score 0.80]]\n\nALICE\nHi.\n")
     assert run("show", str(g), "t2.rag1").stderr == (
         f"fountain-audit: error: {g}: unknown id 't2.rag1': did you mean t1.rag1? the file has turns t1\n")
+
+
+# 6. The report's "file writes proposed N (ok …)" read as if every [[write:]] note was proposed.
+
+def test_the_report_counts_write_notes_apart_from_proposals(tmp_path):
+    from fountain_audit.report.collect import unproposed_writes
+
+    text = ("Title: x\nAuthor: IVO\n\nFADE IN:\n\nINT. AGENT MODE 2026-06-24 14:20:31\n\n"
+            "[[write: a.txt — ok]]\n\n[[write: b.txt — skipped]]\n\nTHE END.\n")
+    out = tmp_path / "w.html"
+    assert run("report", str(write(tmp_path, "w.fountain", text)), "-o", str(out)).exit_code == 0
+    html = out.read_text()
+    assert ('file writes proposed <b id="count-writes-proposed">0</b>; [[write:]] notes <b id="count-writes">2</b> '
+            '(ok <b id="count-writes-ok">1</b>' in html)
+    assert ', <b id="count-writes-unproposed">2</b> with no proposal or Write …? prompt</li>' in html
+    assert unproposed_writes(build_session(parse(text))) == 2
+    # a prompt accounts for its note; the note without one is counted apart
+    prompted = text.replace("[[write: a.txt", "HARVEY\nWrite a.txt?\n\nIVO\nyes\n\n[[write: a.txt")
+    assert unproposed_writes(build_session(parse(prompted))) == 1
