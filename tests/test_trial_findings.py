@@ -202,3 +202,18 @@ def test_the_report_counts_write_notes_apart_from_proposals(tmp_path):
     # a prompt accounts for its note; the note without one is counted apart
     prompted = text.replace("[[write: a.txt", "HARVEY\nWrite a.txt?\n\nIVO\nyes\n\n[[write: a.txt")
     assert unproposed_writes(build_session(parse(prompted))) == 1
+
+
+# 8. A suppression comment with text before it on its line was inert without a word.
+
+def test_a_mid_line_suppression_comment_is_a102_outside_speeches():
+    text = ("INT. SHELL 2026-06-24 10:02:30\n\nSome action /* fountain-audit: disable=V101 */\n\n"
+            "ALICE\n! ls /* fountain-audit: disable=V101 */\n")
+    assert [(d.code, d.line, d.column, d.end_line, d.end_column, d.message)
+            for d in lint_text(text, "s.spmd", Selection.build(["A"]))] == [
+        ("A102", 3, 13, 3, 47, "suppression comment ignored: text before it on its line: a directive must stand on "
+                               "its own line (a /* … */ boneyard between blank lines); here it is part of the "
+                               "element's text and suppresses nothing")]
+    # on its own line it is a directive (A101: it suppressed nothing), not A102
+    alone = text.replace("Some action /* fountain", "Some action\n\n/* fountain")
+    assert [(d.code, d.line) for d in lint_text(alone, "s.spmd", Selection.build(["A"]))] == [("A101", 5)]
