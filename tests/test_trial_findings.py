@@ -217,3 +217,20 @@ def test_a_mid_line_suppression_comment_is_a102_outside_speeches():
     # on its own line it is a directive (A101: it suppressed nothing), not A102
     alone = text.replace("Some action /* fountain", "Some action\n\n/* fountain")
     assert [(d.code, d.line) for d in lint_text(alone, "s.spmd", Selection.build(["A"]))] == [("A101", 5)]
+
+
+# 9. dump and export took --stdin-filename with no '-' among the paths and dropped it silently;
+#    lint, report, redact, show and diff say it is not used.
+
+def test_dump_and_export_use_stdin_filename_for_stdin_and_say_when_it_is_not_used(tmp_path):
+    f = write(tmp_path, "step.fountain", PIPELINE)
+    r = run("dump", "--turns", "--stdin-filename", "named.spmd", "-", stdin=PIPELINE)
+    assert json.loads(r.stdout)["files"] == ["named.spmd"]
+    r = run("export", "--to", "toolpath", "--stdin-filename", "named.spmd", "-", stdin=PIPELINE)
+    assert json.loads(r.stdout)["paths"][0]["meta"]["title"] == "named.spmd"
+    unused = ("fountain-audit: warning: --stdin-filename only applies when one of the paths is '-' (standard "
+              "input); it is not used\n")
+    for args in (["dump"], ["export", "--to", "toolpath"], ["export", "--to", "otlp-json"]):
+        r = run(*args, "--stdin-filename", "named.spmd", str(f))
+        assert (r.exit_code, r.stderr) == (0, unused), args
+        assert "named.spmd" not in r.stdout
