@@ -496,6 +496,12 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
             raise ConfigError(f"{where}max-file-size: {e}") from None
     if "per-file-ignores" in data:
         pfi = data["per-file-ignores"]
+        for key in pfi if isinstance(pfi, dict) else ():  # a setting written after the table's header
+            if key in _KEYS and not any(c in key for c in "*?[/."):
+                raise ConfigError(f"{where}per-file-ignores: key {key!r} is a top-level setting, not a file glob: "
+                                  f"'{key}' belongs at the top level (in pyproject.toml under [tool.fountain-audit]), "
+                                  "before any [table] header; TOML reads every key after [per-file-ignores] as part "
+                                  "of that table")
         if not isinstance(pfi, dict) or not all(isinstance(v, list) for v in pfi.values()):
             raise ConfigError(f"{where}'per-file-ignores' must map globs to lists of rules")
         cfg.per_file_ignores = {str(k): [str(x) for x in v] for k, v in pfi.items()}
