@@ -429,7 +429,7 @@ class SpeechOut:
         last = next(n for n in reversed(sp.nodes) if not isinstance(n, Blank))
         text = sp.text
         ref = actors.format(actors.of_character(sp.character, humans=humans, scene_kind=scene_kind, text=text,
-                                                author=author))
+                                                author=author, parentheticals=sp.parentheticals))
         cue = sp.dialogue.part_text(0)  # the cue line, without its terminator (CR, LF or CRLF)
         cut, cr = cue.find("\n"), cue.find("\r")
         if cr >= 0 and (cut < 0 or cr < cut):

@@ -658,6 +658,13 @@ def test_a_baseline_another_user_could_have_written_is_not_applied(tmp_path, mon
         os.chown(baseline, 65534, -1)
     why = "owned by another user (uid 65534)" if os.geteuid() == 0 else "writable by other users"
     assert _lint("a.spmd") == (["V101"], f"fountain-audit: warning: ignoring the baseline {baseline}: {why}\n")
+    # --update-baseline said "--update-baseline needs --baseline" (new-user trial): it names the
+    # configured baseline it did not use and why
+    r = CliRunner().invoke(main, ["lint", "--update-baseline", "a.spmd"], catch_exceptions=False)
+    assert r.exit_code == 2
+    assert r.stderr == (f"fountain-audit: warning: ignoring the baseline {baseline}: {why}\n"
+                        f"fountain-audit: error: --update-baseline: the configured baseline {baseline} was not "
+                        f"used: it is untrusted ({why}); give --baseline FILE to update it anyway, or make it yours\n")
     assert _lint("--baseline", "../b.json", "a.spmd") == ([], "")
     assert _lint("--config", "../fountain-audit.toml", "a.spmd") == ([], "")
 

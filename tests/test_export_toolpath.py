@@ -600,11 +600,14 @@ def test_a_tool_call_is_on_a_step_of_the_actor_the_file_records(tmp_path, valida
     assert _rows(p) == [
         ("t1.user", "human:margot", "user", []), ("t1.forwarding", "tool:harvey", "system", []),
         ("t1.tool1", "tool:harvey", "system", [("t1.tool1", "tool:harvey"), ("t1.tool2", "tool:harvey")]),
+        # the reply's actor's call before other actors' steps: a step of its own, in file order (it
+        # was in the reply step's tool_uses, whose first line then came before the steps ahead of it)
+        ("t1.tool3", "agent:qwen", "assistant", [("t1.tool3", "agent:qwen")]),
         ("t1.tool4", "human:margot", "user", [("t1.tool4", "human:margot")]),
         ("t1.tool5", "tool:shell", "tool", [("t1.tool5", "tool:shell")]),
         # foo and ſhell (U+017F, which Unicode upper-cases to S): names the file does not identify
         ("t1.tool6", "agent:unknown", "assistant", [("t1.tool6", "agent:unknown"), ("t1.tool7", "agent:unknown")]),
-        ("t1.reply", "agent:qwen", "assistant", [("t1.tool3", "agent:qwen")])]
+        ("t1.reply", "agent:qwen", "assistant", [])]
     assert p["meta"]["actors"] == {
         "agent:qwen": {"name": "QWEN"}, "agent:unknown": {"name": "FOO, ſHELL"}, "human:margot": {"name": "MARGOT"},
         "tool:harvey": {"name": "HARVEY"}, "tool:shell": {"name": "SHELL"}}
@@ -612,6 +615,39 @@ def test_a_tool_call_is_on_a_step_of_the_actor_the_file_records(tmp_path, valida
     dumped = json.loads(CliRunner().invoke(main, ["dump", str(f)]).stdout)["records"]
     assert [(r["id"], r["actor_ref"]) for r in dumped] == sorted(
         u for row in _rows(p) for u in row[3])
+
+
+def _first_lines(p, text):
+    """The first line each step of ``p`` records: its own element's (by its id) or a tool_use's."""
+    lines = {r["id"]: r["span"]["line"] for r in json.loads(
+        CliRunner().invoke(main, ["dump", "--records", "all", "-"], input=text).stdout)["records"]}
+    for t in json.loads(CliRunner().invoke(main, ["dump", "--turns", "-"], input=text).stdout)["records"]:
+        for sp in [t["user"], t["forwarding"], t["reply"], *t["actions"]]:
+            if sp:
+                lines[sp["id"]] = sp["span"]["line"]
+    return [min([lines[sid]] + [lines[u] for u, _ in uses]) for sid, _, _, uses in _rows(p)]
+
+
+def test_steps_are_in_file_order_when_actors_alternate(tmp_path, validators):
+    """New-user trial: a reply's actor's call before a harness and a shell call rode on the reply
+    step (whose first line then came before theirs), and a turn's [[write:]] notes came after all
+    its prompts and answers. Each step now follows the one before it in the file."""
+    f = tmp_path / "tp.spmd"
+    body = ('MARGOT\nGo.\n\nHARVEY\nForwarding to QWEN.\n\n[[QWEN.tool: read_file() — ok]]\n\n'
+            '[[tool: ls() — ok]]\n\n[[shell.tool: run() — ok]]\n\n[[QWEN.tool: read_file() — ok]]\n\n'
+            'QWEN\nDone.\n\nHARVEY\nWrite a.txt?\n\nMARGOT\nyes\n\n[[write: a.txt — ok]]\n\n'
+            'HARVEY\nWrite b.txt?\n\nMARGOT\nyes\n\n[[write: b.txt — ok]]\n\nTHE END.\n')
+    p = _valid_path(f, validators, body)
+    assert [(i, a, u) for i, a, _, u in _rows(p)] == [
+        ("t1.user", "human:margot", []), ("t1.forwarding", "tool:harvey", []),
+        ("t1.tool1", "agent:qwen", [("t1.tool1", "agent:qwen")]),
+        ("t1.tool2", "tool:harvey", [("t1.tool2", "tool:harvey")]),
+        ("t1.tool3", "tool:shell", [("t1.tool3", "tool:shell")]),
+        ("t1.reply", "agent:qwen", [("t1.tool4", "agent:qwen")]),
+        ("t1.action1", "tool:harvey", []), ("t1.action2", "human:margot", []), ("t1.write1", "tool:harvey", []),
+        ("t1.action3", "tool:harvey", []), ("t1.action4", "human:margot", []), ("t1.write2", "tool:harvey", [])]
+    first = _first_lines(p, HEADER + body)
+    assert first == sorted(first) and len(set(first)) == len(first)
 
 
 def test_a_loose_tool_note_names_its_actor_in_its_event(tmp_path, validators):

@@ -119,6 +119,19 @@ def test_per_file_ignores_turned_round_is_reported(project):
         '(write "GLOB" = ["P102", ...])')
 
 
+def test_a_top_level_setting_under_per_file_ignores_is_named_as_misplaced(project):
+    """New-user trial: `exclude = [...]` written after `[per-file-ignores]` (TOML puts it in that
+    table) was read as a glob whose rules are "old/*": "unknown rule or rule prefix 'old/*'"."""
+    for value in ('["old/*"]', '"old/*"'):
+        (project / "fountain-audit.toml").write_text(f'[per-file-ignores]\n"s.spmd" = ["P102"]\nexclude = {value}\n')
+        r = cli("lint", ".")
+        assert r.exit_code == 2
+        assert r.output.splitlines()[-1] == (
+            "fountain-audit: error: fountain-audit.toml: per-file-ignores: key 'exclude' is a top-level setting, not "
+            "a file glob: 'exclude' belongs at the top level (in pyproject.toml under [tool.fountain-audit]), before "
+            "any [table] header; TOML reads every key after [per-file-ignores] as part of that table")
+
+
 # -- 6. the README's TOML block works in fountain-audit.toml ---------------------------------------------
 
 def readme_toml() -> str:

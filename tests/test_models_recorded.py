@@ -253,6 +253,7 @@ def test_write_outcomes_are_counted_by_status_and_proposals_by_their_number():
     c = collect(session, "f.spmd", text, []).counts
     assert (c.writes_proposed, c.writes_ok, c.writes_skipped, c.writes_aborted, c.writes_error, c.writes_other) == (
         5, 2, 1, 1, 1, 1)  # (other: [[write: f.md]] has no status)
+    assert (c.writes, c.writes_unproposed) == (6, 1)  # (f.md: no prompt in its scene accounts for it)
 
 
 def test_the_index_shows_writes_ok_of_proposed(tmp_path):

@@ -210,11 +210,17 @@ def test_malformed_heading_timestamp_is_one_h101_not_a_missing_talking(stamp):
     """H101 on `INT. HARVEY AND BOB TALKING <a timestamp it cannot read>`: the heading has
     ' TALKING ' (all Harvey's reader needs), so only the missing timestamp is reported."""
     text = _ONE_TURN.replace("TALKING 2026-09-01 09:00:10", "TALKING " + stamp)
-    assert _found(text, "H101") == [
-        ("H101", 6, 1, "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)")]
+    if stamp.endswith(".123"):  # a timestamp with text glued to it: said so, at the glued text (trial)
+        assert _found(text, "H101") == [
+            ("H101", 6, 48, "chat scene heading's timestamp '2026-09-01 09:00:10' is followed by '.123' with no "
+                            "space, so it is not read (expected 'YYYY-MM-DD HH:MM:SS' at the end)")]
+    else:
+        assert _found(text, "H101") == [
+            ("H101", 6, 1, "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)")]
     lacking = text.replace(" TALKING " + stamp, " " + stamp)  # no TALKING at all: still reported
-    assert [m for *_, m in _found(lacking, "H101")][1:] == [
-        "INT. chat scene heading lacks 'TALKING' (Harvey's reader needs ' HARVEY AND ' and ' TALKING ')"]
+    lacks = [m for *_, m in _found(lacking, "H101")]  # (the timestamp's, and this one)
+    assert len(lacks) == 2 and lacks.count(
+        "INT. chat scene heading lacks 'TALKING' (Harvey's reader needs ' HARVEY AND ' and ' TALKING ')") == 1
 
 
 def test_impossible_timestamp_is_not_compared():
@@ -224,7 +230,7 @@ def test_impossible_timestamp_is_not_compared():
     text = _ONE_TURN.replace("2026-09-01 09:00:10", "2026-13-45 25:61:99").replace(
         "\nTHE END.", "\n" + scene.replace("09:00:10", "09:05:00") + "\nTHE END.")
     assert _found(text, "H101", "S107") == [
-        ("H101", 6, 1, "scene heading timestamp '2026-13-45 25:61:99' is not a valid date and time")]
+        ("H101", 6, 29, "scene heading timestamp '2026-13-45 25:61:99' is not a valid date and time")]
     later = text.replace("2026-09-01 09:05:00", "2026-08-01 09:05:00").replace(
         "TALKING 2026-13-45 25:61:99", "TALKING 2026-09-01 09:00:10\n\nBOB\nHi.\n\nHARVEY\nForwarding to LLAMA.\n\n"
         "LLAMA\nHi.\n\nINT. HARVEY AND BOB TALKING 2026-02-30 10:00:00")  # an invalid one between two valid ones
@@ -601,7 +607,7 @@ def test_impossible_hand_off_time_is_h101(stamp):
     """`INT. HAND-OFF - 2026-13-14T10:04:05+02:00` was read as the hand-off's time (read_heading)
     but H101 said nothing (lint: All clear) while the same date in a chat heading was reported."""
     assert _found(f"INT. HAND-OFF - {stamp}\n\nHARVEY\nBye.\n", "H101") == [
-        ("H101", 1, 1, f"hand-off heading time '{stamp}' is not a valid date and time")]
+        ("H101", 1, 17, f"hand-off heading time '{stamp}' is not a valid date and time")]
     # a valid time, or a label that is no time, is not reported
     for label in ("2026-07-01T10:04:05+02:00", "2026-07-01T10:04:05.5Z", "SUMMARY"):
         assert _found(f"INT. HAND-OFF - {label}\n\nHARVEY\nBye.\n", "H101") == []
@@ -684,16 +690,17 @@ def test_text_after_a_heading_timestamp_is_reported_as_such_and_the_heading_stil
                 (12, "chat", "2026-06-24 10:00:05", "junk", 62),
                 (26, "shell", "2026-06-24 10:03:15", "shell", 40),
                 (37, "ext-chat", "2026-06-24 10:04:00", "(W4)", 53)]
+    # (the columns: the trailing text or the comment, the offending part of the heading)
     assert _all_found(ascii_arrows) == [
-        ("H101", line, 1, line, end, f"{kind} scene heading's timestamp '{ts}' is followed by trailing text "
+        ("H101", line, end - len(f"<- {word}"), line, end, f"{kind} scene heading's timestamp '{ts}' is followed by trailing text "
                                      f"'<- {word}' (expected 'YYYY-MM-DD HH:MM:SS' at the end)")
         for line, kind, ts, word, end in headings]
     assert _all_found(arrows) == [
-        ("H102", line, 1, line, end - 1, f"scene timestamp '{ts}' is followed by a design-doc comment '← {word}'; "
+        ("H102", line, end - 1 - len(f"← {word}"), line, end - 1, f"scene timestamp '{ts}' is followed by a design-doc comment '← {word}'; "
                                          "the recorder writes nothing after the timestamp")
         for line, kind, ts, word, end in headings]
     assert _all_found(ascii_arrows)[1] == (
-        "H101", 12, 1, 12, 62, "chat scene heading's timestamp '2026-06-24 10:00:05' is followed by trailing text "
+        "H101", 12, 55, 12, 62, "chat scene heading's timestamp '2026-06-24 10:00:05' is followed by trailing text "
                                "'<- junk' (expected 'YYYY-MM-DD HH:MM:SS' at the end)")
 
     def read(text):
@@ -708,11 +715,12 @@ def test_text_after_a_heading_timestamp_is_reported_as_such_and_the_heading_stil
 
 @pytest.mark.parametrize("heading, found", [
     # a loose timestamp followed by text: both deviations, each by its rule
+    # (in column order: each diagnostic covers its part of the heading)
     ("INT. HARVEY AND BOB TALKING — 2026-09-01 09:00 <- x", [
-        ("H101", "chat scene heading's timestamp '2026-09-01 09:00' is followed by trailing text '<- x' "
-                 "(expected 'YYYY-MM-DD HH:MM:SS' at the end)"),
         ("H102", "loose scene timestamp '2026-09-01 09:00' (an em dash before it and no seconds); the recorder "
-                 "writes one space, then YYYY-MM-DD HH:MM:SS")]),
+                 "writes one space, then YYYY-MM-DD HH:MM:SS"),
+        ("H101", "chat scene heading's timestamp '2026-09-01 09:00' is followed by trailing text '<- x' "
+                 "(expected 'YYYY-MM-DD HH:MM:SS' at the end)")]),
     ("INT. HARVEY AND BOB TALKING — 2026-09-01 09:00   ← x", [
         ("H102", "loose scene timestamp '2026-09-01 09:00' (an em dash before it and no seconds); the recorder "
                  "writes one space, then YYYY-MM-DD HH:MM:SS"),
@@ -724,9 +732,9 @@ def test_text_after_a_heading_timestamp_is_reported_as_such_and_the_heading_stil
                  "(expected 'YYYY-MM-DD HH:MM:SS' at the end)")]),
     # an impossible timestamp followed by text: both said
     ("INT. HARVEY AND BOB TALKING 2026-13-45 09:00:10 <- x", [
+        ("H101", "scene heading timestamp '2026-13-45 09:00:10' is not a valid date and time"),
         ("H101", "chat scene heading's timestamp '2026-13-45 09:00:10' is followed by trailing text '<- x' "
-                 "(expected 'YYYY-MM-DD HH:MM:SS' at the end)"),
-        ("H101", "scene heading timestamp '2026-13-45 09:00:10' is not a valid date and time")]),
+                 "(expected 'YYYY-MM-DD HH:MM:SS' at the end)")]),
     # no timestamp before the comment: "no timestamp" is true
     ("INT. HARVEY AND BOB TALKING   ← x", [
         ("H101", "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)")]),

@@ -270,24 +270,37 @@ class Elements:
                 "the file's recall notes are " + _compress(recalls)
         head = re.match(r"(s|t|n)(\d+)", ident)
         if head and "." in ident:
-            owner = ident.split(".", 1)[0]
+            owner, part = ident.split(".", 1)
             if owner in recs:
                 inner = [i for i, r in recs.items() if i.startswith(owner + ".") or (
                     i.startswith("recall:") and (r.get("scene") or {}).get("id") == owner and r.get("turn") is None)]
                 return f"{owner} has " + (_compress(inner) if inner else "no notes or parts")
+            # the same part of another owner (t1.rag1 in a file whose note before any turn is s0.rag1)
+            same = [i for i in recs if i.partition(".")[2] == part and i.partition(".")[0] != owner]
+            if same:
+                return "did you mean " + ", ".join(same[:3]) + "? " + self._owners(head.group(1), recs)
         if head:
-            letter = head.group(1)
-            word = {"s": "scenes", "t": "turns", "n": "AST nodes"}[letter]
-            top = [i for i in recs if re.fullmatch(rf"{letter}\d+", i) and i != "s0"]  # (s0: text before any scene)
-            if top:
-                return f"the file has {word} {_compress(top)}"
-            scenes = [i for i in recs if re.fullmatch(r"s\d+", i) and i != "s0"]
-            if letter == "t" and scenes:  # a screenplay, or scenes without turns: its scenes can be shown
-                return f"the file has no turns; its scenes are {_compress(scenes)}"
-            if letter == "s" and "s0" in recs:  # no scene heading: all its text before any end marker is s0
-                return "the file has no scenes; s0 is its text" + (" before the end marker (end)" if "end" in recs
-                                                                    else "")
-            return f"the file has no {word}"
+            return self._owners(head.group(1), recs)
+        return self._other(ident, recs)
+
+    def _owners(self, letter: str, recs: dict) -> str:
+        """The hint for an unknown id that starts with ``letter`` (``s``, ``t``, ``n``) and a
+        number: the file's scenes, turns or AST nodes (or that it has none)."""
+        word = {"s": "scenes", "t": "turns", "n": "AST nodes"}[letter]
+        top = [i for i in recs if re.fullmatch(rf"{letter}\d+", i) and i != "s0"]  # (s0: text before any scene)
+        if top:
+            return f"the file has {word} {_compress(top)}"
+        scenes = [i for i in recs if re.fullmatch(r"s\d+", i) and i != "s0"]
+        if letter == "t" and scenes:  # a screenplay, or scenes without turns: its scenes can be shown
+            return f"the file has no turns; its scenes are {_compress(scenes)}"
+        if letter == "s" and "s0" in recs:  # no scene heading: all its text before any end marker is s0
+            return "the file has no scenes; s0 is its text" + (" before the end marker (end)" if "end" in recs
+                                                                else "")
+        return f"the file has no {word}"
+
+    def _other(self, ident: str, recs: dict) -> str:
+        """The hint for an unknown id that names no scene, turn or node: a line, a case slip, a
+        close id."""
         if ident.startswith("L"):
             return self._lines_hint()
         if ident.isascii() and ident.isdigit() and self.line_count:  # a bare number: a line, as `show F 39`

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from fountain_audit.cli.main import _fail, _split, discover, no_session_file, read_stdin
-from fountain_audit.commands.common import PerReason, learn_inputs
+from fountain_audit.commands.common import PerReason, learn_inputs, warn_unused_stdin_filename
 from fountain_audit.cli.outputs import utf8_stdout
 from fountain_audit.parse.source import DEFAULT_MAX_FILE_SIZE, describe_content, format_size, read_path
 from fountain_audit.suggest import did_you_mean
@@ -111,6 +111,8 @@ def dump_cmd(paths, records, turns, ast_, tools, statuses, actors, scene_kinds, 
     if redactor:  # messages naming a file too (the redactor learns each session as it is read)
         from fountain_audit.commands.common import redact_messages
         redact_messages(redact, redact_paths, redactor)
+    if stdin_filename and "-" not in paths:  # (as lint, report, redact: said, not silently dropped)
+        warn_unused_stdin_filename("one of the paths")
     files, errors = discover(paths)
     if not files and not errors:
         _fail(no_session_file(paths))

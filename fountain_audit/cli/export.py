@@ -119,6 +119,9 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         from fountain_audit.commands.common import redact_messages
         redact_messages(redact, redact_paths, redactor)
 
+    if stdin_filename and "-" not in paths:  # (as lint, report, redact: said, not silently dropped)
+        from fountain_audit.commands.common import warn_unused_stdin_filename
+        warn_unused_stdin_filename("one of the paths")
     files, errors = discover(paths)
     if not files and not errors:
         _fail(no_session_file(paths))

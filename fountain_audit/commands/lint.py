@@ -88,13 +88,19 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
     from fountain_audit.lint.fingerprint import project_dir, relative_path
 
     # the baseline, redaction, progress bar and atomic writes are imported by the runs that use them
+    passed_over = None  # (the configured baseline not used as untrusted, and why)
     if not baseline_file and cfg.baseline and config_path is None and not isolated:
         from fountain_audit.lint.config import distrusted_baseline
-        if distrusted_baseline(cfg.baseline):  # (named by a discovered configuration; --baseline is trusted)
-            cfg.baseline = None
+        why = distrusted_baseline(cfg.baseline)  # (named by a discovered configuration; --baseline is trusted)
+        if why is not None:
+            passed_over, cfg.baseline = (cfg.baseline, why), None
     baseline_file = baseline_file or (os.fspath(cfg.baseline) if cfg.baseline else None)
     if baseline_file:  # named relative to the current directory when under it, from the config or --baseline
         baseline_file = under_cwd(baseline_file)
+    if update_baseline and not baseline_file and passed_over is not None:
+        from fountain_audit.lint.config import shown_path
+        _fail(f"--update-baseline: the configured baseline {shown_path(passed_over[0])} was not used: it is "
+              f"untrusted ({passed_over[1]}); give --baseline FILE to update it anyway, or make it yours")
     if update_baseline and not baseline_file:
         raise UsageError("--update-baseline needs --baseline FILE (or baseline = \"...\" in the configuration)")
     ledger = None

@@ -136,47 +136,56 @@ class _PathBuilder:
                   {"source_note": note.body})
 
     def turn(self, t: TurnRecord, when: When) -> None:
-        """The steps of one turn, in file order: a step per speech, and one per run of tool calls
-        by one actor (consecutive, no speech between) other than the reply's; the reply's actor's
-        calls are the reply step's ``tool_uses``. Its other notes ride on the reply step, or, when
-        the file records no reply, on a step of the recorder's (``t3.notes``) after the others."""
-        reply_ref = t.reply.actor_ref if t.reply is not None else None
+        """The steps of one turn, in file order (by the first line each records): a step per
+        speech, one per run of tool calls by one actor (consecutive, no other step between) and one
+        per ``[[write:]]`` note. A run of the reply's actor's calls right before the reply (no other
+        step between) is the reply step's ``tool_uses``; its calls before another actor's step
+        are a run of their own. The turn's other notes ride on the reply step, or, when the file
+        records no reply, on a step of the recorder's (``t3.notes``) after the others."""
         parts: list[tuple[int, Any]] = [(s.span.offset, s) for s in (t.user, t.forwarding, t.reply, *t.actions)
                                         if s is not None]
-        parts += [(c.span.offset, c) for c in t.tool_calls if c.actor_ref != reply_ref]
+        parts += [(c.span.offset, c) for c in t.tool_calls]
+        parts += [(n.span.offset, n) for n in t.other_notes if n.kind == "write"]
         parts.sort(key=_first)
-        items: list[SpeechOut | list[ToolCallRecord]] = []  # each speech, each run of one actor's calls
+        items: list[SpeechOut | NoteRecordOut | list[ToolCallRecord]] = []  # speeches, writes, runs of calls
         for _, part in parts:
-            if isinstance(part, SpeechOut):
+            if isinstance(part, ToolCallRecord):
+                if items and isinstance(items[-1], list) and items[-1][0].actor_ref == part.actor_ref:
+                    items[-1].append(part)
+                else:
+                    items.append([part])
+            else:
                 items.append(part)
-            elif items and isinstance(items[-1], list) and items[-1][0].actor_ref == part.actor_ref:
-                items[-1].append(part)
-            else:
-                items.append([part])
-        writes = [n for n in t.other_notes if n.kind == "write"]
         others = [_note(n) for n in t.other_notes if n.kind != "write"]
-        for item in items:
+        reply_ref = t.reply.actor_ref if t.reply is not None else None
+        for k, item in enumerate(items):
             if isinstance(item, list):
+                if item[0].actor_ref == reply_ref and k + 1 < len(items) and items[k + 1] is t.reply:
+                    continue  # (the reply step's tool_uses)
                 self.calls(item, when, {"reply": "not recorded"} if t.reply is None else {})
+            elif isinstance(item, NoteRecordOut):
+                self.write(item, when)
             else:
-                self.speech(t, item, when, others if item is t.reply else [])
+                before = items[k - 1] if k else None
+                tools = before if item is t.reply and isinstance(before, list) and before[0].actor_ref == reply_ref \
+                    else []
+                self.speech(t, item, when, others if item is t.reply else [], tools)
         if t.reply is None and others:  # the turn's notes are the recorder's (no model step to carry them)
             self.append(f"{t.id}.notes", self.recorder(), when, {"role": _role(str(self.sx.recorder)), "text": "",
                                                                  "notes": others}, {"reply": "not recorded"})
-        for n in writes:
-            self.write(n, when)
 
-    def speech(self, t: TurnRecord, sp: SpeechOut, when: When, notes: list[dict[str, Any]]) -> None:
+    def speech(self, t: TurnRecord, sp: SpeechOut, when: When, notes: list[dict[str, Any]],
+               tools: list[ToolCallRecord] = ()) -> None:
         """The ``conversation.append`` step of one speech of ``t``; the reply's also holds the
-        calls of its actor (``tool_uses``), the turn's token counts, workspace and ``notes``."""
+        calls of its actor right before it (``tools``, as ``tool_uses``), the turn's token counts,
+        workspace and ``notes``."""
         structural: dict[str, Any] = {"role": _role(sp.actor_ref), "text": sp.text}
         meta: dict[str, Any] = {"character": sp.character}
         if sp is t.user and t.rag:
             structural["context"] = [_note(n) for n in t.rag]
         if sp is t.reply:
-            tools = [self.tool_use(c) for c in t.tool_calls if c.actor_ref == sp.actor_ref]
             if tools:
-                structural["tool_uses"] = tools
+                structural["tool_uses"] = [self.tool_use(c) for c in tools]
             stats = self.sx.stats(t)
             if stats is not None and (stats.reply_tokens is not None or stats.context_tokens is not None):
                 structural["token_usage"] = {"input_tokens": stats.context_tokens,

@@ -286,19 +286,20 @@ def _doubt(path: str) -> str | None:
     return "too many symbolic links"
 
 
-def distrusted_baseline(path: str | os.PathLike) -> bool:
-    """Whether the baseline file ``path`` that a discovered configuration names may hold what
+def distrusted_baseline(path: str | os.PathLike) -> str | None:
+    """Why the baseline file ``path`` that a discovered configuration names may hold what
     another user wrote (:func:`_doubt`'s rule: a baseline's entries silence findings as an
-    ``ignore`` does); if so, says ``fountain-audit: warning: ignoring the baseline PATH: WHY``
-    on stderr and it is not applied. A baseline not there yet is not in doubt; one given as
-    ``--baseline`` is not asked about (the user's choice, as ``--config``)."""
+    ``ignore`` does: ``"writable by other users"``), or ``None``; when it may, says
+    ``fountain-audit: warning: ignoring the baseline PATH: WHY`` on stderr and it is not applied.
+    A baseline not there yet is not in doubt; one given as ``--baseline`` is not asked about (the
+    user's choice, as ``--config``)."""
     why = _doubt(os.fspath(path))
     if why is None:
-        return False
+        return None
     import sys
     from fountain_audit.untrusted import one_line
     print(f"fountain-audit: warning: ignoring the baseline {one_line(shown_path(path))}: {why}", file=sys.stderr)
-    return True
+    return why
 
 
 def _has_table(path: str) -> bool:
@@ -495,6 +496,12 @@ def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
             raise ConfigError(f"{where}max-file-size: {e}") from None
     if "per-file-ignores" in data:
         pfi = data["per-file-ignores"]
+        for key in pfi if isinstance(pfi, dict) else ():  # a setting written after the table's header
+            if key in _KEYS and not any(c in key for c in "*?[/."):
+                raise ConfigError(f"{where}per-file-ignores: key {key!r} is a top-level setting, not a file glob: "
+                                  f"'{key}' belongs at the top level (in pyproject.toml under [tool.fountain-audit]), "
+                                  "before any [table] header; TOML reads every key after [per-file-ignores] as part "
+                                  "of that table")
         if not isinstance(pfi, dict) or not all(isinstance(v, list) for v in pfi.values()):
             raise ConfigError(f"{where}'per-file-ignores' must map globs to lists of rules")
         cfg.per_file_ignores = {str(k): [str(x) for x in v] for k, v in pfi.items()}

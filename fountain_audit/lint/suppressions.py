@@ -369,3 +369,40 @@ class _Cover:
     def covers(self, line: int) -> bool:
         i = bisect.bisect_right(self.starts, line) - 1
         return i >= 0 and line <= self.ends[i]
+
+
+def mid_line(document: Document, speech_nodes: set[int]) -> list[Directive]:
+    """The ``/* fountain-audit: … */`` comments with text before them on their line (``Some
+    action /* fountain-audit: disable=V101 */``), outside every speech (``speech_nodes``: the
+    offsets of the nodes of the session's speeches, whose text A102 judges as
+    :func:`directives` says): the parser reads such a comment as part of the line's element, so
+    it is no directive; each is an ``invalid`` :class:`Directive` with an ``error`` (A102),
+    spanning ``/*`` to its ``*/`` (or its line's end). In file order; linear in the text."""
+    children = document.children
+    if not children:
+        return []
+    src = children[0].src
+    starts = [n.offset for n in children]
+    out: list[Directive] = []
+    for m in _PREFIX_RE.finditer(src):
+        at = m.start()
+        k = bisect.bisect_right(starts, at) - 1
+        node = children[k] if k >= 0 else None
+        if node is None or at >= node.end_offset or isinstance(node, (Boneyard, Blank)) or node.offset in speech_nodes:
+            continue  # (a boneyard of its own is directives()'s)
+        line_start = max(src.rfind("\n", node.offset, at) + 1, node.offset)
+        if not src[line_start:at].strip():
+            continue  # (at its line's start: the element's text, as a boneyard that begins a paragraph)
+        line_end = src.find("\n", at, node.end_offset)
+        line_end = node.end_offset if line_end < 0 else line_end
+        close = src.find("*/", at, line_end)
+        end = line_end if close < 0 else close + 2
+        line = node.line + src.count("\n", node.offset, at)
+        column = (node.column if line_start == node.offset else 1) + at - line_start
+        d = Directive("invalid", src[at:end].rstrip("\r"), line, column, None,
+                      error="text before it on its line: a directive must stand on its own line (a /* … */ "
+                            "boneyard between blank lines); here it is part of the element's text and suppresses "
+                            "nothing")
+        d.end_line, d.end_column = line, column + len(src[at:end].rstrip("\r"))
+        out.append(d)
+    return out

@@ -15,7 +15,9 @@ How a session's characters map to actors (:func:`of_character`):
 
 * the user's character (the human named in a chat heading, the title page's
   ``Author:``) → ``human:<name>`` lower-cased; a name outside the grammar →
-  ``human:user``;
+  ``human:user``; so is every cue but HARVEY's and SHELL's in a shell, agent-mode or pipeline
+  scene (only the user speaks there beside the harness: a pipeline step is the user's step
+  file and HARVEY's reply);
 * in a plain screenplay, every character → its author, as :func:`recorder` (the characters of
   a story are neither models nor people who took part: who wrote their lines is recorded);
 * a model's cue → ``agent:<model>`` lower-cased (``QWEN2.5-CODER`` →
@@ -68,6 +70,8 @@ PATTERN = re.compile(r"^(human|agent|tool):([A-Za-z0-9_.-]+)(?:/([A-Za-z0-9_.-]+
 _ID_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
 #: Recorder-written notices under a model's cue (harvey-recorder-inventory.md §5, ``p_chunk``).
 _HARNESS_NOTICE_RE = re.compile(r"^\[chunk \d+ failed: .*\]$", re.S)
+#: A model's answer in a chunk analysis: ``(chunk 2/3)``, ``(synthesis)`` (§5 ``p_chunk``, ``p_synthesis``).
+_CHUNK_ANSWER_RE = re.compile(r"^\(\s*(?:chunk \d+/\d+|synthesis)\s*\)$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +145,8 @@ def tool(name: str | None, fallback: str = "tool") -> Actor:
 
 
 def of_character(character: str, *, humans: frozenset[str] | set[str], scene_kind: str | None = None,
-                 text: str | None = None, author: Actor | None = None) -> Actor:
+                 text: str | None = None, author: Actor | None = None,
+                 parentheticals: list[str] | None = None) -> Actor:
     """The actor behind a character cue.
 
     ``humans``: the upper-cased names of the session's people (the chat heading's human,
@@ -149,7 +154,10 @@ def of_character(character: str, *, humans: frozenset[str] | set[str], scene_kin
     is the skill). ``text``: what the character wrote, to recognise a harness notice
     written under a model's cue (``[chunk 2 failed: …]``). ``author``: in a plain screenplay,
     its :func:`recorder` (the title page's author): every character's lines are the author's
-    (a character of a story is no model, nor a person who took part).
+    (a character of a story is no model, nor a person who took part). ``parentheticals``: the
+    speech's, in a ``chunk-analysis`` scene: a model answers there under ``(chunk i/N)`` or
+    ``(synthesis)`` (§5 ``p_chunk``, ``p_synthesis``); a cue without either is the user's
+    instruction (the spec's form of the scene), never a model's (``None``: not known, a model's).
     """
     if author is not None:
         return author
@@ -158,19 +166,31 @@ def of_character(character: str, *, humans: frozenset[str] | set[str], scene_kin
         return HARVEY
     if who == "SHELL":
         return SHELL
-    if who in humans or scene_kind in ("shell", "agent-mode"):  # only the user answers there
+    if who in humans or scene_kind in ("shell", "agent-mode", "pipeline"):  # only the user answers there
         return human(who)
     if scene_kind == "skill":
         return tool(who, "skill")
+    if scene_kind == "chunk-analysis" and parentheticals is not None and not any(
+            _CHUNK_ANSWER_RE.match(p) for p in parentheticals):
+        return human(who)
     if text is not None and _HARNESS_NOTICE_RE.match(text.strip()):
         return HARVEY
     return agent(who)
 
 
 def humans_of(session: Session) -> frozenset[str]:
-    """The upper-cased names of the people of ``session``: the title page's ``Author:`` and
-    the human of every chat heading (``INT. HARVEY AND MARGOT TALKING`` → ``MARGOT``)."""
+    """The upper-cased names of the people of ``session``: the title page's ``Author:``, the
+    human of every chat heading (``INT. HARVEY AND MARGOT TALKING`` → ``MARGOT``) and of every
+    pipeline step (``MARGOT executes /pipeline …``, the cue of its step file), and the cue of a
+    chunk analysis's instruction (a speech without ``(chunk i/N)`` or ``(synthesis)``)."""
     names = {upper_ascii(s.user.strip()) for s in session.scenes if s.user}
+    for s in session.scenes:  # who speaks as the user where only the user speaks beside the harness
+        if s.kind == "pipeline":
+            names.update(upper_ascii(t.user.character.strip()) for t in s.turns if t.user is not None)
+        elif s.kind == "chunk-analysis":
+            names.update(upper_ascii(sp.character.strip()) for sp in s.speeches
+                         if of_character(sp.character, humans=(), scene_kind=s.kind,
+                                         parentheticals=sp.parentheticals).prefix == "human")
     if session.author and session.author.strip():
         names.add(upper_ascii(session.author.strip()))
     names.discard("HARVEY")
@@ -217,7 +237,8 @@ def models_of(session: Session, humans: frozenset[str] | set[str]) -> frozenset[
             if turn.target:
                 names.add(upper_ascii(turn.target.strip()))
         for sp in scene.speeches:
-            if of_character(sp.character, humans=humans, scene_kind=scene.kind).prefix == "agent":
+            if of_character(sp.character, humans=humans, scene_kind=scene.kind,
+                            parentheticals=sp.parentheticals).prefix == "agent":
                 names.add(upper_ascii(sp.character.strip()))
     return frozenset(names)
 

@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from fountain_audit.model.actors import agent, of_character
 from fountain_audit.model.session import stats_models
 
 if TYPE_CHECKING:
@@ -127,16 +128,23 @@ class ModelEntry:
 
     ids: list[str] = field(default_factory=list)
     cues: list[str] = field(default_factory=list)
+    #: Where the file records it when no turn names it (``[[chunk:]] note``, ``[[synthesis:]]
+    #: note``, ``chunk analysis answer``), in order of first appearance; empty: a turn names it.
+    sources: list[str] = field(default_factory=list)
 
     @property
     def label(self) -> str:
-        """``devstral:24b (cue DEVSTRAL)``, ``llama3:latest``, ``CLAUDE (cue; id not recorded)``."""
+        """``devstral:24b (cue DEVSTRAL)``, ``llama3:latest``, ``CLAUDE (cue; id not recorded)``;
+        a model recorded outside the turns says where: ``llama3.2:1b (cue LLAMA3.2; in [[chunk:]]
+        note, chunk analysis answer)``, ``LLAMA3 (in [[chunk:]] note)``."""
+        where = f"in {', '.join(self.sources)}" if self.sources else ""
         if not self.cues:
-            return ", ".join(self.ids)
+            return ", ".join(self.ids) + (f" ({where})" if where else "")
         cues = ", ".join(self.cues)
+        where = f"; {where}" if where else ""
         if not self.ids:
-            return f"{cues} (cue; id not recorded)"
-        return f"{', '.join(self.ids)} (cue {cues})"
+            return f"{cues} (cue; id not recorded{where})"
+        return f"{', '.join(self.ids)} (cue {cues}{where})"
 
 
 @dataclass(slots=True)
@@ -171,9 +179,17 @@ class _Names:
 
     def __init__(self) -> None:
         self.parent: dict[tuple[str, str], tuple[str, str]] = {}  # (insertion order: first appearance)
+        self.sources: dict[tuple[str, str], list[str]] = {}  # node -> where outside the turns
+        self.in_turns: set[tuple[str, str]] = set()  # nodes a turn or a [[model switch:]] names
 
-    def add(self, node: tuple[str, str]) -> None:
+    def add(self, node: tuple[str, str], source: str | None = None) -> None:
         self.parent.setdefault(node, node)
+        if source is None:
+            self.in_turns.add(node)
+        else:
+            where = self.sources.setdefault(node, [])
+            if source not in where:
+                where.append(source)
 
     def find(self, node: tuple[str, str]) -> tuple[str, str]:
         root = node
@@ -190,9 +206,18 @@ class _Names:
 
     def entries(self) -> list[ModelEntry]:
         out: dict[tuple[str, str], ModelEntry] = {}
+        in_turns: set[tuple[str, str]] = set()  # the roots of the models a turn names
         for node in self.parent:
-            entry = out.setdefault(self.find(node), ModelEntry())
+            root = self.find(node)
+            entry = out.setdefault(root, ModelEntry())
             (entry.ids if node[0] == "id" else entry.cues).append(node[1])
+            if node in self.in_turns:
+                in_turns.add(root)
+            for where in self.sources.get(node, ()):
+                if where not in entry.sources:
+                    entry.sources.append(where)
+        for root in in_turns:  # (where a model is found only outside the turns is told)
+            out[root].sources.clear()
         return list(out.values())
 
 
@@ -256,4 +281,33 @@ def recorded_models(session: Session, turns: Iterable[TurnRecord]) -> Recorded:
     for n in session.notes:
         if n.kind == "model switch" and n.valid and n.fields.get("model"):
             names.add(("id", n.fields["model"]))
+    for scene in session.scenes:
+        if scene.kind == "chunk-analysis":
+            _chunk_analysis_models(scene, names)
     return Recorded(names.entries(), list(endpoints.values()))
+
+
+def _chunk_analysis_models(scene: Scene, names: _Names) -> None:
+    """Add to ``names`` the models a chunk analysis scene records, which has no turn: the
+    ``model=`` of its ``[[chunk:]]`` and ``[[synthesis:]]`` notes (an id as the recorder writes
+    it, ``llama3.2:1b``; the spec's form writes a cue, ``LLAMA3``) and the cue of each answer
+    (``(chunk i/N)``, ``(synthesis)``; :func:`fountain_audit.model.actors.of_character`). A cue
+    and an id of the scene are one model when the cue is the one §2 derives from the id."""
+    found: list[tuple[str, str]] = []
+    for n in scene.notes:
+        if n.kind in ("chunk", "synthesis") and n.valid:
+            node = _named(n.fields.get("model"))
+            if node is not None:
+                names.add(node, f"[[{n.kind}:]] note")
+                found.append(node)
+    for sp in scene.speeches:
+        if of_character(sp.character, humans=frozenset(), scene_kind="chunk-analysis",
+                        parentheticals=sp.parentheticals) == agent(sp.character):
+            node = ("cue", sp.character.strip())
+            names.add(node, "chunk analysis answer")
+            found.append(node)
+    tied = [n for n in found if n[0] == "id"]
+    for c in (n for n in found if n[0] == "cue"):
+        for i in tied:
+            if cue_of(i[1]) == c[1]:
+                names.union(c, i)

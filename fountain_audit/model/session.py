@@ -82,6 +82,9 @@ _WORKSPACE_RE = lazy(r"Workspace:\s*(?P<ws>.*?)\.?\s*$", re.M)
 #: ``Harvey routing to ENDPOINT[ at URL| (cloud API)].``: the closing period is one followed by a
 #: blank or the end (``QWEN2.5-CODER.``, ``ollama://192.168.1.2:11434.`` keep their own periods).
 _ROUTING_RE = lazy(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| \(cloud API\))?\.(?=\s|\Z)")
+#: ``USER executes /pipeline PCT% f1 f2.``: the first line of a pipeline step's description
+#: (harvey-recorder-inventory.md §4 ``a_pipeline_1``) names the step's human.
+_PIPELINE_USER_RE = lazy(r"\A(?P<user>\S+) executes /pipeline\b")
 #: The two patterns above, for the readers of a session's descriptions (diff's normaliser).
 CHAT_DESC_RE, ROUTING_RE = _CHAT_DESC_RE, _ROUTING_RE
 _FORWARD_RE = lazy(r"^Forwarding to (?P<target>.+?)\.$")
@@ -602,9 +605,13 @@ class Scene:
 
     @property
     def user(self) -> str | None:
-        """The human named in a chat heading (``INT. HARVEY AND ALICE TALKING``)."""
+        """The human named in a chat heading (``INT. HARVEY AND ALICE TALKING``), or in a
+        pipeline step's description (``RSDOIEL executes /pipeline …``, §4 ``a_pipeline_1``)."""
         if self.kind in ("chat", "ext-chat"):
             return self.info.groups.get("b")
+        if self.kind == "pipeline" and self.description:
+            m = _PIPELINE_USER_RE.match(self.description[0].text)
+            return m.group("user") if m else None
         return None
 
     @property
@@ -1227,6 +1234,9 @@ class _Builder:
         users = self._users.get(people)
         if users is None:
             users = self._users[people] = people - {"HARVEY", "SHELL"}
+        # A pipeline step holds the user's step file and HARVEY's reply only (§7 PIPELINE): any
+        # other cue is the user's, named or not (a fragment has no Author: to name them).
+        pipeline = scene.info.kind == "pipeline"
         speakers = self._speakers
         turn: Turn | None = None
         pending: list[NoteRecord] = []  # notes seen before the next turn's user input
@@ -1259,7 +1269,7 @@ class _Builder:
             if tag.__class__ is Speech:
                 sp = tag
                 who = speakers[sp]
-                if who in users:
+                if who in users or (pipeline and who != "HARVEY" and who != "SHELL"):
                     if prompted:
                         turn.actions.append(sp)  # the user's answer to HARVEY's prompt
                         prompted = False

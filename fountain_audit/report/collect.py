@@ -28,7 +28,7 @@ from fountain_audit.model.models import recorded_models
 #: A tool call's arguments are shown indented this many levels; deeper ones on one line (the
 #: page stays linear in the input: arguments nested N deep cost N squared when indented).
 ARGUMENTS_INDENTED_DEPTH = 16
-from fountain_audit.model.session import Session
+from fountain_audit.model.session import Scene, Session
 from fountain_audit.parse.source import describe_content
 
 #: Scene kinds (``Scene.kind``) → label shown on the page and in the timeline legend.
@@ -70,7 +70,8 @@ class Counts:
     """The numbers in a page header and an index row. Writes: ``writes_proposed`` files
     HARVEY proposed to write (:func:`proposed_writes`); ``writes_ok`` … ``writes_other``: the
     ``[[write:]]`` outcome notes by status (:data:`WRITE_STATUSES`): a write declined, or whose
-    backup failed, is ``skipped``; the user's ``quit`` is ``aborted``; neither is a write."""
+    backup failed, is ``skipped``; the user's ``quit`` is ``aborted``; neither is a write;
+    ``writes_unproposed``: those notes no proposal or prompt accounts for (:func:`unproposed_writes`)."""
 
     turns: int = 0
     tools_ok: int = 0
@@ -84,9 +85,16 @@ class Counts:
     writes_aborted: int = 0
     writes_error: int = 0
     writes_other: int = 0
+    writes_unproposed: int = 0
     errors: int = 0
     warnings: int = 0
     infos: int = 0
+
+    @property
+    def writes(self) -> int:
+        """Every ``[[write:]]`` note, whatever its status."""
+        return (self.writes_ok + self.writes_skipped + self.writes_aborted + self.writes_error
+                + self.writes_other)
 
     @property
     def tools(self) -> int:
@@ -104,19 +112,33 @@ def proposed_writes(session: Session) -> int:
     """How many files HARVEY proposed to write: the ``N`` of each ``Harvey proposes to write N
     file(s)`` (a HARVEY speech or, as 8d0b75a wrote it, an action), and in a scene with no
     proposal (the recorder's untagged-code fallback, §7) one per ``Write PATH?`` prompt."""
+    return sum(_scene_proposals(scene) for scene in session.scenes)
+
+
+def unproposed_writes(session: Session) -> int:
+    """How many ``[[write:]]`` notes no proposal or prompt accounts for: in each scene, its write
+    notes past the files it proposes (:func:`proposed_writes`; the recorder writes one note per
+    ``Write PATH?`` answer, after the proposal, harvey-recorder-inventory.md §6 ``n_write``, §7)."""
     total = 0
     for scene in session.scenes:
-        proposed, prompts = None, 0
-        texts = [a.text.strip() for a in scene.description if "proposes" in a.text]
-        texts += [sp.text.strip() for sp in scene.speeches if sp.character.strip().upper() == "HARVEY"]
-        for text in texts:
-            m = _PROPOSAL_RE.match(text)
-            if m:
-                proposed = (proposed or 0) + int(m.group(1))
-            elif _WRITE_PROMPT_RE.match(text):
-                prompts += 1
-        total += prompts if proposed is None else proposed
+        notes = sum(1 for n in scene.notes if n.kind == "write")
+        if notes:
+            total += max(0, notes - _scene_proposals(scene))
     return total
+
+
+def _scene_proposals(scene: Scene) -> int:
+    """The files one scene proposes to write (see :func:`proposed_writes`)."""
+    proposed, prompts = None, 0
+    texts = [a.text.strip() for a in scene.description if "proposes" in a.text]
+    texts += [sp.text.strip() for sp in scene.speeches if sp.character.strip().upper() == "HARVEY"]
+    for text in texts:
+        m = _PROPOSAL_RE.match(text)
+        if m:
+            proposed = (proposed or 0) + int(m.group(1))
+        elif _WRITE_PROMPT_RE.match(text):
+            prompts += 1
+    return prompts if proposed is None else proposed
 
 
 @dataclass
@@ -279,6 +301,7 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
         turns_by_scene.setdefault(t["scene"]["index"], []).append(t)
     counts.rag, counts.recall = kinds["rag"], kinds["recall"]
     counts.writes_proposed = proposed_writes(session)
+    counts.writes_unproposed = unproposed_writes(session)
     recall.sort(key=lambda n: n["span"]["offset"])
     for d in diagnostics:
         if d.severity == Severity.ERROR:

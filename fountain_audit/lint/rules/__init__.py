@@ -401,3 +401,57 @@ def index_of(nodes: list, node) -> int:
 if TYPE_CHECKING:  # type names for RuleContext, without importing the parser at start-up
     from fountain_audit.model.session import Session
     from fountain_audit.parse.fountain import Document
+
+
+#: A timestamp glued to what follows it (``2026-06-24 14:20:31Z``, ``… 14:20:31.123``,
+#: ``… 14:20:31←x``): after a blank or an em dash, then no blank before the heading's end text.
+_GLUED_TIMESTAMP_RE = lazy(r"(?<=[\s—])(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?)(?P<glued>\S.*?)\s*$",
+                           re.ASCII)
+
+
+def glued_timestamp(heading_text: str) -> re.Match[str] | None:
+    """The last ``YYYY-MM-DD HH:MM[:SS]`` of a scene heading's text that is glued to more text up
+    to the heading's end (groups ``ts`` and ``glued``: ``'2026-06-24 14:20:31'``, ``'Z'``), or
+    ``None``. For a heading whose timestamp could not be read."""
+    if ":" not in heading_text:
+        return None
+    last = None
+    for m in _GLUED_TIMESTAMP_RE.finditer(heading_text):
+        last = m
+    return last
+
+
+def heading_span(heading, start: int, end: int) -> tuple[int, int, int, int]:
+    """``(line, column, end_line, end_column)`` of ``heading.text[start:end]`` (0-based code point
+    indices into the heading's one line; the end exclusive), for a :class:`Finding`. A heading
+    whose text is not its one line as written gives its whole span."""
+    h = heading
+    if h.end_line != h.line or h.end_column - h.column != len(h.text) or not 0 <= start <= end <= len(h.text):
+        return h.line, h.column, h.end_line, h.end_column
+    return h.line, h.column + start, h.line, h.column + end
+
+
+def timestamp_span(heading, ts: str, annotation: str | None = None) -> tuple[int, int, int, int]:
+    """:func:`heading_span` of the timestamp ``ts`` read from ``heading`` (the last occurrence before
+    its ``annotation``, when it has one)."""
+    text = heading.text
+    stop = len(text)
+    if annotation:
+        first = annotation.split(None, 1)[0]
+        found = text.rfind(first)
+        stop = found if found >= 0 else stop
+    at = text.rfind(ts, 0, stop)
+    return heading_span(heading, at, at + len(ts)) if at >= 0 else heading_span(heading, -1, -1)
+
+
+def annotation_span(heading, ts: str, annotation: str) -> tuple[int, int, int, int]:
+    """:func:`heading_span` of the text after the timestamp ``ts`` of ``heading`` (its
+    ``annotation``: trailing text, a ``← comment``), from its first to its last non-blank character."""
+    _line, column, _end_line, end_column = timestamp_span(heading, ts, annotation)
+    text = heading.text
+    start = column - heading.column + len(ts) if end_column - column == len(ts) else -1
+    if start < 0:
+        return heading_span(heading, -1, -1)
+    while start < len(text) and text[start].isspace():
+        start += 1
+    return heading_span(heading, start, len(text.rstrip()))

@@ -10,6 +10,8 @@ or a cue it may have written; the user's input to HARVEY's forwarding line; a sk
 the paragraph after Harvey's first line), not after a blank line (it goes on from the line
 above, whose text it may be), or a `disable-file` after the first scene heading (a reply may
 have written it, and `THE END.` before it). An `enable` applies anywhere.
+Outside a speech, it also reports a comment with text before it on its line (`Some action /*
+fountain-audit: disable */`): it is part of that element's text, not a directive.
 
 ## Why is this bad?
 A suppression that is silently ignored lets the diagnostic it was meant to silence
@@ -55,7 +57,10 @@ SCOPE = ALL_KINDS
 def check(ctx):
     if "fountain-audit:" not in ctx.text:
         return  # no suppression comment at all
-    from fountain_audit.lint.suppressions import directives
-    for d in directives(ctx.document, ctx.session.speech_boneyards(), ctx.session.scenes_span()):
-        if d.error:
-            yield Finding(d.line, d.column, f"suppression comment ignored: {d.error}", d.end_line, d.end_column)
+    from fountain_audit.lint.suppressions import directives, mid_line
+    session = ctx.session
+    found = [d for d in directives(ctx.document, session.speech_boneyards(), session.scenes_span()) if d.error]
+    speech_nodes = {n.offset for scene in session.scenes for sp in scene.speeches for n in sp.nodes}
+    found += mid_line(ctx.document, speech_nodes)
+    for d in found:
+        yield Finding(d.line, d.column, f"suppression comment ignored: {d.error}", d.end_line, d.end_column)

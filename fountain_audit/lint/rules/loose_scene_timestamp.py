@@ -7,7 +7,8 @@ followed by a design document's annotation, `INT. HARVEY AND ALICE TALKING 2026-
 10:02:30   ← turn 3, tool loop (W1)` (`← comment` after a blank): the two deviations
 harvey-recorder-inventory.md §3 lists as tolerated (`h_chat_loose`). The heading is read
 with its timestamp and kind either way. Any other text after the timestamp (`<- junk`) is
-H101's (error).
+H101's (error). The diagnostic's columns cover the offending part: the loose timestamp, or the
+comment.
 
 ## Why is this bad?
 The recorder always writes `YYYY-MM-DD HH:MM:SS` after one space, and nothing after it. The
@@ -39,7 +40,7 @@ Hello?
 """
 
 from fountain_audit.lint.diagnostics import Finding, Severity
-from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.lint.rules import SESSION_LIKE, annotation_span, timestamp_span
 
 CODE = "H102"
 NAME = "loose-scene-timestamp"
@@ -61,10 +62,12 @@ def check_scene(ctx, scene):
             what.append("an em dash before it")
         if len(ts) == 16:
             what.append("no seconds")
-        found.append(Finding(h.line, h.column, f"loose scene timestamp '{ts}' ({' and '.join(what) or 'extra space'}); "
-                             "the recorder writes one space, then YYYY-MM-DD HH:MM:SS", h.end_line, h.end_column))
+        line, col, end_line, end_col = timestamp_span(h, ts, info.annotation)
+        found.append(Finding(line, col, f"loose scene timestamp '{ts}' ({' and '.join(what) or 'extra space'}); "
+                             "the recorder writes one space, then YYYY-MM-DD HH:MM:SS", end_line, end_col))
     if ts is not None and info.annotation is not None and info.annotation[0] == "←":  # (other text: H101's)
-        found.append(Finding(h.line, h.column, f"scene timestamp '{ts}' is followed by a design-doc comment "
+        line, col, end_line, end_col = annotation_span(h, ts, info.annotation)
+        found.append(Finding(line, col, f"scene timestamp '{ts}' is followed by a design-doc comment "
                              f"'{info.annotation}'; the recorder writes nothing after the timestamp",
-                             h.end_line, h.end_column))
+                             end_line, end_col))
     return found or None

@@ -10,7 +10,11 @@ time, an `INT. HAND-OFF - <RFC 3339 time>` heading whose time is not a real date
 
 A timestamp followed by more text (`INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30 <- junk`)
 is reported as such: `chat scene heading's timestamp '2026-06-24 10:02:30' is followed by
-trailing text '<- junk'`. The heading is still read with its timestamp and kind (its scene,
+trailing text '<- junk'`; one with text glued to it (`10:02:30Z`, `10:02:30.123`), which is then
+not read as a timestamp, says so: `chat scene heading's timestamp '2026-06-24 10:02:30' is
+followed by 'Z' with no space, so it is not read`. The diagnostic's columns cover the offending
+part: the trailing or glued text, the timestamp that is not a real date and time (the whole
+heading when it has no timestamp at all or lacks `TALKING`). The heading is still read with its timestamp and kind (its scene,
 turns and notes are checked as any other), as a design document's `   ← comment` is; that
 comment, the one trailing text harvey-recorder-inventory.md §3 lists as tolerated, is H102's
 (info), not this rule's. The recorder writes nothing after the timestamp.
@@ -49,7 +53,8 @@ Hello?
 
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.model.session import TIMESTAMPED_KINDS, valid_timestamp
-from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.lint.rules import (SESSION_LIKE, annotation_span, glued_timestamp, heading_span,
+                                       timestamp_span)
 
 CODE = "H101"
 NAME = "malformed-scene-heading"
@@ -61,23 +66,32 @@ SCOPE = SESSION_LIKE + ("hand-off",)  # a hand-off file: only its heading time i
 def check(ctx):
     for scene in ctx.session.scenes:
         info, h = scene.info, scene.heading
+        ts = info.timestamp
         if info.kind not in TIMESTAMPED_KINDS:
             # a hand-off label read as its RFC 3339 time (read_heading) is held to the same test;
             # a hand-off without one is not time-stamped by the recorder and is not reported
-            if info.timestamp_form == "rfc3339" and not valid_timestamp(info.timestamp):
-                yield Finding(h.line, h.column, f"hand-off heading time '{info.timestamp}' is not a valid date and time",
-                              h.end_line, h.end_column)
+            if info.timestamp_form == "rfc3339" and not valid_timestamp(ts):
+                line, col, end_line, end_col = timestamp_span(h, ts)
+                yield Finding(line, col, f"hand-off heading time '{ts}' is not a valid date and time", end_line, end_col)
             continue
-        if info.timestamp is None:
-            yield Finding(h.line, h.column, f"{info.kind} scene heading has no timestamp "
-                          "(expected 'YYYY-MM-DD HH:MM:SS' at the end)", h.end_line, h.end_column)
+        if ts is None:
+            glued = glued_timestamp(h.text)
+            if glued is not None:  # (the span: what is glued to the timestamp)
+                line, col, end_line, end_col = heading_span(h, glued.start("glued"), glued.end("glued"))
+                yield Finding(line, col, f"{info.kind} scene heading's timestamp '{glued.group('ts')}' is followed by "
+                              f"'{glued.group('glued')}' with no space, so it is not read "
+                              "(expected 'YYYY-MM-DD HH:MM:SS' at the end)", end_line, end_col)
+            else:
+                yield Finding(h.line, h.column, f"{info.kind} scene heading has no timestamp "
+                              "(expected 'YYYY-MM-DD HH:MM:SS' at the end)", h.end_line, h.end_column)
         elif info.annotation is not None and info.annotation[0] != "←":  # (a `← comment`: H102's)
-            yield Finding(h.line, h.column, f"{info.kind} scene heading's timestamp '{info.timestamp}' is followed by "
+            line, col, end_line, end_col = annotation_span(h, ts, info.annotation)
+            yield Finding(line, col, f"{info.kind} scene heading's timestamp '{ts}' is followed by "
                           f"trailing text '{info.annotation}' (expected 'YYYY-MM-DD HH:MM:SS' at the end)",
-                          h.end_line, h.end_column)
-        if info.timestamp is not None and not valid_timestamp(info.timestamp):
-            yield Finding(h.line, h.column, f"scene heading timestamp '{info.timestamp}' is not a valid date and time",
-                          h.end_line, h.end_column)
+                          end_line, end_col)
+        if ts is not None and not valid_timestamp(ts):
+            line, col, end_line, end_col = timestamp_span(h, ts, info.annotation)
+            yield Finding(line, col, f"scene heading timestamp '{ts}' is not a valid date and time", end_line, end_col)
         if info.kind == "chat" and not info.groups.get("talking") and " TALKING " not in info.place.upper():
             # (' TALKING ' before a timestamp H101 cannot read is there: Harvey's reader needs no more)
             yield Finding(h.line, h.column, "INT. chat scene heading lacks 'TALKING' "
