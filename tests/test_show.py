@@ -132,13 +132,22 @@ def test_bad_lines_on_one_line_element():
     ("s1.tool1", "s1 has recall:workspace_profile_8c41d2, recall:preference_52aa07"),
     ("s9.write4", "s9 has s9.write1–s9.write3"),
     ("T1", "did you mean t1? ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"),
+    ("t1.Reply", "did you mean t1.reply?"),  # (a case slip after the owner: it listed t1's parts)
     ("\x1b[2J", "ids look like s3, t3, t3.reply, t3.tool2, recall:ID, n4, doc, L120 (README: Ids)"),
 ])
 def test_unknown_ids_exit_2_with_the_nearest_valid_ids(ident, hint):
     r = run(CLEAN, "t1", ident)
     assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr == f"fountain-audit: error: {CLEAN}: unknown id {ident!r}: {hint}\n"
+    assert r.stderr == f"fountain-audit: error: {CLEAN}: unknown id {ident.strip(' ')!r}: {hint}\n"
     assert "\x1b" not in r.stderr  # (repr shows ESC as a backslash escape)
+
+
+def test_an_id_is_read_without_the_blanks_around_it():
+    """README: an id is read without the blanks around it; `' t1.user'` and `'L39 '` were unknown
+    ids (new-user trial)."""
+    for ident, same in ((" t1.user", "t1.user"), ("t1.user ", "t1.user"), ("L39 ", "L39")):
+        r = run(CLEAN, ident)
+        assert (r.exit_code, r.stdout) == (0, run(CLEAN, same).stdout), ident
 
 
 def test_unreadable_file_exits_2(tmp_path):

@@ -223,8 +223,9 @@ class Elements:
         return out
 
     def get(self, ident: str) -> Element:
-        """The element called ``ident``. Raises :class:`ShowError` for an unknown id, with the
-        nearest valid ids."""
+        """The element called ``ident`` (read without the blanks around it: `` t1.user`` is
+        ``t1.user``). Raises :class:`ShowError` for an unknown id, with the nearest valid ids."""
+        ident = ident.strip(" \t")
         m = re.fullmatch(r"L([0-9]+)", ident)
         if m:
             n = _number(m.group(1))
@@ -272,6 +273,9 @@ class Elements:
         if head and "." in ident:
             owner, part = ident.split(".", 1)
             if owner in recs:
+                folded = [i for i in recs if i.lower() == ident.lower()]  # (ids are lower case: t1.Reply is t1.reply)
+                if folded:
+                    return "did you mean " + folded[0] + "?"
                 inner = [i for i, r in recs.items() if i.startswith(owner + ".") or (
                     i.startswith("recall:") and (r.get("scene") or {}).get("id") == owner and r.get("turn") is None)]
                 return f"{owner} has " + (_compress(inner) if inner else "no notes or parts")
