@@ -511,6 +511,19 @@ def test_a_configuration_another_user_could_have_written_is_not_applied(tmp_path
 
 
 @posix_only
+def test_the_configuration_found_past_an_untrusted_one_is_named(tmp_path, monkeypatch):
+    """After "ignoring x/fountain-audit.toml: …" the search went on upwards and applied a
+    configuration further up without a word (new-user trial): it is named."""
+    config, session = _planted(tmp_path, text='ignore = ["V101"]\n')
+    config.chmod(0o666)
+    (tmp_path / "fountain-audit.toml").write_text('select = ["V102"]\n')
+    (tmp_path / "fountain-audit.toml").chmod(0o644)
+    monkeypatch.chdir(tmp_path / "x" / "sub")
+    assert _lint("a.spmd") == ([], f"fountain-audit: warning: ignoring {config}: writable by other users\n"
+                                   f"fountain-audit: warning: using {tmp_path / 'fountain-audit.toml'} instead\n")
+
+
+@posix_only
 def test_a_pyproject_another_user_could_have_written_is_passed_over_only_when_it_configures_us(tmp_path, monkeypatch):
     """A world-writable ``pyproject.toml`` with a ``[tool.fountain-audit]`` table is refused like a
     ``fountain-audit.toml``; one configuring other tools only is passed over without a word."""

@@ -228,11 +228,11 @@ def _find_config(start: str, refused: set[str] | None = None) -> str | None:
             if not os.path.isfile(f):  # the user's own FIFO would be read (and hang), a folder skipped
                 raise ConfigError(f"{shown_path(f)}: not a regular file")
             if name == "fountain-audit.toml":
-                return f
+                return _instead(f, refused)
             if _may_configure(f):
                 data = _read_toml(f)  # a broken pyproject.toml is an error, not "no configuration"
                 if "fountain-audit" in data.get("tool", {}):
-                    return f
+                    return _instead(f, refused)
         parent = os.path.dirname(d)
         if parent == d:
             return None
@@ -310,6 +310,18 @@ def _has_table(path: str) -> bool:
     except ConfigError:
         return False
     return isinstance(tool, dict) and "fountain-audit" in tool
+
+
+def _instead(path: str, refused: set[str]) -> str:
+    """``path``, the configuration file found; when files were passed over before it (``refused``),
+    says on stderr, once, that this one applies instead: ``fountain-audit: warning: using PATH
+    instead`` (a configuration further up would otherwise apply without a word)."""
+    if refused and "\0" + path not in refused:
+        refused.add("\0" + path)
+        import sys
+        from fountain_audit.untrusted import one_line
+        print(f"fountain-audit: warning: using {one_line(shown_path(path))} instead", file=sys.stderr)
+    return path
 
 
 def _refuse(path: str, why: str, refused: set[str]) -> None:
