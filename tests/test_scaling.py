@@ -440,4 +440,4 @@ def test_privacy_shapes_in_linear_time(shape, sep):
         Redactor().learn(None, text).text(text)
 
     small, large = (sep.join([PRIVACY_SHAPES[shape]] * n) for n in (50, 500))
-    _assert_linear(scan, small, large, shape, limit=11, tries=4, batch=10)
+    _assert_linear(scan, small, large, shape, limit=11, tries=6, batch=10)
