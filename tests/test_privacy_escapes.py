@@ -109,6 +109,55 @@ FOUND = {
         "sshpass -p 'Qx7fakefake#9' ssh deploy@host",
         [(12, 25, "cli-password", "Qx7fakefake#9")],
         "sshpass -p '<redacted:cli-password>' ssh deploy@host"),
+    # shapes that leaked (issue: home paths and secret shapes; see tests/test_privacy_shapes.py)
+    "URL password without a user name": (
+        "redis://:S3cr3tPassw0rd@cache:6379/0",
+        [(9, 23, "basic-auth", "S3cr3tPassw0rd")],
+        "redis://:<redacted:basic-auth>@cache:6379/0"),
+    "URL password without a user name, escaped slashes": (
+        '{"url":"redis:\\/\\/:S3cr3tPassw0rd@cache:6379\\/0"}',
+        [(19, 33, "basic-auth", "S3cr3tPassw0rd")],
+        '{"url":"redis:\\/\\/:<redacted:basic-auth>@cache:6379\\/0"}'),
+    "?key= in a URL": (
+        "GET https://api.example.com/v1?key=AIzaK3y9fQ2mX7pL4vR8tW1nB6cZ0dE",
+        [(35, 66, "url-query-key", "AIzaK3y9fQ2mX7pL4vR8tW1nB6cZ0dE")],
+        "GET https://api.example.com/v1?key=<redacted:url-query-key>"),
+    "&api_key= then another parameter": (
+        "curl https://maps.example.com/geo?q=x&api_key=Q9w8E7r6T5y4U3i2O1p0&page=2#top",
+        [(46, 66, "keyword-secret", "Q9w8E7r6T5y4U3i2O1p0")],
+        "curl https://maps.example.com/geo?q=x&api_key=<redacted:keyword-secret>&page=2#top"),
+    "?token= at the end of a sentence": (
+        "Reset at https://x.io/reset?token=Zx81Lk29Pq73Mn46Vb05.",
+        [(34, 54, "url-query-key", "Zx81Lk29Pq73Mn46Vb05")],
+        "Reset at https://x.io/reset?token=<redacted:url-query-key>."),
+    "&client_secret= in JSON": (
+        '{"url":"https://x.io/o?id=7&client_secret=Zx81Lk29Pq73Mn46Vb05"}',
+        [(42, 62, "keyword-secret", "Zx81Lk29Pq73Mn46Vb05")],
+        '{"url":"https://x.io/o?id=7&client_secret=<redacted:keyword-secret>"}'),
+    "Authorization: Token": (
+        'curl -H "Authorization: Token 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e" https://api.example.com/',
+        [(30, 70, "token-auth-header", "9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e")],
+        'curl -H "Authorization: Token <redacted:token-auth-header>" https://api.example.com/'),
+    "Authorization: Token in a JSON header": (
+        '{"headers":{"Authorization":"Token 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e"}}',
+        [(35, 75, "token-auth-header", "9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e")],
+        '{"headers":{"Authorization":"Token <redacted:token-auth-header>"}}'),
+    "Authorization: Token token= (Rails)": (
+        'Authorization: Token token="9f8e7d6c5b4a3f2e1d0c9b8a"',
+        [(28, 52, "token-auth-header", "9f8e7d6c5b4a3f2e1d0c9b8a")],
+        'Authorization: Token token="<redacted:token-auth-header>"'),
+    "passphrase:": (
+        "passphrase: Hw7kP2xQ9vLm",
+        [(12, 24, "keyword-secret", "Hw7kP2xQ9vLm")],
+        "passphrase: <redacted:keyword-secret>"),
+    "PASSPHRASE=": (
+        "export GPG_PASSPHRASE=Hw7kP2xQ9vLm",
+        [(22, 34, "keyword-secret", "Hw7kP2xQ9vLm")],
+        "export GPG_PASSPHRASE=<redacted:keyword-secret>"),
+    '"passphrase": in JSON': (
+        '{"passphrase": "Hw7kP2xQ9vLm"}',
+        [(16, 28, "keyword-secret", "Hw7kP2xQ9vLm")],
+        '{"passphrase": "<redacted:keyword-secret>"}'),
 }
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import itertools
 import math
 import re
 
@@ -140,12 +139,14 @@ def _own(kind, label, needle, pattern, *, shown):
     return _Plugin(kind, label, "", (needle,), lazy(re.escape(needle)), shown=shown, own=lazy(pattern))
 
 
-def _own_secret(kind, label, needles, anchor, pattern, *, lower=False):
+def _own_secret(kind, label, needles, anchor, pattern, *, lower=False, by_needle=False):
     """A secret that detect-secrets (1.5) has no plugin for, in a context that names it:
     ``pattern`` (case-insensitive when ``lower``) matches the context with the secret in group 1,
-    which must pass the kind's check (see :func:`_own_secrets`); nothing of it is shown."""
+    which must pass the kind's check (see :func:`_own_secrets`); nothing of it is shown.
+    ``by_needle``: the candidate lines are those holding a needle (see :class:`_Plugin`)."""
     flags = re.I if lower else 0
-    return _Plugin(kind, label, "", tuple(needles), lazy(anchor, flags), lower, 0, own=lazy(pattern, flags))
+    return _Plugin(kind, label, "", tuple(needles), lazy(anchor, flags), lower, 0, by_needle,
+                   own=lazy(pattern, flags))
 
 
 #: Characters a token runs on with after its pattern's match (the value is taken to its end).
@@ -153,12 +154,21 @@ _TOKEN_CHARS = r"A-Za-z0-9_\-"
 
 
 _KEYWORDS = ("key", "pass", "pwd", "secret", "contrase", "token")
-#: The keywords of the detect-secrets keyword detector (``token`` is ours: :data:`_TOKEN_KEYWORD_RE`),
-#: with ``-`` allowed where it allows ``_`` (see :data:`_DASHED_KEYWORD_RE`).
+#: Keywords the detect-secrets keyword detector (1.5) lacks, read as its own: its regexes are
+#: compiled with them added to its keyword list (:func:`_keyword_regexes`; the detector's one
+#: setting, ``keyword_exclude``, can only take keywords out). ``passphrase: …``, ``passphrase=…``
+#: (an SSH or GPG key's, a wallet's).
+_MORE_KEYWORDS = ("pass_?phrase",)
+#: The keywords of the detect-secrets keyword detector (``token`` is ours: :data:`_TOKEN_KEYWORD_RE`)
+#: and :data:`_MORE_KEYWORDS`, with ``-`` allowed where it allows ``_`` (see :data:`_DASHED_KEYWORD_RE`).
 _DENYLIST = ("(?:api[_-]?key|auth[_-]?key|service[_-]?key|account[_-]?key|db[_-]?key|database[_-]?key|priv[_-]?key"
              "|private[_-]?key|client[_-]?key|db[_-]?pass|database[_-]?pass|key[_-]?pass|password|passwd|pwd|secret"
-             "|contrase)")
+             "|contrase|pass_?phrase)")
 _DENYLIST_RE = lazy(_DENYLIST, re.I)
+#: The names of a URL query parameter whose value may be a key (``key``, ``api_key``, ``apikey``,
+#: ``access_token``, ``token``, ``client_secret``…), from its ``?`` or ``&`` to its ``=``.
+_QUERY_NAME = r"[?&](?:(?:api|access|auth|client|private|secret)[_-]?)?(?:key|token|secret)="
+_QUERY_NEEDLES = ("key=", "token=", "secret=")
 PLUGINS: tuple[_Plugin, ...] = (
     _p("aws-access-key", "AWS access key", "aws.AWSKeyDetector", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
        r"A[3BCKS][0-9A-Z]{18}"),
@@ -187,7 +197,7 @@ PLUGINS: tuple[_Plugin, ...] = (
     _p("private-key", "private key", "private_key.PrivateKeyDetector", ("PRIVATE KEY", "PuTTY-User-Key"),
        r"PRIVATE KEY|PuTTY-User-Key", shown=0),
     _p("basic-auth", "password in a URL", "basic_auth.BasicAuthDetector", ("://",),
-       r"://[^\s/@:]+:[^\s/@]+@", shown=0),
+       r"://[^\s/@:]*:[^\s/@]+@", shown=0),
     _p("sendgrid-key", "SendGrid API key", "sendgrid.SendGridDetector", ("SG.",), r"SG\.", shown=3),
     _p("npm-token", "npm token", "npm.NpmDetector", ("_authToken",), r"_authToken", shown=4),
     _p("pypi-token", "PyPI token", "pypi_token.PypiTokenDetector", ("pypi-Ag",), r"pypi-Ag", shown=5),
@@ -209,6 +219,11 @@ PLUGINS: tuple[_Plugin, ...] = (
                 r"(?<![\w-])bearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)(?![\w~+/=-])", lower=True),
     _own_secret("basic-auth-header", "password in an Authorization header", ("basic",), r"basic\s",
                 r"(?<![\w-])basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=-])", lower=True),
+    # Django REST framework's token scheme (``Authorization: Token 9f8e…``; Rails' ``Token token="…"``)
+    _own_secret("token-auth-header", "token in an Authorization header", ("authorization",),
+                r"authorization['\"]?[ \t]*[:=][ \t]*['\"]?token\s",
+                r"(?<![\w-])authorization['\"]?[ \t]*[:=][ \t]*['\"]?token[ \t]+(?:token=['\"]?)?"
+                r"([A-Za-z0-9._~+/-]{16,}=*)(?![\w~+/=-])", lower=True, by_needle=True),
     _own_secret("cli-password", "password on a command line", ("mysql", "mariadb", "sshpass"),
                 r"mysql|mariadb|sshpass",
                 # mysql -pSECRET (attached: a lone -p prompts for it), sshpass -p SECRET
@@ -216,6 +231,11 @@ PLUGINS: tuple[_Plugin, ...] = (
                 r"|sshpass[ \t]+-p[ \t]*)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"\\;|&]+)"),
     _p("keyword-secret", "secret assigned to a keyword", "keyword.KeywordDetector", _KEYWORDS,
        f"{_DENYLIST}|token", lower=True, shown=0, flags=re.I, by_needle=True),
+    # a key or token in a URL's query string (``?key=…``, ``&api_key=…``, ``&token=…``), whose name
+    # the keyword detector does not read (``key``) or reads only up to the end of the line; after
+    # keyword-secret: a value both find is reported as that one
+    _own_secret("url-query-key", "key or token in a URL query string", _QUERY_NEEDLES, _QUERY_NAME,
+                _QUERY_NAME + r"([A-Za-z0-9._~%+/=-]*[A-Za-z0-9_~%+/=-])", lower=True, by_needle=True),
 )
 #: Each plugin's needles as ASCII bytes (to look for them in a text's byte form).
 _NEEDLE_BYTES = {p: tuple(n.encode("ascii") for n in p.needles) for p in PLUGINS}
@@ -234,8 +254,10 @@ _TOKEN_END_RE = lazy(r"[\s\"'`\\]")
 #: looks like a credential holding no ``${`` or ``$(`` (:func:`_url_password`): ``$`` starts a
 #: shell reference (``https://u:$TOKEN@host``), ``;`` ends a command. The others (``'(),``)
 #: stay excluded, as there: they end a token in code and prose; so do ``"`` and a backtick, which
-#: no URL holds (``"https://"+user+":"+pw+"@"+host`` is code, not a password).
-_BASIC_AUTH_RE = lazy(r"://[^:/?#\[\]@$'(),;\s\"`]+:([^:/?#\[\]@$'(),;\s\"`][^:/?#\[\]@'(),\s\"`]*)@")
+#: no URL holds (``"https://"+user+":"+pw+"@"+host`` is code, not a password). The user name may
+#: be empty (``redis://:S3cr3t@cache:6379/0``: Redis, which has no user before version 6, and
+#: its clients read the password so), which the detect-secrets pattern requires.
+_BASIC_AUTH_RE = lazy(r"://[^:/?#\[\]@$'(),;\s\"`]*:([^:/?#\[\]@$'(),;\s\"`][^:/?#\[\]@'(),\s\"`]*)@")
 #: ``api-key``, ``x-api-key``, ``private-key``, ``db-pass``…: keywords the detect-secrets keyword
 #: detector reads only with ``_`` or nothing between their words (``api_?key``).
 #: (Only before an assignment, as the detector reads them: a value spelt so stays as written.)
@@ -405,18 +427,22 @@ def _keyword_regexes() -> list[tuple[re.Pattern[str], int, Callable[[re.Pattern[
     :func:`_keyword_search` for a regex that starts with a keyword and the word it ends
     (``({keyword}|...)\\w*``), :func:`_semicolon_search` for the one of these that ends with a
     quoted value and ``;``, :func:`_quoted_search` for one that starts with a quoted value.
-    Compiled once (replacing a memo keyed by the ``id()`` of the detector's table); a regex not
-    spelt so is kept as it is."""
+    Its keyword list is read with :data:`_MORE_KEYWORDS` added. Compiled once (replacing a memo
+    keyed by the ``id()`` of the detector's table); a regex not spelt so is kept as it is."""
     if not _KEYWORD_REGEXES:
-        from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP, DENYLIST_REGEX, QUOTE, SECRET
+        from detect_secrets.plugins.keyword import (CONFIG_DENYLIST_REGEX_TO_GROUP, DENYLIST, DENYLIST_REGEX, QUOTE,
+                                                    SECRET)
 
+        listed = "|".join(DENYLIST)
         for regex, group in CONFIG_DENYLIST_REGEX_TO_GROUP.items():
             pattern = regex.pattern
             search = (_semicolon_search if pattern.startswith(DENYLIST_REGEX) and pattern.endswith(f"({SECRET})(\\2);")
                       else _keyword_search if pattern.startswith(DENYLIST_REGEX)
                       else _quoted_search if pattern.startswith(f"({QUOTE})({SECRET})(\\1)") else re.Pattern.search)
-            if _KEYWORD_SECRET in pattern:
-                regex = re.compile(pattern.replace(_KEYWORD_SECRET, _KEYWORD_SECRET_LINEAR), regex.flags)
+            pattern = pattern.replace(_KEYWORD_SECRET, _KEYWORD_SECRET_LINEAR).replace(
+                listed, "|".join((listed,) + _MORE_KEYWORDS))
+            if pattern != regex.pattern:
+                regex = re.compile(pattern, regex.flags)
             _KEYWORD_REGEXES.append((regex, group, search))
     return _KEYWORD_REGEXES
 
@@ -425,12 +451,13 @@ _KEYWORD_STARTS: dict[int, re.Pattern[str]] = {}
 
 
 def _keyword_start(flags: int) -> re.Pattern[str]:
-    """The keyword detector's keywords (``api_?key|...|password|...``) as a regex with ``flags``."""
+    """The keyword detector's keywords (``api_?key|...|password|...``) and :data:`_MORE_KEYWORDS`
+    as a regex with ``flags``."""
     rx = _KEYWORD_STARTS.get(flags)
     if rx is None:
         from detect_secrets.plugins.keyword import DENYLIST
 
-        rx = _KEYWORD_STARTS[flags] = re.compile("|".join(DENYLIST), flags)
+        rx = _KEYWORD_STARTS[flags] = re.compile("|".join(DENYLIST + _MORE_KEYWORDS), flags)
     return rx
 
 
@@ -771,8 +798,21 @@ def _basic_credentials(value: str) -> bool:
     return plain.isprintable() and ":" in plain and plain.partition(":")[2] != ""
 
 
+def _query_key(value: str) -> bool:
+    """A URL query parameter's value that reads as a key (:data:`_QUERY_NAME`): 16+ characters,
+    no path (``/`` or ``%2F``: an object's key, ``?key=uploads/2024/report.pdf``), no short part
+    between dots (a file name, a version), random-looking as a bearer token is
+    (:func:`_bearer_token`: ``?key=value``, ``?token=YOUR_TOKEN_HERE`` are none)."""
+    if len(value) < 16 or "/" in value or "%2f" in value.lower():
+        return False
+    if "." in value and min(len(part) for part in value.split(".")) < 8:
+        return False
+    return _bearer_token(value)
+
+
 #: The check a value must pass for each kind :func:`_own_secret` made.
-_OWN_CHECKS = {"bearer-token": _bearer_token, "basic-auth-header": _basic_credentials,
+_OWN_CHECKS = {"bearer-token": _bearer_token, "token-auth-header": _bearer_token, "url-query-key": _query_key,
+               "basic-auth-header": _basic_credentials,
                "cli-password": lambda v: _looks_like_credential(v)}
 
 
@@ -867,9 +907,22 @@ def _random_enough(body: str) -> bool:
     return classes >= 2 and _entropy(body) >= MIN_KEYWORD_ENTROPY
 
 
-def _trim(plugin: _Plugin, pos: int, value: str) -> tuple[int, str]:
+#: A URL query parameter's name, from its ``?`` or ``&`` to its ``=`` (searched for right before a
+#: keyword's value, in the 64 characters before it).
+_QUERY_PARAMETER_RE = lazy(r"[?&][\w-]{1,60}=\Z")
+#: Where a query parameter's value ends (``&``, ``#``: within a query a value spells them ``%26``, ``%23``).
+_QUERY_VALUE_END_RE = lazy("[&#]")
+
+
+def _trim(plugin: _Plugin, pos: int, value: str, line: str) -> tuple[int, str]:
+    """The secret of a plugin's match at ``pos`` of ``line``: a keyword's value (or an npm token)
+    up to the end of its token, without closing punctuation, and a query parameter's
+    (``?api_key=…&page=2``) up to the next parameter; an Azure key without its ``AccountKey=``."""
     if plugin.kind in ("keyword-secret", "npm-token"):
         value = _TOKEN_END_RE.split(value, 1)[0].rstrip(".,;:)]}>")
+        if plugin.kind == "keyword-secret" and ("&" in value or "#" in value) \
+                and _QUERY_PARAMETER_RE.search(line, max(0, pos - 64), pos):
+            value = _QUERY_VALUE_END_RE.split(value, 1)[0]
     elif plugin.kind == "azure-storage-key" and value.startswith("AccountKey="):
         pos, value = pos + len("AccountKey="), value[len("AccountKey="):]
     return pos, value
@@ -973,7 +1026,7 @@ def _line_secrets_found(plugin: _Plugin, line: str, base: int) -> Iterator[Secre
         walked = (-1, -1)           # (from, to): line[from:to] is a run read to its end
         first: dict[int, int] = {}  # run end -> start of the first value found ending there
     for pos, value in _matches(plugin, line):
-        pos, value = _trim(plugin, pos, value)
+        pos, value = _trim(plugin, pos, value, line)
         if not value:
             continue
         if run is not None:
@@ -1531,19 +1584,49 @@ _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest
 #: cut at the first non-ASCII letter, most of it was left unredacted) or, starting with a letter of
 #: another script, the whole word (``C:\\Users\\李明``); a Latin name ends at a CJK letter
 #: (``/home/alice文件``, "alice's file"). ``home`` and ``Users`` are matched in ASCII case only (no
-#: ``ſ`` read as ``s``).
+#: ``ſ`` read as ``s``). After its first character a name also holds (see :data:`_NAME_MORE`) an
+#: ``@`` (a domain account) and, a Latin one, an apostrophe (``O'Brien``) and words after blanks
+#: before a separator (``John Smith``, see :data:`_NAME_WORDS`).
 #: The characters of a Latin-script user name (ASCII letters and digits, ``_``, Latin-1 and Latin
 #: Extended letters, Vietnamese): see :data:`HOME_RE`.
 _LATIN = "A-Za-z0-9_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
+#: The letters of :data:`_LATIN` (no digit, no ``_``).
+_LATIN_LETTERS = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
 #: Marks that continue a user name, which ``\\w`` does not read: combining diacritics (a name in
 #: decomposed form, as macOS file names are: ``Ju\u0308rgen``), the Cyrillic, Hebrew, Arabic, Indic
 #: (Devanagari to Sinhala, whole blocks: vowel signs, viramas) and Thai signs, zero-width (non-)joiners.
 _MARKS = ("\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0900-\u0dff"
           "\u0e31-\u0e4e\u200c\u200d")
+#: What a user name holds besides its characters, never as its last one: ``@`` before a name
+#: character (a domain account, as SSSD names AD users, ``/home/user@corp``; Windows and AD
+#: accounts allow it, ``C:\\Users\\user@corp``) and, in a Latin name, an apostrophe (ASCII or
+#: U+2019) before two letters (``/home/O'Brien``; not a possessive, ``/home/alice's files``, nor
+#: a closing quote, ``'/home/alice'``).
+_NAME_MORE = {"latin": f"|@(?=[{_LATIN}])|['\u2019](?=[{_LATIN_LETTERS}]{{2}})", "other": r"|@(?=\w)"}
+#: A Latin user name's characters after its first (possessive: a name is read to its end, never
+#: backtracked into).
+_LATIN_REST = f"(?:[.{_LATIN}{_MARKS}-]{_NAME_MORE['latin']})*+"
+_LATIN_NAME = f"[{_LATIN}]{_LATIN_REST}"
+#: The first letter of a capitalised word of a name (an upper-case ASCII or Latin-1 letter, or any
+#: letter of Latin Extended, whose cases alternate: ``Łukasz``), matched in its case (``re.I``
+#: reads ``s`` as ``ſ``, U+017F).
+_CAPITAL = "(?-i:[A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u024f\u1e00-\u1eff])"
+#: Folders every account's home holds (Windows, macOS; a dot folder, ``.ssh``, ``.config``).
+_HOME_FOLDERS = (r"(?:Desktop|Documents|Downloads|AppData|Pictures|Music|Videos|Movies|Library|OneDrive"
+                 r"|Favorites|Contacts|Links|Searches|Saved Games|\.\w+)")
+#: Words after blanks in a user name (macOS makes an account's folder from its full name,
+#: ``/Users/John Smith``; Windows from the account name, ``C:\\Users\\John Smith``; an AD account
+#: read by SSSD keeps its blank, ``/home/John Smith``): one or two (``Mary Jane Watson``), each a
+#: blank and a Latin name, taken only where the path goes on: a separator follows them before any
+#: other blank, and they are capitalised as a person's names are (``C:\\Users\\John Smith\\x``),
+#: or one of :data:`_HOME_FOLDERS` follows the separator (``C:\\Users\\john smith\\Documents``).
+#: Prose goes on with a blank (``/home/alice and bob``) or in lower case (``/home/alice and/or bob``).
+_NAME_WORDS = (f"(?:(?:[ ]{_CAPITAL}{_LATIN_REST}){{1,2}}+(?={SEP})"
+               f"|(?:[ ]{_LATIN_NAME}){{1,2}}+(?={SEP}{_HOME_FOLDERS}(?![{_LATIN}{_MARKS}-])))?")
 HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
                      + r")|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
-                     + r"(?P<user>(?(root)root|(?:[" + _LATIN + r"][." + _LATIN + _MARKS + r"-]*(?![" + _LATIN
-                     + _MARKS + r"-])|[^\W\x00-\u024f][\w." + _MARKS + r"-]*(?![\w" + _MARKS + r"-]))))", re.I)
+                     + r"(?P<user>(?(root)root|(?:" + _LATIN_NAME + r"(?![" + _LATIN + _MARKS + r"-])" + _NAME_WORDS
+                     + r"|[^\W\x00-\u024f](?:[\w." + _MARKS + r"-]" + _NAME_MORE["other"] + r")*+)))", re.I)
 _ABSOLUTE_RE = lazy(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
 
 
@@ -1566,8 +1649,10 @@ def skip_home_paths(text: str, found: list[HomePath], skip: re.Pattern[str] | No
 
 def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
     """Every home path of ``text`` (no skip), sorted by position: as written, and in JSON
-    strings that spell characters as ``\\uXXXX`` (read decoded, reported at their escaped span;
-    a path found as written too is not found twice)."""
+    strings that spell characters as ``\\uXXXX`` (read decoded, reported at their escaped span).
+    Where two overlap, the earlier one is kept, then the longer: a path found decoded as well as
+    written is found once, as written, unless its decoded spelling reads further (a user name
+    spelt with an escape, ``/home/J\\u00fcrgen``, whose spelling as written ends at ``J``)."""
     low = _folded(text) if folded is None else folded
     # lower() can change the length (rare letters): then no offsets from it
     out = _home_paths_slow(text) if len(low) != len(text) else _home_paths_fast(text, low)
@@ -1576,24 +1661,21 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
         if lines.lines:
             dec = lines.text
             dlow = _folded(dec)
-            spans = []
+            # (start, -end, 0 for a path as written, 1 decoded, the path at its span in ``text``)
+            spans = [(h.start, -h.end, 0, h) for h in out]
             for h in _home_paths_fast(dec, dlow) if len(dlow) == len(dec) else _home_paths_slow(dec):
                 span = lines.span(h.start, h.end)
                 if span is not None:
-                    spans.append((span[0], -span[1], h))
-            spans.sort(key=lambda x: x[:2])
-            # not one overlapping a path found as written, nor one found before (the same path
-            # decoded once and twice): sorted by start, so an overlap is with the furthest end so far
-            starts = [h.start for h in out]
-            reach = list(itertools.accumulate((h.end for h in out), max))
+                    spans.append((span[0], -span[1], 1, HomePath(span[0], span[1], h.user, h.text)))
+            spans.sort(key=lambda x: x[:3])
+            # not one overlapping one kept before it (the same path decoded once and twice, or
+            # found as written too): sorted by start, so an overlap is with the last one kept
+            out = []
             last_end = -1
-            for start, neg_end, h in spans:
-                k = bisect.bisect_left(starts, -neg_end)
-                if start < last_end or (k and reach[k - 1] > start):
-                    continue
-                out.append(HomePath(start, -neg_end, h.user, h.text))
-                last_end = -neg_end
-            out.sort(key=lambda h: h.start)
+            for start, neg_end, _, h in spans:
+                if start >= last_end:
+                    out.append(h)
+                    last_end = -neg_end
     return out
 
 

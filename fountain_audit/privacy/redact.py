@@ -55,8 +55,12 @@ _TWO_SEPARATORS = re.compile(SEP + SEP)
 #: A URL scheme ending just before ``//`` (then the user name after it is a URL's, not a path's).
 _URL_SCHEME = re.compile(r"(?<![A-Za-z0-9+.-])(?:https?|s?ftps?|ssh|git|svn|wss?|smb|ldaps?|mongodb(?:\+srv)?"
                          r"|postgres(?:ql)?|mysql|redis|amqps?|s3):$", re.IGNORECASE)
-#: A path segment's characters, up to a separator or anything else.
-_SEGMENT_RUN = re.compile(r"[\w.$ -]*")
+#: A path segment's characters, up to a separator or anything else (those a user name may hold,
+#: ``@`` and apostrophes among them: see :data:`~fountain_audit.privacy.detect.HOME_RE`).
+_SEGMENT_RUN = re.compile(r"[\w.$ @'\u2019-]*")
+#: Where a user name may end inside a segment (a blank, ``$``, ``@``, an apostrophe: ``alice``
+#: in ``alice@corp`` or ``alice's``).
+_NAME_ENDS = frozenset("$ @'\u2019")
 
 
 class Replacement(NamedTuple):
@@ -202,9 +206,11 @@ class Redactor:
     def _user_paths(self, s: str) -> Iterator[tuple[int, int]]:
         """``(start, end)`` of each path in ``s`` that names a known user (any capitals) in one
         of its first seven segments, up to the end of that name: ``/srv/alice``, ``C:\\Users\\Bob``.
-        A name ends where no ``[\\w.-]`` follows it. Each path start is read once, and a name
-        is looked up in a set: linear however many users the session names (an alternation of
-        every name, tried at every character, took 50 s for 20,000 of them)."""
+        A name ends where no ``[\\w.-]`` follows it: the longest known one ending at one of
+        :data:`_NAME_ENDS` or at the segment's end (``D:\\John Smith``, ``/srv/bob@corp``). Each
+        path start is read once, and a name is looked up in a set: linear however many users the
+        session names (an alternation of every name, tried at every character, took 50 s for
+        20,000 of them)."""
         users, last = self._folded_users, -1
         n = len(s)
         for m in _PATH_START.finditer(s):
@@ -218,9 +224,10 @@ class Redactor:
             for _ in range(7):
                 run = _SEGMENT_RUN.match(s, pos)
                 seg_end = run.end()
-                # a name ends at a `$`, a blank or the segment's end (no [\w.-] after it)
-                ends = [k for k in range(pos + 1, min(seg_end, pos + 256)) if s[k] in "$ "] + [seg_end]
-                found = next((e for e in ends if s[pos:e].lower() in users), None)
+                # a name ends at one of _NAME_ENDS or the segment's end (no [\w.-] after it); the
+                # longest known one is taken (`john smith` rather than `john`, `bob@corp` than `bob`)
+                ends = [k for k in range(pos + 1, min(seg_end, pos + 256)) if s[k] in _NAME_ENDS] + [seg_end]
+                found = next((e for e in reversed(ends) if s[pos:e].lower() in users), None)
                 if found is not None:
                     last = found
                     yield m.start(1), found

@@ -8,10 +8,12 @@ GitLab, Slack, Stripe, OpenAI, Anthropic (`sk-ant-api03-`…), Google API keys (
 Hugging Face (`hf_`…), SendGrid, npm,
 PyPI, Twilio, Mailchimp, Discord, Telegram and Square tokens, Azure storage keys, JSON Web
 Tokens, private key blocks, passwords in URLs (`https://user:password@host`, also with `$` or
-`;` inside the password) and values assigned to a secret-sounding keyword (`password: …`,
-`"api_key": "…"`, `"api-key": "…"`, `SECRET=…`, and names ending in `token`: `"token": "…"`,
-`GITHUB_TOKEN=…`) that look like credentials (one token of 8+ characters, mixed character
-classes, high entropy); `Authorization: Bearer …` and `Authorization: Basic …` credentials;
+`;` inside the password, and without a user name: `redis://:password@host`) and values assigned
+to a secret-sounding keyword (`password: …`, `passphrase: …`, `"api_key": "…"`, `"api-key": "…"`,
+`SECRET=…`, and names ending in `token`: `"token": "…"`, `GITHUB_TOKEN=…`) that look like
+credentials (one token of 8+ characters, mixed character classes, high entropy);
+`Authorization: Bearer …`, `Authorization: Token …` and `Authorization: Basic …` credentials;
+random-looking keys and tokens in a URL's query string (`?key=…`, `&api_key=…`, `&token=…`);
 passwords on a command line (`mysql -pSECRET`, `sshpass -p SECRET`).
 
 Lines holding JSON escapes are also read decoded (`\\"`, `\\/`, `\\\\`, `\\uXXXX`, …, again

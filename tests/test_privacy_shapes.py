@@ -1,0 +1,227 @@
+"""Home paths and secret shapes that leaked through lint, ``redact`` and ``--redact``:
+
+1. a user name spelt with a JSON escape in a tool note's arguments (``/home/J\\u00fcrgen``): the
+   spelling as written (``/home/J``) won over the decoded one, and ``ürgen`` was left in place;
+2. user names holding ``@`` (``user@corp``), an apostrophe (``O'Brien``) or a blank (``John
+   Smith``) were cut there; prose after a name (``/home/alice and bob``) must stay prose;
+3. secrets no detector read: a URL password without a user name (``redis://:…@``), a key in a
+   URL's query string (``?key=…``, ``&token=…``), ``Authorization: Token …`` (Django REST
+   framework) and ``passphrase: …``.
+
+Each with its exact span, V1xx line and column, and redacted text; and what must stay silent."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from fountain_audit.lint.linter import Selection, lint_text
+from fountain_audit.privacy.detect import find_home_paths, find_secrets
+from fountain_audit.privacy.redact import Redactor, redact_session, redact_text
+
+HEAD = ("Title: T\nAuthor: ALICE\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+        "Harvey and ALICE are in chat mode. Model: LLAMA.\n\n")
+
+
+def session(user_line: str, tool_args: str) -> str:
+    """A chat session: ALICE's line (line 9) and a tool note with ``tool_args`` (line 14)."""
+    return (HEAD + f"ALICE\n{user_line}\n\nHARVEY\nForwarding to LLAMA.\n\n"
+            f"[[tool: read_file({tool_args}) — ok]]\n\nLLAMA\nDone.\n\nTHE END.\n")
+
+
+def findings(text: str, code: str) -> list[tuple[int, int, int, int, str]]:
+    return [(d.line, d.column, d.end_line, d.end_column, d.message)
+            for d in lint_text(text, "s.spmd", Selection.build(select=[code]))]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fountain_audit", *args], capture_output=True, text=True)
+
+
+# --------------------------------------------------------------------------- 1. escaped user names
+
+#: The 6 characters backslash, u, 0, 0, f, c: ``ü`` as JSON spells it.
+ESCAPED = '{"path":"/home/J\\u00fcrgen/a.go"}'
+
+
+def test_an_escaped_user_name_is_one_finding_over_the_whole_name():
+    text = session("Read my file.", ESCAPED)
+    assert text.splitlines()[13][27:44] == "/home/J\\u00fcrgen"
+    assert findings(text, "V102") == [
+        (14, 28, 14, 45, "home directory path /home/Jürgen names a user account")]
+
+
+def test_an_escaped_user_name_is_redacted_whole_in_the_copy(tmp_path):
+    out = redact_session(session("Read my file.", ESCAPED))
+    assert out.problem is None and out.counts.home == 1
+    assert out.text.splitlines()[13] == '[[tool: read_file({"path":"<home>/a.go"}) — ok]]'
+
+
+def test_an_escaped_user_name_is_redacted_whole_in_dump(tmp_path):
+    path = tmp_path / "s.spmd"
+    path.write_text(session("Read my file.", ESCAPED), encoding="utf-8")
+    r = cli("dump", "--redact", str(path))
+    assert r.returncode == 0, r.stderr
+    (record,) = json.loads(r.stdout)["records"]
+    assert record["arguments"] == {"path": "<home>/a.go"}
+    assert record["arguments_text"] == '{"path":"<home>/a.go"}'
+    assert "rgen" not in r.stdout
+
+
+@pytest.mark.parametrize("text, found", [
+    ('{"path":"/home/J\\u00fcrgen/a.go"}', [(9, 26, "Jürgen")]),
+    ('{"path":"C:\\\\Users\\\\J\\u00fcrgen\\\\a.go"}', [(9, 31, "Jürgen")]),
+    ('{"path":"\\/home\\/J\\u00fcrgen\\/a.go"}', [(9, 28, "Jürgen")]),
+    ('{"path":"/home/O\\u0027Brien/a"}', [(9, 27, "O'Brien")]),
+    ('{"path":"/home/bob/a","x":"\\u00fc"}', [(9, 18, "bob")]),  # as written: found once
+])
+def test_the_decoded_spelling_wins_where_it_reads_further(text, found):
+    assert [(h.start, h.end, h.user) for h in find_home_paths(text)] == found
+
+
+# --------------------------------------------------------------------------- 2. what a user name holds
+
+@pytest.mark.parametrize("text, found", [
+    ("See /home/user@corp/a.go", [(4, 19, "user@corp")]),
+    ("C:\\Users\\user@corp\\x.txt", [(0, 18, "user@corp")]),
+    ("/home/alice@corp.example.com/x", [(0, 28, "alice@corp.example.com")]),
+    ("cat /home/O'Brien/b.go", [(4, 17, "O'Brien")]),
+    ("cat /Users/O\u2019Brien/b.go", [(4, 18, "O\u2019Brien")]),
+    ("C:\\Users\\John Smith\\Documents\\x.txt", [(0, 19, "John Smith")]),
+    ("open /Users/John Smith/c.go", [(5, 22, "John Smith")]),
+    ("/Users/Mary Jane Watson/c.go", [(0, 23, "Mary Jane Watson")]),
+    ("/Users/Łukasz Żak/x", [(0, 17, "Łukasz Żak")]),
+    ("C:\\Users\\john smith\\Documents\\x", [(0, 19, "john smith")]),  # lower case: a home folder follows
+    ("/home/jane doe/.ssh/id_ed25519", [(0, 14, "jane doe")]),
+    ('{"p":"C:\\\\Users\\\\John Smith\\\\AppData\\\\x"}', [(6, 27, "John Smith")]),
+    # the other side: prose goes on after the name
+    ("/home/alice and bob.", [(0, 11, "alice")]),
+    ("/Users/alice and bob.", [(0, 12, "alice")]),
+    ("/home/alice and/or bob", [(0, 11, "alice")]),  # lower case, no home folder after the separator
+    ("/Users/Bob Went home", [(0, 10, "Bob")]),  # no separator after the words
+    ("/Users/a B C D/x", [(0, 8, "a")]),  # three words after the name: prose
+    ("C:\\Users\\john smith\\x.txt", [(0, 13, "john")]),
+    ("/home/alice's files", [(0, 11, "alice")]),  # a possessive
+    ("cat '/home/alice' now", [(5, 16, "alice")]),  # a closing quote
+    ("'/home/alice'x", [(1, 12, "alice")]),
+    ("mail /home/alice@ now", [(5, 16, "alice")]),
+    ("/home/alice @corp", [(0, 11, "alice")]),
+    ("C:\\Users\\Default User\\NTUSER.DAT and C:\\Users\\All Users\\x", []),  # shared profiles, read whole
+])
+def test_user_names_holding_at_signs_apostrophes_and_blanks(text, found):
+    assert [(h.start, h.end, h.user) for h in find_home_paths(text)] == found
+
+
+def test_home_paths_with_such_names_are_flagged_and_redacted_whole():
+    line = ("See /home/user@corp/a.go, C:\\Users\\John Smith\\Documents\\x.txt, /home/O'Brien/b.go "
+            "and /home/alice and bob.")
+    text = session(line, '{"path":"/Users/John Smith/c.go"}')
+    assert findings(text, "V102") == [
+        (9, 5, 9, 20, "home directory path /home/user@corp names a user account"),
+        (9, 27, 9, 46, "home directory path C:\\Users\\John Smith names a user account"),
+        (9, 64, 9, 77, "home directory path /home/O'Brien names a user account"),
+        (9, 87, 9, 98, "home directory path /home/alice names a user account"),
+        (14, 28, 14, 45, "home directory path /Users/John Smith names a user account")]
+    out = redact_session(text)
+    assert out.problem is None and out.counts.home == 5
+    lines = out.text.splitlines()
+    assert lines[8] == "See <home>/a.go, <home>\\Documents\\x.txt, <home>/b.go and <home> and bob."
+    assert lines[13] == '[[tool: read_file({"path":"<home>/c.go"}) — ok]]'
+
+
+def test_a_learnt_user_name_with_an_at_sign_or_a_blank_is_redacted_in_other_paths():
+    red = Redactor().learn(None, "cd /home/user@corp/x and C:\\Users\\John Smith\\y and /home/bob/z")
+    assert red.users == {"user@corp", "John Smith", "bob"}
+    assert red.text("D:\\work\\user@corp\\notes.txt, //srv/John Smith/doc, \\\\fs\\bob@corp\\q") == (
+        "<home>\\notes.txt, <home>/doc, <home>@corp\\q")
+    assert Redactor().learn(None, "/home/bob/z and /home/bob@corp/x").text("/srv/bob@corp/q") == "<home>/q"
+
+
+# --------------------------------------------------------------------------- 3. secret shapes
+
+# (Each shape's exact span and redacted text: FOUND in tests/test_privacy_escapes.py.)
+
+
+@pytest.mark.parametrize("text", [
+    "https://api.example.com/v1?key=value&token=YOUR_TOKEN_HERE&secret=xxxxxxxxxxxxxxxxxxxx",
+    "?key=uploads/2024/report.pdf&token=abcdefghijklmnopqrstuv&key=abc123&token=1234567890123456",
+    "https://x.io/?key=v1.2.3.4.5.6.7.8.9.10.11.12&key=report-2024-final.pdf",
+    "Use Token based authentication: Token auth is simple.",
+    "Authorization: Token <your-token> or Authorization: Token YOUR_API_TOKEN_HERE",
+    "passphrase: correct horse battery staple",
+    "the passphrase is required; passphrase=changeme",
+    "http://:8080/x and redis://cache:6379/0",
+])
+def test_text_that_holds_none_of_these_secrets(text):
+    assert find_secrets(text) == []
+    assert redact_text(text, paths=False) == text
+
+
+TOOL_ARGS = ('{"url":"redis://:S3cr3tPassw0rd@cache:6379/0",'
+             '"endpoint":"https://api.example.com/v1?key=AIzaK3y9fQ2mX7pL4vR8tW1nB6cZ0dE",'
+             '"headers":{"Authorization":"Token 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e"}}')
+USER_LINE = "My key passphrase=Hw7kP2xQ9vLm, reset link https://x.io/reset?token=Zx81Lk29Pq73Mn46Vb05."
+LEAKS = ("S3cr3tPassw0rd", "AIzaK3y9fQ2mX7pL4vR8tW1nB6cZ0dE", "9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e",
+         "Hw7kP2xQ9vLm", "Zx81Lk29Pq73Mn46Vb05")
+
+
+def test_v101_flags_each_shape_at_its_line_and_column():
+    text = session(USER_LINE, TOOL_ARGS)
+    lines = text.splitlines()
+    assert (lines[8][18:30], lines[8][68:88]) == ("Hw7kP2xQ9vLm", "Zx81Lk29Pq73Mn46Vb05")
+    assert (lines[13][35:49], lines[13][107:138], lines[13][174:214]) == LEAKS[:3]
+    tail = " in the session: …({}); revoke it and share only a redacted copy"
+    assert findings(text, "V101") == [
+        (9, 19, 9, 31, "secret assigned to a keyword (keyword-secret)" + tail.format("12 chars")),
+        (9, 69, 9, 89, "key or token in a URL query string (url-query-key)" + tail.format("20 chars")),
+        (14, 36, 14, 50, "password in a URL (basic-auth)" + tail.format("14 chars")),
+        (14, 108, 14, 139, "key or token in a URL query string (url-query-key)" + tail.format("31 chars")),
+        (14, 175, 14, 215, "token in an Authorization header (token-auth-header)" + tail.format("40 chars"))]
+
+
+def test_redact_copy_of_each_shape():
+    out = redact_session(session(USER_LINE, TOOL_ARGS))
+    assert out.problem is None and out.counts.secrets == 5
+    lines = out.text.splitlines()
+    assert lines[8] == ("My key passphrase=<redacted:keyword-secret>, reset link "
+                        "https://x.io/reset?token=<redacted:url-query-key>.")
+    assert lines[13] == ('[[tool: read_file({"url":"redis://:<redacted:basic-auth>@cache:6379/0",'
+                         '"endpoint":"https://api.example.com/v1?key=<redacted:url-query-key>",'
+                         '"headers":{"Authorization":"Token <redacted:token-auth-header>"}}) — ok]]')
+
+
+@pytest.mark.parametrize("args", [["dump", "--redact"], ["dump", "--turns", "--redact"],
+                                  ["show", "--redact", "--format", "json"], ["show", "--redact"]])
+def test_no_redacted_output_holds_these_secrets(tmp_path, args):
+    path = tmp_path / "s.spmd"
+    path.write_text(session(USER_LINE, TOOL_ARGS), encoding="utf-8")
+    extra = ["t1", "t1.tool1", "L9", "L14"] if args[0] == "show" else []
+    plain = cli(*[a for a in args if a != "--redact"], str(path), *extra)
+    assert [s for s in LEAKS if s in plain.stdout], plain.stderr  # (the output shows them unredacted)
+    r = cli(*args, str(path), *extra)
+    assert r.returncode == 0, r.stderr
+    assert [s for s in LEAKS if s in r.stdout] == [], r.stdout
+    assert "<redacted:url-query-key>" in r.stdout and "<redacted:token-auth-header>" in r.stdout
+
+
+def test_fast_home_path_search_answers_as_the_whole_pattern_for_the_new_name_characters():
+    """``_home_paths_fast`` finds what ``HOME_RE.finditer`` finds on random texts of path parts
+    and the characters a name may now hold (``@``, apostrophes, blanks before words and home
+    folders)."""
+    import random
+
+    from fountain_audit.privacy.detect import _folded, _home_paths_fast, _home_paths_slow
+
+    parts = ["/home/", "/Users/", "C:\\Users\\", "\\/home\\/", "/", "\\", "alice", "Jürgen", "李明", "@", "'",
+             "\u2019", " ", "Smith", "Documents", "and", "Br", ".", "-", "x", "users", "home", "\u017f"]
+    rnd = random.Random(11)
+    found = 0
+    for _ in range(20_000):
+        t = "".join(rnd.choice(parts) for _ in range(rnd.randint(1, 12)))
+        fast = [(h.start, h.end, h.user) for h in _home_paths_fast(t, _folded(t))]
+        assert fast == [(h.start, h.end, h.user) for h in _home_paths_slow(t)], t
+        found += len(fast)
+    assert found > 8_000
