@@ -132,11 +132,14 @@ def directives(document: Document, in_speech: dict[int, tuple[str, bool]] | None
     boneyard from its cue to the next scene heading, past notes, stats lines and transitions) is
     not applied: a speech is recorded verbatim, so it may come from a model (a reply could
     switch off the checks of the file it is recorded in, or the secret rule for the tool note
-    after it); it suppresses nothing and has an ``error`` (A102 reports it). So has a
+    after it); it suppresses nothing and has an ``error`` (A102 reports it). So has one that
+    does not start a paragraph (no blank line before it, nor the file's start, nor a comment
+    that does: it may be the text of the line above, a cue's first line), and a
     ``disable-file`` between the offsets ``scenes`` (as
     :meth:`fountain_audit.model.session.Session.scenes_span` gives them: where a recording's
-    scenes run, and its replies): it covers the whole file, so it stands before the first scene
-    heading or after ``THE END.``, where no reply is recorded.
+    scenes run, and its replies, which may write ``THE END.`` too): it covers the whole file,
+    so it stands before the first scene heading. An ``enable`` applies wherever it stands: it
+    can only turn checks back on.
 
     Linear in the number of nodes and directives: a ``disable-next`` looks only at the
     blank lines after it; an ``enable`` ends the open ``disable`` regions it names through an
@@ -165,7 +168,7 @@ def directives(document: Document, in_speech: dict[int, tuple[str, bool]] | None
         if not isinstance(node, Boneyard):
             fresh = isinstance(node, Blank)
             continue
-        starts_paragraph, fresh = fresh, fresh
+        starts_paragraph = fresh  # (and the node after this comment does if it does)
         raw = node.render()
         if not _PREFIX_RE.search(raw):
             continue
@@ -177,29 +180,28 @@ def directives(document: Document, in_speech: dict[int, tuple[str, bool]] | None
             d = Directive(m.group("verb"), m.group(0), node.line, node.column, codes, error=err, selectors=parts)
         d.end_line, d.end_column = node.end_line, node.end_column
         written = in_speech.get(node.offset) if in_speech else None
+        why = None  # why it cannot apply where it stands (then it is invalid)
+        misspelt = f" ({d.error})" if d.error else ""  # (a misspelt verb, an unknown rule)
         if d.verb == "enable" and not d.error:
             pass  # (anywhere: it can only turn checks back on)
         elif not starts_paragraph:
-            misspelt = f" ({d.error})" if d.error else ""
-            d.verb, d.codes = "invalid", None
-            d.error = ("not after a blank line: it goes on from the line above, whose text it may be (a cue's first "
-                       "line, a reply's); a directive stands after a blank line" + misspelt)
+            why = ("not after a blank line: it goes on from the line above, whose text it may be (a cue's first "
+                   "line, a reply's); a directive stands after a blank line" + misspelt)
         elif written is not None:
             speaker, reply = written
-            misspelt = f" ({d.error})" if d.error else ""  # (a misspelt verb, an unknown rule)
-            d.verb, d.codes = "invalid", None
             where = (f"inside what {speaker}'s speech may have written (recorded verbatim, it may come from a "
                      "model; a reply's text runs on to the next scene heading)" if reply else
                      f"inside {speaker}'s input (recorded verbatim, it may hold text pasted from anywhere; it runs "
                      "to HARVEY's forwarding line)")
-            d.error = (where + ": session text, not a directive; put it where no speech runs (after a scene's "
-                       "description or HARVEY's forwarding line, or before the title page), or use per-file-ignores "
-                       "or a baseline" + misspelt)
+            why = (where + ": session text, not a directive; put it where no speech runs (after a scene's "
+                   "description or HARVEY's forwarding line, or before the title page), or use per-file-ignores "
+                   "or a baseline" + misspelt)
         elif d.verb == "disable-file" and scenes is not None and scenes[0] <= node.offset < scenes[1]:
-            d.verb, d.codes = "invalid", None
-            d.error = ("disable-file after the first scene heading, where replies are recorded (a reply may have "
-                       "written it, THE END. too): put it before the first scene heading (or the title page), or use "
-                       "per-file-ignores or a baseline")
+            why = ("disable-file after the first scene heading, where replies are recorded (a reply may have "
+                   "written it, THE END. too): put it before the first scene heading (or the title page), or use "
+                   "per-file-ignores or a baseline")
+        if why is not None:
+            d.verb, d.codes, d.error = "invalid", None, why
         if d.verb == "disable-file":
             d.first, d.last = 1, last_line
         elif d.verb == "disable-next":

@@ -183,6 +183,8 @@ class _Names:
         self.in_turns: set[tuple[str, str]] = set()  # nodes a turn or a [[model switch:]] names
 
     def add(self, node: tuple[str, str], source: str | None = None) -> None:
+        """Add ``node``, named by a turn (``source`` ``None``) or where ``source`` says (a note's
+        or scene's label, kept once each, in order)."""
         self.parent.setdefault(node, node)
         if source is None:
             self.in_turns.add(node)
@@ -192,6 +194,7 @@ class _Names:
                 where.append(source)
 
     def find(self, node: tuple[str, str]) -> tuple[str, str]:
+        """The root of ``node``'s set (the first-added name of the model); compresses the path."""
         root = node
         while self.parent[root] != root:
             root = self.parent[root]
@@ -200,11 +203,13 @@ class _Names:
         return root
 
     def union(self, a: tuple[str, str], b: tuple[str, str]) -> None:
+        """Tie ``a`` and ``b`` (the file records them as one model: an id and its cue)."""
         ra, rb = self.find(a), self.find(b)
         if ra != rb:
             self.parent[rb] = ra
 
     def entries(self) -> list[ModelEntry]:
+        """One :class:`ModelEntry` per set, in order of first appearance."""
         out: dict[tuple[str, str], ModelEntry] = {}
         in_turns: set[tuple[str, str]] = set()  # the roots of the models a turn names
         for node in self.parent:

@@ -75,8 +75,9 @@ SEVERITY = Severity.ERROR
 SINCE = "1.2"
 SCOPE = SESSION_LIKE
 
-#: The starts of a scene heading's line (after a line break), the cheap test before reading lines.
-_STARTS = ("\nINT", "\nEXT", "\nI/E", "\nINT./EXT", "\n.", "\nint", "\next")
+#: The starts of a Harvey scene heading's line (after a line break; the recorder writes `INT.`/`EXT.`,
+#: a lower-case one is read too): the cheap test before reading the boneyard's lines.
+_STARTS = ("\nINT", "\nEXT", "\nI/E", "\nint", "\next")
 
 
 def check(ctx):

@@ -190,7 +190,9 @@ def check_scene(ctx, scene):
     for speech in scene.speeches:
         for node in speech.continuation:
             if isinstance(node, Note) and (found := _check(ctx, node)):
-                out = [*(out or ()), *found]
+                if out is None:
+                    out = []
+                out.extend(found)
     return out
 
 
