@@ -545,6 +545,15 @@ def test_redact_of_a_directory_writes_each_copy_under_the_folder(tmp_path):
         assert VALUES["github"] not in copy and "<redacted:github-token>" in copy
     assert sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*") if p.is_file()) \
         == ["a.spmd", "sub/b c.fountain"]
+    # into a folder that exists (the second run, or one made first)
+    r = cli("redact", str(d), "-o", str(tmp_path / "out"))
+    assert r.returncode == 2 and "Invalid value" not in r.stderr
+    assert "<redacted:github-token>" in (tmp_path / "out" / "a.spmd").read_text(encoding="utf-8")
+    # the copy of one file is not written over a folder
+    r = cli("redact", str(d / "a.spmd"), "-o", str(tmp_path / "out"))
+    assert (r.returncode, r.stderr.splitlines()[-1]) == (2, f"Error: {tmp_path / 'out'}: a directory: -o names the "
+                                                            "copy of the one FILE (the copies of a directory's files "
+                                                            "go to -o FOLDER)")
     (d / "sub" / "z.spmd").unlink()
     r = cli("redact", "--in-place", str(d))
     assert r.returncode == 0, r.stderr

@@ -20,8 +20,9 @@ from fountain_audit.untrusted import terminal_safe, one_line
 
 @click.command("redact", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="PATH...")
-@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="OUT",
-              help="Write the redacted copy of the one FILE to OUT (atomically; '-': standard output).")
+@click.option("-o", "--output", "output_file", type=click.Path(), metavar="OUT",
+              help="Write the redacted copy of the one FILE to OUT, or those of a DIRECTORY's files under the "
+                   "folder OUT (atomically; '-': standard output).")
 @click.option("--in-place", is_flag=True, help="Replace each FILE by its redacted copy (atomically; a file that "
                                                 "changed since it was read, or that has other hard links, is "
                                                 "left alone).")
@@ -75,6 +76,9 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
             raise click.UsageError("-o with a directory takes that one directory: its copies go to -o FOLDER under "
                                    "their paths relative to it (redact each other path on its own)")
         files, targets = _expand(files, output_file if output_file else None)
+    elif output_file and os.path.isdir(output_file):
+        raise click.UsageError(f"{terminal_safe(output_file)}: a directory: -o names the copy of the one FILE (the "
+                               "copies of a directory's files go to -o FOLDER)")
     elif not in_place and len(files) > 1:
         raise click.UsageError("several files: without --in-place, redact writes the copy of one FILE (to -o OUT or "
                                "standard output). To keep the originals, name their directory with -o FOLDER, or run "
