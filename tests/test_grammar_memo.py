@@ -4,6 +4,7 @@ that meets only known shapes never imports Lark (issue 9, start-up) — and pars
 from __future__ import annotations
 
 import json
+import marshal
 import stat
 import subprocess
 import sys
@@ -67,10 +68,10 @@ def test_a_second_process_parses_known_shapes_without_lark(tmp_path, session):
     assert first["nodes"] == second["nodes"] and first["found"] == second["found"]
     assert [n[0] for n in first["nodes"] if n[0] != "Blank"][:5] == \
         ["ByteOrderMark", "Note", "TitlePage", "Transition", "SceneHeading"]
-    memos = sorted((tmp_path / "cache").glob("*.memo.json"))
+    memos = sorted((tmp_path / "cache").glob("*.memo"))
     assert [m.name.split("-")[0] for m in memos] == ["fountain", "notes"]
     assert {stat.S_IMODE(m.stat().st_mode) for m in memos} == {0o600}
-    head = json.loads(memos[0].read_text())["head"]
+    head = marshal.loads(memos[0].read_bytes())["head"]
     assert head == {"BOM LEADING_NOTE TITLE_KEY TITLE_KEY TITLE_KEY TITLE_CONT":
                     [["BOM", 0], ["note", [1]], ["title_page", [[2], [3], [4, 5]]]]}
 
@@ -82,32 +83,32 @@ def test_without_a_cache_nothing_is_kept_and_lark_runs(tmp_path, session):
     assert not (tmp_path / "cache").exists()
 
 
-@pytest.mark.parametrize("damage", ["group-writable", "not-json", "not-a-rule", "bad-indices", "bad-regex",
+@pytest.mark.parametrize("damage", ["group-writable", "not-marshal", "not-a-rule", "bad-indices", "bad-regex",
                                     "bad-plan"])
 def test_a_memo_others_could_write_or_that_is_damaged_is_not_trusted(tmp_path, session, damage):
     env = {"FOUNTAIN_AUDIT_CACHE_DIR": str(tmp_path / "cache"), "FOUNTAIN_AUDIT_NO_CACHE": ""}
     expected = probe(session, env)
-    fountain_memo, notes_memo = sorted((tmp_path / "cache").glob("*.memo.json"))
-    tables = json.loads(fountain_memo.read_text())
-    readers = json.loads(notes_memo.read_text())
+    fountain_memo, notes_memo = sorted((tmp_path / "cache").glob("*.memo"))
+    tables = marshal.loads(fountain_memo.read_bytes())
+    readers = marshal.loads(notes_memo.read_bytes())
     if damage == "group-writable":  # a wrong but well-formed answer, in a file another user could have written
         tables["element"] = {k: "scene_heading" for k in tables["element"]}
-        fountain_memo.write_text(json.dumps(tables))
+        fountain_memo.write_bytes(marshal.dumps(tables))
         fountain_memo.chmod(0o664)
-    elif damage == "not-json":
-        fountain_memo.write_bytes(b"\x00{not json")
+    elif damage == "not-marshal":
+        fountain_memo.write_bytes(b"\x00{not marshal data")
     elif damage == "not-a-rule":
         tables["element"] = {k: "__class__" for k in tables["element"]}
-        fountain_memo.write_text(json.dumps(tables))
+        fountain_memo.write_bytes(marshal.dumps(tables))
     elif damage == "bad-indices":
         tables["head"] = {k: [["title_page", [[0], [0]]]] for k in tables["head"]}
-        fountain_memo.write_text(json.dumps(tables))
+        fountain_memo.write_bytes(marshal.dumps(tables))
     elif damage == "bad-regex":
         readers["readers"]["tool"] = "(unclosed"
-        notes_memo.write_text(json.dumps(readers))
+        notes_memo.write_bytes(marshal.dumps(readers))
     else:  # a plan naming something that is not a NoteFields method
         readers["plans"]["write"][1] = ["__init__", ["g0"]]
-        notes_memo.write_text(json.dumps(readers))
+        notes_memo.write_bytes(marshal.dumps(readers))
     again = probe(session, env)
     assert (again["nodes"], again["found"]) == (expected["nodes"], expected["found"])
     assert again["lark"] is True  # asked again

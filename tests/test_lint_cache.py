@@ -341,7 +341,7 @@ def test_a_parser_table_another_user_could_have_written_is_not_loaded(tmp_path):
     for table in tables:
         table.write_bytes(pickle.dumps(Payload()))
         table.chmod(0o664)  # as a group member (or, in a shared folder, another user) could leave it
-    for memo in shared.glob("*.memo.json"):  # (with the grammar memo, a known shape never loads the tables)
+    for memo in shared.glob("*.memo"):  # (with the grammar memo, a known shape never loads the tables)
         memo.unlink()
     p = subprocess.run(lint, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert (p.returncode, p.stdout) == (0, "All clear: no problems in 1 file checked.\n")

@@ -122,3 +122,32 @@ def test_a_pyproject_without_our_table_is_not_parsed(tmp_path):
     p = subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "a.spmd"], capture_output=True, text=True,
                        cwd=tmp_path)
     assert p.returncode == 2 and "pyproject.toml:3:1: invalid TOML: " in p.stderr
+
+
+#: Standard modules a concise lint of a plain screenplay has no use for (each a fraction of a
+#: millisecond of start-up, issue 9): JSON is read only in tool notes, an escaped JSON secret or a
+#: machine output format; the grammar memo is marshal data.
+LEAN_PROBE = """
+import sys
+sys.argv = ["fountain-audit", *sys.argv[1:]]
+from fountain_audit.__main__ import run
+try:
+    run()
+except SystemExit:
+    pass
+lean = ("json", "math") if any("__editable__" in m for m in sys.modules) else (  # (an editable install's
+    "json", "math", "contextlib", "importlib", "warnings")                     # finder imports the others)
+print(repr(sorted(m for m in lean if m in sys.modules)), file=sys.stderr)
+"""
+
+
+def test_a_plain_screenplay_lint_imports_neither_json_nor_contextlib_nor_math(tmp_path):
+    screenplay = "Title: Lean\n\nFADE IN:\n\nINT. KITCHEN - DAY\n\nAna waits.\n\nANA\n\"Quoted\" words.\n\n"
+    (tmp_path / "a.fountain").write_text(screenplay * 20, encoding="utf-8")
+    env = {**os.environ, "FOUNTAIN_AUDIT_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("FOUNTAIN_AUDIT_NO_CACHE", None)
+    for _ in range(2):  # (the first process asks Lark, which imports more, and records its answers)
+        p = subprocess.run([sys.executable, "-c", LEAN_PROBE, "lint", "--no-cache", "a.fountain"], capture_output=True,
+                           text=True, cwd=tmp_path, env=env)
+    assert p.stdout.endswith("checked.\n")
+    assert p.stderr.strip().splitlines()[-1] == "[]"

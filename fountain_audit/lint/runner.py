@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import math
 import operator
 import os
 import sys
@@ -268,7 +267,7 @@ def _chunk_size(left: int, workers: int) -> int:
     ever smaller ones towards the end (guided scheduling), so that when one worker has
     nothing left to lint, another has at most a few files' work left in hand, not a
     whole chunk of ~20 (one CPU idled that long)."""
-    return max(1, min(32, math.ceil(left / (workers * 4))))
+    return max(1, min(32, -(-left // (workers * 4))))  # (the ceiling of left / (workers * 4))
 
 
 def _executor():

@@ -8,7 +8,7 @@ digest of the grammar's text, of Lark's installed code and of Python's version. 
 ``lark`` and loading its tables costs about 25 ms a process (issue 9, start-up); a memo hit costs
 a dictionary lookup, and reading the file well under a millisecond.
 
-Entries (JSON, one file per grammar, beside the pickled tables of
+Entries (:mod:`marshal` data, one file per grammar, beside the pickled tables of
 :mod:`fountain_audit.parse.cache`, in the same directory): tables of strings keyed by strings,
 e.g. ``{"element": {"CHARACTER DIALOGUE": "dialogue"}}`` — what each caller stores is described
 where it is used (:func:`fountain_audit.parse.fountain.parse`,
@@ -19,13 +19,14 @@ an empty memo; a directory that cannot be written means nothing is kept. Writes 
 (:func:`fountain_audit.atomic.write_atomic`, mode 0600) and merge what another process wrote
 meanwhile. ``FOUNTAIN_AUDIT_NO_CACHE=1`` turns the memo off (every process runs Lark), as it does
 the tables. Nothing here raises. Imports only the standard library's ``os``, ``sys`` and
-``json`` (and the built-in BLAKE2), so a memo hit loads neither Lark, ``hashlib`` nor ``pathlib``;
-``json`` only when a memo is read or written (a lint whose results are all cached imports this
-module for :func:`library_stamp` alone).
+``marshal`` (built into the interpreter; :mod:`json` was 1.2 ms of a lint's start-up) and the
+built-in BLAKE2, so a memo hit loads neither Lark, ``hashlib``, ``json`` nor ``pathlib`` (a lint
+whose results are all cached imports this module for :func:`library_stamp` alone).
 """
 
 from __future__ import annotations
 
+import marshal
 import os
 import sys
 
@@ -35,8 +36,8 @@ except ImportError:  # pragma: no cover - every CPython build has it
     from hashlib import blake2b
 
 #: Version of the file layout and of what callers store; part of the key (2: the notes memo's
-#: plans cover optional terminals and list rules).
-FORMAT = 2
+#: plans cover optional terminals and list rules; 3: marshal data, no longer JSON).
+FORMAT = 3
 #: Longest key (characters) kept: a longer shape is decided by Lark each time, never stored.
 MAX_KEY = 2000
 #: Most entries a table keeps (a file of pathological shapes stays small).
@@ -94,7 +95,7 @@ class GrammarMemo:
             return
         key = repr((FORMAT, grammar, library_stamp("lark"), sys.version_info[:2], sys.implementation.name))
         digest = blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
-        self.path = os.path.join(folder, f"{label}-{digest}.memo.json")
+        self.path = os.path.join(folder, f"{label}-{digest}.memo")
         self.tables = _read(self.path)
 
     def get(self, table: str, key: str):
@@ -103,13 +104,14 @@ class GrammarMemo:
         return None if t is None else t.get(key)
 
     def put(self, table: str, key: str, value) -> None:
-        """Record ``value`` (JSON-serialisable) under ``key``; ignored for keys over
+        """Record ``value`` (strings, numbers, ``None``, and lists and dicts of them) under ``key``; ignored for keys over
         :data:`MAX_KEY` characters or a table already holding :data:`MAX_ENTRIES`."""
         if self.path is None or len(key) > MAX_KEY:
             return
         t = self.tables.setdefault(table, {})
         if len(t) >= MAX_ENTRIES:
             return
+        value = _plain(value)
         t[key] = value
         self._added.setdefault(table, {})[key] = value
 
@@ -128,20 +130,32 @@ class GrammarMemo:
                         t[k] = v
             from fountain_audit.atomic import write_atomic
             os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
-            import json
-            write_atomic(self.path, json.dumps(merged, sort_keys=True).encode("utf-8"), follow=False, mode=0o600)
+            write_atomic(self.path, marshal.dumps(merged), follow=False, mode=0o600)
         except Exception:  # noqa: BLE001 - read-only or full disk: run without a memo
             pass
 
 
-def _read(path: str) -> dict[str, dict[str, object]]:
-    """The tables in ``path``: a JSON object of objects; anything else is an empty memo."""
-    try:
-        import json
+def _plain(value):
+    """``value`` as JSON kept it when the memo was JSON, the shape callers check an entry
+    against: every tuple a list, every string a plain ``str`` (Lark's rule names are a ``str``
+    subclass, which :mod:`marshal` refuses, as it would keep a tuple a tuple)."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
 
+
+def _read(path: str) -> dict[str, dict[str, object]]:
+    """The tables in ``path``: a dict of dicts keyed by strings; anything else is an empty memo.
+    (:func:`marshal.loads` trusts its data: the file is read only if this user owns it and no
+    one else may write it, as the pickled tables of :mod:`fountain_audit.parse.cache` are.)"""
+    try:
         from fountain_audit.owned import read_own_file
-        data = json.loads(read_own_file(path))
-    except Exception:  # noqa: BLE001 - missing, foreign, truncated or not JSON
+        data = marshal.loads(read_own_file(path))
+    except Exception:  # noqa: BLE001 - missing, foreign, truncated or not marshal data
         return {}
     if not isinstance(data, dict):
         return {}

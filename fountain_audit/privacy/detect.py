@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import math
 import re
 
 from fountain_audit.memos import on_forget
@@ -325,6 +324,9 @@ def _word(hay: str | bytes, word: str) -> str | bytes:
 
 
 def _entropy(s: str) -> float:
+    """Shannon entropy of ``s``'s characters, in bits per character (:mod:`math` imported only
+    here: a lint of text with no candidate credential never loads it, issue 9)."""
+    import math
     n = len(s)
     return -sum(c / n * math.log2(c / n) for c in (s.count(ch) for ch in set(s)))
 
@@ -970,13 +972,11 @@ def _json_keyword_values(line: str, member: LazyPattern = _JSON_MEMBER_RE) -> It
     stays prose. ``member``: the regex of the members to read (:data:`_JSON_MEMBER_RE`, on one line;
     :data:`_JSON_SPLIT_MEMBER_RE`, across lines, whose names may hold escapes). Each value comes
     with the start of its member (its name's opening quote)."""
-    import json
-
     for m in member.finditer(line):
         name, value = m.group(1), m.group(2)
         if "\\" in name:  # (only :data:`_JSON_SPLIT_MEMBER_RE` lets a name hold escapes)
             try:
-                name = json.loads(f'"{name}"')
+                name = _json_string(name)
             except ValueError:
                 continue
             if not isinstance(name, str):
@@ -990,7 +990,7 @@ def _json_keyword_values(line: str, member: LazyPattern = _JSON_MEMBER_RE) -> It
                 continue
             check = _token_value  # (as :func:`_token_keywords` reads a token name's value)
         try:
-            plain = json.loads(f'"{value}"') if "\\" in value else value
+            plain = _json_string(value) if "\\" in value else value
         except ValueError:
             plain = value
         if not isinstance(plain, str) or not check(plain):
@@ -998,6 +998,14 @@ def _json_keyword_values(line: str, member: LazyPattern = _JSON_MEMBER_RE) -> It
         if _WHITESPACE_RE.search(plain) and not check(plain.split(None, 1)[0] if plain.split() else ""):
             continue
         yield m.start(2), value, m.start()
+
+
+def _json_string(body: str):
+    """The value of the JSON string literal ``"body"`` (:func:`json.loads`, imported only for
+    a value holding an escape: most texts have none, and importing :mod:`json` is a millisecond
+    of a lint's start-up, issue 9). Raises ``ValueError`` when it is not one."""
+    import json
+    return json.loads(f'"{body}"')
 
 
 def _line_secrets(plugin: _Plugin, line: str, base: int) -> Iterator[Secret]:

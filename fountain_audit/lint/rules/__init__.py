@@ -22,7 +22,6 @@ personal paths).
 
 from __future__ import annotations
 
-import importlib
 import sys
 import re
 from bisect import bisect_right
@@ -134,7 +133,9 @@ class Rule:
     def _load(self) -> tuple:
         parts = self._parts
         if parts is None:
-            parts = _parts(importlib.import_module(f"{__name__}.{self.module}"))
+            name = f"{__name__}.{self.module}"
+            __import__(name)  # (importlib.import_module would import importlib and warnings: issue 9, start-up)
+            parts = _parts(sys.modules[name])
             object.__setattr__(self, "_parts", parts)
         return parts
 
