@@ -20,7 +20,6 @@ from fountain_audit.parse.fountain import gc_paused, parse
 from fountain_audit.lint.dispatch import walk
 from fountain_audit.lint.rules import RuleContext
 from fountain_audit.lint.selection import RuleSelectionError, Selection, resolve_rules  # noqa: F401 (re-exported)
-from fountain_audit.lint.suppressions import apply, directives, unused
 from fountain_audit.model.session import build_session
 from fountain_audit.parse.source import decode_bytes, looks_binary, read_path, utf16_text
 
@@ -110,8 +109,10 @@ def _lint(text: str, path: str, selection: Selection, ignored, document=None, se
             out.append(Diagnostic(path, f.line, f.column, code, rule.name, rule.severity,
                                   share(f.message, f.message), f.end_line, f.end_column))
     out.extend(_internal_error(path, r, failed[r.code]) for r in rules if r.code in failed)  # in rule order
-    found = (directives(document, session.speech_boneyards(), session.scenes_span())
-             if suppressions and "fountain-audit:" in text else [])
+    found = []
+    if suppressions and "fountain-audit:" in text:  # (the module only then: issue 9, start-up)
+        from fountain_audit.lint.suppressions import apply, directives, unused
+        found = directives(document, session.speech_boneyards(), session.scenes_span())
     active = {r.code for r in rules if r.code not in ignored and session.kind in r.scope} if found else None
     selected = {r.code for r in rules if r.code not in ignored} if found else None
     kind = session.kind
