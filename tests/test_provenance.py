@@ -592,3 +592,17 @@ def test_a_remote_route_without_an_endpoint_says_so_in_words():
     text = render_text(session_provenance(build_session(parse(f)), "s.spmd"))
     assert "├─ route: remote (EXT.), endpoint not recorded · replied: CLAUDE · forwarded to: not recorded · " \
            "scene Model: not recorded" in text.splitlines()
+
+
+@pytest.mark.parametrize("description, why", [
+    ("CLAUDE and IVO in direct conversation. Workspace: /tmp/ws.",
+     "direct conversation (EXT. scene, not routed by HARVEY): no harness is recorded that could write evidence notes"),
+    ("Harvey routing to CLAUDE (cloud API). Workspace: /tmp/ws.",
+     "remote route (EXT.): the recorder writes no evidence notes for routed turns"),
+])
+def test_a_direct_ext_conversation_is_not_called_a_route(description, why):
+    """A direct EXT. conversation (no routing line, no forwarding) was explained as a routed turn
+    (new-user trial, stop 33)."""
+    f = f"EXT. CLAUDE AND IVO 2026-09-14 08:01:12\n\n{description}\n\nIVO\nWhich variety?\n\nCLAUDE\nThe early one.\n"
+    reply = prov("-", input=f)["replies"][0]
+    assert (reply["basis"], reply["basis_reason"]) == ("unknown", why)

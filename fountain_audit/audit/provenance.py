@@ -245,8 +245,11 @@ def _reply_entry(session: Session, turn: Turn, era: _Era, recall: str | None, sw
         basis, reason = "recorded", f"the turn records {notes} evidence note{'s' if notes != 1 else ''} {where}"
     elif old:
         basis, reason = "unknown", f"pre-v1.2 form in this turn ({old[0][0]}): the recorder could not write evidence notes"
-    elif scene.kind == "ext-chat":
+    elif scene.kind == "ext-chat" and (scene.routing is not None or (turn.target or "").strip()):
         basis, reason = "unknown", "remote route (EXT.): the recorder writes no evidence notes for routed turns"
+    elif scene.kind == "ext-chat":  # (no routing line, no forwarding: the spec's direct conversation)
+        basis, reason = "unknown", ("direct conversation (EXT. scene, not routed by HARVEY): no harness is recorded "
+                                    "that could write evidence notes")
     elif scene.kind == "pipeline":
         basis, reason = "unknown", "pipeline step: the recorder writes no evidence notes for pipeline steps"
     elif era.era == "v1.2+" and bad:

@@ -33,7 +33,7 @@ from fountain_audit.parse.source import describe_content
 
 #: Scene kinds (``Scene.kind``) → label shown on the page and in the timeline legend.
 SCENE_KIND_LABELS = {
-    "chat": "chat (INT, local)", "ext-chat": "EXT route (remote)", "agent-mode": "agent mode",
+    "chat": "chat (INT, local)", "ext-chat": "EXT (remote)", "agent-mode": "agent mode",
     "shell": "shell", "skill": "skill", "context-recall": "context recall",
     "chunk-analysis": "chunk analysis", "pipeline": "pipeline", "memory": "memory",
     "hand-off": "hand-off", "other": "other",
