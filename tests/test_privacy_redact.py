@@ -472,7 +472,9 @@ def test_redact_in_place_refuses_a_file_with_other_hard_links(tmp_path):
         f"fountain-audit: error: {h1}: has 2 hard links; replacing it would leave the unredacted text under "
         "the other 1 name(s): left as it is (redact it with -o)")
     assert r.stderr.splitlines()[1:] == [f"fountain-audit: {c}: 15 secret(s), 5 workspace path(s), 7 home path(s) "
-                                         "replaced"]
+                                         "replaced",
+                                         "fountain-audit: 1 redacted copy written (1 with replacements): 15 secret(s), "
+                                         "5 workspace path(s), 7 home path(s) replaced"]
     assert h1.read_text(encoding="utf-8") == h2.read_text(encoding="utf-8") == TEXT
     assert os.stat(h1).st_ino == os.stat(h2).st_ino and os.stat(h1).st_nlink == 2
     assert leaks(c.read_text(encoding="utf-8")) == []
@@ -535,16 +537,26 @@ def test_redact_of_a_directory_writes_each_copy_under_the_folder(tmp_path):
     for name in ("a.spmd", "sub/b c.fountain"):
         (d / name).write_text(TEXT, encoding="utf-8")
     (d / "sub" / "z.spmd").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    (d / "sub" / "plain.spmd").write_text("INT. KITCHEN - DAY\n\nNothing secret.\n", encoding="utf-8")
     r = cli("redact", str(d), "-o", str(tmp_path / "out"))
     assert r.returncode == 2
-    assert r.stderr.splitlines()[-1] == (f"fountain-audit: error: {d / 'sub' / 'z.spmd'}: a PNG image, not a session "
-                                         "transcript: not redacted (nothing written)")
+    # (a line per copy with replacements, none for the unchanged one, then the totals: new-user trial, stop 33)
+    assert r.stderr.splitlines() == [
+        f"fountain-audit: {tmp_path / 'out' / 'a.spmd'}: 15 secret(s), 5 workspace path(s), 7 home path(s) replaced",
+        f"fountain-audit: {tmp_path / 'out' / 'sub' / 'b c.fountain'}: 15 secret(s), 5 workspace path(s), 7 home "
+        "path(s) replaced",
+        f"fountain-audit: error: {d / 'sub' / 'z.spmd'}: a PNG image, not a session transcript: not redacted "
+        "(nothing written)",
+        "fountain-audit: 3 redacted copies written (2 with replacements): 30 secret(s), 10 workspace path(s), "
+        "14 home path(s) replaced"]
+    assert (tmp_path / "out" / "sub" / "plain.spmd").read_text(encoding="utf-8") == \
+        "INT. KITCHEN - DAY\n\nNothing secret.\n"
     for name in ("a.spmd", "sub/b c.fountain"):
         assert (d / name).read_text(encoding="utf-8") == TEXT  # the original untouched
         copy = (tmp_path / "out" / name).read_text(encoding="utf-8")
         assert VALUES["github"] not in copy and "<redacted:github-token>" in copy
     assert sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*") if p.is_file()) \
-        == ["a.spmd", "sub/b c.fountain"]
+        == ["a.spmd", "sub/b c.fountain", "sub/plain.spmd"]
     # into a folder that exists (the second run, or one made first)
     r = cli("redact", str(d), "-o", str(tmp_path / "out"))
     assert r.returncode == 2 and "Invalid value" not in r.stderr

@@ -99,6 +99,9 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
         from fountain_audit.commands.common import warn_unused_stdin_filename
         warn_unused_stdin_filename("one of the files")
     status = 0
+    many = len(files) > 1  # (then a line per file that had something replaced, and one line of totals)
+    written = changed = 0
+    totals = [0, 0, 0]  # secrets, workspace paths, home paths replaced
     for f in files:
         name = (stdin_filename or "-") if f == "-" else f  # (the name in messages, as lint names standard input)
         try:  # opened once, as dump reads: a FIFO or device is never read, a file over max-file-size never
@@ -164,8 +167,17 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
             continue
         if target is not None:
             c = result.counts
+            written += 1
+            changed += bool(c.secrets or c.workspace or c.home)
+            totals = [totals[0] + c.secrets, totals[1] + c.workspace, totals[2] + c.home]
+            if many and not (c.secrets or c.workspace or c.home):
+                continue  # (a folder's unchanged copies: counted in the totals line only)
             click.echo(f"fountain-audit: {terminal_safe(target)}: {c.secrets} secret(s), {c.workspace} workspace path(s), "
                        f"{c.home} home path(s) replaced", err=True)
+    if many and written:
+        click.echo(f"fountain-audit: {written} redacted cop{'y' if written == 1 else 'ies'} written ({changed} with "
+                   f"replacements): {totals[0]} secret(s), {totals[1]} workspace path(s), {totals[2]} home path(s) "
+                   "replaced", err=True)
     sys.exit(status)
 
 
