@@ -762,3 +762,28 @@ def test_a_removed_current_directory_is_no_crash(tmp_path):
     assert report.returncode == 0 and (tmp_path / "pages" / "index.html").exists()
     relative = fa("lint", "s.spmd")
     assert (relative.returncode, relative.stderr) == (2, "fountain-audit: error: s.spmd: no such file or directory\n")
+
+
+@pytest.mark.parametrize("table, what", [("[tool]\nfountain-audit = 5\n", "an integer"),
+                                         ("[[tool.fountain-audit]]\nselect = [\"P\"]\n", "an array"),
+                                         ("[tool]\nfountain-audit = \"select=P\"\n", "a string")])
+def test_a_tool_table_of_another_type_is_a_configuration_error(tmp_path, monkeypatch, table, what):
+    """`fountain-audit = 5` crashed lint with a TypeError (exit 1, read by CI as findings); a
+    string's characters were named as unknown keys (adversarial trial, stop 33)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(table)
+    (tmp_path / "a.spmd").write_text(BAD, encoding="utf-8")
+    r = CliRunner().invoke(main, ["lint", "a.spmd"], catch_exceptions=False)
+    assert r.exit_code == 2
+    assert r.stderr == (f"fountain-audit: error: pyproject.toml: 'tool.fountain-audit' must be a table "
+                        f"([tool.fountain-audit]), not {what}\n")
+
+
+@pytest.mark.parametrize("extra", [["--extend-select", "P102"], ["--extend-select", "p102"],
+                                   ["--extend-select", "ALL"]])
+def test_extend_select_of_a_selected_rule_reports_each_finding_once(tmp_path, monkeypatch, extra):
+    """Each P102 was reported twice, with two fingerprints (adversarial trial, stop 33)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.spmd").write_text(BAD, encoding="utf-8")
+    status, doc = lint_json(tmp_path, "--no-cache", *extra, "a.spmd")
+    assert codes(doc) == [("a.spmd", "P102", 14, "error"), ("a.spmd", "S104", 20, "warning")]

@@ -104,7 +104,8 @@ class Config:
     def rules(self) -> list[Rule]:
         """The enabled rules, with severity overrides applied. Raises :class:`ConfigError`
         naming the key (``select``, ``ignore``, ``severity`` ...) that holds an unknown rule."""
-        chosen = self._resolve("select", self.select) + self._resolve("extend-select", self.extend_select)
+        chosen = list({r.code: r for r in self._resolve("select", self.select)
+                       + self._resolve("extend-select", self.extend_select)}.values())  # (each rule once)
         dropped = set(r.code for r in self._resolve("ignore", self.ignore))
         overrides = {r.code: sev for key, sev in self.severity.items() for r in self._resolve("severity", [key])}
         target = tuple(int(p) for p in self.target_version.split("."))
@@ -453,7 +454,10 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
         tool = data.get("tool")
         if explicit and not (isinstance(tool, dict) and "fountain-audit" in tool):
             raise ConfigError(f"{shown_path(path)}: no [tool.fountain-audit] table")
-        data = data.get("tool", {}).get("fountain-audit", {})
+        data = tool.get("fountain-audit", {}) if isinstance(tool, dict) else {}
+        if not isinstance(data, dict):  # (`fountain-audit = 5`, an array of tables `[[tool.fountain-audit]]`)
+            raise ConfigError(f"{shown_path(path)}: 'tool.fountain-audit' must be a table ([tool.fountain-audit]), "
+                              f"not {_toml_type(data)}")
     elif set(data) == {"tool"} and isinstance(data["tool"], dict) and set(data["tool"]) == {"fountain-audit"}:
         data = data["tool"]["fountain-audit"]  # the pyproject shape pasted into fountain-audit.toml
     cfg = Config(root=path.parent.resolve(), source=path)
@@ -462,6 +466,15 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
     for pattern, selectors in cfg.per_file_ignores.items():
         cfg._resolve(f"per-file-ignores {pattern!r}", selectors)
     return cfg
+
+
+def _toml_type(value: object) -> str:
+    """What a TOML value is, in the words of a message: ``an integer``, ``an array``..."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, list):
+        return "an array"
+    return {int: "an integer", float: "a float", str: "a string"}.get(type(value), "a date or time")
 
 
 def apply_settings(cfg: Config, data: dict[str, Any]) -> None:
