@@ -539,3 +539,29 @@ def test_the_otlp_text_is_made_span_by_span_with_the_same_bytes():
     skipped: list = []
     assert b"".join(request_text([], skipped)) == render(request_of([]))[1].encode("utf-8") == \
         b'{\n  "resourceSpans": []\n}\n'
+
+
+def test_a_token_count_beyond_int64_is_carried_as_its_digits(tmp_path):
+    """`9223372036854775808 reply` (and two counts of 5e18 summed on the root span) made the
+    protobuf encoder raise: a traceback from `export --endpoint`, and an intValue no OTLP reader
+    takes in otlp-json (adversarial trial, stop 33)."""
+    turn = ("MARGOT\nq\n\nHARVEY\nForwarding to MISTRAL.\n\nMISTRAL\nr\n\n"
+            "Ollama (mistral:7b) · {n} reply + 7 ctx · 1.2s · 1 tok/s\n\n")
+    text = ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nHarvey and MARGOT are in chat mode. "
+            "Model: MISTRAL. Workspace: /tmp/x.\n\n" + turn.format(n=9223372036854775808)
+            + "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:21:31\n\n" + turn.format(n=5000000000000000000)
+            + "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:22:31\n\n" + turn.format(n=5000000000000000000))
+    (tmp_path / "o.spmd").write_text(text, encoding="utf-8")
+    doc = export(tmp_path / "o.spmd")
+    message = to_protobuf(doc)  # (raised ParseError: Value out of range)
+    kinds = {a["key"]: next(iter(a["value"])) for rs in doc["resourceSpans"] for ss in rs["scopeSpans"]
+             for sp in ss["spans"] for a in sp["attributes"] if a["key"] == "gen_ai.usage.output_tokens"
+             and a["value"].get("stringValue", a["value"].get("intValue")) == "9223372036854775808"}
+    assert kinds == {"gen_ai.usage.output_tokens": "stringValue"}
+    spans = {(s.name, attrs(s).get("harvey.id")): attrs(s) for rs in message.resource_spans
+             for ss in rs.scope_spans for s in ss.spans}
+    got = sorted((name, str(a["gen_ai.usage.output_tokens"]), a["gen_ai.usage.input_tokens"])
+                 for (name, _), a in spans.items() if "gen_ai.usage.output_tokens" in a)
+    assert got == [("chat mistral:7b", "5000000000000000000", 7), ("chat mistral:7b", "5000000000000000000", 7),
+                   ("chat mistral:7b", "9223372036854775808", 7),
+                   ("invoke_agent harvey", "19223372036854775808", 21)]

@@ -93,11 +93,14 @@ def _seconds_text(ns: int) -> str:
 
 def attr(key: str, value: Any) -> dict[str, Any]:
     """One OTLP/JSON ``KeyValue`` (strings, booleans, integers as decimal strings, floats,
-    lists of strings)."""
+    lists of strings). An integer outside OTLP's ``int64`` (a stats line's ``9223372036854775808
+    reply``, or the sum of two huge counts) is carried as its decimal digits in a ``stringValue``:
+    the value the file records, in a document every OTLP reader accepts (an ``intValue`` out of
+    range made the protobuf encoder raise, adversarial trial)."""
     if isinstance(value, bool):
         v: dict[str, Any] = {"boolValue": value}
     elif isinstance(value, int):
-        v = {"intValue": str(value)}
+        v = {"intValue": str(value)} if -(1 << 63) <= value < 1 << 63 else {"stringValue": str(value)}
     elif isinstance(value, float):
         v = {"doubleValue": value}
     elif isinstance(value, (list, tuple)):
