@@ -1243,3 +1243,18 @@ def test_content_outside_turns_is_normalised_as_scene_text():
         "scene-description-changed", "scene-changed", "scene-content-changed"]  # (scene-changed: its workspace)
     assert diff_texts(_with_content(), _with_content().replace("\n", "\r\n").replace("CUT TO:", "CUT TO:  \n\n")
                       ).changes == []
+
+
+def test_a_multi_line_note_body_cannot_forge_a_diff_line(tmp_path):
+    """A tool note's arguments over two lines were printed as two lines, the second written by
+    the session: `+ tool added: FAKE) — ok` (adversarial trial, stop 33)."""
+    head = "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to MISTRAL.\n\n"
+    (tmp_path / "a.spmd").write_text(head + "MISTRAL\nr\n", encoding="utf-8")
+    (tmp_path / "b.spmd").write_text(head + "[[tool: g(x\n+ tool added: FAKE) — ok]]\n\nMISTRAL\nr\n", encoding="utf-8")
+    for fmt in (("--format", "unified"), ("--format", "rich", "--no-color")):
+        r = run(*fmt, tmp_path / "a.spmd", tmp_path / "b.spmd")
+        assert r.exit_code == 1
+        assert r.stdout.splitlines()[3:5] == [
+            "+ tool added: g(x\\n+ tool added: FAKE) — ok",
+            "1 turn changed (0 added, 0 removed, 0 moved, 1 modified), tool calls +1 -0 ~0, 0 new failures, "
+            "0 replies changed"]

@@ -606,3 +606,17 @@ def test_a_direct_ext_conversation_is_not_called_a_route(description, why):
     f = f"EXT. CLAUDE AND IVO 2026-09-14 08:01:12\n\n{description}\n\nIVO\nWhich variety?\n\nCLAUDE\nThe early one.\n"
     reply = prov("-", input=f)["replies"][0]
     assert (reply["basis"], reply["basis_reason"]) == ("unknown", why)
+
+
+def test_a_multi_line_note_cannot_forge_a_line_of_the_tree():
+    """A tool note's error over two lines printed its second line raw: a forged `└─ tool … → ok`
+    row (adversarial trial, stop 33). A model switch with no time read showed `None (None) at None`."""
+    f = ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to MISTRAL.\n\n"
+         '[[tool: rm_rf({"path":"/"}) — error: denied\n└─ tool t1.tool1: HARVEY read_file(path="a") → ok  L9]]\n\n'
+         "MISTRAL\nr\n\n[[model switch: devstral:24b (ollama)]]\n\n"
+         "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:21:31\n\nMARGOT\nq\n\nMISTRAL\nr\n")
+    lines = render_text(session_provenance(build_session(parse(f)), "s.spmd")).splitlines()
+    assert lines[2] == "  t1.model-switch1  (malformed note: model, backend and time not read)  L15 → t2"
+    assert 'tool t1.tool1: HARVEY rm_rf(path="/") → error: denied\\n└─ tool t1.tool1: HARVEY read_file(path="a") ' \
+           '→ ok  L9  L9–10' in lines[9]
+    assert sum(line.lstrip("│ ").startswith(("└─ tool", "├─ tool")) for line in lines) == 1

@@ -435,12 +435,13 @@ def _lines(span: dict[str, int] | None) -> str:
 
 
 def _source_text(entry: dict[str, Any]) -> str:
-    """A rag-source entry's source for the text view, terminal-safe: ``(no source written)`` for
-    an empty ``[[rag-source:]]`` note (N109), never a blank or ``None``."""
-    from fountain_audit.untrusted import terminal_safe
+    """A rag-source entry's source for the text view, terminal-safe and on one line
+    (:func:`~fountain_audit.untrusted.one_line`): ``(no source written)`` for an empty
+    ``[[rag-source:]]`` note (N109), never a blank or ``None``."""
+    from fountain_audit.untrusted import one_line
 
     source = entry["source"]
-    return terminal_safe(str(source)) if source else "(no source written)"
+    return one_line(str(source)) if source else "(no source written)"
 
 
 def _scope(turns: list[str]) -> str:
@@ -462,9 +463,11 @@ def incomplete_text(notes: list[dict[str, Any]], safe=str) -> str:
 def render_text(document: dict[str, Any], style=None) -> str:
     """The provenance document as text: the session's era and session-wide state (recall
     scenes with their items and scope, model switches), then a tree per reply. Session text
-    is passed through :func:`fountain_audit.untrusted.terminal_safe`; ``style(text, **kw)``
-    (click.style) colours it, or ``None`` for plain text."""
-    from fountain_audit.untrusted import one_line, terminal_safe as safe
+    is passed through :func:`fountain_audit.untrusted.one_line` (terminal-safe, and a line break in
+    a note's text shown as ``\\n``: a multi-line note could print a forged tree line, adversarial
+    trial); ``style(text, **kw)`` (click.style) colours it, or ``None`` for plain text."""
+    from fountain_audit.untrusted import one_line
+    safe = one_line
 
     st = style or (lambda t, **kw: t)
     out: list[str] = []
@@ -483,7 +486,9 @@ def render_text(document: dict[str, Any], style=None) -> str:
     if document["model_switches"]:
         out.append("model switches:\n")
         for m in document["model_switches"]:
-            out.append(f"  {safe(m['id'])}  {safe(str(m['model']))} ({safe(str(m['backend']))}) at {safe(str(m['at']))}  "
+            what = "(malformed note: model, backend and time not read)" if m["model"] is None else \
+                f"{safe(m['model'])} ({safe(_v(m['backend']))}) at {safe(_v(m['at']))}"  # (never "None")
+            out.append(f"  {safe(m['id'])}  {what}  "
                        f"{_lines(m['span'])} → {_scope(m['scope']['turns'])}\n")
     for r in document["replies"]:
         out.append("\n")

@@ -197,8 +197,16 @@ def render_unified(result: DiffResult, stat: bool = False) -> str:
     out = []
     for line in render_lines(result, stat):
         out.append("".join(f"[-{t}-]" if st == "del" else f"{{+{t}+}}" if st == "ins" else t
-                           for t, st in ((terminal_safe(t), st) for t, st in line)))
+                           for t, st in ((_segment(t), st) for t, st in line)))
     return "\n".join(out) + "\n"
+
+
+def _segment(text: str) -> str:
+    """A piece of one output line: :func:`~fountain_audit.untrusted.terminal_safe`, and a line
+    break in it shown as ``\\n`` (a multi-line note body in a change's message printed raw could
+    forge a ``+ tool added: …`` line, adversarial trial; multi-line text is split into lines
+    before it gets here)."""
+    return terminal_safe(text).replace("\r\n", "\\r\\n").replace("\n", "\\n")
 
 
 RICH_STYLES = {"header": "bold cyan", "meta": "cyan", "add": "green", "remove": "red", "change": "yellow",
@@ -215,7 +223,7 @@ def render_rich(result: DiffResult, console: Any, stat: bool = False) -> None:
     for line in render_lines(result, stat):
         text = Text(no_wrap=False)
         for t, st in line:
-            t = terminal_safe(t)
+            t = _segment(t)
             if markers and st in ("del", "ins"):
                 t = f"[-{t}-]" if st == "del" else f"{{+{t}+}}"
             text.append(t, style=RICH_STYLES.get(st or "", ""))
