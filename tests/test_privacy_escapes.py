@@ -105,6 +105,14 @@ FOUND = {
         "key gh\u00adp_aB3dE5fG7hI9jK1l\u2060M3nO5pQ7rS9tU1vW3xY5.",
         [(4, 46, "github-token", "gh\u00adp_aB3dE5fG7hI9jK1l\u2060M3nO5pQ7rS9tU1vW3xY5")],
         "key <redacted:github-token>."),
+    "variation selector and Hangul filler inside a token": (  # (leaked through --redact: adversarial, stop 33)
+        "run ghp_aB3dE5fG7h\ufe00I9jK1lM3nO5pQ7rS9t\u3164U1vW3xY5 now",
+        [(4, 46, "github-token", "ghp_aB3dE5fG7h\ufe00I9jK1lM3nO5pQ7rS9t\u3164U1vW3xY5")],
+        "run <redacted:github-token> now"),
+    "tag characters inside a token": (
+        "run ghp_aB3dE5fG7h\U000e0041I9jK1lM3nO5pQ7rS9tU1\U000e0100vW3xY5 now",
+        [(4, 46, "github-token", "ghp_aB3dE5fG7h\U000e0041I9jK1lM3nO5pQ7rS9tU1\U000e0100vW3xY5")],
+        "run <redacted:github-token> now"),
     "sshpass -p": (
         "sshpass -p 'Qx7fakefake#9' ssh deploy@host",
         [(12, 25, "cli-password", "Qx7fakefake#9")],

@@ -1248,16 +1248,27 @@ def _split_json_secrets(plugin: _Plugin, text: str,
 
 # --------------------------------------------------------------------------- JSON escapes
 
-#: Characters that show nothing (soft hyphen, combining grapheme joiner, zero-width space, joiners
-#: and marks, bidi controls, word joiner, invisible operators, zero-width no-break space): one in
-#: a token hides it from the detectors and not from a reader, who sees the token whole. A line
-#: holding one is read without them too (as a line holding an escape is read decoded).
-INVISIBLE = "\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
-#: The characters of :data:`INVISIBLE`, each looked for with ``in`` (a fast search of the text; a
-#: regular expression of the class costs a step per character, three times as many instructions).
-_INVISIBLE_CHARS = tuple(c for a, b in re.findall("(.)(?:-(.))?", INVISIBLE) for c in map(chr, range(ord(a), ord(b or a) + 1)))
-#: The UTF-8 form of each character of :data:`INVISIBLE` (see :func:`_holds_invisible`).
-_INVISIBLE_UTF8 = tuple(c.encode("utf-8") for c in _INVISIBLE_CHARS)
+#: Characters that show nothing (Unicode's Default_Ignorable_Code_Point: soft hyphen, combining
+#: grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian free variation selectors,
+#: zero-width space, joiners and marks, bidi controls, word joiner, invisible operators, deprecated
+#: format controls, variation selectors, zero-width no-break space, shorthand format controls,
+#: musical formatting controls, tag characters and the rest of U+E0000-U+E0FFF): one in a token
+#: hides it from the detectors and not from a reader, who sees the token whole (U+FE00-U+FE0F and
+#: the tag characters leaked through every command's --redact, adversarial trial). A line holding
+#: one is read without them too (as a line holding an escape is read decoded).
+_INVISIBLE_RANGES = ((0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F),
+                     (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0),
+                     (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+#: The same, as the inside of a regular expression's character class.
+INVISIBLE = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in _INVISIBLE_RANGES)
+#: The characters of :data:`INVISIBLE` below U+10000, each looked for with ``in`` (a fast search of
+#: the text; a regular expression of the class costs a step per character, three times as many
+#: instructions); the others by the first bytes of their UTF-8 form (:func:`_holds_invisible`).
+_INVISIBLE_CHARS = tuple(chr(c) for a, b in _INVISIBLE_RANGES if b < 0x10000 for c in range(a, b + 1))
+#: The UTF-8 form of each character of :data:`_INVISIBLE_CHARS`, then the first bytes that every
+#: character of INVISIBLE above U+FFFF begins with (see :func:`_holds_invisible`).
+_INVISIBLE_UTF8 = tuple(c.encode("utf-8") for c in _INVISIBLE_CHARS) + (b"\xf0\x9b\xb2", b"\xf0\x9d\x85", b"\xf3\xa0")
 
 
 def _one_byte_form(text: str) -> bytes:
@@ -1286,7 +1297,12 @@ def _holds_invisible(text: str, ascii_bytes: bytes) -> bool:
     if text.isascii():
         return False
     if len(text) < _SMALL_TEXT or not ascii_bytes.isascii():
-        return any(c in text for c in _INVISIBLE_CHARS)
+        if any(c in text for c in _INVISIBLE_CHARS):
+            return True
+        if not ascii_bytes.isascii():  # (Latin-1: nothing above U+00FF)
+            return False
+        utf8 = text.encode("utf-8", "surrogatepass")  # (a short text: the first bytes of the others)
+        return any(lead in utf8 for lead in _INVISIBLE_UTF8[-3:])
     utf8 = text.encode("utf-8", "surrogatepass")
     held: dict[int, bool] = {}
     for word in _INVISIBLE_UTF8:
