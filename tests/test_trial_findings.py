@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from fountain_audit.cli import main
@@ -234,3 +236,28 @@ def test_dump_and_export_use_stdin_filename_for_stdin_and_say_when_it_is_not_use
         r = run(*args, "--stdin-filename", "named.spmd", str(f))
         assert (r.exit_code, r.stderr) == (0, unused), args
         assert "named.spmd" not in r.stdout
+
+
+@pytest.mark.parametrize("tail, h101", [
+    ("TALKING 2026-07-03", "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)"),
+    ("TALKING x", "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)"),
+    ("TALKING 14:20:00", "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)"),
+    ("TALKING - 2026-07-03 19:15:00",
+     "chat scene heading has '-' between 'TALKING' and its timestamp (expected 'TALKING YYYY-MM-DD HH:MM:SS')"),
+])
+def test_the_user_of_a_chat_heading_with_text_after_talking_is_the_name_before_it(tail, h101):
+    """The user was read as 'MARGOT TALKING 2026-07-03', so MARGOT's question was the turn's
+    reply, agent:margot, exported as the model's output (adversarial trial, stop 33)."""
+    text = (f"INT. HARVEY AND MARGOT {tail}\n\nHarvey and MARGOT are in chat mode. Model: MISTRAL. "
+            "Workspace: /tmp/x.\n\nMARGOT\nq\n\nHARVEY\nForwarding to MISTRAL.\n\nMISTRAL\nr\n\nTHE END.\n")
+    session = build_session(parse(text))
+    (turn,) = turn_records(session, "s.spmd")
+    assert (turn.user.character, turn.user.actor_ref, turn.reply.character, turn.reply.actor_ref) == (
+        "MARGOT", "human:margot", "MISTRAL", "agent:mistral")
+    assert [(d.code, d.line, d.message) for d in lint_text(text) if d.code.startswith(("H", "T"))] == [
+        ("H101", 1, h101)]
+
+
+def test_a_screenplay_heading_with_talking_in_it_stays_a_screenplay_heading():
+    text = "INT. BLOOM HOUSE AND GARDEN TALKING POINTS - DAY\n\nAna waits.\n"
+    assert build_session(parse(text)).scenes[0].kind == "other"

@@ -54,8 +54,10 @@ _TIMESTAMP_RE = lazy(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?$", re.ASCII)
 #: blank or an em dash, and a blank after it (``10:02:30.123`` is no timestamp followed by text).
 _TIMESTAMP_THEN_TEXT_RE = lazy(r"(?<=[\s—])\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?(?=\s+\S)", re.ASCII)
 _KIND_RES: list[tuple[str, re.Pattern[str]]] = [
-    ("chat", lazy(r"INT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
-    ("ext-chat", lazy(r"EXT\. (?P<a>.+?) AND (?P<b>.+?)(?P<talking> TALKING)?$")),
+    # (text after TALKING: a timestamp that could not be read, `TALKING 2026-07-03`, `TALKING x`; the
+    # user is the name before TALKING, not `MARGOT TALKING 2026-07-03`, adversarial trial)
+    ("chat", lazy(r"INT\. (?P<a>.+?) AND (?P<b>.+?)(?:(?P<talking> TALKING)(?P<after> .*)?)?$")),
+    ("ext-chat", lazy(r"EXT\. (?P<a>.+?) AND (?P<b>.+?)(?:(?P<talking> TALKING)(?P<after> .*)?)?$")),
     ("agent-mode", lazy(r"INT\. AGENT MODE$")),
     ("shell", lazy(r"INT\. SHELL$")),
     ("context-recall", lazy(r"INT\. CONTEXT RECALL$")),
@@ -292,8 +294,11 @@ def _classify_place(s: str, timestamped: bool) -> tuple[str, str, dict[str, str 
         km = rx.match(s)
         if km:
             g = km.groupdict()
-            # `INT. BLOOM HOUSE AND GARDEN - DAY` is a screenplay heading, not a chat.
-            if kind in ("chat", "ext-chat") and not (timestamped or g["talking"] or g["a"] == "HARVEY"):
+            after = g.pop("after", None)
+            # `INT. BLOOM HOUSE AND GARDEN - DAY` (or `... GARDEN TALKING POINTS`) is a screenplay
+            # heading, not a chat.
+            if kind in ("chat", "ext-chat") and not (timestamped or g["talking"] and after is None
+                                                     or g["a"] == "HARVEY"):
                 continue
             for k, v in g.items():
                 if v is not None:

@@ -5,8 +5,9 @@ Reports a scene heading of a kind the recorder time-stamps (chat, EXT., agent mo
 shell, skill, context recall, chunk analysis, pipeline) that has no
 `YYYY-MM-DD HH:MM:SS` timestamp at its end or whose timestamp is not a real date and
 time, an `INT. HAND-OFF - <RFC 3339 time>` heading whose time is not a real date and time
-(`2026-13-14T10:04:05+02:00`, hour 25, offset `+24:00`), and an `INT.` chat heading without
-`TALKING`.
+(`2026-13-14T10:04:05+02:00`, hour 25, offset `+24:00`), an `INT.` chat heading without
+`TALKING`, and a chat heading with text between `TALKING` and its timestamp
+(`TALKING - 2026-07-03 19:15:00`; the user is still the name before `TALKING`).
 
 A timestamp followed by more text (`INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30 <- junk`)
 is reported as such: `chat scene heading's timestamp '2026-06-24 10:02:30' is followed by
@@ -92,6 +93,11 @@ def check(ctx):
         if ts is not None and not valid_timestamp(ts):
             line, col, end_line, end_col = timestamp_span(h, ts, info.annotation)
             yield Finding(line, col, f"scene heading timestamp '{ts}' is not a valid date and time", end_line, end_col)
+        if ts is not None and info.kind in ("chat", "ext-chat") and info.groups.get("talking") \
+                and not info.place.endswith(" TALKING"):  # (`TALKING - 2026-07-03 19:15:00`)
+            extra = info.place[info.place.find(" TALKING", info.place.find(" AND ") + 5) + 8:].strip()
+            yield Finding(h.line, h.column, f"{info.kind} scene heading has '{extra}' between 'TALKING' and its "
+                          "timestamp (expected 'TALKING YYYY-MM-DD HH:MM:SS')", h.end_line, h.end_column)
         if info.kind == "chat" and not info.groups.get("talking") and " TALKING " not in info.place.upper():
             # (' TALKING ' before a timestamp H101 cannot read is there: Harvey's reader needs no more)
             yield Finding(h.line, h.column, "INT. chat scene heading lacks 'TALKING' "
