@@ -296,7 +296,22 @@ def test_a_time_otlp_cannot_carry_is_an_error_for_that_file_only(tmp_path):
     assert late.exit_code == 2 and late.stderr == (
         f"fountain-audit: error: {files[2]}: the time of scene s1's heading, 2554-07-21T23:34:33-00:01, is outside "
         f"what OTLP can carry {RANGE}: not exported\n")
-    assert json.loads(late.stdout) == {"resourceSpans": []}
+    assert late.stdout == ""  # (no empty document: it printed {"resourceSpans": []})
+    out = tmp_path / "kept.json"
+    out.write_text("kept")
+    late = run("--to", "otlp-json", "--utc-offset", "-00:01", str(files[2]), "-o", str(out))
+    assert late.exit_code == 2 and out.read_text() == "kept"  # (was overwritten by the empty document)
+
+
+def test_a_hand_off_time_with_an_offset_of_60_minutes_gives_no_time(tmp_path):
+    """`+02:60` (H101: no date and time) was read as +03:00 and exported (adversarial trial, stop 33)."""
+    f = tmp_path / "h.spmd"
+    f.write_text("INT. HAND-OFF - 2026-07-01T16:04:05+02:60\n\nHARVEY\nHanded off.\n", encoding="utf-8")
+    r = run("--to", "otlp-json", str(f))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (f"fountain-audit: error: {f}:1:1: no scene heading has a valid timestamp (this one's, "
+                        "'2026-07-01T16:04:05+02:60', is no date and time), so the session has no time; pass "
+                        "--fallback-time TIME to export it with an explicit time\n")
 
 
 def test_a_turn_end_is_computed_in_integers_and_never_past_what_otlp_carries(tmp_path):

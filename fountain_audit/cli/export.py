@@ -194,6 +194,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         for sx, e in skipped:  # a time OTLP cannot carry: never wrapped or made up
             errors.append(f"{sx.name}: {e}: not exported")
             click.secho(f"fountain-audit: error: {one_line(errors[-1])}", err=True, fg="red")
+        if len(skipped) == len(sessions):  # none left: no empty document written or sent, an -o file left as it is
+            sys.exit(2)
     if doc is not None:
         doc, text = render(doc, redactor)
 

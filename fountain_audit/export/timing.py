@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from fountain_audit.model.ids import scene_id
-from fountain_audit.model.session import Session
+from fountain_audit.model.session import Session, valid_timestamp
 
 _OFFSET_RE = re.compile(r"^(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$")
 
@@ -98,7 +98,11 @@ class When:
 
 
 def _heading_time(text: str | None, zone: dt.timezone) -> dt.datetime | None:
-    if not text:
+    """The time a heading's timestamp ``text`` names (its own UTC offset kept, else read in
+    ``zone``), or ``None`` for none or one H101 reports as no real date and time
+    (:func:`~fountain_audit.model.session.valid_timestamp`: ``fromisoformat`` alone read a
+    hand-off's ``+02:60`` as ``+03:00``, adversarial trial)."""
+    if not text or not valid_timestamp(text):
         return None
     try:
         t = dt.datetime.fromisoformat(text.replace(" ", "T", 1))
