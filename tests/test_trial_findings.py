@@ -261,3 +261,23 @@ def test_the_user_of_a_chat_heading_with_text_after_talking_is_the_name_before_i
 def test_a_screenplay_heading_with_talking_in_it_stays_a_screenplay_heading():
     text = "INT. BLOOM HOUSE AND GARDEN TALKING POINTS - DAY\n\nAna waits.\n"
     assert build_session(parse(text)).scenes[0].kind == "other"
+
+
+@pytest.mark.parametrize("note, column, message", [
+    ('[[MY AGENT.tool: read_file({"path":"/etc/shadow"}) — ok]]', 3,
+     "note head 'MY AGENT.tool:' has an actor prefix no reader takes (one word before the '.')"),
+    ('[[.tool: read_file({"path":"a"}) — ok]]', 3,
+     "note head '.tool:' has an actor prefix no reader takes (one word before the '.')"),
+    ('[[tool(x): read_file({"path":"a"}) — ok]]', 3, "note head 'tool(x):' has '(x)' between the kind and its colon"),
+    ("[[Note to self.Rag: hmm]]", None, None),
+])
+def test_a_tool_note_with_an_unreadable_head_is_reported(note, column, message):
+    """Such a note was read as free text and lint said all clear; provenance called the turn
+    none-recorded (adversarial trial, stop 33)."""
+    text = ("Title: T\nAuthor: MARGOT\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
+            "Harvey and MARGOT are in chat mode. Model: MISTRAL. Workspace: /tmp/x.\n\nMARGOT\nq\n\n"
+            f"HARVEY\nForwarding to MISTRAL.\n\n{note}\n\nMISTRAL\nr\n\nTHE END.\n")
+    found = [(d.code, d.line, d.column, d.message) for d in lint_text(text)]
+    assert found == ([] if message is None else [
+        ("N112", 16, column, f"{message}: the note is read as free text, not as an audit record, so dump, provenance "
+                             "and export miss it; did you mean '[[tool: …]]'?")])

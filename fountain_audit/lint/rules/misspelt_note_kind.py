@@ -10,6 +10,10 @@ too. Reported at the head, naming the kind it is closest to. A three-letter word
 with the three-letter kinds (`rag`, `run`) only for swapped or capital letters, so a writer's
 `[[tag: …]]` or `[[note: …]]` is not taken for one.
 
+Also a kind written exactly after an actor prefix no reader takes (`[[MY AGENT.tool: …]]`,
+`[[.tool: …]]`: the actor is one word before the `.`) or with a parenthesis before its colon
+(`[[tool(x): …]]`), when what follows reads as that kind's payload (below).
+
 Also a note kind (in any capitals) followed by a blank, `;`, `,` or another separator instead of
 `:` (`[[tool read_file(…) — ok]]`, `[[rag; 3 chunks from …]]`), or written with a suffix
 (`-call`, `_call`, `-use`, `-result` …: `[[tool-call: …]]`, `[[tool_use …]]`), when what follows
@@ -203,7 +207,7 @@ def _check(ctx, node):
     m = _HEAD.match(raw, start)
     kind = None if m is None else _closest(m.group("word").rstrip())
     if kind is None:
-        return _near_miss(node, raw, start)
+        return _near_miss(node, raw, start) or _odd_head(node, raw, start)
     word = m.group("word").rstrip()
     if word == kind:  # the kind itself: its colon is where the slip is
         how = "a blank before its colon" if m.group("blank") else "no blank after its colon" if m.group("after") \
@@ -233,6 +237,40 @@ def _near_miss(node, raw: str, start: int):
         what.append(f"is followed by {repr(sep) if sep else 'a blank'}, not ':'")
     head = word + ":" if sep == ":" else word
     return _finding(node, raw, m.start("word"), word, f"note head '{head}' " + " and ".join(what), kind)
+
+
+@functools.cache
+def _odd_head_re() -> re.Pattern:
+    """A note kind written exactly (any capitals) after an actor prefix no reader takes (one
+    holding a blank, or nothing before the ``.``: group ``prefix``) or followed by a
+    parenthesis before its colon (group ``paren``), then ``:``."""
+    kinds = "|".join(re.escape(k) for k in sorted(_kinds().values(), key=len, reverse=True))
+    return re.compile(rf"[ \t]*(?:(?P<prefix>[^:\[\]\n]{{0,40}}?\.)(?P<word>{kinds})|(?P<kind>{kinds})"
+                      rf"(?P<paren>\([^()\n]{{0,40}}\)))[ \t]*:", re.I)
+
+
+def _odd_head(node, raw: str, start: int):
+    """The finding for a kind with an actor prefix Harvey cannot read (``[[MY AGENT.tool: …]]``,
+    ``[[.tool: …]]``) or a parenthesis before its colon (``[[tool(x): …]]``), else ``None``:
+    such a note was read as free text without a word (adversarial trial)."""
+    m = _odd_head_re().match(raw, start)
+    if m is None:
+        return None
+    if m.group("prefix") is not None:
+        prefix, word = m.group("prefix"), m.group("word")
+        if prefix != "." and not any(c in prefix for c in " \t"):
+            return None  # (a one-word actor: the first pattern's)
+        what = f"note head '{prefix}{word}:' has an actor prefix no reader takes (one word before the '.')"
+        p, head = m.start("prefix"), prefix + word
+    else:
+        word = m.group("kind")
+        what = f"note head '{word}{m.group('paren')}:' has '{m.group('paren')}' between the kind and its colon"
+        p, head = m.start("kind"), word + m.group("paren")
+    kind = _kinds()[_fold(word)]
+    end = raw.rfind("]]")
+    if kind in _PAYLOADS and not _payload(kind).match(raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")):
+        return None  # (`[[Note to self.Rag: hmm]]`: a writer's note)
+    return _finding(node, raw, p, head, what, kind)
 
 
 def _finding(node, raw: str, p: int, word: str, what: str, kind: str) -> tuple:
