@@ -133,14 +133,24 @@ def _userinfo(url: str) -> tuple[int, int, str, str] | None:
 
 def masked(url: str) -> str:
     """``url`` with the password of its userinfo shown as ``***`` (``http://user:***@host/x``), or
-    the whole userinfo when it has no password (a token: ``http://***@host/x``): credentials
-    are never printed. Any other URL is returned as it is."""
+    the whole userinfo when it has no password (a token: ``http://***@host/x``), and each value of
+    its query string as ``***`` (``?api_key=***&org=***``, a bare ``?TOKEN`` as ``?***``: a collector's key may ride there; it
+    was printed in error messages, adversarial trial): credentials are never printed. Any other
+    URL is returned as it is."""
     found = _userinfo(url)
-    if found is None:
+    if found is not None:
+        start, end, userinfo, _ = found
+        user, colon, _ = userinfo.partition(":")
+        url = url[:start] + (f"{user}:***@" if colon else "***@") + url[end:]
+    query = url.find("?")
+    if query < 0:
         return url
-    start, end, userinfo, _ = found
-    user, colon, _ = userinfo.partition(":")
-    return url[:start] + (f"{user}:***@" if colon else "***@") + url[end:]
+    fragment = url.find("#", query)
+    tail = "" if fragment < 0 else url[fragment:]
+    params = url[query + 1:len(url) - len(tail)]
+    shown = "&".join(p.partition("=")[0] + "=***" if "=" in p else "***" if p else p  # (a bare one may be a token)
+                     for p in params.split("&"))
+    return url[:query + 1] + shown + tail
 
 
 def credentials(url: str) -> tuple[str, tuple[str, str] | None]:
