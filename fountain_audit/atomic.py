@@ -45,7 +45,8 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Sequence[str | byt
       opened and written directly, with no temporary file and no rename (it is a stream, not a
       file to replace: ``-o /dev/null`` discards, a FIFO's reader gets the data; opening a FIFO
       waits for its reader);
-    - a directory stays an error (``IsADirectoryError`` from the rename).
+    - a directory stays an error (``IsADirectoryError`` from the rename), and so does a path
+      ending in ``/`` (a folder's name, whether it exists or not: ``-o out/`` wrote a file ``out``).
 
     ``follow=False`` (a cache's own entries, the pages ``report`` writes into a folder) never
     writes directly: whatever ``path`` is (a symlink, a FIFO planted there) is replaced by the
@@ -60,6 +61,8 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Sequence[str | byt
     removed on failure, on ``KeyboardInterrupt`` (SIGINT) and on SIGTERM, after which
     the process still ends by that signal.
     """
+    if os.fspath(path).endswith(("/", os.sep)):  # `-o out/`: a folder's name, never a file's (it wrote `out`)
+        raise IsADirectoryError(errno.EISDIR, "a folder's name (it ends in '/'), not a file's", os.fspath(path))
     path, direct = resolve_target(path) if follow else (_link_free(path), False)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if direct:

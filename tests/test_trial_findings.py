@@ -281,3 +281,13 @@ def test_a_tool_note_with_an_unreadable_head_is_reported(note, column, message):
     assert found == ([] if message is None else [
         ("N112", 16, column, f"{message}: the note is read as free text, not as an audit record, so dump, provenance "
                              "and export miss it; did you mean '[[tool: …]]'?")])
+
+
+def test_an_output_path_ending_in_a_slash_is_refused_not_written_as_a_file(tmp_path, monkeypatch):
+    """`lint -o nodir/` wrote a regular file named `nodir` (adversarial trial, stop 33)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.spmd").write_text("INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\nALICE\nhi\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["lint", "--no-cache", "-o", "nodir/", "a.spmd"])
+    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: nodir/: cannot write: a folder's name (it ends in "
+                                          "'/'), not a file's\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.spmd"]
