@@ -291,3 +291,13 @@ def test_an_output_path_ending_in_a_slash_is_refused_not_written_as_a_file(tmp_p
     assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: nodir/: cannot write: a folder's name (it ends in "
                                           "'/'), not a file's\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.spmd"]
+
+
+def test_the_human_a_chat_description_names_is_the_user_even_when_the_heading_names_another():
+    """`INT. HARVEY AND BOB TALKING` over `Harvey and MARGOT are in chat mode.`: MARGOT's
+    question was the reply, agent:margot (adversarial trial, stop 33)."""
+    text = ("INT. HARVEY AND BOB TALKING 2026-07-03 10:00:00\n\nHarvey and MARGOT are in chat mode. Model: MISTRAL. "
+            "Workspace: /tmp/x.\n\nMARGOT\nq\n\nHARVEY\nForwarding to MISTRAL.\n\nMISTRAL\nr\n")
+    (turn,) = turn_records(build_session(parse(text)), "s.spmd")
+    assert (turn.user.character, turn.user.actor_ref, turn.reply.character, turn.reply.actor_ref) == (
+        "MARGOT", "human:margot", "MISTRAL", "agent:mistral")

@@ -180,12 +180,13 @@ def of_character(character: str, *, humans: frozenset[str] | set[str], scene_kin
 
 def humans_of(session: Session) -> frozenset[str]:
     """The upper-cased names of the people of ``session``: the title page's ``Author:``, the
-    human of every chat heading (``INT. HARVEY AND MARGOT TALKING`` → ``MARGOT``) and of every
+    human of every chat heading (``INT. HARVEY AND MARGOT TALKING`` → ``MARGOT``) and every chat
+    turn's user (the human its description names: ``Harvey and MARGOT are in chat mode.``), of every
     pipeline step (``MARGOT executes /pipeline …``, the cue of its step file), and the cue of a
     chunk analysis's instruction (a speech without ``(chunk i/N)`` or ``(synthesis)``)."""
     names = {upper_ascii(s.user.strip()) for s in session.scenes if s.user}
     for s in session.scenes:  # who speaks as the user where only the user speaks beside the harness
-        if s.kind == "pipeline":
+        if s.kind in ("pipeline", "chat", "ext-chat"):  # (a chat's: the human its description names too)
             names.update(upper_ascii(t.user.character.strip()) for t in s.turns if t.user is not None)
         elif s.kind == "chunk-analysis":
             names.update(upper_ascii(sp.character.strip()) for sp in s.speeches

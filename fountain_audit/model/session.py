@@ -87,6 +87,8 @@ _ROUTING_RE = lazy(r"^Harvey routing to (?P<endpoint>\S+?)(?: at (?P<url>\S+?)| 
 #: ``USER executes /pipeline PCT% f1 f2.``: the first line of a pipeline step's description
 #: (harvey-recorder-inventory.md §4 ``a_pipeline_1``) names the step's human.
 _PIPELINE_USER_RE = lazy(r"\A(?P<user>\S+) executes /pipeline\b")
+#: A chat scene's description naming its human: ``Harvey and ALICE are in chat mode.`` (§4 ``a_chat``).
+_CHAT_MODE_RE = lazy(r"\AHarvey and (?P<user>\S(?:[^\n]*?\S)?) are in chat mode\.")
 #: The two patterns above, for the readers of a session's descriptions (diff's normaliser).
 CHAT_DESC_RE, ROUTING_RE = _CHAT_DESC_RE, _ROUTING_RE
 _FORWARD_RE = lazy(r"^Forwarding to (?P<target>.+?)\.$")
@@ -1230,6 +1232,12 @@ class _Builder:
                     continue  # (a comment before them, a suppression too: the description still follows)
                 break
             scene.description.append(n)
+        if scene.info.kind in ("chat", "ext-chat") and scene.description:
+            # the human the description names is the scene's too, even when the heading names
+            # another or none it can read (a hand edit): never a model (adversarial trial)
+            m = _CHAT_MODE_RE.match(scene.description[0].text)
+            if m is not None and upper_ascii(m.group("user")) not in people:
+                people = people | {upper_ascii(m.group("user"))}
         if scene.info.kind in TURN_KINDS:
             self.turns(scene, content, people)
 
