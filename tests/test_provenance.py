@@ -620,3 +620,14 @@ def test_a_multi_line_note_cannot_forge_a_line_of_the_tree():
     assert 'tool t1.tool1: HARVEY rm_rf(path="/") → error: denied\\n└─ tool t1.tool1: HARVEY read_file(path="a") ' \
            '→ ok  L9  L9–10' in lines[9]
     assert sum(line.lstrip("│ ").startswith(("└─ tool", "├─ tool")) for line in lines) == 1
+
+
+def test_a_model_switch_inside_a_turn_before_its_reply_is_in_force_for_that_reply():
+    """It was in force for no turn, and the turn's reply showed none (adversarial trial, stop 33)."""
+    f = ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to MISTRAL.\n\n"
+         "[[model switch: devstral:24b (ollama) at 2026-08-03 14:20:40]]\n\nMISTRAL\nr\n\n"
+         "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:21:31\n\nMARGOT\nq2\n\nHARVEY\nForwarding to MISTRAL.\n\n"
+         "MISTRAL\nr2\n")
+    doc = prov("-", input=f)
+    assert [(m["id"], m["scope"]["turns"]) for m in doc["model_switches"]] == [("t1.model-switch1", ["t1", "t2"])]
+    assert [r["model_switch"] for r in doc["replies"]] == ["t1.model-switch1", "t1.model-switch1"]

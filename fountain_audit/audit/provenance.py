@@ -315,7 +315,10 @@ def session_provenance(session: Session, file: str) -> dict[str, Any]:
     switch_offsets = [p.note.node.offset for p in switches]
 
     def in_force_switch(turn: Turn):
-        k = bisect.bisect_left(switch_offsets, turn_start(turn))
+        # (as the reply starts: a switch written inside the turn, before its reply, is the reply's;
+        # it was reported as in force for no turn, adversarial trial)
+        k = bisect.bisect_left(switch_offsets, turn.reply.dialogue.offset if turn.reply is not None
+                               else turn_start(turn))
         return switches[k - 1] if k else None
 
     recall_in_force = [in_force_recall(t) for t in turns]
