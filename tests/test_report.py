@@ -852,3 +852,13 @@ def test_humans_without_a_chat_turn_are_the_people_the_file_records(tmp_path):
     r = run("report", str(session), "-o", str(out))
     assert r.exit_code == 0, r.output
     assert re.findall(r'<dd class="humans">([^<]*)', out.read_text(encoding="utf-8")) == ["MARGOT"]
+
+
+def test_a_screenplays_author_is_shown_as_written():
+    """`Author: John August` was shown as 'JOHN AUGUST' (new-user trial, stop 33)."""
+    from fountain_audit.model.session import build_session
+    from fountain_audit.parse.fountain import parse
+    from fountain_audit.report.collect import collect
+    text = "Title: Fish\nAuthor: John August\n\nFADE IN:\n\nINT. RIVER - DAY\n\nA fish swims.\n"
+    page = collect(build_session(parse(text)), "f.fountain", text, [])
+    assert page.participants["human"] == ["John August"]

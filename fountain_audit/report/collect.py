@@ -28,6 +28,7 @@ from fountain_audit.model.models import recorded_models
 #: A tool call's arguments are shown indented this many levels; deeper ones on one line (the
 #: page stays linear in the input: arguments nested N deep cost N squared when indented).
 ARGUMENTS_INDENTED_DEPTH = 16
+from fountain_audit.model.names import upper_ascii
 from fountain_audit.model.session import Scene, Session
 from fountain_audit.parse.source import describe_content
 
@@ -400,7 +401,9 @@ def collect(session: Session, file: str, text: str, diagnostics: list[Diagnostic
                         people[prefix].append(name)
     people["agent"] = [red(m.label) for m in recorded.models]
     if not people["human"]:  # no chat turn: the people the file records (Author:, a chat heading's
-        people["human"] = [red(n) for n in sorted(actors.humans_of(session))]  # human), as the exports
+        author = (session.author or "").strip()  # (shown as written: `John August`, not `JOHN AUGUST`)
+        people["human"] = [red(author if author and upper_ascii(author) == n else n)  # human), as the exports
+                           for n in sorted(actors.humans_of(session))]
     # the harness only when the file records it (a HARVEY cue, a [[tool:]] note, a scene or note
     # the recorder writes on its own behalf): an EXT scene where only the user and a model speak
     # names no HARVEY (model.actors.harness_recorded, as the exports)
