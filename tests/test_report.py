@@ -163,6 +163,10 @@ def test_directory_gives_pages_and_index(tmp_path):
     n = len(list(SAMPLES.rglob("*.spmd"))) + len(list(SAMPLES.rglob("*.fountain")))
     assert len(pages) == n + 1 and "index.html" in pages
     assert "samples__clean-session.spmd.html" in pages or any(p.endswith("clean-session.spmd.html") for p in pages)
+    # the index's dates column gives the whole range, as each page does (it gave the start only: new-user
+    # trial, stop 33)
+    index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert '<td class="date" data-sort="2026-08-03 14:20:04">2026-08-03 14:20:04 – 2026-08-03 14:30:05</td>' in index
 
 
 def test_pages_of_an_earlier_run_are_named_not_deleted(tmp_path):
