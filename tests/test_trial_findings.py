@@ -301,3 +301,14 @@ def test_the_human_a_chat_description_names_is_the_user_even_when_the_heading_na
     (turn,) = turn_records(build_session(parse(text)), "s.spmd")
     assert (turn.user.character, turn.user.actor_ref, turn.reply.character, turn.reply.actor_ref) == (
         "MARGOT", "human:margot", "MISTRAL", "agent:mistral")
+
+
+def test_a_reply_that_starts_with_a_one_line_comment_is_the_reply():
+    """`LLAMA3` then `/* hello.c */`: the cue was action, `int main(void) {` a scene heading (H103)
+    and the turn had no reply (adversarial trial, stop 32)."""
+    text = ("Title: T\nAuthor: ALICE\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+            "Harvey and ALICE are in chat mode. Model: LLAMA3. Workspace: /tmp/ws.\n\nALICE\nWrite hello.c please.\n\n"
+            "HARVEY\nForwarding to LLAMA3.\n\nLLAMA3\n/* hello.c */\nint main(void) {\n  return 0;\n}\n\nTHE END.\n")
+    (turn,) = turn_records(build_session(parse(text)), "s.spmd")
+    assert (turn.reply.character, turn.reply.text) == ("LLAMA3", "/* hello.c */\nint main(void) {\n  return 0;\n}")
+    assert [d.code for d in lint_text(text)] == []

@@ -215,6 +215,11 @@ def _is_character_cue(content: str, s: str | None = None) -> bool:
     return paren < 0 or s[-1] == ")"
 
 
+def _closes_on_its_line(line: str) -> bool:
+    """Whether the boneyard ``line`` opens (its first ``/*``) closes on the same line."""
+    return line.find("*/", line.find("/*") + 2) >= 0
+
+
 def _is_transition(content: str) -> bool:
     """Upper-case line ending in ``TO:`` (§Transition), or ``FADE IN:``."""
     s = content.strip()
@@ -521,8 +526,9 @@ def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[i
                 element("TRANSITION", i, i + 1)
                 i += 1
                 continue
-        # (ends_block(i + 1) for a line that is not blank: it opens a boneyard)
-        elif ("/*" not in nxt or not nxt.lstrip().startswith("/*")) and (
+        # (ends_block(i + 1) for a line that is not blank: it opens a boneyard, unless the boneyard
+        # closes on that line: a model's reply that starts with `/* hello.c */` is the cue's dialogue)
+        elif ("/*" not in nxt or not nxt.lstrip().startswith("/*") or _closes_on_its_line(nxt)) and (
                 cue if (cue := cues.get(content)) is not None
                 else cues.setdefault(content, _is_character_cue(content, s))):
             tok = ("CHARACTER", starts[i], starts[i + 1])  # (emit, inlined for one line)
@@ -543,7 +549,7 @@ def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[i
                     put(two(tokens.pop(), tok))
                 i = j
                 continue
-            run = i  # start of the current run of plain dialogue lines
+            run = first = i  # start of the current run of plain dialogue lines; the dialogue's first line
             while i < n:  # until ends_block(i), inlined
                 c = lines[i]
                 if not c:
@@ -551,10 +557,11 @@ def _scan(text: str, problems: list[Problem], body) -> tuple[list[tuple], list[i
                 c0 = c[0]  # then the first character after the indentation ("" for a blank line)
                 if c0.isspace():
                     t = c.strip()
-                    if (not c.startswith("  ")) if not t else t.startswith("/*"):
+                    if (not c.startswith("  ")) if not t else t.startswith("/*") and (
+                            i != first or not _closes_on_its_line(t)):
                         break
                     c0 = t[:1]
-                elif c0 == "/" and c.startswith("/*"):
+                elif c0 == "/" and c.startswith("/*") and (i != first or not _closes_on_its_line(c)):
                     break
                 if (c0 == "(" or c0 == "~") and (c0 == "~" or c.rstrip().endswith(")")):
                     if run < i:
