@@ -312,3 +312,14 @@ def test_a_reply_that_starts_with_a_one_line_comment_is_the_reply():
     (turn,) = turn_records(build_session(parse(text)), "s.spmd")
     assert (turn.reply.character, turn.reply.text) == ("LLAMA3", "/* hello.c */\nint main(void) {\n  return 0;\n}")
     assert [d.code for d in lint_text(text)] == []
+
+
+def test_a_directive_on_the_line_after_a_cue_is_the_speechs_text_and_says_so():
+    """Since a cue before a one-line boneyard reads as one, such a comment is its dialogue's
+    first line: it suppresses nothing, and A102 says why."""
+    text = ("Title: T\nAuthor: ALICE\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\n"
+            "Harvey and ALICE are in chat mode. Model: LLAMA3. Workspace: /tmp/ws.\n\nALICE\n"
+            "  /* fountain-audit: disable=V101 */\nmy key ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5\n\n"
+            "HARVEY\nForwarding to LLAMA3.\n\nLLAMA3\nok\n\nTHE END.\n")
+    assert [(d.code, d.line, d.column, d.end_column) for d in lint_text(text)] == [
+        ("A102", 11, 3, 37), ("V101", 12, 8, 48)]

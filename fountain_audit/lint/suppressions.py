@@ -34,6 +34,11 @@ _DIRECTIVE_RE = lazy(
     r"/\*\s*fountain-audit:\s*(?P<verb>disable-file|disable-next|disable|enable)\b\s*(?:=\s*(?P<rules>[^*]*?))?\s*\*/",
     re.S)
 _PREFIX_RE = lazy(r"/\*\s*fountain-audit:")
+
+
+def starts_directive(text: str, at: int) -> bool:
+    """Whether a ``/* fountain-audit:`` comment starts at ``text[at]`` (blanks allowed after ``/*``)."""
+    return _PREFIX_RE.match(text, at) is not None
 #: The word after ``fountain-audit:`` in a comment that is no directive (for a did-you-mean).
 _VERB_WORD_RE = lazy(r"/\*\s*fountain-audit:\s*([A-Za-z-]*)")
 _VERBS = ("disable-file", "disable-next", "disable", "enable")

@@ -10,7 +10,8 @@ or a cue it may have written; the user's input to HARVEY's forwarding line; a sk
 the paragraph after Harvey's first line), not after a blank line (it goes on from the line
 above, whose text it may be), or a `disable-file` after the first scene heading (a reply may
 have written it, and `THE END.` before it). An `enable` applies anywhere.
-Outside a speech, it also reports a comment with text before it on its line (`Some action /*
+A comment on the line right after a cue is the first line of that cue's dialogue, the speech's
+text. Outside a speech, it also reports a comment with text before it on its line (`Some action /*
 fountain-audit: disable */`): it is part of that element's text, not a directive.
 
 ## Why is this bad?
@@ -64,3 +65,25 @@ def check(ctx):
     found += mid_line(ctx.document, speech_nodes)
     for d in found:
         yield Finding(d.line, d.column, f"suppression comment ignored: {d.error}", d.end_line, d.end_column)
+    yield from _opening_a_dialogue(ctx, session)
+
+
+def _opening_a_dialogue(ctx, session):
+    """The comment on the line right after a cue (``ALICE`` / ``/* fountain-audit: … */``), which
+    is the first line of that cue's dialogue: the speech's own text, never a directive."""
+    from fountain_audit.lint.suppressions import starts_directive
+    for scene in session.scenes:
+        for sp in scene.speeches:
+            node = sp.dialogue
+            raw = ctx.text[node.offset:node.end_offset]
+            first = raw.find("\n") + 1  # (the cue's line ends there: the dialogue's first line follows)
+            if first <= 0 or "fountain-audit:" not in raw:
+                continue
+            line_end = raw.find("\n", first)
+            text = raw[first:len(raw) if line_end < 0 else line_end].rstrip("\r")
+            at = len(text) - len(text.lstrip(" \t"))
+            if not starts_directive(text, at):
+                continue
+            yield Finding(node.line + 1, at + 1, "suppression comment ignored: it is the first line of the dialogue "
+                          "of the cue above it (the speech's own text, which a model or the user may have written); a "
+                          "directive stands after a blank line", node.line + 1, len(text) + 1)
