@@ -45,6 +45,8 @@ ALICE
 - fountain-audit suppression comments (README, "Suppressing diagnostics")
 """
 
+import re
+
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import ALL_KINDS
 
@@ -68,6 +70,10 @@ def check(ctx):
     yield from _opening_a_dialogue(ctx, session)
 
 
+#: A line end as the lexer reads them (not U+2028 and the other separators ``str.splitlines`` takes).
+_LINE_END_RE = re.compile(r"\r\n|\r|\n")
+
+
 def _opening_a_dialogue(ctx, session):
     """The comment on the line right after a cue (``ALICE`` / ``/* fountain-audit: … */``), which
     is the first line of that cue's dialogue: the speech's own text, never a directive."""
@@ -76,11 +82,12 @@ def _opening_a_dialogue(ctx, session):
         for sp in scene.speeches:
             node = sp.dialogue
             raw = ctx.text[node.offset:node.end_offset]
-            first = raw.find("\n") + 1  # (the cue's line ends there: the dialogue's first line follows)
-            if first <= 0 or "fountain-audit:" not in raw:
+            if "fountain-audit:" not in raw:
                 continue
-            line_end = raw.find("\n", first)
-            text = raw[first:len(raw) if line_end < 0 else line_end].rstrip("\r")
+            lines = _LINE_END_RE.split(raw, 2)  # (the cue's line, the dialogue's first line, the rest)
+            if len(lines) < 2:
+                continue
+            text = lines[1]
             at = len(text) - len(text.lstrip(" \t"))
             if not starts_directive(text, at):
                 continue
