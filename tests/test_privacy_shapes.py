@@ -109,6 +109,10 @@ def test_the_decoded_spelling_wins_where_it_reads_further(text, found):
     ("'/home/alice'x", [(1, 12, "alice")]),
     ("mail /home/alice@ now", [(5, 16, "alice")]),
     ("/home/alice @corp", [(0, 11, "alice")]),
+    # a sentence's full stop ends the path, not the name (the redacted copy lost it: adversarial, stop 33)
+    ("in /home/alice. Then", [(3, 14, "alice")]),
+    ("/Users/bob...", [(0, 10, "bob")]),
+    ("/home/john.smith/x and /home/alice./y", [(0, 16, "john.smith"), (23, 35, "alice.")]),
     ("C:\\Users\\Default User\\NTUSER.DAT and C:\\Users\\All Users\\x", []),  # shared profiles, read whole
 ])
 def test_user_names_holding_at_signs_apostrophes_and_blanks(text, found):
@@ -225,3 +229,7 @@ def test_fast_home_path_search_answers_as_the_whole_pattern_for_the_new_name_cha
         assert fast == [(h.start, h.end, h.user) for h in _home_paths_slow(t)], t
         found += len(fast)
     assert found > 8_000
+
+
+def test_a_full_stop_after_a_home_path_stays_in_the_redacted_copy():
+    assert redact_text("My files are in /home/alice. And /home/bob/x.") == "My files are in <home>. And <home>/x."

@@ -1736,7 +1736,7 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
             end = m.end()
             user = m.group("user")  # (a group read by name costs more than the search: read once)
             if user.lower() not in _NOT_USERS:
-                paths.append(HomePath(m.start(), end, user, m.group()))
+                paths.append(_home_path(text, m.start(), end, user, m.group()))
     return paths
 
 
@@ -1744,8 +1744,20 @@ def _home_paths_slow(text: str) -> list[HomePath]:
     """The home paths of ``text``: :data:`HOME_RE`'s matches (``finditer``), less the shared
     accounts' (:data:`_NOT_USERS`). Its ASCII case-insensitivity reads no ``ſ`` (U+017F) as ``s``
     nor KELVIN SIGN as ``k``: ``/Uſers/bob`` is no path a system reads as ``/Users/bob``."""
-    return [HomePath(m.start(), m.end(), m.group("user"), m.group()) for m in HOME_RE.finditer(text)
+    return [_home_path(text, m.start(), m.end(), m.group("user"), m.group()) for m in HOME_RE.finditer(text)
             if m.group("user").lower() not in _NOT_USERS]
+
+
+def _home_path(text: str, start: int, end: int, user: str, path: str) -> HomePath:
+    """The :class:`HomePath` of a match of :data:`HOME_RE`, less the full stops that end a user
+    name where the path ends (``My files are in /home/alice.``: a sentence's full stop, which a
+    redacted copy lost with the name, adversarial trial); before a separator they are the name's
+    (``/home/alice./x``)."""
+    if user.endswith(".") and text[end:end + 1] not in ("/", "\\"):
+        cut = len(user) - len(user.rstrip("."))
+        if cut < len(user):
+            return HomePath(start, end - cut, user[:-cut], path[:-cut])
+    return HomePath(start, end, user, path)
 
 
 def _skipped(match: Callable, text: str, start: int) -> bool:
