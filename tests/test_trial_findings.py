@@ -326,3 +326,13 @@ def test_a_directive_on_the_line_after_a_cue_is_the_speechs_text_and_says_so():
             "HARVEY\nForwarding to LLAMA3.\n\nLLAMA3\nok\n\nTHE END.\n")
     assert [(d.code, d.line, d.column, d.end_column) for d in lint_text(text)] == [
         ("A102", 11, 3, 37), ("V101", 12, 8, 48)]
+
+
+def test_a_hand_off_time_followed_by_text_is_read_and_reported():
+    """`INT. HAND-OFF - 2026-07-01T16:04:05Z junk` had no time and lint said all clear."""
+    text = "INT. HAND-OFF - 2026-07-01T16:04:05Z junk\n\nHARVEY\nHanded off.\n"
+    session = build_session(parse(text))
+    assert (session.scenes[0].timestamp, session.scenes[0].info.annotation) == ("2026-07-01T16:04:05Z", "junk")
+    assert [(d.code, d.line, d.column, d.end_column, d.message) for d in lint_text(text)] == [
+        ("H101", 1, 38, 42, "hand-off heading time '2026-07-01T16:04:05Z' is followed by trailing text 'junk' "
+                            "(expected 'INT. HAND-OFF - <RFC 3339 time>')")]

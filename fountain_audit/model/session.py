@@ -240,8 +240,14 @@ def _heading_info(s: str, ts: str | None, form: str | None, annotation: str | No
         # (a session names a few places, each with many timestamps)
         known = remember(_PLACES, key, _classify_place(s, ts is not None))
     kind, place, groups = known
-    if kind == "hand-off" and ts is None and groups.get("label") and _RFC3339_RE.match(groups["label"]):
-        ts, form = groups["label"], "rfc3339"  # WriteHandoff's label is the hand-off's time
+    if kind == "hand-off" and ts is None and groups.get("label"):
+        label = groups["label"]
+        if _RFC3339_RE.match(label):
+            ts, form = label, "rfc3339"  # WriteHandoff's label is the hand-off's time
+        else:  # a time then more text (`… 16:04:05Z junk`): the time, the rest its annotation (H101's)
+            first, _, rest = label.partition(" ")
+            if rest.strip() and annotation is None and _RFC3339_RE.match(first):
+                ts, form, annotation = first, "rfc3339", rest.strip()
     info = _new(HeadingInfo)  # (HeadingInfo(...) without its keyword defaults: one a scene)
     info.kind, info.place, info.timestamp, info.timestamp_form, info.annotation = kind, place, ts, form, annotation
     info.groups = dict(groups) if groups else {}

@@ -5,7 +5,8 @@ Reports a scene heading of a kind the recorder time-stamps (chat, EXT., agent mo
 shell, skill, context recall, chunk analysis, pipeline) that has no
 `YYYY-MM-DD HH:MM:SS` timestamp at its end or whose timestamp is not a real date and
 time, an `INT. HAND-OFF - <RFC 3339 time>` heading whose time is not a real date and time
-(`2026-13-14T10:04:05+02:00`, hour 25, offset `+24:00`), an `INT.` chat heading without
+(`2026-13-14T10:04:05+02:00`, hour 25, offset `+24:00`) or is followed by more text (the time is
+still read, as a chat heading's is), an `INT.` chat heading without
 `TALKING`, and a chat heading with text between `TALKING` and its timestamp
 (`TALKING - 2026-07-03 19:15:00`; the user is still the name before `TALKING`).
 
@@ -74,6 +75,10 @@ def check(ctx):
             if info.timestamp_form == "rfc3339" and not valid_timestamp(ts):
                 line, col, end_line, end_col = timestamp_span(h, ts)
                 yield Finding(line, col, f"hand-off heading time '{ts}' is not a valid date and time", end_line, end_col)
+            if info.timestamp_form == "rfc3339" and info.annotation is not None and info.annotation[0] != "←":
+                line, col, end_line, end_col = annotation_span(h, ts, info.annotation)
+                yield Finding(line, col, f"hand-off heading time '{ts}' is followed by trailing text "
+                              f"'{info.annotation}' (expected 'INT. HAND-OFF - <RFC 3339 time>')", end_line, end_col)
             continue
         if ts is None:
             glued = glued_timestamp(h.text)
