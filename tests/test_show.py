@@ -145,9 +145,18 @@ def test_unknown_ids_exit_2_with_the_nearest_valid_ids(ident, hint):
 def test_an_id_is_read_without_the_blanks_around_it():
     """README: an id is read without the blanks around it; `' t1.user'` and `'L39 '` were unknown
     ids (new-user trial)."""
-    for ident, same in ((" t1.user", "t1.user"), ("t1.user ", "t1.user"), ("L39 ", "L39")):
+    for ident, same in ((" t1.user", "t1.user"), ("t1.user ", "t1.user"), ("L39 ", "L39"), ("L39\n", "L39"),
+                        ("t1.user\r\n", "t1.user")):  # (a pasted id with its line end: stop 32's trial)
         r = run(CLEAN, ident)
         assert (r.exit_code, r.stdout) == (0, run(CLEAN, same).stdout), ident
+
+
+@pytest.mark.parametrize("ident", ["l39", "L 39", "l 39"])
+def test_a_line_id_in_another_spelling_suggests_the_line(ident):
+    """`l39` suggested n39 or nothing, `L 39` no line (stop 32's new-user trial)."""
+    r = run(CLEAN, ident)
+    assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {CLEAN}: unknown id {ident!r}: did you mean "
+                                          "L39? the file has lines L1–L282\n")
 
 
 def test_unreadable_file_exits_2(tmp_path):

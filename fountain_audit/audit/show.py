@@ -223,9 +223,9 @@ class Elements:
         return out
 
     def get(self, ident: str) -> Element:
-        """The element called ``ident`` (read without the blanks around it: `` t1.user`` is
-        ``t1.user``). Raises :class:`ShowError` for an unknown id, with the nearest valid ids."""
-        ident = ident.strip(" \t")
+        """The element called ``ident`` (read without the blanks and line ends around it: `` t1.user``
+        is ``t1.user``). Raises :class:`ShowError` for an unknown id, with the nearest valid ids."""
+        ident = ident.strip(" \t\r\n")  # (a pasted id may bring its line end)
         m = re.fullmatch(r"L([0-9]+)", ident)
         if m:
             n = _number(m.group(1))
@@ -305,6 +305,10 @@ class Elements:
     def _other(self, ident: str, recs: dict) -> str:
         """The hint for an unknown id that names no scene, turn or node: a line, a case slip, a
         close id."""
+        line = re.fullmatch(r"[Ll][ \t]*([0-9]+)", ident)  # (`l39`, `L 39`: the line id L39)
+        if line and self.line_count:
+            n = _number(line.group(1))
+            return (f"did you mean L{n}? " if 1 <= n <= self.line_count else "") + self._lines_hint()
         if ident.startswith("L"):
             return self._lines_hint()
         if ident.isascii() and ident.isdigit() and self.line_count:  # a bare number: a line, as `show F 39`
