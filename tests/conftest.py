@@ -60,6 +60,17 @@ def cpu_best_of_3(fn, arg) -> float:
 
 
 #: The tool arguments of line 37 of samples/clean-session.spmd (what the privacy tests replace).
+#: Python source that runs the command line as the ``fountain-audit`` console script does (the
+#: arguments after the script's own), then goes on: what start-up tests append their probe to.
+RUN_AS_CONSOLE_SCRIPT = """
+import sys
+sys.argv = ["fountain-audit", *sys.argv[1:]]
+from fountain_audit.__main__ import run
+try:
+    run()
+except SystemExit:
+    pass
+"""
 CLEAN_TOOL_ARGS = '{"query":"retro — action items","limit":5}'
 
 

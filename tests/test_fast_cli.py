@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fountain_audit.cli.lint import lint as lint_command
 from fountain_audit.commands.argv import parse
+from tests.conftest import RUN_AS_CONSOLE_SCRIPT
 from fountain_audit.commands.lint_options import (CHOICE, COUNT, FLAG, MULTIPLE, OPTIONS, PATH, SWITCH,
                                                   TARGET_VERSIONS, OUTPUT_FORMATS)
 
@@ -226,14 +227,7 @@ def test_report_file_is_the_same(tmp_path):
     assert outs[0] == outs[1] and outs[0][1].startswith("{")
 
 
-PROBE = """
-import sys
-sys.argv = ["fountain-audit", *sys.argv[1:]]
-from fountain_audit.__main__ import run
-try:
-    run()
-except SystemExit:
-    pass
+PROBE = RUN_AS_CONSOLE_SCRIPT + """
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("click", "rich", "pathlib", "typing", "json", "inspect",
                                                             "tomllib", "lark")
                 or m == "fountain_audit.cli" or m.startswith("fountain_audit.cli."))

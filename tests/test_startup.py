@@ -14,6 +14,7 @@ import pytest
 from fountain_audit import lint
 from fountain_audit.lint.diagnostics import Diagnostic, Severity
 from fountain_audit.reporters.text import plain_text_lines, report_text
+from tests.conftest import RUN_AS_CONSOLE_SCRIPT
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("rich", "lark", "tomllib", "importlib.resources", "fountain_audit.dump", "fountain_audit.diff")
@@ -127,14 +128,7 @@ def test_a_pyproject_without_our_table_is_not_parsed(tmp_path):
 #: Standard modules a concise lint of a plain screenplay has no use for (each a fraction of a
 #: millisecond of start-up, issue 9): JSON is read only in tool notes, an escaped JSON secret or a
 #: machine output format; the grammar memo is marshal data.
-LEAN_PROBE = """
-import sys
-sys.argv = ["fountain-audit", *sys.argv[1:]]
-from fountain_audit.__main__ import run
-try:
-    run()
-except SystemExit:
-    pass
+LEAN_PROBE = RUN_AS_CONSOLE_SCRIPT + """
 lean = ("json", "math") if any("__editable__" in m for m in sys.modules) else (  # (an editable install's
     "json", "math", "contextlib", "importlib", "warnings")                     # finder imports the others)
 print(repr(sorted(m for m in lean if m in sys.modules)), file=sys.stderr)
