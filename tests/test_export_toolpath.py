@@ -661,3 +661,23 @@ def test_a_loose_tool_note_names_its_actor_in_its_event(tmp_path, validators):
     assert (step["step"]["id"], step["step"]["actor"]) == ("s0.tool1", "tool:harvey")  # the recorder's event
     assert next(iter(step["change"].values()))["structural"]["tool_use"]["actor"] == "human:margot"
     assert p["meta"]["actors"] == {"human:margot": {"name": "MARGOT"}, "tool:harvey": {"name": "HARVEY"}}
+
+
+@pytest.mark.parametrize("workspace, uri", [
+    ("/home/margot/my proj#1", "file:///home/margot/my%20proj%231"),
+    ("C:\\Users\\Bob Smith\\x", "file:///C:/Users/Bob%20Smith/x"),
+    ("/home/J\u00fcrgen/src", "file:///home/J%C3%BCrgen/src"),
+    ("/tmp/ws", "file:///tmp/ws"),
+])
+def test_the_base_uri_is_a_file_uri_and_redacted_whole(tmp_path, workspace, uri):
+    """`file:///home/margot/my proj#1` and `file://C:\\Users\\…` are no URIs (adversarial trial,
+    stop 33); the percent-encoded spelling is still replaced whole by --redact and --redact-paths."""
+    f = tmp_path / "s.spmd"
+    f.write_text("Title: T\nAuthor: MARGOT\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\n"
+                 f"Harvey and MARGOT are in chat mode. Model: MISTRAL. Workspace: {workspace}.\n\nMARGOT\nq\n\n"
+                 "HARVEY\nForwarding to MISTRAL.\n\nMISTRAL\nr\n\nTHE END.\n", encoding="utf-8")
+    assert export(f)["paths"][0]["path"]["base"] == {"uri": uri}
+    for option in ("--redact", "--redact-paths"):
+        r = run("--to", "toolpath", option, str(f))
+        assert json.loads(r.stdout)["paths"][0]["path"]["base"] == {"uri": "file://<workspace>"}
+        assert uri[8:] not in r.stdout

@@ -48,6 +48,7 @@ from fountain_audit.model.ids import note_group, scene_id
 from fountain_audit.model.names import upper_ascii
 from fountain_audit.model.session import TURN_KINDS
 from fountain_audit.parse.source import undecodable_bytes
+from fountain_audit.privacy.detect import uri_path
 
 if TYPE_CHECKING:
     from fountain_audit.privacy.redact import Redactor
@@ -336,7 +337,9 @@ def path_of(sx: SessionExport, path_id: str, emit: Callable[[dict[str, Any]], An
     ident: dict[str, Any] = {"id": path_id, "head": b.last_id}
     ws = [s.workspace for s in sx.session.scenes if s.workspace]
     if ws:
-        ident = {"id": path_id, "base": {"uri": "file://" + ws[0].strip()}, "head": b.last_id}
+        path = uri_path(ws[0].strip())  # (percent-encoded: `my proj` is no URI; redaction knows this spelling)
+        ident = {"id": path_id, "base": {"uri": ("file://" if path.startswith("/") else "file:") + path},
+                 "head": b.last_id}
     return {"path": ident, "steps": steps, "meta": meta}
 
 

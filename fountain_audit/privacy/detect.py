@@ -1794,12 +1794,36 @@ def path_pattern(path: str) -> str:
     return lead + (SEP + "+").join(re.escape(p) for p in parts) + r"(?![\w-])"
 
 
+#: What a ``file:`` URI's path keeps as written: RFC 3986's unreserved characters and ``/``.
+_URI_KEPT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+
+
+def uri_path(path: str) -> str:
+    """``path`` as the path of a ``file:`` URI spells it (RFC 8089): separators ``/``, a Windows
+    drive after a ``/`` (``C:\\Users\\Bob Smith`` → ``/C:/Users/Bob%20Smith``), each byte of the
+    UTF-8 form of any other character than RFC 3986's unreserved ones as ``%XX`` (``my proj`` →
+    ``my%20proj``, ``ü`` → ``%C3%BC``)."""
+    p = path.replace("\\", "/")
+    drive = ""
+    if len(p) > 2 and p[1] == ":" and p[2] == "/" and p[0].isascii() and p[0].isalpha():
+        drive, p = "/" + p[:2], p[2:]
+    return drive + "".join(c if c in _URI_KEPT else "".join(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
+                           for c in p)
+
+
 def workspace_regex(paths: Sequence[str]) -> re.Pattern[str] | None:
-    """One case-insensitive regex for all spellings of ``paths`` (longest first), or ``None``."""
+    """One case-insensitive regex for all spellings of ``paths`` (longest first), or ``None``:
+    those of :func:`path_pattern`, and a path as a ``file:`` URI spells it (:func:`uri_path`: the
+    toolpath export's ``base.uri``) where that differs."""
     if not paths:
         return None
-    alts = "|".join(path_pattern(p) for p in sorted(paths, key=len, reverse=True))
-    return re.compile(f"(?:{alts})", re.I)
+    alts = []
+    for p in sorted(paths, key=len, reverse=True):
+        alts.append(path_pattern(p))
+        encoded = uri_path(p)
+        if encoded != p.replace("\\", "/"):
+            alts.append(re.escape(encoded) + r"(?![\w%-])")
+    return re.compile(f"(?:{'|'.join(alts)})", re.I)
 
 
 def line_col(starts: Sequence[int], offset: int) -> tuple[int, int]:
