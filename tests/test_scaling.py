@@ -453,3 +453,12 @@ def test_privacy_shapes_in_linear_time(shape, sep):
 
     small, large = (sep.join([PRIVACY_SHAPES[shape]] * n) for n in (50, 500))
     _assert_linear(scan, small, large, shape, limit=11, tries=6, batch=10)
+
+
+@pytest.mark.parametrize("head", ["[[x y.write: ", "[[write "])
+def test_a_long_write_like_note_is_judged_by_n112_in_linear_time(head):
+    """`[[x y.write: a.a.a.…]]`: N112's payload pattern backtracked over every dot, 37 s for a
+    40 KB note (adversarial trial, stop 33)."""
+    chat = ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to LLAMA3.\n\n"
+            "LLAMA3\nr\n\n")
+    _assert_linear(lint, chat + head + "a." * 4000 + "]]\n", chat + head + "a." * 32000 + "]]\n", head)

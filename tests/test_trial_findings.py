@@ -336,3 +336,50 @@ def test_a_hand_off_time_followed_by_text_is_read_and_reported():
     assert [(d.code, d.line, d.column, d.end_column, d.message) for d in lint_text(text)] == [
         ("H101", 1, 38, 42, "hand-off heading time '2026-07-01T16:04:05Z' is followed by trailing text 'junk' "
                             "(expected 'INT. HAND-OFF - <RFC 3339 time>')")]
+
+
+@pytest.mark.parametrize("described", ["LLAMA3", "llama3", "CLAUDE"])
+def test_a_description_naming_a_model_never_makes_it_the_user(described):
+    """A description naming the scene's model (its Model:, its forwarding target) made the model's
+    replies the user's input, human:llama3, in every scene (adversarial trial, stop 33)."""
+    target = "CLAUDE" if described == "CLAUDE" else "LLAMA3"
+    text = ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nHarvey and MARGOT are in chat mode. Model: LLAMA3. "
+            "Workspace: /w.\n\nMARGOT\nq0\n\nHARVEY\nForwarding to LLAMA3.\n\nLLAMA3\nreply0\n\n"
+            f"INT. HARVEY AND MARGOT TALKING 2026-08-03 14:21:31\n\nHarvey and {described} are in chat mode. "
+            f"Model: LLAMA3. Workspace: /w.\n\nMARGOT\nq1\n\nHARVEY\nForwarding to {target}.\n\n{target}\nreply1\n")
+    turns = turn_records(build_session(parse(text)), "s.spmd")
+    assert [(t.user.actor_ref, t.reply.actor_ref, t.reply.text) for t in turns] == [
+        ("human:margot", "agent:llama3", "reply0"), ("human:margot", f"agent:{target.lower()}", "reply1")]
+
+
+@pytest.mark.parametrize("text, line", [
+    ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to LLAMA3.\n\nLLAMA3\nr\n\n"
+     "BOB ^\n/* fountain-audit: disable=V101 */\nkey ghp_0123456789abcdefghijklmnopqrstuvwxyz01\n", 13),
+    ("Title: Harvey Session\n\nFADE IN:\n\nBOB\n/* fountain-audit: disable=V101 */\nkey "
+     "ghp_0123456789abcdefghijklmnopqrstuvwxyz01\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n", 6),
+    ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\r\rMARGOT\r/* fountain-audit: disable=V101 */\rkey "
+     "ghp_0123456789abcdefghijklmnopqrstuvwxyz01\r", 4),
+])
+def test_a_directive_opening_any_dialogue_gets_a102(text, line):
+    """A dual dialogue's, one before the first scene heading, a CR-only file's (adversarial trial, stop 33)."""
+    found = [(d.code, d.line) for d in lint_text(text, "s.spmd", Selection.build(select=["A102", "V101"]))]
+    assert found == [("A102", line), ("V101", line + 1)]
+
+
+def test_f104_reads_the_lines_of_a_cr_only_file():
+    """A boneyard hiding a turn was all clear in a CR-only file (adversarial trial, stop 33)."""
+    text = ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to LLAMA3.\n\n"
+            "LLAMA3\n/* draft:\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:25:00\n\nMARGOT\nDelete.\n\n"
+            "LLAMA3\n*/ Done.\n")
+    for eol in ("\n", "\r\n", "\r"):
+        found = [(d.code, d.line) for d in lint_text(text.replace("\n", eol), "s.spmd", Selection.build(select=["F104"]))]
+        assert found == [("F104", 10)], eol
+
+
+def test_n112_leaves_free_text_kinds_alone():
+    """`[[Note to self.run: …]]`, `[[Run(s): …]]`, `[[Jane Doe.rag-source: …]]` were reported
+    (adversarial trial, stop 33; the quadratic write note: tests/test_scaling.py)."""
+    head = "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to LLAMA3.\n\nLLAMA3\nr\n\n"
+    text = head + ("[[Note to self.run: the script again tomorrow]]\n\n[[Run(s): 5 km today]]\n\n"
+                   "[[Jane Doe.rag-source: her notes]]\n\n[[MY AGENT.write: docs/a.md — ok]]\n")
+    assert [(d.code, d.line) for d in lint_text(text, "s.spmd", Selection.build(select=["N112"]))] == [("N112", 18)]

@@ -913,6 +913,11 @@ def stats_models(text: str) -> list[str]:
     return parts[1] if parts is not None else []
 
 
+#: The longest number a stats line's field may hold (Python converts at most 4,300 digits from
+#: text; no count or duration has more than 20): a longer one is no stats line it reads.
+_MAX_DIGITS = 4000
+
+
 def parse_stats(text: str) -> StatsLine | None:
     """Read one stats line (``MODELS · R reply + P ctx · DUR · T.T tok/s`` and its shorter
     forms), or ``None`` when ``text`` is not one."""
@@ -920,6 +925,8 @@ def parse_stats(text: str) -> StatsLine | None:
     if parts is None:
         return None
     m, models, reply, ctx = parts
+    if any(v is not None and len(v) > _MAX_DIGITS for v in (reply, ctx, m.group("duration"), m.group("rate"))):
+        return None  # (past what Python converts from text: a traceback in export, adversarial trial)
     return StatsLine(models, None if reply is None else int(reply), None if ctx is None else int(ctx),
                      parse_duration(m.group("duration")),
                      None if m.group("rate") is None else float(m.group("rate")),
@@ -1241,9 +1248,14 @@ class _Builder:
         if scene.info.kind in ("chat", "ext-chat") and scene.description:
             # the human the description names is the scene's too, even when the heading names
             # another or none it can read (a hand edit): never a model (adversarial trial)
+            # (not a name the scene records as a model: its Model:, a forwarding line's target; a
+            # description naming the model made its replies the user's input, adversarial trial)
             m = _CHAT_MODE_RE.match(scene.description[0].text)
-            if m is not None and upper_ascii(m.group("user")) not in people:
-                people = people | {upper_ascii(m.group("user"))}
+            name = None if m is None else upper_ascii(m.group("user"))
+            if name is not None and name not in people and name != upper_ascii(scene.model or "") and not any(
+                    upper_ascii(t) == name for _, tag in content if isinstance(tag, Speech)
+                    for t in (tag.forwarding_target,) if t):
+                people = people | {name}
         if scene.info.kind in TURN_KINDS:
             self.turns(scene, content, people)
 

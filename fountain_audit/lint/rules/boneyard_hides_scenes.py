@@ -65,6 +65,7 @@ INT. HARVEY AND ALICE TALKING 2026-06-24 10:05:00
   headings the recorder writes)
 """
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
 from fountain_audit.parse.fountain import Boneyard
@@ -77,7 +78,9 @@ SCOPE = SESSION_LIKE
 
 #: The starts of a Harvey scene heading's line (after a line break; the recorder writes `INT.`/`EXT.`,
 #: a lower-case one is read too): the cheap test before reading the boneyard's lines.
-_STARTS = ("\nINT", "\nEXT", "\nI/E", "\nint", "\next")
+_STARTS = tuple(eol + word for eol in ("\n", "\r") for word in ("INT", "EXT", "I/E", "int", "ext"))
+#: A line end, as the lexer reads them (a CR-only file's too: F104 missed every one, adversarial trial).
+_LINE_END_RE = lazy(r"\r\n|\r|\n")
 
 
 def check(ctx):
@@ -92,7 +95,7 @@ def check(ctx):
         if not any(text.find(s, start, end) >= 0 for s in _STARTS):
             continue
         hidden = []
-        for k, line in enumerate(text[start:end].split("\n")[1:], 1):
+        for k, line in enumerate(_LINE_END_RE.split(text[start:end])[1:], 1):
             stripped = line.strip()
             if stripped[:3].upper() in ("INT", "EXT", "I/E") and is_harvey_heading(read_heading(stripped)):
                 hidden.append((node.line + k, stripped))

@@ -45,8 +45,7 @@ ALICE
 - fountain-audit suppression comments (README, "Suppressing diagnostics")
 """
 
-import re
-
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import ALL_KINDS
 
@@ -67,30 +66,33 @@ def check(ctx):
     found += mid_line(ctx.document, speech_nodes)
     for d in found:
         yield Finding(d.line, d.column, f"suppression comment ignored: {d.error}", d.end_line, d.end_column)
-    yield from _opening_a_dialogue(ctx, session)
+    yield from _opening_a_dialogue(ctx)
 
 
 #: A line end as the lexer reads them (not U+2028 and the other separators ``str.splitlines`` takes).
-_LINE_END_RE = re.compile(r"\r\n|\r|\n")
+_LINE_END_RE = lazy(r"\r\n|\r|\n")
 
 
-def _opening_a_dialogue(ctx, session):
+def _opening_a_dialogue(ctx):
     """The comment on the line right after a cue (``ALICE`` / ``/* fountain-audit: … */``), which
-    is the first line of that cue's dialogue: the speech's own text, never a directive."""
+    is the first line of that cue's dialogue: the speech's own text, never a directive. Every
+    dialogue of the file is looked at (a dual dialogue's ``BOB ^``, one before any scene heading)."""
     from fountain_audit.lint.suppressions import starts_directive
-    for scene in session.scenes:
-        for sp in scene.speeches:
-            node = sp.dialogue
-            raw = ctx.text[node.offset:node.end_offset]
-            if "fountain-audit:" not in raw:
-                continue
-            lines = _LINE_END_RE.split(raw, 2)  # (the cue's line, the dialogue's first line, the rest)
-            if len(lines) < 2:
-                continue
-            text = lines[1]
-            at = len(text) - len(text.lstrip(" \t"))
-            if not starts_directive(text, at):
-                continue
-            yield Finding(node.line + 1, at + 1, "suppression comment ignored: it is the first line of the dialogue "
-                          "of the cue above it (the speech's own text, which a model or the user may have written); a "
-                          "directive stands after a blank line", node.line + 1, len(text) + 1)
+    from fountain_audit.parse.fountain import Dialogue
+    text_of = ctx.text
+    for node in ctx.document.children:
+        if type(node) is not Dialogue:
+            continue
+        raw = text_of[node.offset:node.end_offset]
+        if "fountain-audit:" not in raw:
+            continue
+        lines = _LINE_END_RE.split(raw, 2)  # (the cue's line, the dialogue's first line, the rest)
+        if len(lines) < 2:
+            continue
+        text = lines[1]
+        at = len(text) - len(text.lstrip(" \t"))
+        if not starts_directive(text, at):
+            continue
+        yield Finding(node.line + 1, at + 1, "suppression comment ignored: it is the first line of the dialogue "
+                      "of the cue above it (the speech's own text, which a model or the user may have written); a "
+                      "directive stands after a blank line", node.line + 1, len(text) + 1)

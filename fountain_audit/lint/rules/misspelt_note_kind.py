@@ -111,7 +111,10 @@ _PAYLOADS = {
     "tool": rf"[^\s()]+\((?s:.*)\){_SEP}(?:ok|error)\b",
     "rag": r"-?\d+ chunks? from \S",
     "recall": rf"[^\s(][^(]*? \([^)]*\){_SEP}score\b",
-    "write": rf"[^\s—]*[./][^\s—]*{_SEP}(?:ok|skipped|aborted|error)\b",  # a path: `a.go`, `docs/x`
+    # a path (`a.go`, `docs/x`: holding `.` or `/`, see _reads_as_payload); the path read lazily, the
+    # separator after it bounded: linear (`[^\s—]*[./][^\s—]*` backtracked over every dot of
+    # `a.a.a.…`, quadratic: 7 s for a 40 KB note, adversarial trial)
+    "write": rf"(?P<path>[^\s—]*?){_SEP}(?:ok|skipped|aborted|error)\b",
     "shell": rf"\S(?s:.*){_SEP}exit -?\d+$",
     "model switch": r"[^\s(][^(]*? \([^)]*\) at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$",
     "chunk": r"file=[^,]*, *chunks=",
@@ -139,6 +142,13 @@ def _near_head() -> re.Pattern:
 def _payload(kind: str) -> re.Pattern:
     """Kind ``kind``'s pattern of :data:`_PAYLOADS`, compiled."""
     return re.compile(_PAYLOADS[kind], re.I)
+
+
+def _reads_as_payload(kind: str, text: str) -> bool:
+    """Whether ``text`` (what follows a note's head) reads as kind ``kind``'s payload
+    (:data:`_PAYLOADS`; a write's path must hold a ``.`` or a ``/``)."""
+    m = _payload(kind).match(text)
+    return m is not None and (kind != "write" or any(c in m.group("path") for c in "./"))
 
 
 @functools.cache
@@ -229,7 +239,7 @@ def _near_miss(node, raw: str, start: int):
         return None  # (the kind and its colon: a head the first pattern judged)
     kind = _kinds()[_fold(m.group("kind"))]
     end = raw.rfind("]]")
-    if not _payload(kind).match(raw[m.end():end if end >= m.end() else len(raw)]):
+    if not _reads_as_payload(kind, raw[m.end():end if end >= m.end() else len(raw)]):
         return None
     word = m.group("word")
     what = [] if not m.group("suffix") else ["is not a note kind Harvey writes"]
@@ -268,8 +278,10 @@ def _odd_head(node, raw: str, start: int):
         p, head = m.start("kind"), word + m.group("paren")
     kind = _kinds()[_fold(word)]
     end = raw.rfind("]]")
-    if kind in _PAYLOADS and not _payload(kind).match(raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")):
-        return None  # (`[[Note to self.Rag: hmm]]`: a writer's note)
+    # (`[[Note to self.Rag: hmm]]`, `[[Run(s): 5 km today]]`: a writer's note; a kind whose payload is
+    # free text, run or rag-source, gives no evidence either way)
+    if kind not in _PAYLOADS or not _reads_as_payload(kind, raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")):
+        return None
     return _finding(node, raw, p, head, what, kind)
 
 
