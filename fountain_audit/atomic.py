@@ -61,7 +61,8 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Sequence[str | byt
     removed on failure, on ``KeyboardInterrupt`` (SIGINT) and on SIGTERM, after which
     the process still ends by that signal.
     """
-    if os.fspath(path).endswith(("/", os.sep)):  # `-o out/`: a folder's name, never a file's (it wrote `out`)
+    if os.fspath(path).endswith(("/", os.sep)) or os.path.basename(os.fspath(path)) in (".", ".."):
+        # (`-o out/`, `-o out/.`: a folder's name, never a file's; they wrote a file `out`)
         raise IsADirectoryError(errno.EISDIR, "a folder's name (it ends in '/'), not a file's", os.fspath(path))
     path, direct = resolve_target(path) if follow else (_link_free(path), False)
     payload = data.encode("utf-8") if isinstance(data, str) else data

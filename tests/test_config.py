@@ -769,14 +769,17 @@ def test_a_removed_current_directory_is_no_crash(tmp_path):
                                          ("[tool]\nfountain-audit = \"select=P\"\n", "a string")])
 def test_a_tool_table_of_another_type_is_a_configuration_error(tmp_path, monkeypatch, table, what):
     """`fountain-audit = 5` crashed lint with a TypeError (exit 1, read by CI as findings); a
-    string's characters were named as unknown keys (adversarial trial, stop 33)."""
+    string's characters were named as unknown keys (adversarial trial, stop 33). In
+    fountain-audit.toml too (the pyproject shape pasted there)."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "pyproject.toml").write_text(table)
     (tmp_path / "a.spmd").write_text(BAD, encoding="utf-8")
-    r = CliRunner().invoke(main, ["lint", "a.spmd"], catch_exceptions=False)
-    assert r.exit_code == 2
-    assert r.stderr == (f"fountain-audit: error: pyproject.toml: 'tool.fountain-audit' must be a table "
-                        f"([tool.fountain-audit]), not {what}\n")
+    for name in ("pyproject.toml", "fountain-audit.toml"):
+        (tmp_path / name).write_text(table)
+        r = CliRunner().invoke(main, ["lint", "--config", name, "a.spmd"], catch_exceptions=False)
+        assert r.exit_code == 2
+        assert r.stderr == (f"fountain-audit: error: {name}: 'tool.fountain-audit' must be a table "
+                            f"([tool.fountain-audit]), not {what}\n")
+        (tmp_path / name).unlink()
 
 
 @pytest.mark.parametrize("extra", [["--extend-select", "P102"], ["--extend-select", "p102"],

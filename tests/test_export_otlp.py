@@ -457,7 +457,7 @@ def test_an_unreachable_endpoint_with_credentials_never_prints_the_password():
                                           "[Errno 111] Connection refused\n")
     # (and the values of its query string: a collector's key may ride there, adversarial trial, stop 33)
     r = run("--endpoint", "http://127.0.0.1:9/x?api_key=S3CRETKEY&org=acme&T0KEN#top", "--timeout", "2", str(CLEAN))
-    assert (r.exit_code, r.stderr) == (1, "fountain-audit: error: http://127.0.0.1:9/x?api_key=***&org=***&***#top: "
+    assert (r.exit_code, r.stderr) == (1, "fountain-audit: error: http://127.0.0.1:9/x?api_key=***&org=***&***#***: "
                                           "cannot send: [Errno 111] Connection refused\n")
 
 
@@ -584,3 +584,55 @@ def test_a_token_count_beyond_int64_is_carried_as_its_digits(tmp_path):
     assert got == [("chat mistral:7b", "5000000000000000000", 7), ("chat mistral:7b", "5000000000000000000", 7),
                    ("chat mistral:7b", "9223372036854775808", 7),
                    ("invoke_agent harvey", "19223372036854775808", 21)]
+
+
+def test_an_error_answer_that_echoes_the_url_never_prints_its_secrets():
+    """A collector's 400 answer quoting the request path printed `?api_key=SECRET2` (adversarial
+    trial, stop 33); a fragment and a `TOKEN=` parameter were shown unmasked."""
+    import http.server
+    import threading
+
+    class Echo(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = f"echo {self.path}".encode()
+            self.send_response(400)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        r = run("--endpoint", f"http://127.0.0.1:{port}/bad?api_key=S3CRET2&T0KEN=#fr4g", "--timeout", "5", str(CLEAN))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert (r.exit_code, r.stderr) == (1, f"fountain-audit: error: http://127.0.0.1:{port}/bad?api_key=***&***#***: "
+                                          "HTTP 400 Bad Request: echo /bad?api_key=***&***=\n")
+    assert "S3CRET2" not in r.output and "T0KEN" not in r.output
+
+
+@pytest.mark.parametrize("offset", ["+02:60", "+24:00", "-0299"])
+def test_a_fallback_time_with_no_real_offset_is_refused(offset):
+    """`+02:60` was read as +03:00 (adversarial trial, stop 33), as a heading's is no longer."""
+    r = run("--to", "otlp-json", "--fallback-time", f"2026-08-03T14:20:00{offset}", str(CLEAN))
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == (f"Error: Invalid value for --fallback-time: '2026-08-03T14:20:00{offset}': "
+                                         f"{offset} is no UTC offset (hours 00-23, minutes 00-59)")
+
+
+def test_a_stats_line_with_a_number_past_what_python_reads_is_exported(tmp_path):
+    """A 5,000-digit count made export die with a ValueError traceback (adversarial trial, stop 33):
+    the line is no stats line read."""
+    f = tmp_path / "i.spmd"
+    f.write_text("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to LLAMA3.\n\n"
+                 "LLAMA3\nr\n\nOllama (llama3) · " + "9" * 5000 + " reply + 1 ctx · 1.0s · 10 tok/s\n", encoding="utf-8")
+    for target in ("otlp-json", "toolpath"):
+        r = run("--to", target, str(f))
+        assert r.exit_code == 0, r.output

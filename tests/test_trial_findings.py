@@ -290,9 +290,10 @@ def test_an_output_path_ending_in_a_slash_is_refused_not_written_as_a_file(tmp_p
     """`lint -o nodir/` wrote a regular file named `nodir` (adversarial trial, stop 33)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.spmd").write_text("INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n\nALICE\nhi\n", encoding="utf-8")
-    r = CliRunner().invoke(main, ["lint", "--no-cache", "-o", "nodir/", "a.spmd"])
-    assert (r.exit_code, r.stderr) == (2, "fountain-audit: error: nodir/: cannot write: a folder's name (it ends in "
-                                          "'/'), not a file's\n")
+    for out in ("nodir/", "nodir/."):  # (`nodir/.` wrote `nodir` too: second adversarial trial)
+        r = CliRunner().invoke(main, ["lint", "--no-cache", "-o", out, "a.spmd"])
+        assert (r.exit_code, r.stderr) == (2, f"fountain-audit: error: {out}: cannot write: a folder's name (it ends "
+                                              "in '/'), not a file's\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.spmd"]
 
 

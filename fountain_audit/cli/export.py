@@ -79,7 +79,8 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     from fountain_audit.cli.outputs import utf8_stdout, write_atomic
     from fountain_audit.export import render
     from fountain_audit.export.common import SessionExport
-    from fountain_audit.export.timing import Clock, FinerThanMicroseconds, NoTimestamp, parse_offset, parse_time
+    from fountain_audit.export.timing import (Clock, FinerThanMicroseconds, NoOffset, NoTimestamp, parse_offset,
+                                             parse_time)
     from fountain_audit.model.session import build_session
     from fountain_audit.parse.fountain import parse
     from fountain_audit.parse.source import decode_bytes, describe_content, read_path
@@ -108,7 +109,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
     if fallback_time is not None:
         try:
             fallback = parse_time(fallback_time, zone)
-        except FinerThanMicroseconds as e:
+        except (FinerThanMicroseconds, NoOffset) as e:
             raise click.BadParameter(str(e), param_hint="--fallback-time") from None
         except ValueError:
             raise click.BadParameter(f"not an ISO 8601 time: {fallback_time!r}", param_hint="--fallback-time") \
@@ -215,12 +216,13 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
             reader_gone()
     status = 2 if errors else 0
     if endpoint is not None:
-        from fountain_audit.export.send import SendError, masked, send
+        from fountain_audit.export.send import SendError, masked, scrubbed, send
         shown = masked(endpoint)  # (a password in the URL is never printed)
         try:
             result = send(doc, endpoint, timeout=timeout)
-        except SendError as e:
-            click.secho(f"fountain-audit: error: {one_line(f'{shown}: {e}')}", err=True, fg="red")
+        except SendError as e:  # (a collector's answer may echo the URL: its secrets scrubbed there too)
+            click.secho(f"fountain-audit: error: {one_line(f'{shown}: {scrubbed(str(e), endpoint)}')}", err=True,
+                        fg="red")
             sys.exit(1)
         click.echo(f"fountain-audit: sent {result.spans} span{'s' * (result.spans != 1)} in {result.traces} "
                    f"trace{'s' * (result.traces != 1)} to {terminal_safe(shown)} "

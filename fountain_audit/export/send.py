@@ -134,9 +134,10 @@ def _userinfo(url: str) -> tuple[int, int, str, str] | None:
 def masked(url: str) -> str:
     """``url`` with the password of its userinfo shown as ``***`` (``http://user:***@host/x``), or
     the whole userinfo when it has no password (a token: ``http://***@host/x``), and each value of
-    its query string as ``***`` (``?api_key=***&org=***``, a bare ``?TOKEN`` as ``?***``: a collector's key may ride there; it
-    was printed in error messages, adversarial trial): credentials are never printed. Any other
-    URL is returned as it is."""
+    its query string as ``***`` (``?api_key=***&org=***``, a bare ``?TOKEN`` or ``?TOKEN=`` as
+    ``?***``: a collector's key may ride there; it was printed in error messages, adversarial
+    trial), and its fragment as ``#***``: credentials are never printed. Any other URL is
+    returned as it is."""
     found = _userinfo(url)
     if found is not None:
         start, end, userinfo, _ = found
@@ -146,11 +147,43 @@ def masked(url: str) -> str:
     if query < 0:
         return url
     fragment = url.find("#", query)
-    tail = "" if fragment < 0 else url[fragment:]
-    params = url[query + 1:len(url) - len(tail)]
-    shown = "&".join(p.partition("=")[0] + "=***" if "=" in p else "***" if p else p  # (a bare one may be a token)
-                     for p in params.split("&"))
+    tail = "" if fragment < 0 else "#***"  # (a fragment is never sent, but may hold a token too)
+    params = url[query + 1:fragment if fragment >= 0 else len(url)]
+    shown = "&".join(p.partition("=")[0] + "=***" if p.partition("=")[2] else "***" if p else p  # (a bare one,
+                     for p in params.split("&"))                                                 # `TOKEN=`, may be a token)
     return url[:query + 1] + shown + tail
+
+
+def url_secrets(url: str) -> list[str]:
+    """The parts of ``url`` :func:`masked` hides (a userinfo's password or token, each query
+    value, a bare parameter, the fragment), as written and percent-decoded, longest first: what
+    must not be printed either when a collector's error answer echoes the request
+    (:func:`scrubbed`)."""
+    from urllib.parse import unquote
+    found = []
+    info = _userinfo(url)
+    if info is not None:
+        user, colon, password = info[2].partition(":")
+        found.append(password if colon else user)
+    query = url.find("?")
+    if query >= 0:
+        fragment = url.find("#", query)
+        for p in url[query + 1:fragment if fragment >= 0 else len(url)].split("&"):
+            name, eq, value = p.partition("=")
+            found.append(value if value else name)
+    fragment = url.find("#")
+    if fragment >= 0:
+        found.append(url[fragment + 1:])
+    every = {v for f in found if f for v in (f, unquote(f))}
+    return sorted(every, key=len, reverse=True)
+
+
+def scrubbed(message: str, url: str) -> str:
+    """``message`` with each of :func:`url_secrets` of ``url`` (3 characters or more) as ``***``."""
+    for secret in url_secrets(url):
+        if len(secret) >= 3:
+            message = message.replace(secret, "***")
+    return message
 
 
 def credentials(url: str) -> tuple[str, tuple[str, str] | None]:

@@ -44,17 +44,29 @@ class FinerThanMicroseconds(ValueError):
     """A time written with more than 6 digits of a second (:func:`parse_time`); the message says so."""
 
 
+class NoOffset(ValueError):
+    """A time whose UTC offset is no offset (``+02:60``; :func:`parse_time`); the message says so."""
+
+
 def parse_time(text: str, zone: dt.timezone) -> dt.datetime:
     """An ISO 8601 date-time (``2026-08-03T14:20:00Z``, ``2026-08-03 14:20``); a time without
     an offset is read in ``zone``. Raises ``ValueError``; :class:`FinerThanMicroseconds` for a
     fraction of a second finer than a microsecond (``datetime`` would cut ``.123456789`` to
-    ``.123456`` without a word)."""
+    ``.123456`` without a word), :class:`NoOffset` for an offset past ``23:59`` (``+02:60``, which
+    ``datetime`` reads as ``+03:00``)."""
     frac = _FRACTION_RE.search(text)
     if frac and len(frac.group(1)) > 6:
         raise FinerThanMicroseconds(f"{text.strip()!r} gives {len(frac.group(1))} digits of a second; times are kept to the "
                          "microsecond (6 digits)")
+    offset = _TIME_OFFSET_RE.search(text.strip())
+    if offset is not None and (int(offset.group(1)) > 23 or int(offset.group(2)) > 59):
+        raise NoOffset(f"{text.strip()!r}: {offset.group()} is no UTC offset (hours 00-23, minutes 00-59)")
     t = dt.datetime.fromisoformat(text.strip())
     return t if t.tzinfo is not None else t.replace(tzinfo=zone)
+
+
+#: A time's UTC offset at its end (``+02:00``, ``-0530``): ``fromisoformat`` reads ``+02:60`` as +03:00.
+_TIME_OFFSET_RE = re.compile(r"(?<=\d)[+-](\d\d):?(\d\d)$")
 
 
 def offset_text(zone: dt.timezone) -> str:

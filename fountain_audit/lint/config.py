@@ -460,6 +460,9 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
                               f"not {_toml_type(data)}")
     elif set(data) == {"tool"} and isinstance(data["tool"], dict) and set(data["tool"]) == {"fountain-audit"}:
         data = data["tool"]["fountain-audit"]  # the pyproject shape pasted into fountain-audit.toml
+        if not isinstance(data, dict):
+            raise ConfigError(f"{shown_path(path)}: 'tool.fountain-audit' must be a table ([tool.fountain-audit]), "
+                              f"not {_toml_type(data)}")
     cfg = Config(root=path.parent.resolve(), source=path)
     apply_settings(cfg, data)
     cfg.rules()  # validates rule names now
