@@ -384,3 +384,12 @@ def test_n112_leaves_free_text_kinds_alone():
     text = head + ("[[Note to self.run: the script again tomorrow]]\n\n[[Run(s): 5 km today]]\n\n"
                    "[[Jane Doe.rag-source: her notes]]\n\n[[MY AGENT.write: docs/a.md — ok]]\n")
     assert [(d.code, d.line) for d in lint_text(text, "s.spmd", Selection.build(select=["N112"]))] == [("N112", 18)]
+
+
+@pytest.mark.parametrize("label", ["2026-07-01T16:04:05+0200", "2026-07-01T16:04:05", "2026-07-01"])
+def test_a_hand_off_time_that_is_no_rfc_3339_time_gets_h101(label):
+    """Export refused these (no time) while lint said all clear (second adversarial trial, stop 33)."""
+    text = f"INT. HAND-OFF - {label}\n\nHARVEY\nHanded off.\n"
+    assert [(d.code, d.line, d.column, d.message) for d in lint_text(text)] == [
+        ("H101", 1, 1, f"hand-off heading time '{label}' is no RFC 3339 time, so it is not read (expected "
+                       "'INT. HAND-OFF - YYYY-MM-DDTHH:MM:SSZ' or an offset '+HH:MM')")]

@@ -53,10 +53,14 @@ Hello?
 - harvey-recorder-inventory.md §3
 """
 
+from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.model.session import TIMESTAMPED_KINDS, valid_timestamp
 from fountain_audit.lint.rules import (SESSION_LIKE, annotation_span, glued_timestamp, heading_span,
                                        timestamp_span)
+
+#: A hand-off label that begins as a date does: a time the heading meant to record.
+_DATE_START_RE = lazy(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 CODE = "H101"
 NAME = "malformed-scene-heading"
@@ -75,6 +79,11 @@ def check(ctx):
             if info.timestamp_form == "rfc3339" and not valid_timestamp(ts):
                 line, col, end_line, end_col = timestamp_span(h, ts)
                 yield Finding(line, col, f"hand-off heading time '{ts}' is not a valid date and time", end_line, end_col)
+            label = info.groups.get("label") or ""
+            if info.kind == "hand-off" and ts is None and _DATE_START_RE.match(label):  # (`…T16:04:05+0200`, no offset)
+                yield Finding(h.line, h.column, f"hand-off heading time '{label}' is no RFC 3339 time, so it is not "
+                              "read (expected 'INT. HAND-OFF - YYYY-MM-DDTHH:MM:SSZ' or an offset '+HH:MM')",
+                              h.end_line, h.end_column)
             if info.timestamp_form == "rfc3339" and info.annotation is not None and info.annotation[0] != "←":
                 line, col, end_line, end_col = annotation_span(h, ts, info.annotation)
                 yield Finding(line, col, f"hand-off heading time '{ts}' is followed by trailing text "
