@@ -473,7 +473,7 @@ def test_redact_in_place_refuses_a_file_with_other_hard_links(tmp_path):
         "the other 1 name(s): left as it is (redact it with -o)")
     assert r.stderr.splitlines()[1:] == [f"fountain-audit: {c}: 15 secret(s), 5 workspace path(s), 7 home path(s) "
                                          "replaced",
-                                         "fountain-audit: 1 redacted copy written (1 with replacements): 15 secret(s), "
+                                         "fountain-audit: 1 file redacted in place (1 with replacements): 15 secret(s), "
                                          "5 workspace path(s), 7 home path(s) replaced"]
     assert h1.read_text(encoding="utf-8") == h2.read_text(encoding="utf-8") == TEXT
     assert os.stat(h1).st_ino == os.stat(h2).st_ino and os.stat(h1).st_nlink == 2

@@ -175,9 +175,10 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
             click.echo(f"fountain-audit: {terminal_safe(target)}: {c.secrets} secret(s), {c.workspace} workspace path(s), "
                        f"{c.home} home path(s) replaced", err=True)
     if many and written:
-        click.echo(f"fountain-audit: {written} redacted cop{'y' if written == 1 else 'ies'} written ({changed} with "
-                   f"replacements): {totals[0]} secret(s), {totals[1]} workspace path(s), {totals[2]} home path(s) "
-                   "replaced", err=True)
+        what = f"{written} file{'' if written == 1 else 's'} redacted in place" if in_place else \
+            f"{written} redacted cop{'y' if written == 1 else 'ies'} written"
+        click.echo(f"fountain-audit: {what} ({changed} with replacements): {totals[0]} secret(s), {totals[1]} workspace "
+                   f"path(s), {totals[2]} home path(s) replaced", err=True)
     sys.exit(status)
 
 

@@ -6,7 +6,8 @@ shell, skill, context recall, chunk analysis, pipeline) that has no
 `YYYY-MM-DD HH:MM:SS` timestamp at its end or whose timestamp is not a real date and
 time, an `INT. HAND-OFF - <RFC 3339 time>` heading whose time is not a real date and time
 (`2026-13-14T10:04:05+02:00`, hour 25, offset `+24:00`) or is followed by more text (the time is
-still read, as a chat heading's is), an `INT.` chat heading without
+still read, as a chat heading's is), one whose label begins as a date but is no RFC 3339 time
+(`…T16:04:05+0200`, no offset: not read), an `INT.` chat heading without
 `TALKING`, and a chat heading with text between `TALKING` and its timestamp
 (`TALKING - 2026-07-03 19:15:00`; the user is still the name before `TALKING`).
 
