@@ -244,6 +244,8 @@ def test_dump_and_export_use_stdin_filename_for_stdin_and_say_when_it_is_not_use
     ("TALKING 14:20:00", "chat scene heading has no timestamp (expected 'YYYY-MM-DD HH:MM:SS' at the end)"),
     ("TALKING - 2026-07-03 19:15:00",
      "chat scene heading has '-' between 'TALKING' and its timestamp (expected 'TALKING YYYY-MM-DD HH:MM:SS')"),
+    ("TALKING TALKING 2026-07-03 19:15:00",
+     "chat scene heading has 'TALKING' between 'TALKING' and its timestamp (expected 'TALKING YYYY-MM-DD HH:MM:SS')"),
     ("TALKING 2026-06-24 10:02:30 2026-07-03 19:15:00",  # (two timestamps passed lint: the last one won)
      "chat scene heading has '2026-06-24 10:02:30' between 'TALKING' and its timestamp (expected 'TALKING "
      "YYYY-MM-DD HH:MM:SS')"),

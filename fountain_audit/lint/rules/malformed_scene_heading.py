@@ -108,9 +108,9 @@ def check(ctx):
         if ts is not None and not valid_timestamp(ts):
             line, col, end_line, end_col = timestamp_span(h, ts, info.annotation)
             yield Finding(line, col, f"scene heading timestamp '{ts}' is not a valid date and time", end_line, end_col)
-        if ts is not None and info.kind in ("chat", "ext-chat") and info.groups.get("talking") \
-                and not info.place.endswith(" TALKING"):  # (`TALKING - 2026-07-03 19:15:00`)
-            extra = info.place[info.place.find(" TALKING", info.place.find(" AND ") + 5) + 8:].strip()
+        extra = info.place[info.place.find(" TALKING", info.place.find(" AND ") + 5) + 8:].strip() \
+            if ts is not None and info.kind in ("chat", "ext-chat") and info.groups.get("talking") else ""
+        if extra:  # (`TALKING - 2026-07-03 19:15:00`, `TALKING TALKING 2026-…`)
             yield Finding(h.line, h.column, f"{info.kind} scene heading has '{extra}' between 'TALKING' and its "
                           "timestamp (expected 'TALKING YYYY-MM-DD HH:MM:SS')", h.end_line, h.end_column)
         if info.kind == "chat" and not info.groups.get("talking") and " TALKING " not in info.place.upper():
