@@ -920,7 +920,8 @@ _MAX_DIGITS = 4000
 
 def parse_stats(text: str) -> StatsLine | None:
     """Read one stats line (``MODELS · R reply + P ctx · DUR · T.T tok/s`` and its shorter
-    forms), or ``None`` when ``text`` is not one."""
+    forms), or ``None`` when ``text`` is not one (nor one whose number holds more than
+    :data:`_MAX_DIGITS` digits)."""
     parts = _stats_parts(text)
     if parts is None:
         return None
@@ -1246,10 +1247,9 @@ class _Builder:
                 break
             scene.description.append(n)
         if scene.info.kind in ("chat", "ext-chat") and scene.description:
-            # the human the description names is the scene's too, even when the heading names
-            # another or none it can read (a hand edit): never a model (adversarial trial)
-            # (not a name the scene records as a model: its Model:, a forwarding line's target; a
-            # description naming the model made its replies the user's input, adversarial trial)
+            # the human the description names is the scene's too, even when the heading names another
+            # (a hand edit), unless the scene records that name as a model: its Model:, a forwarding
+            # line's target (naming the model made its replies the user's input; adversarial trials)
             m = _CHAT_MODE_RE.match(scene.description[0].text)
             name = None if m is None else upper_ascii(m.group("user"))
             if name is not None and name not in people and name != upper_ascii(scene.model or "") and not any(

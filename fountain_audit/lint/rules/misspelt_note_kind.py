@@ -280,7 +280,8 @@ def _odd_head(node, raw: str, start: int):
     end = raw.rfind("]]")
     # (`[[Note to self.Rag: hmm]]`, `[[Run(s): 5 km today]]`: a writer's note; a kind whose payload is
     # free text, run or rag-source, gives no evidence either way)
-    if kind not in _PAYLOADS or not _reads_as_payload(kind, raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")):
+    payload = raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")
+    if kind not in _PAYLOADS or not _reads_as_payload(kind, payload):
         return None
     return _finding(node, raw, p, head, what, kind)
 
