@@ -636,3 +636,13 @@ def test_a_stats_line_with_a_number_past_what_python_reads_is_exported(tmp_path)
     for target in ("otlp-json", "toolpath"):
         r = run("--to", target, str(f))
         assert r.exit_code == 0, r.output
+
+
+def test_a_stats_line_whose_counts_do_not_read_names_no_model(tmp_path):
+    """`Ollama (llama3) · -5 reply + 5 ctx · …` made the span `chat Ollama (llama3) · -5 reply + 5 ctx`
+    and that text the request model (second adversarial trial, stop 33): it is no stats line read."""
+    f = tmp_path / "neg.spmd"
+    f.write_text("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to LLAMA3.\n\n"
+                 "LLAMA3\nr\n\nOllama (llama3) · -5 reply + 5 ctx · 1.0s · 10 tok/s\n", encoding="utf-8")
+    spans = export(f)["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    assert [s["name"] for s in spans] == ["invoke_agent harvey", "chat LLAMA3"]

@@ -903,6 +903,8 @@ def _stats_parts(text: str) -> tuple[re.Match[str], list[str], str | None, str |
     tokens = _TOKENS_ONLY_RE.match(models_text or "")
     if tokens and reply is None:  # `R reply + P ctx · DUR`: the lazy models group took the counts
         models_text, reply, ctx = None, tokens.group(1), tokens.group(2)
+    elif models_text and " · " in models_text:  # (`M · -5 reply + 5 ctx · …`: fields no count reads, which
+        return None                             # export made the model's name; adversarial trial)
     return m, [x.strip() for x in models_text.split(" → ")] if models_text else [], reply, ctx
 
 
