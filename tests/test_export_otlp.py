@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -179,13 +180,28 @@ def test_endpoint_errors_exit_1():
     assert r.exit_code == 1 and "http://127.0.0.1:9/v1/traces: cannot send" in r.stderr
 
 
+@contextlib.contextmanager
+def serving(handler):
+    """A local HTTP server answering with ``handler`` (a ``BaseHTTPRequestHandler`` class) on a free
+    port of 127.0.0.1, in a thread, while the block runs: yields the port."""
+    import http.server
+    import threading
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.fixture
 def refusing_server():
     """A local HTTP server that refuses every POST: ``/405`` with http.server's own HTML error
     page, ``/500`` with an HTML page holding a terminal escape, ``/502`` with a protobuf body,
     ``/partial`` with 200 and an OTLP partial success (2 spans rejected)."""
     import http.server
-    import threading
 
     class Refuse(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
@@ -221,11 +237,8 @@ def refusing_server():
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Refuse)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(Refuse) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 def test_a_refusing_endpoint_gives_status_reason_and_a_short_one_line_excerpt(refusing_server):
@@ -411,7 +424,6 @@ def test_an_endpoint_http_client_refuses_is_a_usage_error_shown_escaped_and_mask
 def recording_server():
     """A local OTLP/HTTP receiver that accepts every POST and records (path, Authorization header)."""
     import http.server
-    import threading
 
     seen: list[tuple[str, str | None]] = []
 
@@ -426,11 +438,8 @@ def recording_server():
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Accept)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server.server_address[1], seen
-    server.shutdown()
-    server.server_close()
+    with serving(Accept) as port:
+        yield port, seen
 
 
 def test_credentials_in_the_endpoint_are_sent_as_basic_auth_and_never_printed(recording_server):
@@ -590,7 +599,6 @@ def test_an_error_answer_that_echoes_the_url_never_prints_its_secrets():
     """A collector's 400 answer quoting the request path printed `?api_key=SECRET2` (adversarial
     trial, stop 33); a fragment and a `TOKEN=` parameter were shown unmasked."""
     import http.server
-    import threading
 
     class Echo(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
@@ -605,14 +613,8 @@ def test_an_error_answer_that_echoes_the_url_never_prints_its_secrets():
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Echo)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        port = server.server_address[1]
+    with serving(Echo) as port:
         r = run("--endpoint", f"http://127.0.0.1:{port}/bad?api_key=S3CRET2&T0KEN=#fr4g", "--timeout", "5", str(CLEAN))
-    finally:
-        server.shutdown()
-        server.server_close()
     assert (r.exit_code, r.stderr) == (1, f"fountain-audit: error: http://127.0.0.1:{port}/bad?api_key=***&***#***: "
                                           "HTTP 400 Bad Request: echo /bad?api_key=***&***=\n")
     assert "S3CRET2" not in r.output and "T0KEN" not in r.output

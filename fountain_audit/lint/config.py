@@ -454,21 +454,25 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
         tool = data.get("tool")
         if explicit and not (isinstance(tool, dict) and "fountain-audit" in tool):
             raise ConfigError(f"{shown_path(path)}: no [tool.fountain-audit] table")
-        data = tool.get("fountain-audit", {}) if isinstance(tool, dict) else {}
-        if not isinstance(data, dict):  # (`fountain-audit = 5`, an array of tables `[[tool.fountain-audit]]`)
-            raise ConfigError(f"{shown_path(path)}: 'tool.fountain-audit' must be a table ([tool.fountain-audit]), "
-                              f"not {_toml_type(data)}")
+        data = _tool_table(tool.get("fountain-audit", {}) if isinstance(tool, dict) else {}, path)
     elif set(data) == {"tool"} and isinstance(data["tool"], dict) and set(data["tool"]) == {"fountain-audit"}:
-        data = data["tool"]["fountain-audit"]  # the pyproject shape pasted into fountain-audit.toml
-        if not isinstance(data, dict):
-            raise ConfigError(f"{shown_path(path)}: 'tool.fountain-audit' must be a table ([tool.fountain-audit]), "
-                              f"not {_toml_type(data)}")
+        data = _tool_table(data["tool"]["fountain-audit"], path)  # the pyproject shape pasted into fountain-audit.toml
     cfg = Config(root=path.parent.resolve(), source=path)
     apply_settings(cfg, data)
     cfg.rules()  # validates rule names now
     for pattern, selectors in cfg.per_file_ignores.items():
         cfg._resolve(f"per-file-ignores {pattern!r}", selectors)
     return cfg
+
+
+def _tool_table(value: object, path) -> dict:
+    """``value``, the ``tool.fountain-audit`` entry of the configuration file ``path``; raises
+    :class:`ConfigError` when it is no table (``fountain-audit = 5``, an array of tables
+    ``[[tool.fountain-audit]]``, a string: a TypeError traceback before, adversarial trials)."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{shown_path(path)}: 'tool.fountain-audit' must be a table ([tool.fountain-audit]), "
+                          f"not {_toml_type(value)}")
+    return value
 
 
 def _toml_type(value: object) -> str:

@@ -65,10 +65,10 @@ INT. HARVEY AND ALICE TALKING 2026-06-24 10:05:00
   headings the recorder writes)
 """
 
-from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import SESSION_LIKE
 from fountain_audit.parse.fountain import Boneyard
+from fountain_audit.parse.lexer import split_lines
 
 CODE = "F104"
 NAME = "boneyard-hides-scenes"
@@ -79,8 +79,6 @@ SCOPE = SESSION_LIKE
 #: The starts of a Harvey scene heading's line (after a line break; the recorder writes `INT.`/`EXT.`,
 #: a lower-case one is read too): the cheap test before reading the boneyard's lines.
 _STARTS = tuple(eol + word for eol in ("\n", "\r") for word in ("INT", "EXT", "I/E", "int", "ext"))
-#: A line end, as the lexer reads them (a CR-only file's too: F104 missed every one, adversarial trial).
-_LINE_END_RE = lazy(r"\r\n|\r|\n")
 
 
 def check(ctx):
@@ -95,7 +93,8 @@ def check(ctx):
         if not any(text.find(s, start, end) >= 0 for s in _STARTS):
             continue
         hidden = []
-        for k, line in enumerate(_LINE_END_RE.split(text[start:end])[1:], 1):
+        # (lines as the lexer reads them: a CR-only file's too, where F104 missed every one, adversarial trial)
+        for k, (line, _) in enumerate(split_lines(text[start:end])[1:], 1):
             stripped = line.strip()
             if stripped[:3].upper() in ("INT", "EXT", "I/E") and is_harvey_heading(read_heading(stripped)):
                 hidden.append((node.line + k, stripped))

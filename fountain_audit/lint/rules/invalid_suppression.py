@@ -45,7 +45,6 @@ ALICE
 - fountain-audit suppression comments (README, "Suppressing diagnostics")
 """
 
-from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.lint.rules import ALL_KINDS
 
@@ -69,16 +68,13 @@ def check(ctx):
     yield from _opening_a_dialogue(ctx)
 
 
-#: A line end as the lexer reads them (not U+2028 and the other separators ``str.splitlines`` takes).
-_LINE_END_RE = lazy(r"\r\n|\r|\n")
-
-
 def _opening_a_dialogue(ctx):
     """The comment on the line right after a cue (``ALICE`` / ``/* fountain-audit: … */``), which
     is the first line of that cue's dialogue: the speech's own text, never a directive. Every
     dialogue of the file is looked at (a dual dialogue's ``BOB ^``, one before any scene heading)."""
     from fountain_audit.lint.suppressions import starts_directive
     from fountain_audit.parse.fountain import Dialogue
+    from fountain_audit.parse.lexer import split_lines
     text_of = ctx.text
     for node in ctx.document.children:
         if type(node) is not Dialogue:
@@ -86,10 +82,10 @@ def _opening_a_dialogue(ctx):
         raw = text_of[node.offset:node.end_offset]
         if "fountain-audit:" not in raw:
             continue
-        lines = _LINE_END_RE.split(raw, 2)  # (the cue's line, the dialogue's first line, the rest)
+        lines = split_lines(raw)  # (as the lexer reads them: the cue's line, the dialogue's first line...)
         if len(lines) < 2:
             continue
-        text = lines[1]
+        text = lines[1][0]
         at = len(text) - len(text.lstrip(" \t"))
         if not starts_directive(text, at):
             continue
