@@ -66,6 +66,16 @@ def test_a_baseline_in_missing_folders_is_created_with_them(project):
     assert lint("--baseline", "ci/state/baseline.json", "sessions").exit_code == 0
 
 
+@pytest.mark.parametrize("name", ["ci/", "ci/.", "ci/.."])
+@pytest.mark.parametrize("update", [True, False])
+def test_a_folder_s_name_is_refused_before_anything_is_made(project, name, update):
+    r = lint("--baseline", name, *(["--update-baseline"] if update else []), "sessions")
+    assert r.exit_code == 2
+    assert r.stderr == (f"fountain-audit: error: {name}: a folder's name, not a file's: name the baseline's file "
+                        f"(e.g. {name}{'' if name.endswith('/') else '/'}fountain-audit-baseline.json)\n")
+    assert sorted(os.listdir(".")) == ["sessions"]  # (--update-baseline made the folder `ci`, then failed)
+
+
 def test_adopt_then_only_a_new_violation_is_reported(project):
     assert lint("sessions").exit_code == 1
     adopt()

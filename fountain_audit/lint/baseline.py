@@ -204,11 +204,21 @@ def _well_formed(value: str) -> str:
     return value
 
 
+def _file_name(path: str) -> str:
+    """``path``, unless it is a folder's name (it ends in a separator, or in ``.`` or ``..``):
+    then :class:`BaselineError`, before anything is created (``--update-baseline --baseline bl/``
+    made a folder ``bl`` and then failed on it)."""
+    if path.endswith(("/", os.sep)) or os.path.basename(path) in (".", ".."):
+        raise BaselineError(f"{path}: a folder's name, not a file's: name the baseline's file "
+                            f"(e.g. {os.path.join(path, 'fountain-audit-baseline.json')})")
+    return path
+
+
 def load(path: str | os.PathLike, max_entries: int = DEFAULT_MAX_ENTRIES, *,
          missing_ok: bool = False) -> dict[str, Entry]:
     """Read and check the baseline at ``path``; entries by fingerprint. A missing file is an
     error unless ``missing_ok`` (then: no entries). Raises :class:`BaselineError`."""
-    path = os.fspath(path)
+    path = _file_name(os.fspath(path))
     limit = max_bytes(max_entries)
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block forever, a device never end
@@ -502,7 +512,7 @@ def update(path: str | os.PathLike, current: Mapping[str, Entry], scope: Scope,
     written through (its lock and journal sit beside ``path``). Raises :class:`BaselineError` (the file is then
     untouched) for an unusable existing baseline, more than ``max_entries`` entries, a lock
     not obtained or a write that fails."""
-    path = os.fspath(path)
+    path = _file_name(os.fspath(path))
     # a symlink at the baseline's name is replaced by the new baseline, never written through (a
     # checkout could commit one pointing anywhere); the lock and journal sit beside the name
     target = shown = path
