@@ -6,7 +6,6 @@ what a scene with turns holds outside them (:func:`scene_content`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from fountain_audit import dump as dm
@@ -103,26 +102,13 @@ def _norm_provenance(prov: dict[str, Any], options: Options) -> dict[str, Any]:
     return prov
 
 
-def _memo(text: Callable[[str], str]) -> Callable[[str], str]:
-    """``text`` read once per distinct string (a dump repeats its keys, headings, kinds ...:
-    about 1.8 million strings, far fewer distinct, in the dump of a 1 MB session)."""
-    seen: dict[str, str] = {}
-
-    def once(s: str) -> str:
-        out = seen.get(s)
-        if out is None:
-            out = seen[s] = text(s)
-        return out
-    return once
-
-
 def normalise(document: dict[str, Any], session: Session | None, options: Options = Options(),
               redact: Redactor | None = None) -> dict[str, Any]:
     """The normalised copy of a ``dump --turns`` document (see the module docstring); the
     workspace paths replaced are those of ``redact``, by default :func:`redactor` of ``session``."""
     if redact is None:
         redact = redactor(session, options)
-    doc = copy_json(document, _memo(redact.text) if redact else None)
+    doc = copy_json(document, redact.text if redact else None)
     doc["files"] = [FILE for _ in doc.get("files", [])]
     for rec in doc["records"]:
         rec["file"] = FILE
