@@ -154,6 +154,35 @@ FOUND = {
         'Authorization: Token token="9f8e7d6c5b4a3f2e1d0c9b8a"',
         [(28, 52, "token-auth-header", "9f8e7d6c5b4a3f2e1d0c9b8a")],
         'Authorization: Token token="<redacted:token-auth-header>"'),
+    # unencoded '#', '?', '/', '@' in a URL's password (new-user trial: missed, or half redacted)
+    "# in a URL password": (
+        "Connect with postgres://admin:Xk9#mQ2vLp7Zr@db.internal:5432/app please.",
+        [(30, 43, "basic-auth", "Xk9#mQ2vLp7Zr")],
+        "Connect with postgres://admin:<redacted:basic-auth>@db.internal:5432/app please."),
+    "? in a URL password": (
+        "postgres://admin:Xk9mQ2v?Lp7Zr@db.internal:5432/app",
+        [(17, 30, "basic-auth", "Xk9mQ2v?Lp7Zr")],
+        "postgres://admin:<redacted:basic-auth>@db.internal:5432/app"),
+    "/ in a URL password": (
+        "postgres://admin:Xk9mQ2v/Lp7Zr@db.internal:5432/app",
+        [(17, 30, "basic-auth", "Xk9mQ2v/Lp7Zr")],
+        "postgres://admin:<redacted:basic-auth>@db.internal:5432/app"),
+    "@ in a URL password": (
+        "postgres://admin:Xk9mQ2v@Lp7Zr@db.internal:5432/app",
+        [(17, 30, "basic-auth", "Xk9mQ2v@Lp7Zr")],
+        "postgres://admin:<redacted:basic-auth>@db.internal:5432/app"),
+    "# in a URL password, IPv6 host, in brackets": (
+        "(redis://:S3#cr3tPassw0rd@[::1]:6379/0)",
+        [(10, 25, "basic-auth", "S3#cr3tPassw0rd")],
+        "(redis://:<redacted:basic-auth>@[::1]:6379/0)"),
+    "# in an escaped URL password": (
+        r'{"url":"https:\/\/deploy:Tr0#ub4dor3xQz@example.com\/x"}',
+        [(25, 39, "basic-auth", "Tr0#ub4dor3xQz")],
+        r'{"url":"https:\/\/deploy:<redacted:basic-auth>@example.com\/x"}'),
+    "a URL password, then an @ in the path": (
+        "https://u:p4ssw0rd@host/a@b.com",
+        [(10, 18, "basic-auth", "p4ssw0rd")],
+        "https://u:<redacted:basic-auth>@host/a@b.com"),
     "passphrase:": (
         "passphrase: Hw7kP2xQ9vLm",
         [(12, 24, "keyword-secret", "Hw7kP2xQ9vLm")],
@@ -250,6 +279,9 @@ def test_no_redacted_output_holds_an_escaped_secret(escaped_session, args):
     r'{"content":"{\"password\":\"required\",\"api_key\":\"${API_KEY}\"}"}',
     r'{"content":"{\"token\":\"<your token here>\",\"secret\":\"xxxxxxxxxxxx\"}"}',
     r'{"u":"https:\/\/example.com\/a:b@c"}',
+    "https://registry.example.com:443/@scope/pkg and https://host:8443?mail=a@b.c",  # a port, then a path or query
+    "see https://host:8080/users/@me and https://host:/x@y.io",
+    "git clone https://user:$TOKEN/x@github.com/o/r",                  # a shell reference, then a path
     r'{"cmd":"git clone https:\/\/user:$TOKEN@host\/repo"}',     # a shell reference, escaped
     r'{"cmd":"git clone https:\/\/user:${PASS}x@host\/repo"}',
     r'{"max_tokens":4096,"nextToken":"AAAAb3Rlc3Q5MDEyMzQ1Njc4OTA","pad_token":"<pad>","eos_token":"</s>"}',
@@ -294,7 +326,8 @@ def test_decoding_escapes_is_linear():
 #: start from every anchor match (quadratic on one long line: "Bearer " * 160,000 took 1.6 s
 #: against 0.05 s at 20,000); now each line is read once.
 LINE_SHAPES = {"bearer": "Bearer ", "basic": "Basic QUJD", "mysql": "mysql -u x ", "token": "a_token=",
-               "url $": "://u:a$", "api-key": "api-key: "}
+               "url $": "://u:a$", "api-key": "api-key: ", "url @": "a://u:p@@@@", "url no @": "x://",
+               "url #": "a://u:p#x/", "url, long user": "://a:" + "x" * 300}
 
 
 @pytest.mark.parametrize("shape", list(LINE_SHAPES))

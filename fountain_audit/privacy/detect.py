@@ -196,7 +196,7 @@ PLUGINS: tuple[_Plugin, ...] = (
     _p("private-key", "private key", "private_key.PrivateKeyDetector", ("PRIVATE KEY", "PuTTY-User-Key"),
        r"PRIVATE KEY|PuTTY-User-Key", shown=0),
     _p("basic-auth", "password in a URL", "basic_auth.BasicAuthDetector", ("://",),
-       r"://[^\s/@:]*:[^\s/@]+@", shown=0),
+       r"://[^\s/@:]*:[^\s@]{1,256}@", shown=0),  # (a password may hold '/': see _loose_url_passwords)
     _p("sendgrid-key", "SendGrid API key", "sendgrid.SendGridDetector", ("SG.",), r"SG\.", shown=3),
     _p("npm-token", "npm token", "npm.NpmDetector", ("_authToken",), r"_authToken", shown=4),
     _p("pypi-token", "PyPI token", "pypi_token.PypiTokenDetector", ("pypi-Ag",), r"pypi-Ag", shown=5),
@@ -405,6 +405,8 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
             if regex is _BASIC_AUTH_RE and ("$" in value or ";" in value) and not _url_password(value):
                 continue
             yield m.start(g), value
+    if plugin.kind == "basic-auth":
+        yield from _loose_url_passwords(line)
 
 
 #: The detect-secrets keyword detector's value pattern (``SECRET``, 1.5), and the same without its
@@ -771,6 +773,55 @@ def _token_value(value: str) -> bool:
         return False  # a variable (``imdsv2_session_token``)
     return (len(value) >= 12 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
             and sum(c in "-_" for c in value) <= len(value) // 8 and _looks_like_credential(value))
+
+
+#: A URL's scheme separator and user name (as :data:`_BASIC_AUTH_RE` reads it), then the colon
+#: before its password.
+_URL_USER_RE = lazy(r"://[^:/?#\[\]@$'(),;\s\"`]*:")
+#: What a password in a URL may not hold even unencoded (see :data:`_BASIC_AUTH_RE`): it ends there.
+_URL_PASSWORD_END_RE = lazy(r"[\s\[\]'(),\"`]")
+#: The host after a URL's userinfo: a name or IPv4 address, or an IPv6 one in brackets, an
+#: optional port, then the end of the authority (a path, query or fragment, or the URL's end).
+_URL_HOST_RE = lazy(r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::[0-9]*)?"
+                    r"(?=[/?#\s'\"`),;\]]|$)")
+#: What follows ``host:`` in a URL that has no password: a port, then its path or query
+#: (``https://registry.example.com:443/@scope/pkg``, ``https://host:8443?mail=a@b.c``).
+_PORT_THEN_PATH_RE = lazy(r"[0-9]*[/?]")
+
+
+def _loose_url_passwords(line: str) -> Iterator[tuple[int, str]]:
+    """``(offset, password)`` of each password in a URL of ``line`` that holds an unencoded ``#``,
+    ``?``, ``/`` or ``@`` (``postgres://admin:Xk9#mQ2v@db:5432/app``; new-user trial: such a
+    password was not found, or half of it was redacted, ``Xk9@mQ2v@db`` leaving ``mQ2v``). RFC
+    3986 ends the user information at the first of ``/?#`` and a parser such as ``urlsplit``
+    reads it to the last ``@``, but people paste passwords unencoded: the password runs from
+    the colon after the user name to the first ``@`` followed by a host (a name or address, a
+    port, then ``/``, ``?``, ``#``, the end of the URL or of the text), within the URL's token
+    (to a blank, quote or bracket, and before the next ``://``). A ``host:port`` followed by a
+    path or query holding an ``@`` is no password (``https://host:443/@scope/pkg``); ``$`` and
+    ``;`` as in :data:`_BASIC_AUTH_RE` (not first, and then as :func:`_url_password` says). The passwords :data:`_BASIC_AUTH_RE` reads (none of
+    these four characters) are left to it. Linear: each part of the line is read once."""
+    n = len(line)
+    at = line.find("://")
+    while at >= 0:
+        following = line.find("://", at + 3)
+        m = _URL_USER_RE.match(line, at)
+        if m is not None:
+            start = m.end()
+            stop = following if following >= 0 else n
+            end = _URL_PASSWORD_END_RE.search(line, start, stop)
+            stop = end.start() if end is not None else stop
+            sign = line.find("@", start, stop)
+            while sign > start:
+                if _URL_HOST_RE.match(line, sign + 1):
+                    value = line[start:sign]
+                    if any(c in value for c in "#?/@") and not _PORT_THEN_PATH_RE.match(value) and (
+                            ("$" not in value and ";" not in value)
+                            or value[0] not in "$;" and _url_password(value)):
+                        yield start, value
+                    break
+                sign = line.find("@", sign + 1, stop)
+        at = following
 
 
 def _url_password(value: str) -> bool:
