@@ -161,7 +161,11 @@ def test_directory_gives_pages_and_index(tmp_path):
     assert r.exit_code == 0, r.output
     pages = sorted(p.name for p in (tmp_path / "out").iterdir())
     n = len(list(SAMPLES.rglob("*.spmd"))) + len(list(SAMPLES.rglob("*.fountain")))
-    assert len(pages) == n + 1 and "index.html" in pages
+    # the binary and the empty sample are no sessions: skipped, said (named, each gets its page)
+    assert len(pages) == n - 2 + 1 and "index.html" in pages
+    assert [line for line in r.stderr.splitlines() if "skipped" in line] == [
+        f"fountain-audit: warning: {SAMPLES / 'violations' / 'E104-binary-file.spmd'}: a PNG image, not a session: skipped",
+        f"fountain-audit: warning: {SAMPLES / 'violations' / 'E105-empty-file.spmd'}: empty, not a session: skipped"]
     assert "samples__clean-session.spmd.html" in pages or any(p.endswith("clean-session.spmd.html") for p in pages)
     # the index's dates column gives the whole range, as each page does (it gave the start only: new-user
     # trial, stop 33)
@@ -446,8 +450,31 @@ def test_report_usage_errors(tmp_path):
     r = CliRunner().invoke(main, ["report", str(SAMPLES / "clean-session.spmd"),
                                   str(SAMPLES / "violations" / "P102-tools-between-forward-and-reply.spmd"),
                                   "-o", str(tmp_path / "two.html")])
-    assert r.exit_code == 2 and "one page takes one file, and the paths hold 2 session files (.spmd, .fountain; each gets a page, empty and binary ones too); give -o a directory (e.g. -o pages/)" in r.output
+    assert r.exit_code == 2 and "one page takes one file, and the paths hold 2 session files (.spmd, .fountain); give -o a directory (e.g. -o pages/) for a page per session and an index" in r.output
     assert not (tmp_path / "two.html").exists()
+
+
+def test_empty_and_binary_files_found_in_a_folder_are_skipped_as_export_skips_them(tmp_path):
+    """New-user trial: a PNG named x.spmd in a folder got a page (exit 0) where export skipped it."""
+    (tmp_path / "mix").mkdir()
+    (tmp_path / "mix" / "a.spmd").write_text((SAMPLES / "clean-session.spmd").read_text(encoding="utf-8"),
+                                             encoding="utf-8")
+    (tmp_path / "mix" / "x.spmd").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (tmp_path / "mix" / "e.spmd").write_bytes(b"")
+    (tmp_path / "mix" / "w.spmd").write_bytes(b" \n\n")
+    r = run("report", str(tmp_path / "mix"), "-o", str(tmp_path / "out"))
+    assert r.exit_code == 0
+    assert r.stderr.splitlines() == [
+        f"fountain-audit: warning: {tmp_path / 'mix' / 'e.spmd'}: empty, not a session: skipped",
+        f"fountain-audit: warning: {tmp_path / 'mix' / 'w.spmd'}: blank (only white space), not a session: skipped",
+        f"fountain-audit: warning: {tmp_path / 'mix' / 'x.spmd'}: a PNG image, not a session: skipped",
+        f"fountain-audit: wrote 1 page and index.html to {tmp_path / 'out'}"]
+    assert sorted(os.listdir(tmp_path / "out")) == ["a.spmd.html", "index.html"]
+    (tmp_path / "mix" / "a.spmd").unlink()
+    r = run("report", str(tmp_path / "mix"), "-o", str(tmp_path / "out2"))
+    assert r.exit_code == 2 and r.stderr.endswith(
+        f"fountain-audit: error: no session to report in {tmp_path / 'mix'}: 3 files found, none a Harvey session "
+        "(see the warnings above)\n")
 
 
 def test_binary_and_plain_files_say_what_they_are(tmp_path):

@@ -98,8 +98,8 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
     # any other name is a folder, created if missing (README: `-o pages.v2`, `-o out.txt` too)
     if single and len(files) > 1:
         raise click.UsageError(f"-o {terminal_safe(output)}: one page takes one file, and the paths hold "
-                               f"{len(files)} session files (.spmd, .fountain; each gets a page, empty and binary ones "
-                               "too); give -o a directory (e.g. -o pages/) for a page per file and an index")
+                               f"{len(files)} session files (.spmd, .fountain); give -o a directory (e.g. -o pages/) for a "
+                               "page per session and an index")
     if not to_stdout:
         refuse_output_over_inputs(output, files)
     inputs = _InputFiles(files)
@@ -145,13 +145,16 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
             errors.append(f"{f}: not enough memory to read it")
             continue
         name = (stdin_filename or "-") if f == "-" else f  # as lint names standard input
+        in_folder = f != "-" and os.path.realpath(f) not in named  # found in a folder, not named
+        what = describe_content(text) if in_folder else None
+        if what is not None:  # empty, blank, binary, found in a folder: skipped, as export skips it (named,
+            told.say(name, what.removesuffix(", not a session transcript"))  # it gets its page: its
+            continue                                                       # E104/E105 findings)
         with gc_paused():  # a large model: collections would only rescan it
             document = parse(text)
             session = build_session(document)
-            if session.kind == "screenplay" and f != "-" and os.path.realpath(f) not in named \
-                    and describe_content(text) is None:
-                # found in a folder: not a session, as export and dump say (named, it gets its page; an
-                # empty or binary file keeps its page: its lint findings, E104/E105, are its report)
+            if session.kind == "screenplay" and in_folder:
+                # found in a folder: not a session, as export and dump say (named, it gets its page)
                 told.say(name, describe_content(text, session.kind))
                 continue
             redactor = None
