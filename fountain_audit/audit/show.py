@@ -331,7 +331,7 @@ def _compress(ids: list[str]) -> str:
     """``["t1", "t2", "t3", "t5"]`` → ``"t1–t3, t5"``; ``t3.tool1..3`` → ``t3.tool1–t3.tool3``."""
     runs: list[list[tuple[str, int, str]]] = []
     for i in ids:
-        m = re.fullmatch(r"(.*?)(\d+)", i)
+        m = re.fullmatch(r"(.*?)(\d{1,18})", i)  # (a longer number: no run; int() refuses 4,300+ digits)
         if not m:
             runs.append([(i, -1, i)])
             continue

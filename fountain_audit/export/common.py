@@ -135,7 +135,8 @@ def turn_stats(turn: TurnRecord) -> StatsLine | None:
         return parse_stats(turn.stats)
     for n in turn.other_notes:
         m = _LEGACY_STATS_RE.match(n.body) if n.kind == "stats" else None
-        if m:
+        if m and len(m.group("prompt")) <= 4000 and len(m.group("reply")) <= 4000:  # (as a stats line's: a longer
+            # number is none; int() refuses 4,300+ digits)
             return StatsLine([], int(m.group("reply")), int(m.group("prompt")),
                              parse_duration(m.group("duration")), float(m.group("rate")) if m.group("rate") else None,
                              parse_duration_ns(m.group("duration")))

@@ -65,7 +65,7 @@ def closest_rule(selector: str, rules: Sequence[Rule] | None = None) -> Rule | N
         code_like = code_like[:1] + code_like[1:].translate(str.maketrans("OIL", "011"))
     if code_like in by_key:
         return by_key[code_like]
-    if re.fullmatch(r"[A-Z][0-9]+", code_like):
+    if re.fullmatch(r"[A-Z][0-9]{1,9}", code_like):  # (a number of 4,300+ digits is no code: int() refuses it)
         family = [r.code for r in rules if r.code[0] == code_like[0] and r.code[1:].isdigit()]
         scored = [(difflib.SequenceMatcher(None, code_like, c).ratio(), -abs(int(c[1:]) - int(code_like[1:])), c)
                   for c in family]

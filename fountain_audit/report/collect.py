@@ -135,7 +135,7 @@ def _scene_proposals(scene: Scene) -> int:
     texts += [sp.text.strip() for sp in scene.speeches if sp.character.strip().upper() == "HARVEY"]
     for text in texts:
         m = _PROPOSAL_RE.match(text)
-        if m:
+        if m and len(m.group(1)) <= 18:  # (no session proposes 10**18 files; int() refuses 4,300+ digits)
             proposed = (proposed or 0) + int(m.group(1))
         elif _WRITE_PROMPT_RE.match(text):
             prompts += 1
