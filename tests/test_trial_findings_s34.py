@@ -3,6 +3,7 @@
 1. A run of 4,300+ digits (Python's int() refuses it) crashed lint (a suppression's rule code),
    ``rule``/``--select``, report (a proposal's file count), show (a recall id) and export (a
    legacy stats note) with a traceback.
+2. A directive with ``=`` and no rule after it (``disable=``) switched off every rule, V101 included.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from fountain_audit.cli import main
+from fountain_audit.lint.linter import Selection, lint_text
 
 DIGITS = "1" * 4301
 
@@ -39,3 +41,19 @@ def test_a_number_of_4301_digits_is_no_crash(case, tmp_path, monkeypatch):
     assert "Traceback" not in r.output
     assert r.exit_code == {"suppression code": 0, "rule": 2, "--select": 2, "report proposals": 0,
                            "show recall id": 2, "export legacy stats": 0}[case]
+
+
+SECRET_SESSION = ("Title: S\nAuthor: ALICE\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\n"
+                  "Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.\n\n"
+                  "ALICE\nmy key is AKIAQX7F3KZP2WJ5MN4T\n\nHARVEY\nForwarding to LLAMA.\n\nLLAMA\nok\n\nTHE END.\n")
+
+
+@pytest.mark.parametrize("directive", ["disable=", "disable= ", "disable-file=", "disable-next=", "disable=,,",
+                                       "enable="])
+def test_an_empty_rule_list_is_invalid_not_every_rule(directive):
+    text = f"/* fountain-audit: {directive} */\n\n" + SECRET_SESSION
+    got = [(d.code, d.line, d.message) for d in lint_text(text, "s.spmd", Selection.build(select=["V101", "A"]))]
+    assert got == [("A102", 1, "suppression comment ignored: no rule after '=': name the rules, or write the "
+                                "directive without '=' for every rule"),
+                   ("V101", 13, "AWS access key (aws-access-key) in the session: AKIA…(20 chars); revoke it and "
+                               "share only a redacted copy")]

@@ -115,9 +115,13 @@ def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tu
     """Rule codes named by a directive's ``=...`` list, an error, and each selector of the list
     (as written, once each) with its codes (cached: a file may repeat the same list thousands
     of times, and resolving reads the rule table)."""
-    if selectors is None or not selectors.strip():
+    if selectors is None:  # no "=": every rule
         return None, None, ()
     names = list(dict.fromkeys(s.strip() for s in selectors.split(",") if s.strip()))
+    if not names:  # "disable=" with nothing after it (a template's empty $RULES) must not mean every rule,
+        # V101 included (adversarial trial): said, and the directive ignored
+        return None, ("no rule after '=': name the rules, or write the directive without '=' for every "
+                      "rule"), ()
     try:
         parts = tuple((name, frozenset(r.code for r in resolve_rules([name]))) for name in names)
     except RuleSelectionError:
