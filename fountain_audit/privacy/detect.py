@@ -384,6 +384,8 @@ def _matches(plugin: _Plugin, line: str) -> Iterator[tuple[int, str]]:
                     yield pos, line[pos:pos + len(value)]
                     pos = norm.find(value, pos + len(value))
             for pos, end in _later_keyword_values(norm):
+                if end - pos > _LONGEST_LATER_VALUE:  # (one of many keywords in one long token: below)
+                    continue
                 if pos not in seen:
                     seen.add(pos)
                     yield pos, line[pos:end]
@@ -475,6 +477,12 @@ def _keyword_values(line: str) -> Iterator[str]:
             yield line[m.start(group):m.end(group)] if m.start(group) >= 0 else None
 
 
+#: The longest value after a line's first keyword that is read as a possible credential (a key in
+#: base64 is at most a few hundred characters; a private key's block has a detector of its own).
+#: Each value runs to its token's end: ``api_key=`` 2,000 times in one token gave 2,000 values of up
+#: to 16,000 characters, each read whole (31 s for 16 KB; adversarial trial); bounded, linear.
+_LONGEST_LATER_VALUE = 256
+
 #: The fewest characters a piece of :func:`_later_keyword_values` reads from its keyword, past the
 #: next keyword if need be: a value may hold a keyword (``DB_PASSWORD="SuperSecret#2024x"``, cut
 #: at ``Secret``, had no closing quote in its piece; adversarial trial). Bounded, so linear.
@@ -504,7 +512,12 @@ def _later_keyword_values(line: str) -> Iterator[tuple[int, int]]:
         b = max(b, min(n, a + _PIECE_MIN))  # (a quoted value holding a keyword, "SuperSecret#1", read whole)
         piece = line[a:b]
         for regex, group, search in _keyword_regexes():
-            m = search(regex, piece)
+            if search is _keyword_search or search is _semicolon_search and "`" not in piece:
+                # a regex led by a keyword: at the piece's own keyword only (each later keyword in
+                # it starts a piece of its own; tried at each, pieces of "pwd=" * 50 read 50 times)
+                m = regex.match(piece)
+            else:
+                m = search(regex, piece)
             if m is not None and m.start(group) >= 0:
                 start, end = a + m.start(group), a + m.end(group)
                 if end == b and b < n:  # (cut at the piece's end: the value runs on to its token's end)
