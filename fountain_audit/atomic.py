@@ -56,7 +56,9 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Sequence[str | byt
     user's ``-o out/lint.json`` expects, as ruff's ``--output-file``); a file in the way raises
     ``OSError`` (``NotADirectoryError``, ``FileExistsError``) like any other failure to write.
 
-    A replaced file keeps its mode (new files: 0666 less the umask); ``mode`` sets it instead.
+    A replaced file keeps its mode (new files: 0666 less the umask; ``mode`` sets it instead) and,
+    unless ``follow=False`` (a cache entry planted by another user must become ours), its owner
+    and group where the system allows it (root; a group the user is in).
     Raises ``OSError``; the temporary file (``TARGET.fountain-audit-XXXXXXXX.tmp``) is
     removed on failure, on ``KeyboardInterrupt`` (SIGINT) and on SIGTERM, after which
     the process still ends by that signal.
@@ -83,12 +85,15 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Sequence[str | byt
             os.makedirs(folder, exist_ok=True)
         except FileExistsError as e:  # a file where the folder goes: said as opening through it says it
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), e.filename) from None
-    if mode is None:
-        try:
-            st = os.lstat(path)  # (a symlink replaced: a new file's mode, not its target's)
-            mode = st.st_mode & 0o7777 if stat.S_ISREG(st.st_mode) else None
-        except OSError:
-            pass
+    owner = None  # (uid, gid) of the regular file replaced, kept where the system lets us
+    try:
+        st = os.lstat(path)  # (a symlink replaced: a new file's mode, not its target's)
+        if stat.S_ISREG(st.st_mode):
+            owner = (st.st_uid, st.st_gid)
+            if mode is None:
+                mode = st.st_mode & 0o7777
+    except OSError:
+        pass
     if mode is None:
         umask = os.umask(0)
         os.umask(umask)
@@ -101,6 +106,11 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Sequence[str | byt
                 f.flush()
                 if sync:
                     os.fsync(f.fileno())
+            if follow and owner is not None and owner != (os.geteuid(), os.getegid()) and hasattr(os, "chown"):
+                try:  # (root's `redact --in-place` made another user's file root's; adversarial trial)
+                    os.chown(tmp, *owner)
+                except OSError:  # not allowed (another user's file, not root): the new file is ours
+                    pass
             os.chmod(tmp, mode)
             os.replace(tmp, path)
         except BaseException:

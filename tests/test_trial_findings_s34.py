@@ -4,13 +4,19 @@
    ``rule``/``--select``, report (a proposal's file count), show (a recall id) and export (a
    legacy stats note) with a traceback.
 2. A directive with ``=`` and no rule after it (``disable=``) switched off every rule, V101 included.
+3. ``redact --in-place`` run by root made another user's file root's (every atomic write replacing a
+   file now keeps its owner and group where the system allows it).
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 from click.testing import CliRunner
 
+from fountain_audit.atomic import write_atomic
 from fountain_audit.cli import main
 from fountain_audit.lint.linter import Selection, lint_text
 
@@ -57,3 +63,19 @@ def test_an_empty_rule_list_is_invalid_not_every_rule(directive):
                                 "directive without '=' for every rule"),
                    ("V101", 13, "AWS access key (aws-access-key) in the session: AKIA…(20 chars); revoke it and "
                                "share only a redacted copy")]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a file to another user")
+def test_a_replaced_file_keeps_its_owner_group_and_mode(tmp_path):
+    from tests.conftest import SAMPLES
+    target = tmp_path / "a.spmd"
+    shutil.copy(SAMPLES / "violations" / "V101-secret-in-session.spmd", target)
+    os.chown(target, 1000, 1001)
+    os.chmod(target, 0o640)
+    r = CliRunner().invoke(main, ["redact", "--in-place", str(target)])
+    assert r.exit_code == 0 and "<redacted:" in target.read_text(encoding="utf-8")
+    st = os.stat(target)
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o7777) == (1000, 1001, 0o640)
+    write_atomic(target, "x\n")  # (any atomic write: reports, baselines, redacted copies)
+    st = os.stat(target)
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o7777) == (1000, 1001, 0o640)
