@@ -6,10 +6,13 @@
 2. A directive with ``=`` and no rule after it (``disable=``) switched off every rule, V101 included.
 3. ``redact --in-place`` run by root made another user's file root's (every atomic write replacing a
    file now keeps its owner and group where the system allows it).
+4. JSON outputs held NaN and Infinity (no JSON reader takes them): tool arguments with ``1E400``,
+   ``NaN``, a score or a stats line's duration of 400 digits.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -79,3 +82,41 @@ def test_a_replaced_file_keeps_its_owner_group_and_mode(tmp_path):
     write_atomic(target, "x\n")  # (any atomic write: reports, baselines, redacted copies)
     st = os.stat(target)
     assert (st.st_uid, st.st_gid, st.st_mode & 0o7777) == (1000, 1001, 0o640)
+
+
+NINES = "9" * 400
+#: A session whose numbers Python reads as NaN or Infinity.
+NON_FINITE = ("Title: S\nAuthor: MARGOT\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-06-24 10:00:00\n\n"
+              "MARGOT\nhi\n\nHARVEY\nForwarding to X.\n\n"
+              '[[tool: f({"a":1E400,"b":NaN,"c":-Infinity}) — ok]]\n\n'
+              '[[tool: g({"a":1.5e3,"b":[1,2.25]}) — ok]]\n\n'
+              f"X\nyo\n\n[[rag: 3 chunks from s.db, top score {NINES}]]\n\n"
+              f"llamafile (llama3) · 812 reply + 1840 ctx · {NINES}s · 16.9 tok/s\n\nTHE END.\n")
+
+
+def _strict_json(text: str):
+    def refuse(name):
+        raise AssertionError(f"{name} in a JSON output")
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("args", [["dump"], ["dump", "--turns"], ["provenance", "--format", "json"],
+                                  ["export", "--to", "toolpath"], ["export", "--to", "otlp-json"],
+                                  ["lint", "--output-format", "json"]])
+def test_json_outputs_hold_no_nan_nor_infinity(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.spmd").write_text(NON_FINITE, encoding="utf-8")
+    r = CliRunner().invoke(main, [*args, "s.spmd"])
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    doc = _strict_json(r.stdout)
+    if args == ["dump"]:
+        tools = [rec for rec in doc["records"] if rec["record"] == "tool_call"]
+        assert [(t["name"], t["arguments"], t["arguments_json"]) for t in tools] == [
+            ("f", '{"a":1E400,"b":NaN,"c":-Infinity}', False), ("g", {"a": 1500.0, "b": [1, 2.25]}, True)]
+
+
+def test_n102_says_what_python_reads_but_json_cannot_hold():
+    got = [(d.code, d.line, d.message) for d in lint_text(NON_FINITE, "s.spmd", Selection.build(select=["N10"]))]
+    assert got == [("N102", 14, "arguments of tool 'f' hold NaN, Infinity or a number beyond a double's range, "
+                                "which no JSON reader can take back (kept as raw text)"),
+                   ("N101", 21, "malformed [[rag:]] note: expected 'N chunks from STORE, top score S'")]

@@ -930,10 +930,12 @@ def parse_stats(text: str) -> StatsLine | None:
     m, models, reply, ctx = parts
     if any(v is not None and len(v) > _MAX_DIGITS for v in (reply, ctx, m.group("duration"), m.group("rate"))):
         return None  # (past what Python converts from text: a traceback in export, adversarial trial)
+    seconds = parse_duration(m.group("duration"))
+    rate = None if m.group("rate") is None else float(m.group("rate"))
+    if seconds - seconds or rate is not None and rate - rate:
+        return None  # (a number past a double's range: Infinity, which no JSON reader takes)
     return StatsLine(models, None if reply is None else int(reply), None if ctx is None else int(ctx),
-                     parse_duration(m.group("duration")),
-                     None if m.group("rate") is None else float(m.group("rate")),
-                     parse_duration_ns(m.group("duration")))
+                     seconds, rate, parse_duration_ns(m.group("duration")))
 
 
 def _is_route_step(node: Node) -> bool:

@@ -5,7 +5,9 @@ Reports a `[[tool:]]` note whose arguments are not valid JSON (they are kept as 
 text), or are JSON only when raw control characters such as a literal newline inside
 a string are allowed (they are then parsed leniently). Arguments whose arrays and objects nest
 deeper than 950 levels are not decoded at all (Python's JSON decoder cannot read much deeper):
-they are reported as nested too deep to decode, with that limit, valid JSON or not.
+they are reported as nested too deep to decode, with that limit, valid JSON or not. Arguments
+holding `NaN`, `Infinity` (which JSON has not) or a number beyond a double's range (`1E400`)
+are kept as raw text too, and said so: a reader would get them as `Infinity`, or not at all.
 
 ## Why is this bad?
 Harvey writes tool arguments as the JSON the model sent. Arguments that are not JSON
@@ -73,10 +75,22 @@ def check_note(ctx, placed):
                         f"({json_nesting(fields['arguments_text'])} levels; the limit is {JSON_MAX_DEPTH}): kept as "
                         "raw text", rec.node.end_line, rec.node.end_column),)
     if not fields["arguments_json"]:
-        return (Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' are not valid JSON (kept as "
+        what = ("hold NaN, Infinity or a number beyond a double's range, which no JSON reader can take back"
+                if _read_by_python(fields["arguments_text"]) else "are not valid JSON")
+        return (Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' {what} (kept as "
                         "raw text)", rec.node.end_line, rec.node.end_column),)
     elif not fields["arguments_strict_json"]:
         return (Finding(rec.line, rec.column, f"arguments of tool '{fields['name']}' hold raw control characters "
                         "(e.g. a newline) inside a JSON string; read leniently",
                         rec.node.end_line, rec.node.end_column),)
     return None
+
+
+def _read_by_python(text: str) -> bool:
+    """Does Python's own decoder read ``text`` (lenient strings, ``NaN``, ``Infinity``, ``1E400``)?"""
+    import json
+    try:
+        json.JSONDecoder(strict=False).decode(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
