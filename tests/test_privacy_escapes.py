@@ -183,6 +183,10 @@ FOUND = {
         "https://u:p4ssw0rd@host/a@b.com",
         [(10, 18, "basic-auth", "p4ssw0rd")],
         "https://u:<redacted:basic-auth>@host/a@b.com"),
+    "a bare npm token (adversarial trial: only .npmrc's _authToken= was read)": (
+        "use npm_OV4qBkdfQ1y3GQsMpSscDlkrCaqx9vJupc94 to publish",
+        [(4, 44, "npm-token", "npm_OV4qBkdfQ1y3GQsMpSscDlkrCaqx9vJupc94")],
+        "use <redacted:npm-token> to publish"),
     "passphrase:": (
         "passphrase: Hw7kP2xQ9vLm",
         [(12, 24, "keyword-secret", "Hw7kP2xQ9vLm")],
@@ -282,6 +286,7 @@ def test_no_redacted_output_holds_an_escaped_secret(escaped_session, args):
     "https://registry.example.com:443/@scope/pkg and https://host:8443?mail=a@b.c",  # a port, then a path or query
     "see https://host:8080/users/@me and https://host:/x@y.io",
     "git clone https://user:$TOKEN/x@github.com/o/r",                  # a shell reference, then a path
+    "npm_install_dependencies_for_the_project_now npm_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
     r'{"cmd":"git clone https:\/\/user:$TOKEN@host\/repo"}',     # a shell reference, escaped
     r'{"cmd":"git clone https:\/\/user:${PASS}x@host\/repo"}',
     r'{"max_tokens":4096,"nextToken":"AAAAb3Rlc3Q5MDEyMzQ1Njc4OTA","pad_token":"<pad>","eos_token":"</s>"}',

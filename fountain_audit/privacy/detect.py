@@ -188,6 +188,9 @@ PLUGINS: tuple[_Plugin, ...] = (
          shown=7),
     _own("google-api-key", "Google API key", "AIza", rf"(?<![{_TOKEN_CHARS}+/])AIza([{_TOKEN_CHARS}]{{35}})",
          shown=4),
+    # npm's access tokens (npm_ + 36 base62 characters) written bare, not in an .npmrc line (adversarial
+    # trial: detect-secrets' npm plugin reads only `_authToken=`)
+    _own("npm-token", "npm token", "npm_", rf"(?<![{_TOKEN_CHARS}])npm_([A-Za-z0-9]{{36}})(?![A-Za-z0-9])", shown=4),
     _own("huggingface-token", "Hugging Face token", "hf_",
          rf"(?<![{_TOKEN_CHARS}])hf_([A-Za-z]{{34}})(?![A-Za-z])", shown=3),
     _p("openai-key", "OpenAI API key", "openai.OpenAIDetector", ("T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"),
