@@ -382,7 +382,11 @@ def test_only(pair, only, kinds, code):
     a, b = engine.read_side(str(pa)), engine.read_side(str(pb))
     patched_dump(a, b, doc["patch"])  # the patch stays complete
     if code == 0:
-        assert run("--only", only, pa, pb).stdout.splitlines()[-1] == "no differences"
+        # (what was not compared is not said to match: "no differences" alone read as the files matching)
+        shown = "context" if only == "context" else "user, model"  # (in the order of CATEGORIES)
+        assert run("--only", only, pa, pb).stdout.splitlines()[-1] == f"no differences (only {shown} compared)"
+        stat = run("--only", only, "--stat", pa, pb).stdout.splitlines()
+        assert "-  replies changed (not compared)" in stat and "-  tool calls added (not compared)" in stat
 
 
 # --------------------------------------------------------------------------- normalisation, exit 0
@@ -1075,14 +1079,14 @@ def test_context_recall_scenes_are_compared_as_scenes(tmp_path):
         "@@ -scene 1 +scene 1 @@ INT. CONTEXT RECALL 2026-08-03 14:20:04",
         "~ scene changed (text): INT. CONTEXT RECALL 2026-08-03 14:20:04",
         "    @@ -3 +3,3 @@", "     [[recall: preference_52aa07 (preference) — score 0.81]]", "    +", "    +Some extra text."]
-    for args in ((), ("--only", "scenes")):
+    for args, tail in (((), ", tool calls +0 -0 ~0, 0 new failures, 0 replies changed, 1 scene change"),
+                       (("--only", "scenes"), ", 1 scene change (only scenes compared)")):
         r = run("--format", "unified", *args, pa, pc)
         assert r.exit_code == 1
         assert r.output.splitlines()[2:] == [
             "@@ -scene 1 @@ INT. CONTEXT RECALL 2026-08-03 14:20:04",
             "- scene removed: INT. CONTEXT RECALL 2026-08-03 14:20:04",
-            "0 turns changed (0 added, 0 removed, 0 moved, 0 modified), tool calls +0 -0 ~0, 0 new failures, "
-            "0 replies changed, 1 scene change"]
+            "0 turns changed (0 added, 0 removed, 0 moved, 0 modified)" + tail]
     doc = json.loads(run("--format", "json", pa, pc).stdout)
     assert [c["kind"] for c in doc["changes"]] == ["scene-removed"]
     # the dump repeats the scene's two notes in every turn's recall: the patch removes them there
@@ -1158,7 +1162,9 @@ def test_content_added_between_forwarding_and_reply_is_a_change(tmp_path):
                  ("--format", "rich", "--no-color")):
         r = run(*args, pa, pb)
         assert r.exit_code == 1, r.output
-        assert r.stdout.splitlines() == expected, args
+        want = expected if "--only" not in args else expected[:-1] + [
+            "0 turns changed (0 added, 0 removed, 0 moved, 0 modified), 1 scene change (only scenes compared)"]
+        assert r.stdout.splitlines() == want, args
     assert run("--only", "replies", pa, pb).exit_code == 0
     coloured = run("--format", "rich", "--color", pa, pb)
     assert coloured.exit_code == 1

@@ -4,9 +4,10 @@ text (:func:`render_unified`) or through rich (:func:`render_rich`), and the sum
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
-from fountain_audit.diff.changes import Change, one_line
+from fountain_audit.diff.changes import CATEGORIES, Change, one_line
 from fountain_audit.diff.context import in_context
 from fountain_audit.diff.result import DiffResult
 from fountain_audit.untrusted import one_line as file_line, terminal_safe
@@ -134,16 +135,25 @@ def _change_lines(c: Change) -> list[Line]:
     return lines
 
 
-def summary_text(s: dict[str, Any]) -> str:
-    """The one-line footer: ``N turns changed (…), tool calls +A -R ~C, F new failures, …``."""
+def summary_text(s: dict[str, Any], only: Collection[str] | None = None) -> str:
+    """The one-line footer: ``N turns changed (…), tool calls +A -R ~C, F new failures, …``.
+    With ``only`` (``--only``'s categories), the counts of the other categories are left out
+    (they were not compared: "0 replies changed" after ``--only tools`` said the replies matched;
+    new-user trial) and the footer ends by naming what was compared."""
+    def compared(category: str) -> bool:
+        return only is None or category in only
+
+    tail = "" if only is None else f" (only {', '.join(c for c in CATEGORIES if c in only)} compared)"
     if not s["differences"]:
-        return "no differences"
+        return "no differences" + tail
     parts = [f"{s['turns_changed']} turn{'s' * (s['turns_changed'] != 1)} changed "
              f"({s['turns_added']} added, {s['turns_removed']} removed, {s['turns_moved']} moved, "
-             f"{s['turns_modified']} modified)",
-             f"tool calls +{s['tool_calls_added']} -{s['tool_calls_removed']} ~{s['tool_calls_changed']}",
-             f"{s['new_failures']} new failure{'s' * (s['new_failures'] != 1)}",
-             f"{s['replies_changed']} repl{'ies' if s['replies_changed'] != 1 else 'y'} changed"]
+             f"{s['turns_modified']} modified)"]
+    if compared("tools"):
+        parts += [f"tool calls +{s['tool_calls_added']} -{s['tool_calls_removed']} ~{s['tool_calls_changed']}",
+                  f"{s['new_failures']} new failure{'s' * (s['new_failures'] != 1)}"]
+    if compared("replies"):
+        parts.append(f"{s['replies_changed']} repl{'ies' if s['replies_changed'] != 1 else 'y'} changed")
     for key, one, many in (("user_inputs_changed", "user input changed", "user inputs changed"),
                            ("context_changes", "context change", "context changes"),
                            ("model_changes", "model change", "model changes"),
@@ -152,7 +162,7 @@ def summary_text(s: dict[str, Any]) -> str:
                            ("other_changes", "other change", "other changes")):
         if s[key]:
             parts.append(f"{s[key]} {one if s[key] == 1 else many}")
-    return ", ".join(parts)
+    return ", ".join(parts) + tail
 
 
 _STAT_ROWS = (("turns_a", "turns in A"), ("turns_b", "turns in B"), ("turns_changed", "turns changed"),
@@ -163,6 +173,12 @@ _STAT_ROWS = (("turns_a", "turns in A"), ("turns_b", "turns in B"), ("turns_chan
               ("replies_changed", "replies changed"), ("model_changes", "model changes"),
               ("context_changes", "context changes"), ("note_changes", "note changes"),
               ("scene_changes", "scene changes"), ("other_changes", "other changes"), ("changes", "changes"))
+#: The ``--only`` category each count of :data:`_STAT_ROWS` belongs to (the others count every change).
+_STAT_CATEGORY = {"turns_added": "turns", "turns_removed": "turns", "turns_moved": "turns",
+                  "tool_calls_added": "tools", "tool_calls_removed": "tools", "tool_calls_changed": "tools",
+                  "new_failures": "tools", "user_inputs_changed": "user", "replies_changed": "replies",
+                  "model_changes": "model", "context_changes": "context", "note_changes": "notes",
+                  "scene_changes": "scenes", "other_changes": "other"}
 
 
 def render_lines(result: DiffResult, stat: bool = False) -> list[Line]:
@@ -174,10 +190,13 @@ def render_lines(result: DiffResult, stat: bool = False) -> list[Line]:
     lines: list[Line] = [[(f"--- {file_line(result.a.name)}", "remove")],
                          [(f"+++ {file_line(result.b.name)}", "add")]]
     s = result.summary()
+    only = result.only
     if stat:
+        def shown(k: str) -> bool:  # (a count of a category --only left out: not compared, not 0)
+            return only is None or _STAT_CATEGORY.get(k) is None or _STAT_CATEGORY[k] in only
         width = max(len(str(s[k])) for k, _ in _STAT_ROWS)
-        lines.extend([[(f"{s[k]:>{width}}  {label}", "summary" if k == "changes" else None)]
-                      for k, label in _STAT_ROWS])
+        lines.extend([[(f"{s[k]:>{width}}  {label}" if shown(k) else f"{'-':>{width}}  {label} (not compared)",
+                        "summary" if k == "changes" else None)] for k, label in _STAT_ROWS])
         return lines
     last = None
     for c in result.changes:
@@ -186,7 +205,7 @@ def render_lines(result: DiffResult, stat: bool = False) -> list[Line]:
             lines.append(_hunk_header(c))
             last = key
         lines.extend(_change_lines(c))
-    lines.append([(summary_text(s), "summary")])
+    lines.append([(summary_text(s, only), "summary")])
     return lines
 
 
