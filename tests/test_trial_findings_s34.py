@@ -8,6 +8,8 @@
    file now keeps its owner and group where the system allows it).
 4. JSON outputs held NaN and Infinity (no JSON reader takes them): tool arguments with ``1E400``,
    ``NaN``, a score or a stats line's duration of 400 digits.
+5. One mistyped code in a directive's list (``disable-file=P102,P1O3``) voided the whole directive:
+   the known rules of a list now apply, and A102 names the unknown ones.
 """
 
 from __future__ import annotations
@@ -120,3 +122,15 @@ def test_n102_says_what_python_reads_but_json_cannot_hold():
     assert got == [("N102", 14, "arguments of tool 'f' hold NaN, Infinity or a number beyond a double's range, "
                                 "which no JSON reader can take back (kept as raw text)"),
                    ("N101", 21, "malformed [[rag:]] note: expected 'N chunks from STORE, top score S'")]
+
+
+def test_a_list_with_an_unknown_rule_applies_the_known_ones():
+    text = "/* fountain-audit: disable-file=P102,P1O3 */\n\n" + SECRET_SESSION.replace(
+        "ALICE\nmy key is AKIAQX7F3KZP2WJ5MN4T\n\nHARVEY\nForwarding to LLAMA.\n\n",
+        "ALICE\nhi\n\n[[tool: read_file({\"path\":\"a.go\"}) — ok]]\n\nHARVEY\nForwarding to LLAMA.\n\n")
+    plain = [(d.code, d.line) for d in lint_text(text.split("\n\n", 1)[1], "s.spmd", Selection.build(select=["P", "A"]))]
+    assert plain == [("P102", 13)]  # (what the directive is meant to suppress)
+    got = [(d.code, d.line, d.message) for d in lint_text(text, "s.spmd", Selection.build(select=["P", "A"]))]
+    assert got == [("A102", 1, "in a suppression comment: unknown rule or rule prefix 'P1O3'; did you mean P103 / "
+                               "recall-before-first-turn? (see 'fountain-audit rules') (the other rules of the list "
+                               "apply)")]

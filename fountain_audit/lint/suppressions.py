@@ -70,7 +70,9 @@ class Directive:
     ``ends.get(c, last)``; ``last`` is where its last rule ended (or the file's last line).
     ``selectors``: the rules its ``=...`` list names, as written (a code, prefix or name, each
     once, in order), with the codes each stands for; ``matched``: those of them that covered a
-    diagnostic (set by :func:`apply`; A101 names the others).
+    diagnostic (set by :func:`apply`; A101 names the others). ``unknown``: what the list names
+    that is no rule, when it names known ones too (they apply, as ruff's and ESLint's lists do;
+    A102 reports the others); a list of no known rule is an ``error``.
     """
 
     verb: str
@@ -87,11 +89,12 @@ class Directive:
     matched: set[str] = field(default_factory=set)
     selectors: tuple[tuple[str, frozenset[str]], ...] = ()
     ends: dict[str, int] = field(default_factory=dict)
+    unknown: str | None = None
 
     def __init__(self, verb: str, text: str, line: int, column: int, codes: frozenset[str] | None, first: int = 0,
                  last: int = 0, used: bool = False, error: str | None = None, end_line: int = 0, end_column: int = 0,
                  matched: set[str] = MISSING, selectors: tuple[tuple[str, frozenset[str]], ...] = (),
-                 ends: dict[str, int] = MISSING) -> None:
+                 ends: dict[str, int] = MISSING, unknown: str | None = None) -> None:
         # (written out, not generated: see fountain_audit.records)
         self.verb = verb
         self.text = text
@@ -107,30 +110,40 @@ class Directive:
         self.matched = set() if matched is MISSING else matched
         self.selectors = selectors
         self.ends = {} if ends is MISSING else ends
+        self.unknown = unknown
 
 
 @forgettable
 @functools.lru_cache(maxsize=1024)
-def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tuple[tuple[str, frozenset[str]], ...]]:
-    """Rule codes named by a directive's ``=...`` list, an error, and each selector of the list
-    (as written, once each) with its codes (cached: a file may repeat the same list thousands
-    of times, and resolving reads the rule table)."""
+def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tuple[tuple[str, frozenset[str]], ...],
+                                          str | None]:
+    """Rule codes named by a directive's ``=...`` list, an error, each selector of the list (as
+    written, once each) with its codes, and what the list names that is no rule when it names
+    known rules too (cached: a file may repeat the same list thousands of times, and resolving
+    reads the rule table)."""
     if selectors is None:  # no "=": every rule
-        return None, None, ()
+        return None, None, (), None
     names = list(dict.fromkeys(s.strip() for s in selectors.split(",") if s.strip()))
     if not names:  # "disable=" with nothing after it (a template's empty $RULES) must not mean every rule,
         # V101 included (adversarial trial): said, and the directive ignored
         return None, ("no rule after '=': name the rules, or write the directive without '=' for every "
-                      "rule"), ()
-    try:
-        parts = tuple((name, frozenset(r.code for r in resolve_rules([name]))) for name in names)
-    except RuleSelectionError:
+                      "rule"), (), None
+    known, unknown = [], []
+    for name in names:
         try:
-            resolve_rules(names)  # the error for the whole list, as it has always read
+            known.append((name, frozenset(r.code for r in resolve_rules([name]))))
         except RuleSelectionError as e:
-            return None, str(e), ()
-        raise
-    return frozenset().union(*(codes for _, codes in parts)), None, parts
+            unknown.append(str(e))
+    if not known:  # (the error for the whole list, as it has always read)
+        try:
+            resolve_rules(names)
+        except RuleSelectionError as e:
+            return None, str(e), (), None
+    parts = tuple(known)
+    # a list naming known rules and unknown ones: the known apply (a mistyped code no longer voids
+    # the others, as ruff's and ESLint's lists; new-user trial), the rest said
+    return (frozenset().union(*(codes for _, codes in parts)), None, parts,
+            "; ".join(unknown) + " (the other rules of the list apply)" if unknown else None)
 
 
 def directives(document: Document, in_speech: dict[int, tuple[str, bool]] | None = None,
@@ -185,8 +198,9 @@ def directives(document: Document, in_speech: dict[int, tuple[str, bool]] | None
         if not m:
             d = Directive("invalid", raw.strip(), node.line, node.column, None, error=_not_a_directive(raw))
         else:
-            codes, err, parts = _codes(m.group("rules"))
-            d = Directive(m.group("verb"), m.group(0), node.line, node.column, codes, error=err, selectors=parts)
+            codes, err, parts, unknown = _codes(m.group("rules"))
+            d = Directive(m.group("verb"), m.group(0), node.line, node.column, codes, error=err, selectors=parts,
+                          unknown=unknown)
         d.end_line, d.end_column = node.end_line, node.end_column
         written = in_speech.get(node.offset) if in_speech else None
         why = None  # why it cannot apply where it stands (then it is invalid)

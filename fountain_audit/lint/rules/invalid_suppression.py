@@ -3,7 +3,8 @@
 ## What it does
 Reports a boneyard that starts with `fountain-audit:` but is not one of
 `disable=RULES`, `enable[=RULES]`, `disable-next=RULES` or `disable-file[=RULES]`, or
-that names a rule that does not exist, or that cannot apply where it stands: in text a speech
+that names no rule that exists (a list that names known rules too applies them, and the
+unknown names are reported; an `=` with no rule after it is ignored), or that cannot apply where it stands: in text a speech
 may have written (a speech is recorded verbatim, so such a comment is session text: a reply's
 text runs on to the next scene heading of a Harvey kind, past a `CUT TO:`, a stats line, a note
 or a cue it may have written; the user's input to HARVEY's forwarding line; a skill's text from
@@ -60,7 +61,11 @@ def check(ctx):
         return  # no suppression comment at all
     from fountain_audit.lint.suppressions import directives, mid_line
     session = ctx.session
-    found = [d for d in directives(ctx.document, session.speech_boneyards(), session.scenes_span()) if d.error]
+    found = directives(ctx.document, session.speech_boneyards(), session.scenes_span())
+    for d in found:  # (a list of known and unknown rules applies the known: the others said)
+        if not d.error and d.unknown:
+            yield Finding(d.line, d.column, f"in a suppression comment: {d.unknown}", d.end_line, d.end_column)
+    found = [d for d in found if d.error]
     speech_nodes = {n.offset for scene in session.scenes for sp in scene.speeches for n in sp.nodes}
     found += mid_line(ctx.document, speech_nodes)
     for d in found:
