@@ -10,6 +10,8 @@
    ``NaN``, a score or a stats line's duration of 400 digits.
 5. One mistyped code in a directive's list (``disable-file=P102,P1O3``) voided the whole directive:
    the known rules of a list now apply, and A102 names the unknown ones.
+6. Paths from two folders that share no configuration, one of them configured: its configuration
+   was dropped silently (the defaults applied); a warning now names it.
 """
 
 from __future__ import annotations
@@ -134,3 +136,19 @@ def test_a_list_with_an_unknown_rule_applies_the_known_ones():
     assert got == [("A102", 1, "in a suppression comment: unknown rule or rule prefix 'P1O3'; did you mean P103 / "
                                "recall-before-first-turn? (see 'fountain-audit rules') (the other rules of the list "
                                "apply)")]
+
+
+def test_paths_that_share_no_configuration_are_said_to(tmp_path, monkeypatch):
+    (tmp_path / "proj" / "sessions").mkdir(parents=True)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "proj" / "pyproject.toml").write_text('[tool.fountain-audit]\nselect = ["P"]\n', encoding="utf-8")
+    for f in ("proj/sessions/a.spmd", "other/b.spmd"):
+        (tmp_path / f).write_text(SECRET_SESSION, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    warning = ("fountain-audit: warning: the paths share no configuration file, so the defaults apply to every file: "
+               "proj/pyproject.toml configures proj/sessions/a.spmd but not the others (lint each project on its "
+               "own, or name one with --config)\n")
+    r = CliRunner().invoke(main, ["lint", "--no-cache", "-q", "proj/sessions/a.spmd", "other/b.spmd"])
+    assert (r.exit_code, r.stderr) == (1, warning)
+    r = CliRunner().invoke(main, ["lint", "--no-cache", "-q", "proj/sessions/a.spmd"])  # (one project: its own)
+    assert (r.exit_code, r.stderr, r.stdout) == (0, "", "All clear: no problems in 1 file checked.\n")

@@ -418,6 +418,24 @@ def _toml_error(path: str | os.PathLike, e: ValueError, text: str) -> str:
     return f"{path}: invalid TOML: {message}"
 
 
+def _warn_unshared(paths: tuple[str, ...], given: list[str], refused: set[str]) -> None:
+    """Paths from several folders that share no configuration, one of which has one of its own
+    (``lint proj/sessions/a.spmd other/b.spmd``, ``proj`` configured): the defaults apply to every
+    file, which ``fountain-audit: warning: ...`` on stderr says, naming the first such
+    configuration (it was dropped silently; new-user trial)."""
+    import sys
+
+    from fountain_audit.untrusted import one_line
+    shown = [p for p in paths if p != "-"]
+    for name, real in zip(shown, given):
+        own = _find_config(real if os.path.isdir(real) else os.path.dirname(real), refused)
+        if own is not None:
+            print(f"fountain-audit: warning: the paths share no configuration file, so the defaults apply to "
+                  f"every file: {one_line(shown_path(own))} configures {one_line(name)} but not the others "
+                  "(lint each project on its own, or name one with --config)", file=sys.stderr)
+            return
+
+
 def load_config(path: Path | None = None, start: Path | None = None, paths: tuple[str, ...] = ()) -> Config:
     """Read ``path`` (or the discovered file; defaults when none). Raises :class:`ConfigError`,
     also for a ``pyproject.toml`` given as ``path`` that has no ``[tool.fountain-audit]`` table
@@ -444,6 +462,8 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
                     common = None
                 if common is not None:
                     found = _find_config(common if os.path.isdir(common) else os.path.dirname(common), refused)
+                if found is None and len(given) > 1:
+                    _warn_unshared(paths, given, refused)
         if found is None:
             return Config(root=_Directory(here if here is not None else os.sep))
         path = found
