@@ -418,16 +418,15 @@ def _toml_error(path: str | os.PathLike, e: ValueError, text: str) -> str:
     return f"{path}: invalid TOML: {message}"
 
 
-def _warn_unshared(paths: tuple[str, ...], given: list[str], refused: set[str]) -> None:
+def _warn_unshared(paths: list[str], given: list[str], refused: set[str]) -> None:
     """Paths from several folders that share no configuration, one of which has one of its own
     (``lint proj/sessions/a.spmd other/b.spmd``, ``proj`` configured): the defaults apply to every
     file, which ``fountain-audit: warning: ...`` on stderr says, naming the first such
-    configuration (it was dropped silently; new-user trial)."""
+    configuration (it was dropped silently; new-user trial). ``given``: ``paths`` resolved."""
     import sys
 
     from fountain_audit.untrusted import one_line
-    shown = [p for p in paths if p != "-"]
-    for name, real in zip(shown, given):
+    for name, real in zip(paths, given):
         own = _find_config(real if os.path.isdir(real) else os.path.dirname(real), refused)
         if own is not None:
             print(f"fountain-audit: warning: the paths share no configuration file, so the defaults apply to "
@@ -454,7 +453,8 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
         refused: set[str] = set()
         found = _find_config(here, refused) if here is not None else None
         if found is None:
-            given = [os.path.realpath(p) for p in paths if p != "-" and (here is not None or os.path.isabs(p))]
+            named = [p for p in paths if p != "-" and (here is not None or os.path.isabs(p))]
+            given = [os.path.realpath(p) for p in named]
             if given:
                 try:
                     common = os.path.commonpath(given)
@@ -463,7 +463,7 @@ def load_config(path: Path | None = None, start: Path | None = None, paths: tupl
                 if common is not None:
                     found = _find_config(common if os.path.isdir(common) else os.path.dirname(common), refused)
                 if found is None and len(given) > 1:
-                    _warn_unshared(paths, given, refused)
+                    _warn_unshared(named, given, refused)
         if found is None:
             return Config(root=_Directory(here if here is not None else os.sep))
         path = found
