@@ -63,7 +63,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Sequence[str | byt
     removed on failure, on ``KeyboardInterrupt`` (SIGINT) and on SIGTERM, after which
     the process still ends by that signal.
     """
-    if os.fspath(path).endswith(("/", os.sep)) or os.path.basename(os.fspath(path)) in (".", ".."):
+    if names_folder(path):
         # (`-o out/`, `-o out/.`: a folder's name, never a file's; they wrote a file `out`)
         raise IsADirectoryError(errno.EISDIR, "a folder's name (it ends in '/'), not a file's", os.fspath(path))
     path, direct = resolve_target(path) if follow else (_link_free(path), False)
@@ -123,6 +123,13 @@ def write_atomic(path: str | os.PathLike, data: str | bytes | Sequence[str | byt
         signal.raise_signal(interrupted[0])
     if durable:
         fsync_dir(folder)
+
+
+def names_folder(path: str | os.PathLike) -> bool:
+    """Is ``path`` a folder's name whatever exists there: it ends in a separator (``out/``), or
+    its last part is ``.`` or ``..`` (``out/.``)? Such a path is never written as a file."""
+    path = os.fspath(path)
+    return path.endswith(("/", os.sep)) or os.path.basename(path) in (".", "..")
 
 
 def _write(f, payload: bytes | Sequence[str | bytes]) -> None:

@@ -147,9 +147,11 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
         name = (stdin_filename or "-") if f == "-" else f  # as lint names standard input
         in_folder = f != "-" and os.path.realpath(f) not in named  # found in a folder, not named
         what = describe_content(text) if in_folder else None
-        if what is not None:  # empty, blank, binary, found in a folder: skipped, as export skips it (named,
-            told.say(name, what.removesuffix(", not a session transcript"))  # it gets its page: its
-            continue                                                       # E104/E105 findings)
+        # empty, blank or binary, found in a folder: skipped, as export skips it (named, it gets its
+        # page, which shows its E104/E105 finding)
+        if what is not None:
+            told.say(name, what.removesuffix(", not a session transcript"))
+            continue
         with gc_paused():  # a large model: collections would only rescan it
             document = parse(text)
             session = build_session(document)

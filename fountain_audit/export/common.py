@@ -134,9 +134,9 @@ def turn_stats(turn: TurnRecord) -> StatsLine | None:
     if turn.stats:
         return parse_stats(turn.stats)
     for n in turn.other_notes:
-        m = _LEGACY_STATS_RE.match(n.body) if n.kind == "stats" else None
-        if m and len(m.group("prompt")) <= 4000 and len(m.group("reply")) <= 4000:  # (as a stats line's: a longer
-            # number is none; int() refuses 4,300+ digits)
+        # (a note the parser refused, one of numbers no int or float holds among them, is no stats)
+        m = _LEGACY_STATS_RE.match(n.body) if n.kind == "stats" and n.valid else None
+        if m:
             return StatsLine([], int(m.group("reply")), int(m.group("prompt")),
                              parse_duration(m.group("duration")), float(m.group("rate")) if m.group("rate") else None,
                              parse_duration_ns(m.group("duration")))

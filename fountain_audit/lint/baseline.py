@@ -46,7 +46,7 @@ import time
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from fountain_audit.atomic import TEMP_INFIX, write_atomic
+from fountain_audit.atomic import TEMP_INFIX, names_folder, write_atomic
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.source import json_safe
 
@@ -208,7 +208,7 @@ def _file_name(path: str) -> str:
     """``path``, unless it is a folder's name (it ends in a separator, or in ``.`` or ``..``):
     then :class:`BaselineError`, before anything is created (``--update-baseline --baseline bl/``
     made a folder ``bl`` and then failed on it)."""
-    if path.endswith(("/", os.sep)) or os.path.basename(path) in (".", ".."):
+    if names_folder(path):
         raise BaselineError(f"{path}: a folder's name, not a file's: name the baseline's file "
                             f"(e.g. {os.path.join(path, 'fountain-audit-baseline.json')})")
     return path

@@ -426,8 +426,13 @@ def _warn_unshared(paths: list[str], given: list[str], refused: set[str]) -> Non
     import sys
 
     from fountain_audit.untrusted import one_line
+    looked: set[str] = set()  # (the folders already looked up from: many files share a few)
     for name, real in zip(paths, given):
-        own = _find_config(real if os.path.isdir(real) else os.path.dirname(real), refused)
+        folder = real if os.path.isdir(real) else os.path.dirname(real)
+        if folder in looked:
+            continue
+        looked.add(folder)
+        own = _find_config(folder, refused)
         if own is not None:
             print(f"fountain-audit: warning: the paths share no configuration file, so the defaults apply to "
                   f"every file: {one_line(shown_path(own))} configures {one_line(name)} but not the others "

@@ -36,7 +36,7 @@ from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.parse.fountain import (Action, Blank, Boneyard, Dialogue, Document, InlineNote, Node, Note,
                                           SceneHeading, Transition, _content, gc_paused)
-from fountain_audit.parse.notes import NoteRecord, parse_note
+from fountain_audit.parse.notes import NoteRecord, finite_number, parse_note
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
 if TYPE_CHECKING:
@@ -930,10 +930,11 @@ def parse_stats(text: str) -> StatsLine | None:
     m, models, reply, ctx = parts
     if any(v is not None and len(v) > _MAX_DIGITS for v in (reply, ctx, m.group("duration"), m.group("rate"))):
         return None  # (past what Python converts from text: a traceback in export, adversarial trial)
-    seconds = parse_duration(m.group("duration"))
-    rate = None if m.group("rate") is None else float(m.group("rate"))
-    if seconds - seconds or rate is not None and rate - rate:
-        return None  # (a number past a double's range: Infinity, which no JSON reader takes)
+    try:  # (a number past a double's range: Infinity, which no JSON reader takes)
+        seconds = finite_number(parse_duration(m.group("duration")))
+        rate = None if m.group("rate") is None else finite_number(m.group("rate"))
+    except ValueError:
+        return None
     return StatsLine(models, None if reply is None else int(reply), None if ctx is None else int(ctx),
                      seconds, rate, parse_duration_ns(m.group("duration")))
 

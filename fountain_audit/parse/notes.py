@@ -195,7 +195,7 @@ class NoteFields:
     def rag(self, items):
         count, store, score = items
         return {"chunks": int(count.split()[0]), "store": intern(str(store)),
-                "top_score": _finite(score.rsplit(" ", 1)[1])}
+                "top_score": finite_number(score.rsplit(" ", 1)[1])}
 
     def rag_source(self, items):
         # (a session cites a few sources again and again: their values are held once; the whole
@@ -229,7 +229,7 @@ class NoteFields:
 
     def recall(self, items):
         ident, source, score = items
-        return {"id": str(ident), "source": str(source)[2:-1], "score": _finite(score.rsplit(" ", 1)[1])}
+        return {"id": str(ident), "source": str(source)[2:-1], "score": finite_number(score.rsplit(" ", 1)[1])}
 
     def write(self, items):
         path, status = items
@@ -279,8 +279,8 @@ class NoteFields:
         score, threshold = items
         t = str(threshold)
         m = re.search(r"\((.*)\)", t)
-        return {"score": _finite(score), "threshold_met": t == "threshold met",
-                "threshold": _finite(m.group(1)) if m else None}
+        return {"score": finite_number(score), "threshold_met": t == "threshold met",
+                "threshold": finite_number(m.group(1)) if m else None}
 
     def stats(self, items):
         out: dict[str, Any] = {"models": None, "prompt_tokens": None, "reply_tokens": None, "tokens": None}
@@ -293,19 +293,20 @@ class NoteFields:
             words = tokens.split()
             out["prompt_tokens"], out["reply_tokens"] = int(words[0]), int(words[3])
         out["duration"] = str(duration)
-        out["seconds"] = _finite(go_duration_seconds(str(duration)))
-        out["tokens_per_second"] = _finite(str(rate).split()[0])
+        out["seconds"] = finite_number(go_duration_seconds(str(duration)))
+        out["tokens_per_second"] = finite_number(str(rate).split()[0])
         return out
 
     def pipeline_stop(self, items):
         step, steps, score, threshold = items
-        return {"step": int(step), "steps": int(steps), "score": _finite(score), "threshold": _finite(threshold)}
+        return {"step": int(step), "steps": int(steps), "score": finite_number(score), "threshold": finite_number(threshold)}
 
 
-def _finite(number: str | float) -> float:
-    """``float(number)``, or ``ValueError`` when that is no finite number (``9`` x 400, a duration
-    past a double's range: written as ``Infinity``, which no JSON reader takes; adversarial trial):
-    the note is then not well formed, and N101 says why, as for a number Python cannot convert."""
+def finite_number(number: str | float) -> float:
+    """``float(number)`` (a number's text, or a float), or ``ValueError`` when that is no finite
+    number (``9`` x 400, a duration past a double's range: written as ``Infinity``, which no JSON
+    reader takes; adversarial trial). A note holding one is then not well formed (N101 says why, as
+    for a number Python cannot convert); a stats line holding one is none (``parse_stats``)."""
     value = float(number)
     if value - value:  # (inf - inf and nan - nan are nan, which is true; a finite number gives 0.0)
         raise ValueError(f"{number!s:.40} is beyond what a number can hold")
@@ -356,7 +357,7 @@ def _json_decoder(strict: bool):
         # (NaN, Infinity and a number past a double's range, 1E400, are no value JSON writes back:
         # Python reads them, and dump wrote them as NaN and Infinity; kept as raw text instead)
         decoder = _DECODERS[strict] = json.JSONDecoder(strict=strict, parse_constant=_no_constant,
-                                                       parse_float=_finite)
+                                                       parse_float=finite_number)
         _SCANNERS[strict] = decoder.scan_once
     return decoder
 
