@@ -32,6 +32,13 @@ from fountain_audit.lazyre import lazy
 INVISIBLE_CHARS = ("\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f"
                    "\u2028\u2029\u202a-\u202e\u2060-\u2069\u206a-\u206f\u2800\u3164\ufe00-\ufe0d\ufeff"
                    "\uffa0\ufff0-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
+#: The C0 controls but tab, line feed and carriage return, and DEL: what E102 reports, what
+#: :func:`terminal_safe` escapes beside :data:`INVISIBLE_CHARS`, and what a secret hidden by one
+#: is read without (:mod:`fountain_audit.privacy.detect`).
+CONTROL_CODES = (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)
+#: :data:`CONTROL_CODES` as one-byte strings: each looked for with ``in`` in a text's one-byte form
+#: (a ``memchr``), a cheap test before a scan.
+CONTROL_BYTES = tuple(bytes([c]) for c in CONTROL_CODES)
 # ... and C0 controls except TAB and LF, CR not followed by LF, and lone surrogates (undecodable
 # input bytes kept by ``surrogateescape``).
 _UNSAFE_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f" + INVISIBLE_CHARS

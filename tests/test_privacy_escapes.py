@@ -113,6 +113,18 @@ FOUND = {
         "run ghp_aB3dE5fG7h\U000e0041I9jK1lM3nO5pQ7rS9tU1\U000e0100vW3xY5 now",
         [(4, 46, "github-token", "ghp_aB3dE5fG7h\U000e0041I9jK1lM3nO5pQ7rS9tU1\U000e0100vW3xY5")],
         "run <redacted:github-token> now"),
+    "NUL and ESC inside a token": (  # (a terminal draws neither: adversarial, stop 34)
+        "run ghp_aB3dE5fG7h\x00I9jK1lM3nO5pQ7rS9t\x1bU1vW3xY5 now",
+        [(4, 46, "github-token", "ghp_aB3dE5fG7h\x00I9jK1lM3nO5pQ7rS9t\x1bU1vW3xY5")],
+        "run <redacted:github-token> now"),
+    "DEL and a C1 control inside a token": (
+        "run ghp_aB3dE5fG7h\x7fI9jK1lM3nO5pQ7rS9t\x85U1vW3xY5 now",
+        [(4, 46, "github-token", "ghp_aB3dE5fG7h\x7fI9jK1lM3nO5pQ7rS9t\x85U1vW3xY5")],
+        "run <redacted:github-token> now"),
+    "interlinear annotation anchor and braille blank inside a token": (
+        "run ghp_aB3dE5fG7h\ufff9I9jK1lM3nO5pQ7rS9t\u2800U1vW3xY5 now",
+        [(4, 46, "github-token", "ghp_aB3dE5fG7h\ufff9I9jK1lM3nO5pQ7rS9t\u2800U1vW3xY5")],
+        "run <redacted:github-token> now"),
     "sshpass -p": (
         "sshpass -p 'Qx7fakefake#9' ssh deploy@host",
         [(12, 25, "cli-password", "Qx7fakefake#9")],

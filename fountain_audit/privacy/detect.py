@@ -39,6 +39,7 @@ from fountain_audit.memos import on_forget
 from fountain_audit.records import record
 from fountain_audit.lazyre import LazyPattern, lazy
 from fountain_audit.privacy.needles import Needles
+from fountain_audit.untrusted import CONTROL_BYTES, CONTROL_CODES
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: lint starts without importing typing (issue 9)
 if TYPE_CHECKING:
@@ -1319,23 +1320,35 @@ def _split_json_secrets(plugin: _Plugin, text: str,
 #: grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian free variation selectors,
 #: zero-width space, joiners and marks, bidi controls, word joiner, invisible operators, deprecated
 #: format controls, variation selectors, zero-width no-break space, shorthand format controls,
-#: musical formatting controls, tag characters and the rest of U+E0000-U+E0FFF): one in a token
-#: hides it from the detectors and not from a reader, who sees the token whole (U+FE00-U+FE0F and
-#: the tag characters leaked through every command's --redact, adversarial trial). A line holding
+#: musical formatting controls, tag characters and the rest of U+E0000-U+E0FFF), and the controls
+#: a terminal or viewer draws as nothing: the C1 controls U+0080-U+009F, the interlinear annotation
+#: characters U+FFF9-U+FFFB and the braille pattern blank U+2800 (as
+#: :data:`fountain_audit.untrusted.INVISIBLE_CHARS` counts them), with the C0 controls and DEL
+#: (:data:`~fountain_audit.untrusted.CONTROL_CODES`: one byte each in either one-byte form of a
+#: text, see :func:`_one_byte_form`): one in a token hides it from the detectors and not from a
+#: reader, who sees the token whole (U+FE00-U+FE0F and the tag characters leaked through every
+#: command's --redact; a NUL, DEL, ESC or C1 control did too: adversarial trials). A line holding
 #: one is read without them too (as a line holding an escape is read decoded).
-_INVISIBLE_RANGES = ((0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F),
-                     (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0),
-                     (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
-#: The same, as the inside of a regular expression's character class.
-INVISIBLE = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in _INVISIBLE_RANGES)
-#: The characters of :data:`INVISIBLE` below U+10000, each looked for with ``in`` (a fast search of
-#: the text; a regular expression of the class costs a step per character, three times as many
-#: instructions); the others by the first bytes of their UTF-8 form (:func:`_holds_invisible`).
+_INVISIBLE_RANGES = ((0x80, 0x9F), (0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160),
+                     (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064),
+                     (0x2066, 0x206F), (0x2800, 0x2800), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+                     (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+#: The same, as the inside of a regular expression's character class (``[\x00-\x1f...]``).
+INVISIBLE = "".join(chr(c) for c in CONTROL_CODES) + "".join(
+    chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in _INVISIBLE_RANGES)
+#: The characters of :data:`_INVISIBLE_RANGES` below U+10000, each looked for with ``in`` in a
+#: short or Latin-1 text (a fast search of the text; a regular expression of the class costs a
+#: step per character, three times as many instructions); in another text, by their UTF-8 form
+#: (:func:`_holds_invisible`).
 _INVISIBLE_CHARS = tuple(chr(c) for a, b in _INVISIBLE_RANGES if b < 0x10000 for c in range(a, b + 1))
-#: The UTF-8 form of each character of :data:`_INVISIBLE_CHARS`, then the first bytes that every
-#: character of INVISIBLE above U+FFFF begins with (see :func:`_holds_invisible`).
-_INVISIBLE_UTF8 = tuple(c.encode("utf-8") for c in _INVISIBLE_CHARS) + (b"\xf0\x9b\xb2", b"\xf0\x9d\x85", b"\xf3\xa0")
+#: The UTF-8 form of each character of :data:`_INVISIBLE_CHARS` but the C1 controls (two bytes
+#: each, ``\xc2`` and a byte that continues most characters: found by :data:`_C1_UTF8_RE`), then
+#: the first bytes that every character of INVISIBLE above U+FFFF begins with (see
+#: :func:`_holds_invisible`).
+_INVISIBLE_UTF8 = tuple(c.encode("utf-8") for c in _INVISIBLE_CHARS if ord(c) > 0x9F) + (
+    b"\xf0\x9b\xb2", b"\xf0\x9d\x85", b"\xf3\xa0")
+#: A C1 control in a UTF-8 form (a search led by its first byte, about as fast as ``memchr``).
+_C1_UTF8_RE = lazy(rb"\xc2[\x80-\x9f]")
 
 
 def _one_byte_form(text: str) -> bytes:
@@ -1352,15 +1365,18 @@ def _one_byte_form(text: str) -> bytes:
 
 def _holds_invisible(text: str, ascii_bytes: bytes) -> bool:
     """Does ``text`` hold a character of :data:`INVISIBLE`? ``ascii_bytes``: its one-byte form
-    (see :func:`find_secrets`). A text of code points under U+0100 (its one-byte form is then its
-    Latin-1 encoding, not ASCII) is searched directly (``str.find`` of such a text is a ``memchr``,
-    and a character above it is answered at once). Another text is searched in its UTF-8 form:
-    ``str.find`` of a two-byte text searches for the low byte of the character with ``memchr``,
-    and the low bytes of most of them are common letters and punctuation (``U+2061`` is ``a``), a
-    step at each; the UTF-8 bytes of these characters are rare, and a character holding a byte the
-    text's UTF-8 form lacks is answered by that ``memchr`` alone (each byte looked for once). UTF-8
-    is self-synchronising: a character's bytes occur in it exactly where the character does
-    (a lone surrogate is written as three bytes of its own)."""
+    (see :func:`find_secrets`). The C0 controls and DEL are bytes of their own in it (a ``memchr``
+    each). A text of code points under U+0100 (its one-byte form is then its Latin-1 encoding, not
+    ASCII) is searched directly (``str.find`` of such a text is a ``memchr``, and a character above
+    it is answered at once). Another text is searched in its UTF-8 form: ``str.find`` of a two-byte
+    text searches for the low byte of the character with ``memchr``, and the low bytes of most of
+    them are common letters and punctuation (``U+2061`` is ``a``), a step at each; the UTF-8 bytes
+    of these characters are rare, and a character holding a byte the text's UTF-8 form lacks is
+    answered by that ``memchr`` alone (each byte looked for once). UTF-8 is self-synchronising: a
+    character's bytes occur in it exactly where the character does (a lone surrogate is written as
+    three bytes of its own)."""
+    if any(c in ascii_bytes for c in CONTROL_BYTES):
+        return True
     if text.isascii():
         return False
     if len(text) < _SMALL_TEXT or not ascii_bytes.isascii():
@@ -1371,6 +1387,8 @@ def _holds_invisible(text: str, ascii_bytes: bytes) -> bool:
         utf8 = text.encode("utf-8", "surrogatepass")  # (a short text: the first bytes of the others)
         return any(lead in utf8 for lead in _INVISIBLE_UTF8[-3:])
     utf8 = text.encode("utf-8", "surrogatepass")
+    if b"\xc2" in utf8 and _C1_UTF8_RE.search(utf8):
+        return True
     held: dict[int, bool] = {}
     for word in _INVISIBLE_UTF8:
         for b in word:

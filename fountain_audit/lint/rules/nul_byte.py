@@ -36,6 +36,7 @@ from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Finding, Severity
 from fountain_audit.parse.source import LineIndex
 from fountain_audit.lint.rules import ALL_KINDS
+from fountain_audit.untrusted import CONTROL_BYTES, CONTROL_CODES
 
 CODE = "E102"
 NAME = "control-character"
@@ -43,14 +44,12 @@ SEVERITY = Severity.WARNING
 SINCE = "1.0"
 SCOPE = ALL_KINDS
 
-_CONTROL_RE = lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+")
-#: The same characters as bytes, for a cheap test before the scan: each ``in`` the text's ASCII bytes is a memchr.
-_CONTROL_BYTES = tuple(bytes([c]) for c in (*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f))
+_CONTROL_RE = lazy("[" + "".join(map(chr, CONTROL_CODES)) + "]+")
 
 
 def _present(ctx) -> bool:
     raw = ctx.ascii_bytes()  # (a control character is ASCII: one byte there, found by memchr)
-    return any(c in raw for c in _CONTROL_BYTES)
+    return any(c in raw for c in CONTROL_BYTES)
 
 
 def prepare(ctx):
