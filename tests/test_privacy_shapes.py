@@ -114,6 +114,13 @@ def test_the_decoded_spelling_wins_where_it_reads_further(text, found):
     ("/Users/bob...", [(0, 10, "bob")]),
     ("/home/john.smith/x and /home/alice./y", [(0, 16, "john.smith"), (23, 35, "alice.")]),
     ("C:\\Users\\Default User\\NTUSER.DAT and C:\\Users\\All Users\\x", []),  # shared profiles, read whole
+    # the same folder spelt otherwise, a name holding what shows nothing (adversarial, stop 34)
+    ("/home//bob/x /Users//bob /home/./bob /home/.//./bob", [(0, 10, "bob"), (13, 24, "bob"), (25, 36, "bob"),
+                                                            (37, 51, "bob")]),
+    ("/mnt/c/Users/carol/x and \\/mnt\\/d\\/Users\\/dan", [(0, 18, "carol"), (25, 45, "dan")]),
+    ("/mnt/cdrom/Users/z my/mnt/c/Users/z /home/.bashrc", []),
+    ("cd /home/da\u200bvid/src /home/da\x00vid /Users/b\u2060ob", [(3, 15, "da\u200bvid"), (20, 32, "da\x00vid"),
+                                                                    (33, 44, "b\u2060ob")]),
 ])
 def test_user_names_holding_at_signs_apostrophes_and_blanks(text, found):
     assert [(h.start, h.end, h.user) for h in find_home_paths(text)] == found
@@ -220,7 +227,8 @@ def test_fast_home_path_search_answers_as_the_whole_pattern_for_the_new_name_cha
     from fountain_audit.privacy.detect import _folded, _home_paths_fast, _home_paths_slow
 
     parts = ["/home/", "/Users/", "C:\\Users\\", "\\/home\\/", "/", "\\", "alice", "Jürgen", "李明", "@", "'",
-             "\u2019", " ", "Smith", "Documents", "and", "Br", ".", "-", "x", "users", "home", "\u017f"]
+             "\u2019", " ", "Smith", "Documents", "and", "Br", ".", "-", "x", "users", "home", "\u017f",
+             "/mnt/c/", "\\/mnt\\/c\\/", "mnt", "\u200b", "\x00"]
     rnd = random.Random(11)
     found = 0
     for _ in range(20_000):

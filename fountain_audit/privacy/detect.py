@@ -1684,12 +1684,17 @@ def _no_overlaps(found: list[Secret]) -> list[Secret]:
 #: One path separator in any spelling: ``/``, ``\``, or JSON-escaped ``\/`` and ``\\``.
 SEP = r"(?:\\\\|\\/|/|\\)"
 _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest"}
-#: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` in any spelling, or
-#: ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or JSON's ``\\/`` only:
-#: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``, ``/rootfs``, ``/var/root``,
-#: ``~/root``, ``C:/root``, ``/rootéx``). Word characters before it are ASCII ones: Chinese or Japanese
-#: prose puts a path right after a word (``文件位于/home/alice/notes.txt``; adversarial trial). The
-#: user name is a run of Latin letters (accented ones too: ``C:\\Users\\Jürgen``, ``/Users/Ørjan``;
+#: A Windows drive as WSL mounts it (``/mnt/c``): ``/mnt/c/Users/carol`` is carol's Windows home.
+_WSL_DRIVE = SEP + "mnt" + SEP + "[A-Za-z]"
+#: How far before ``home`` or ``users`` a match of :data:`HOME_RE` can start: ``\\/mnt\\/c\\/``.
+_HOME_LEAD = 10
+#: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` (or
+#: ``/mnt/c/Users/<user>``) in any spelling, with any run of separators and ``.`` folders before the
+#: user name (``/home//bob``, ``/home/./bob``: the same folder; adversarial trial), or ``/root``
+#: (root's home on Linux; user ``root``; lower case, with ``/`` or JSON's ``\\/`` only: ``\\root`` is
+#: a LaTeX command or a JSON ``\\r``; not ``/root.txt``, ``/rootfs``, ``/var/root``, ``~/root``,
+#: ``C:/root``, ``/rootéx``). Word characters before it are ASCII ones: Chinese or Japanese prose puts
+#: a path right after a word (``文件位于/home/alice/notes.txt``; adversarial trial). The user name is a run of Latin letters (accented ones too: ``C:\\Users\\Jürgen``, ``/Users/Ørjan``;
 #: cut at the first non-ASCII letter, most of it was left unredacted) or, starting with a letter of
 #: another script, the whole word (``C:\\Users\\李明``); a Latin name ends at a CJK letter
 #: (``/home/alice文件``, "alice's file"). ``home`` and ``Users`` are matched in ASCII case only (no
@@ -1703,9 +1708,12 @@ _LATIN = "A-Za-z0-9_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
 _LATIN_LETTERS = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
 #: Marks that continue a user name, which ``\\w`` does not read: combining diacritics (a name in
 #: decomposed form, as macOS file names are: ``Ju\u0308rgen``), the Cyrillic, Hebrew, Arabic, Indic
-#: (Devanagari to Sinhala, whole blocks: vowel signs, viramas) and Thai signs, zero-width (non-)joiners.
+#: (Devanagari to Sinhala, whole blocks: vowel signs, viramas) and Thai signs, zero-width (non-)joiners;
+#: and the characters that show nothing (:data:`INVISIBLE`: zero-width characters, controls), which a
+#: reader does not see inside a name (``/home/da\u200bvid`` is one name: its tail was left as
+#: written by --redact, adversarial trial).
 _MARKS = ("\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0900-\u0dff"
-          "\u0e31-\u0e4e\u200c\u200d")
+          "\u0e31-\u0e4e\u200c\u200d" + INVISIBLE)
 #: What a user name holds besides its characters, never as its last one: ``@`` before a name
 #: character (a domain account, as SSSD names AD users, ``/home/user@corp``; Windows and AD
 #: accounts allow it, ``C:\\Users\\user@corp``) and, in a Latin name, an apostrophe (ASCII or
@@ -1732,8 +1740,8 @@ _HOME_FOLDERS = (r"(?:Desktop|Documents|Downloads|AppData|Pictures|Music|Videos|
 #: Prose goes on with a blank (``/home/alice and bob``) or in lower case (``/home/alice and/or bob``).
 _NAME_WORDS = (f"(?:(?:[ ]{_CAPITAL}{_LATIN_REST}){{1,2}}+(?={SEP})"
                f"|(?:[ ]{_LATIN_NAME}){{1,2}}+(?={SEP}{_HOME_FOLDERS}(?![{_LATIN}{_MARKS}-])))?")
-HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:[A-Za-z]:)?" + SEP + r"(?:home|Users)" + SEP
-                     + r")|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
+HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:[A-Za-z]:|" + _WSL_DRIVE + ")?" + SEP + r"(?:home|Users)" + SEP
+                     + r"(?:\.?" + SEP + r")*+)|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
                      + r"(?P<user>(?(root)root|(?:" + _LATIN_NAME + r"(?![" + _LATIN + _MARKS + r"-])" + _NAME_WORDS
                      + r"|[^\W\x00-\u024f](?:[\w." + _MARKS + r"-]" + _NAME_MORE["other"] + r")*+)))", re.I)
 _ABSOLUTE_RE = lazy(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
@@ -1801,9 +1809,11 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
             # last character is '/' or '\\' (SEP): after any other character (a screenplay's "home"),
             # no search (nor, in a text without a home path, the pattern's compilation).
             if i and text[i - 1] in "/\\":
-                m = HOME_RE.search(text, i - 4 if i > 4 else 0, i + 300)
+                m = HOME_RE.search(text, i - _HOME_LEAD if i > _HOME_LEAD else 0, i + 300)
+                while m is not None and m.end() <= i:  # (a path that ends before the word: the next one)
+                    m = HOME_RE.search(text, m.start() + 1, i + 300)
                 if m is not None and m.end() == i + 300:  # a user name cut by the window: read it whole
-                    m = HOME_RE.search(text, i - 4 if i > 4 else 0)
+                    m = HOME_RE.search(text, m.start())
                 if m is not None and m.start() <= i:
                     out.append((m.start(), i, m))
             i = find(word, i + 1)
