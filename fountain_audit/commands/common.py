@@ -222,10 +222,13 @@ def walk(top: str, onerror: Callable[[OSError], object] | None = None) -> Iterat
                 stack.append(path)
 
 
-def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[str], list[str]]:
+def discover(paths: tuple[str, ...], cfg: Config | None = None, *,
+             other_names: str | None = None) -> tuple[list[str], list[str]]:
     """Expand ``paths``: directories are searched recursively (sorted) for ``*.spmd``
     and ``*.fountain``, skipping ``exclude`` globs of ``cfg``; files are taken as
-    given; ``-`` is standard input.
+    given; ``-`` is standard input. ``other_names``: what is done with a file named in ``paths``
+    whose name is neither (``"linted as Fountain"``): it is taken, and said so in a warning on
+    standard error (a Markdown or HTML file passes lint as a screenplay with no finding).
 
     Returns ``(files, errors)`` where ``errors`` are messages for missing paths. A directory
     that holds no session file is named in a warning on standard error (with how many were
@@ -274,6 +277,8 @@ def discover(paths: tuple[str, ...], cfg: Config | None = None) -> tuple[list[st
                 errors.append(f"{given}: {problem}")
             else:
                 files.append(p)
+                if other_names and not p.lower().endswith(SUFFIXES):
+                    warnings.append(f"{p}: not named *.spmd or *.fountain: {other_names}")
     seen: dict[str, int] = {}  # real path -> its place in unique
     unique = []
     for f in files:  # a file named twice (or reached twice) is linted once

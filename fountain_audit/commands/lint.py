@@ -111,7 +111,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
         except bl.BaselineError as e:
             _fail(str(e))
     fmt = resolve_format(output_format, terminal=output_file is None and sys.stdout.isatty())
-    files, errors = discover(paths, cfg)
+    files, errors = discover(paths, cfg, other_names="linted as Fountain")
     if force_exclude:  # pre-commit names files explicitly; the project's exclude globs still apply
         # standard input is excluded by the name it is linted as (editors pipe files in)
         named = [f for f in files if f != "-" and _force_excluded(cfg, f)] + \
