@@ -3,6 +3,8 @@
 1. A named file that is no session (``notes.md``, ``page.html``) passed ``lint`` as "All clear"
    without a word: it is linted as Fountain (a screenplay with no finding) and a warning says it
    is not named ``*.spmd`` or ``*.fountain``. A folder's search still takes only those names.
+2. ``report DIR -o pages`` made the folder ``pages`` before finding that every file was skipped
+   (exit 2, an empty folder left behind): the folder is made with its first page.
 
 (The privacy findings of those trials, control characters inside a token and home paths spelt
 otherwise, are tested in tests/test_privacy_escapes.py and tests/test_privacy_shapes.py.)
@@ -15,9 +17,13 @@ import sys
 from pathlib import Path
 
 
-def lint(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fountain_audit", "lint", "--no-cache", *args], cwd=cwd,
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fountain_audit", *args], cwd=cwd,
                           capture_output=True, text=True, encoding="utf-8")
+
+
+def lint(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return run("lint", "--no-cache", *args, cwd=cwd)
 
 
 SESSION = "Title: T\nAuthor: ALICE\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30\n"
@@ -41,3 +47,17 @@ def test_session_names_and_folders_give_no_such_warning(tmp_path):
     r = lint("s", "s/B.Fountain", cwd=tmp_path)
     assert r.stderr == ""
     assert r.stdout.splitlines()[-1] == "Found 0 errors, 2 warnings, 0 infos in 2 files checked."
+
+
+def test_report_makes_no_folder_when_every_file_is_skipped(tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "play.fountain").write_text("INT. HOUSE - DAY\n\nA room.\n", encoding="utf-8")
+    r = run("report", "in", "-o", "pages", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[-1] == ("fountain-audit: error: no session to report in in: 1 file found, none a "
+                                         "Harvey session (see the warnings above)")
+    assert not (tmp_path / "pages").exists()
+    (tmp_path / "in" / "a.spmd").write_text(SESSION, encoding="utf-8")
+    r = run("report", "in", "-o", "pages", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["a.spmd.html", "index.html"]

@@ -112,11 +112,7 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
         raise click.UsageError(f"-o {terminal_safe(output)}: exists and is not a directory; for one page give a "
                                f"name ending in .html (or a device such as /dev/stdout), for a page per session "
                                f"a directory")
-    if not single:
-        try:
-            os.makedirs(output, exist_ok=True)
-        except OSError as e:
-            _fail(f"{output}: cannot create directory: {e.strerror or e}")
+    folder_made = single  # (the folder is made with its first page: none when every file is skipped)
     taken: set[str] = set()
     index: list[tuple] = []  # (page summary, href): pages are written as they are made
     # pages are named by the path below the inputs' common folder: the same names however the
@@ -180,6 +176,12 @@ def report(paths, output, redact, redact_paths, config_path, isolated, stdin_fil
         target = output if single else os.path.join(output, href)
         if not single:
             inputs.refuse(target, "a page")
+        if not folder_made:
+            try:
+                os.makedirs(output, exist_ok=True)
+            except OSError as e:
+                _fail(f"{output}: cannot create directory: {e.strerror or e}")
+            folder_made = True
         try:
             if to_stdout:
                 out = utf8_stdout("strict")
