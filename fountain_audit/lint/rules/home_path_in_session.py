@@ -2,12 +2,13 @@
 
 ## What it does
 Reports absolute paths under `/home/<user>`, `/Users/<user>` or `C:\\Users\\<user>` (in any
-spelling: forward or back slashes, JSON-escaped, any case), and under `/root` (root's home
-on Linux, user `root`), in tool arguments, notes, replies and user input. The session's own `Workspace:` path (in any spelling, and paths
-inside it) is not reported: it is the session's recorded working directory. The user name is
-read whole: with an `@` (`/home/user@corp`), an apostrophe (`/home/O'Brien`), words after a
-blank where the path goes on (`C:\\Users\\John Smith\\Documents`), and spelt with JSON escapes
-(`/home/J\\u00fcrgen`).
+spelling: forward or back slashes, JSON-escaped, any case, WSL's `/mnt/c/Users/<user>`,
+`/home//bob` and `/home/./bob`), and under `/root` (root's home on Linux, user `root`), in tool
+arguments, notes, replies and user input. The session's own `Workspace:` path (in any spelling,
+and paths inside it) is not reported: it is the session's recorded working directory. The user
+name is read whole: with an `@` (`/home/user@corp`), an apostrophe (`/home/O'Brien`), words after
+a blank where the path goes on (`C:\\Users\\John Smith\\Documents`), a zero-width or control
+character inside it, and spelt with JSON escapes (`/home/J\\u00fcrgen`).
 
 ## Why is this bad?
 A home path reveals a person's account name and the layout of their machine
