@@ -52,3 +52,46 @@ def test_copy_of_a_value_nested_deeper_than_the_recursion_limit():
     for _ in range(5000):
         out = out[0]["K"]
     assert out == ["LEAF"]
+
+
+def test_idents_number_values_equal_exactly_when_their_canonical_json_texts_are():
+    """``Idents`` (the diff's patch compares members by their numbers) against :func:`canon`
+    on random values: numbers of each type (``1``, ``1.0``, ``true`` and ``-0.0`` differ), strings
+    (lone surrogates too), key orders, nesting."""
+    import random
+
+    from fountain_audit.diff.jsonvalues import Idents, canon, same
+
+    rnd = random.Random(5)
+    scalars = [0, 1, 1.0, 0.0, -0.0, True, False, None, "", "1", "a", "\ud800", "true", 2 ** 70, 1e300, Name("a")]
+
+    def value(depth: int):
+        r = rnd.random()
+        if depth > 2 or r < 0.5:
+            return rnd.choice(scalars)
+        if r < 0.75:
+            return [value(depth + 1) for _ in range(rnd.randint(0, 3))]
+        keys = rnd.sample(["a", "b", "1", "\ud800"], rnd.randint(0, 3))
+        return {k: value(depth + 1) for k in keys}
+
+    pairs = equal = 0
+    for _ in range(3000):
+        a, b = value(0), value(0)
+        if rnd.random() < 0.3:  # the same value with its keys in another order
+            b = json_reordered(a)
+        ids = Idents()
+        want = canon(a) == canon(b)
+        assert ids.same(a, b) == want == same(a, b), (a, b)
+        pairs += 1
+        equal += want
+    assert pairs == 3000 and 900 < equal < 2000
+    assert not Idents().same(1, 1.0) and not Idents().same(True, 1) and not Idents().same(-0.0, 0.0)
+    assert Idents().same({"a": [1.0, "x"], "b": None}, {"b": None, "a": [1.0, "x"]})
+
+
+def json_reordered(v):
+    if isinstance(v, dict):
+        return {k: json_reordered(v[k]) for k in reversed(list(v))}
+    if isinstance(v, list):
+        return [json_reordered(x) for x in v]
+    return v

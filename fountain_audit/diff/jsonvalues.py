@@ -110,6 +110,28 @@ def same(a: Any, b: Any) -> bool:
     return canon(a) == canon(b)
 
 
+def _scalar_key(v: Any) -> tuple:
+    """A key equal for two JSON scalars exactly when their JSON texts are (see :func:`canon`):
+    a string is itself, a number its type and value (``1``, ``1.0`` and ``true`` differ), a float
+    its ``repr`` (``-0.0`` is not ``0.0``). A dict lookup of it costs far less than encoding
+    the value (most scalars of a dump are strings)."""
+    t = type(v)
+    if t is str:
+        return ("s", v)
+    if t is int or t is bool or v is None:
+        return (t.__name__, v)
+    if t is float:
+        return ("f", repr(v))
+    # (a subclass, as the encoder writes it: a str subclass as a string, an int or float one as a number)
+    if isinstance(v, str):
+        return ("s", str(v))
+    if isinstance(v, int):
+        return ("int", int(v))
+    if isinstance(v, float):
+        return ("f", float.__repr__(v))
+    return ("v", json.dumps(v, ensure_ascii=True))
+
+
 class Idents:
     """Equal-value numbers for JSON values (hash-consing): ``ident(a) == ident(b)`` ⇔
     ``same(a, b)``. Every container met is numbered once, bottom-up, from its children's
@@ -134,7 +156,7 @@ class Idents:
     def _known(self, v: Any) -> int:
         if isinstance(v, (dict, list)):
             return self._by_id[id(v)][1]
-        return self._number(("v", json.dumps(v, ensure_ascii=True)))
+        return self._number(_scalar_key(v))
 
     def ident(self, value: Any) -> int:
         if not isinstance(value, (dict, list)):
@@ -154,8 +176,7 @@ class Idents:
                              if isinstance(c, (dict, list)) and id(c) not in self._by_id)
                 continue
             if isinstance(v, dict):
-                key: tuple = ("o",) + tuple(sorted((json.dumps(k, ensure_ascii=True), self._known(c))
-                                                  for k, c in v.items()))
+                key: tuple = ("o",) + tuple(sorted((_scalar_key(k), self._known(c)) for k, c in v.items()))
             else:
                 key = ("a",) + tuple(self._known(c) for c in v)
             self._by_id[id(v)] = (v, self._number(key))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,9 +23,12 @@ def turns_document(session: Session, file: str) -> dict[str, Any]:
     """The ``fountain-audit dump --turns FILE`` document of ``session`` (no filters, no
     redaction) as JSON values, except that undecodable bytes stay lone surrogates (so two
     files that differ only there still differ) and no ``undecodable_bytes`` record is
-    included (the diff's ``--format json`` gives them per side)."""
-    records = [json.loads(json.dumps(rec.to_json()))  # ASCII escapes: lone surrogates survive
-               for rec in dm.dump_session(session, file, "turns")]
+    included (the diff's ``--format json`` gives them per side). The records' values are
+    plain JSON types (dicts with string keys, lists, strings, numbers, booleans, ``None``), as
+    ``to_json`` makes them, and may share parts with the session model (a tool call's parsed
+    arguments): read only, never changed (:func:`~fountain_audit.diff.normalisation.normalise`
+    and the patches copy what they change or carry)."""
+    records = [rec.to_json() for rec in dm.dump_session(session, file, "turns")]
     return {"format_version": dm.FORMAT_VERSION, "shape": "turns", "records": records, "files": [file],
             "errors": []}
 
