@@ -465,3 +465,20 @@ def test_a_long_write_like_note_is_judged_by_n112_in_linear_time(head):
     chat = ("INT. HARVEY AND MARGOT TALKING 2026-08-03 14:20:31\n\nMARGOT\nq\n\nHARVEY\nForwarding to LLAMA3.\n\n"
             "LLAMA3\nr\n\n")
     _assert_linear(lint, chat + head + "a." * 4000 + "]]\n", chat + head + "a." * 32000 + "]]\n", head)
+
+
+@pytest.mark.parametrize("lead", ["/home/margot", "C:", "\\\\srv"])
+def test_runs_of_backslashes_in_linear_time(lead):
+    """8× a run of backslashes after a workspace's start, a drive or a share takes at most 16× the
+    time to read for the workspace, home paths and a learnt user's paths: ``(?:SEP)+`` tried a run
+    of 38 in about 1.6**38 ways (11 s; exponential: adversarial trial, stop 35)."""
+    from fountain_audit.privacy import detect
+    from fountain_audit.privacy.redact import Redactor
+
+    def scan(text: str) -> None:
+        detect._LAST_FOUND = detect._LAST_ESCAPED = None
+        detect.workspace_regex(["/home/margot/src/tidewater"]).search(text)
+        Redactor(["/home/margot/src/tidewater"]).learn(None, "/home/bob/x " + text).text(text)
+
+    small, large = (lead + "\\" * n + "!" for n in (400, 3200))
+    _assert_linear(scan, small, large, f"{lead} and backslashes", tries=4, batch=8)

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, NamedTuple
 
 from fountain_audit.parse.source import utf16_text
-from fountain_audit.privacy.detect import (HOME_RE, SEP, find_home_paths, find_secrets, workspace_paths,
-                                           workspace_regex)
+from fountain_audit.privacy.detect import (HOME_RE, SEP, SEPS, find_home_paths, find_secrets,
+                                           workspace_paths, workspace_regex)
 
 WORKSPACE = "<workspace>"
 HOME = "<home>"
@@ -50,7 +50,7 @@ def secret_placeholder(kind: str) -> str:
 #: Where a path starts (see :meth:`Redactor._user_paths`): a drive and separators, or one or two
 #: separators, not inside a word, before a segment; group 1, at every position (overlapping:
 #: in `c//////bob` the path is the last `//bob`).
-_PATH_START = re.compile(r"(?=((?<![A-Za-z0-9_.$-])(?:[A-Za-z]:" + SEP + r"+|" + SEP + r"{1,2})(?=[\w.$ -])))")
+_PATH_START = re.compile(r"(?=((?<![A-Za-z0-9_.$-])(?:[A-Za-z]:" + SEPS + "|" + SEP + r"{1,2})(?=[\w.$ -])))")
 _TWO_SEPARATORS = re.compile(SEP + SEP)
 #: A URL scheme ending just before ``//`` (then the user name after it is a URL's, not a path's).
 _URL_SCHEME = re.compile(r"(?<![A-Za-z0-9+.-])(?:https?|s?ftps?|ssh|git|svn|wss?|smb|ldaps?|mongodb(?:\+srv)?"
