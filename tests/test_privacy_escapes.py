@@ -125,6 +125,22 @@ FOUND = {
         "run ghp_aB3dE5fG7h\ufff9I9jK1lM3nO5pQ7rS9t\u2800U1vW3xY5 now",
         [(4, 46, "github-token", "ghp_aB3dE5fG7h\ufff9I9jK1lM3nO5pQ7rS9t\u2800U1vW3xY5")],
         "run <redacted:github-token> now"),
+    "JSON-escaped zero-width space inside a token": (  # (adversarial, stop 35: each missed before)
+        "run ghp_aB3dE5fG7h\\u200bI9jK1lM3nO5pQ7rS9tU1vW3xY5 now",
+        [(4, 50, "github-token", "ghp_aB3dE5fG7h\\u200bI9jK1lM3nO5pQ7rS9tU1vW3xY5")],
+        "run <redacted:github-token> now"),
+    "terminal colour sequence inside a token": (
+        "run ghp_aB3dE5fG7h\x1b[0mI9jK1lM3nO5pQ7rS9tU1vW3xY5 now",
+        [(4, 48, "github-token", "ghp_aB3dE5fG7h\x1b[0mI9jK1lM3nO5pQ7rS9tU1vW3xY5")],
+        "run <redacted:github-token> now"),
+    "JSON-escaped colour sequence and hyperlink inside a token": (
+        "run ghp_aB3dE5fG7h\\u001b[1;31mI9jK1lM3nO5pQ7rS9t\x1b]8;;http://x\x07U1vW3xY5 now",
+        [(4, 70, "github-token", "ghp_aB3dE5fG7h\\u001b[1;31mI9jK1lM3nO5pQ7rS9t\x1b]8;;http://x\x07U1vW3xY5")],
+        "run <redacted:github-token> now"),
+    "invisible characters after a token are not its own": (
+        "T ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5\u200b\u200b|",
+        [(2, 42, "github-token", "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5")],
+        "T <redacted:github-token>\u200b\u200b|"),
     "sshpass -p": (
         "sshpass -p 'Qx7fakefake#9' ssh deploy@host",
         [(12, 25, "cli-password", "Qx7fakefake#9")],
@@ -364,3 +380,59 @@ def test_one_long_line_of_anchors_is_linear(shape):
         if ratios[-1] <= 16:
             return
     pytest.fail(f"{shape}: 8x the input took {ratios} x the time")
+
+
+def _key_block(header: str) -> str:
+    import base64
+
+    body = "\n".join(base64.b64encode(bytes(range(i, i + 48))).decode() for i in range(0, 200, 48))
+    return f"before\n{header}\n{body}\n-----END RSA PRIVATE KEY-----\nafter"
+
+
+@pytest.mark.parametrize("hidden", ["\u200b", "\x00", "\u00ad", "\x85", "\ufeff", "\x1b[0m"])
+def test_a_key_whose_header_holds_what_shows_nothing_is_found_whole(hidden):
+    """An invisible character or a colour sequence in a private key's header hid the whole key
+    from V101 and every --redact (adversarial trial, stop 35)."""
+    text = _key_block(f"-----BEGIN RSA PRIV{hidden}ATE KEY-----")
+    end = text.index("-----END")
+    assert [(s.start, s.end, s.kind) for s in find_secrets(text)] == [(7, end + 29, "private-key")]
+    assert redact_text(text, paths=False).startswith("before\n<redacted:private-key>")
+    assert "after" in redact_text(text, paths=False)
+
+
+@pytest.mark.parametrize("text, found", [
+    ("see /home/\u200balice/a /ho\u200bme/bob/b", [("/home/\u200balice", "alice"), ("/ho\u200bme/bob", "bob")]),
+    ("/home/john\\_doe/c and /Users/john\\.doe/x", [("/home/john\\_doe", "john_doe"), ("/Users/john\\.doe", "john.doe")]),
+    ("/home/\x9balice/x /Users/\ufff9bob/y /ro\u200bot/z", [("/home/\x9balice", "alice"), ("/Users/\ufff9bob", "bob"),
+                                                        ("/ro\u200bot", "root")]),
+    ("/home/bob\x00 ! /home/carol\u200b\u200b/x", [("/home/bob", "bob"), ("/home/carol", "carol")]),
+])
+def test_home_paths_are_read_without_what_shows_nothing_and_markdown_escapes(text, found):
+    """Home paths were read decoded only in a text holding ``\\u``: a zero-width character before
+    or inside ``home``, a Markdown escape in the name, kept the name as written (adversarial trial,
+    stop 35); characters that show nothing after a name are not the name's."""
+    from fountain_audit.privacy import detect
+
+    detect._LAST_ESCAPED = detect._LAST_INVISIBLE = None
+    assert [(text[h.start:h.end], h.user) for h in find_home_paths(text)] == found
+
+
+def test_escapes_and_control_sequences_in_any_order_never_raise():
+    """Random runs of escapes, surrogate halves, ESC and control-sequence pieces (``\\u001b[1;31m``
+    is as long as an escaped surrogate pair: it crashed the decoder once, stop 35): every scan and
+    the redaction return, and redaction keeps what it does not replace."""
+    import random
+
+    from fountain_audit.privacy import detect
+
+    parts = ["\\u001b", "\\u001B", "[", "]", "1;31m", "0m", "\\x07", "\x1b", "\x07", "\\u0007", "\\\\", "\\ud83d",
+             "\\ude00", "\\u200b", "\u200b", "ghp_", "aB3dE5fG7h", "I9jK1lM3nO5pQ7rS9tU1vW3xY5", "/home/", "bob",
+             "8;;http://x", "\\u00", "\n", " "]
+    rnd = random.Random(3)
+    for _ in range(3000):
+        text = "".join(rnd.choice(parts) for _ in range(rnd.randint(1, 14)))
+        detect._LAST_FOUND = detect._LAST_ESCAPED = detect._LAST_INVISIBLE = None
+        find_secrets(text)
+        find_home_paths(text)
+        out = redact_text(text)
+        assert out.endswith(text[-1]) or "<" in out

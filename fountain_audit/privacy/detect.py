@@ -1131,19 +1131,28 @@ def _private_keys(text: str, lines: Iterable[tuple[int, str]]) -> Iterator[Secre
     key body after it (a mention in prose) is no secret."""
     for base, line in lines:
         for m in _KEY_HEADER_RE.finditer(line):
-            start = base + m.start()
-            footer = re.compile(r"-----END " + re.escape(m.group(1)) + r"PRIVATE KEY( BLOCK)?-----")
-            f = footer.search(text, start, start + 40000)
-            end = f.end() if f else _body_end(text, base + m.end())
-            body = text[base + m.end():f.start() if f else end]
-            if len(_KEY_BODY_RE.findall(body)) >= 32:
-                yield Secret(start, end, "private-key", "private key", text[start:end], 0)
+            key = _key_block(text, base + m.start(), base + m.end(), m.group(1))
+            if key is not None:
+                yield key
         p = line.find("PuTTY-User-Key-File")
         if p >= 0:
             start = base + p
             f = _PUTTY_END_RE.search(text, start, start + 20000)
             end = f.end() if f else base + len(line)
             yield Secret(start, end, "private-key", "private key", text[start:end], 0)
+
+
+def _key_block(text: str, start: int, after: int, name: str) -> Secret | None:
+    """The key block whose header (``-----BEGIN NAME PRIVATE KEY-----``) spans ``start`` to
+    ``after`` in ``text``: up to its footer, or to the end of its body when it has none; ``None``
+    when no key body follows the header (a mention in prose)."""
+    footer = re.compile(r"-----END " + re.escape(name) + r"PRIVATE KEY( BLOCK)?-----")
+    f = footer.search(text, start, start + 40000)
+    end = f.end() if f else _body_end(text, after)
+    body = text[after:f.start() if f else end]
+    if len(_KEY_BODY_RE.findall(body)) >= 32:
+        return Secret(start, end, "private-key", "private key", text[start:end], 0)
+    return None
 
 
 #: The fewest characters of a private key's body line that :func:`_key_lines` looks for elsewhere
@@ -1363,7 +1372,35 @@ def _one_byte_form(text: str) -> bytes:
     return text.encode("ascii", "replace")
 
 
+#: (text, :func:`_holds_invisible` of it) for the last long text asked about (V101 asks, then V102).
+_LAST_INVISIBLE: tuple[str, bool] | None = None
+
+
+@on_forget
+def _forget_last_invisible() -> None:
+    global _LAST_INVISIBLE
+    _LAST_INVISIBLE = None
+
+
+def _invisible_in(text: str) -> bool:
+    """:func:`_holds_invisible` of ``text`` and its one-byte form, made only when the text is not
+    the last long one asked about."""
+    last = _LAST_INVISIBLE
+    if last is not None and last[0] is text:
+        return last[1]
+    return _holds_invisible(text, _one_byte_form(text))
+
+
 def _holds_invisible(text: str, ascii_bytes: bytes) -> bool:
+    """:func:`_find_invisible`, remembered for a long ``text`` (see :data:`_LAST_INVISIBLE`)."""
+    global _LAST_INVISIBLE
+    found = _find_invisible(text, ascii_bytes)
+    if len(text) >= _SMALL_TEXT:
+        _LAST_INVISIBLE = (text, found)
+    return found
+
+
+def _find_invisible(text: str, ascii_bytes: bytes) -> bool:
     """Does ``text`` hold a character of :data:`INVISIBLE`? ``ascii_bytes``: its one-byte form
     (see :func:`find_secrets`). The C0 controls and DEL are bytes of their own in it (a ``memchr``
     each). A text of code points under U+0100 (its one-byte form is then its Latin-1 encoding, not
@@ -1403,15 +1440,28 @@ def _holds_invisible(text: str, ascii_bytes: bytes) -> bool:
     return False
 
 
+#: After an ``ESC`` (raw, or JSON-escaped as ``\u001b``): the rest of a terminal's control sequence,
+#: CSI (``[``, parameters, intermediates, a final byte: ``ESC[0m``) or OSC (``]`` up to BEL or
+#: ``ESC \``: ``ESC]8;;URL BEL``, a hyperlink), each bounded in length. A terminal shows none of it:
+#: ``ghp_aB3…ESC[0mfG7h…`` is the token whole on screen (adversarial trial, stop 35).
+_TERMINAL_SEQUENCE = (r"(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]"
+                      r"|\][^\x07\x1b\n]{0,512}(?:\x07|\x1b\\|\\u0007|\\u001[bB]\\\\))")
 #: Where a line to read decoded starts to be one: a backslash or an invisible character.
 _DECODED_FROM_RE = lazy(f"[\\\\{INVISIBLE}]")
 #: One escape: in JSON, a surrogate pair written as two ``\uXXXX``, one ``\uXXXX``, or a
 #: one-character escape (``\"``, ``\\``, ``\/``, ``\b``, ``\f``, ``\n``, ``\r``, ``\t``); in
 #: Markdown, a backslash before any ASCII punctuation character, which stands for that character
 #: (CommonMark 0.31 §2.4: a reply's ``ghp\_…`` renders as the token). A backslash before anything
-#: else is no escape and stays as written. An invisible character stands for nothing.
-_ESCAPE_RE = lazy(r'\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|[0-9a-fA-F]{4})'
+#: else is no escape and stays as written. An invisible character stands for nothing, and so does
+#: a terminal's control sequence (:data:`_TERMINAL_SEQUENCE`), as a terminal shows the text around it.
+_ESCAPE_RE = lazy(r'(?:\x1b|\\u001[bB])' + _TERMINAL_SEQUENCE
+                  + r'|\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|[0-9a-fA-F]{4})'
                   r'|[bfnrt!-/:-@\[-`{-~])|[' + INVISIBLE + ']')
+#: The characters of :data:`INVISIBLE` below U+10000 (for ``str.rstrip``; the tag characters are never
+#: the last of a user name: see :func:`_home_path`).
+INVISIBLE_SET = "".join(map(chr, CONTROL_CODES)) + "".join(_INVISIBLE_CHARS)
+#: One character of :data:`INVISIBLE` (what an escape that stands for one, ``\u200b``, stands for: nothing).
+_INVISIBLE_RE = lazy(f"[{INVISIBLE}]")
 _SIMPLE_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 #: How many times a line's escapes are read: once for JSON in a tool argument's string (a tool
 #: writing a JSON file, ``"{\"password\":\"…\"}"``), twice for JSON in a string of that JSON
@@ -1421,16 +1471,19 @@ _ESCAPE_LEVELS = 3
 
 def _unescape(m: re.Match[str]) -> str:
     """The character one :data:`_ESCAPE_RE` match stands for (a lone surrogate stays one), or
-    nothing for an invisible character."""
+    nothing for an invisible character (written as itself or as an escape) or a control sequence."""
     s = m.group()
     if s[0] != "\\":
-        return ""
+        return ""  # (an invisible character, a control sequence)
     if s[1] != "u":
         return _SIMPLE_ESCAPES.get(s[1], s[1])  # (punctuation stands for itself: \\" \\\\ \\/ \\_)
+    if len(s) > 6 and s[6] != "\\":
+        return ""  # (a control sequence after \\u001b: its [ or ] follows; a surrogate pair's \\u does)
     code = int(s[2:6], 16)
     if len(s) == 12:  # a surrogate pair: one code point
         code = 0x10000 + ((code - 0xD800) << 10) + (int(s[8:12], 16) - 0xDC00)
-    return chr(code)
+    c = chr(code)
+    return "" if _INVISIBLE_RE.match(c) else c  # (\\u200b: nothing, as the character itself)
 
 
 class _Decoded:
@@ -1541,7 +1594,10 @@ class _EscapedLines:
             if d is None:  # (made once a line and level: a line holding many secrets was decoded once per secret,
                 d = maps[k, level] = _decode_line(chain[level - 1])  # quadratic; adversarial trial)
             a, b = d.raw(a), d.raw(b)
-        return base + a, base + b, chain[0][a:b]
+        line = chain[0]
+        while b > a and _INVISIBLE_RE.match(line, b - 1):  # (what follows the span, not its own)
+            b -= 1
+        return base + a, base + b, line[a:b]
 
 
 _LAST_ESCAPED: tuple[str, _EscapedLines] | None = None
@@ -1574,6 +1630,15 @@ def _escaped_secrets(text: str) -> Iterator[tuple[str, Secret]]:
             first = _DECODED_FROM_RE.search(spelt)
             shown = min(s.shown, first.start() if first else s.shown)
             yield s.value, Secret(start, end, s.kind, s.label, spelt, shown)
+    if "PRIVATE KEY" in lines.text:
+        # A key header read decoded (``-----BEGIN RSA PRIV<U+200B>ATE KEY-----``) whose body lines,
+        # as written, hold no escape: the block is read on from the header in the text itself
+        # (the decoded lines hold only the lines that needed decoding; adversarial trial, stop 35).
+        for m in _KEY_HEADER_RE.finditer(lines.text):
+            span = lines.span(m.start(), m.end())
+            key = None if span is None else _key_block(text, span[0], span[1], m.group(1))
+            if key is not None:
+                yield key.value, key
 
 
 #: Up to this many distinct values :func:`_repeats` looks for each with its own ``str.find``
@@ -1777,7 +1842,7 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
     low = _folded(text) if folded is None else folded
     # lower() can change the length (rare letters): then no offsets from it
     out = _home_paths_slow(text) if len(low) != len(text) else _home_paths_fast(text, low)
-    if "\\u" in text:
+    if "\\" in text or _invisible_in(text):  # (lines read decoded, as find_secrets reads them)
         lines = _escaped_lines(text)
         if lines.lines:
             dec = lines.text
@@ -1852,6 +1917,11 @@ def _home_path(text: str, start: int, end: int, user: str, path: str) -> HomePat
     name where the path ends (``My files are in /home/alice.``: a sentence's full stop, which a
     redacted copy lost with the name, adversarial trial); before a separator they are the name's
     (``/home/alice./x``)."""
+    bare = user.rstrip(INVISIBLE_SET) if user[-1] in INVISIBLE_SET else user
+    if bare is not user:  # characters that show nothing after the name: the text's, not the name's
+        end -= len(user) - len(bare)
+        path = path[:len(path) - (len(user) - len(bare))]
+        user = bare
     if user.endswith(".") and text[end:end + 1] not in ("/", "\\"):
         cut = len(user) - len(user.rstrip("."))
         if cut < len(user):
