@@ -119,6 +119,13 @@ def test_the_decoded_spelling_wins_where_it_reads_further(text, found):
                                                             (37, 51, "bob")]),
     ("/mnt/c/Users/carol/x and \\/mnt\\/d\\/Users\\/dan", [(0, 18, "carol"), (25, 45, "dan")]),
     ("/mnt/cdrom/Users/z my/mnt/c/Users/z /home/.bashrc", []),
+    # roots before /Users and /home: Git Bash, Cygwin, a drive's share, macOS's data volume, FreeBSD,
+    # WSL's share of a distribution (adversarial, stop 35)
+    ("/c/Users/dan/x /cygdrive/d/Users/eve \\\\pc\\c$\\Users\\carol", [(0, 12, "dan"), (15, 36, "eve"),
+                                                                         (37, 56, "carol")]),
+    ("/System/Volumes/Data/Users/bob /usr/home/alice", [(0, 30, "bob"), (31, 46, "alice")]),
+    ("\\\\wsl$\\Ubuntu\\home\\al \\\\wsl.localhost\\Ubuntu-22.04\\home\\bo", [(0, 21, "al"), (22, 58, "bo")]),
+    ("src/home/page.tsx docs/Users/guide", []),
     ("cd /home/da\u200bvid/src /home/da\x00vid /Users/b\u2060ob", [(3, 15, "da\u200bvid"), (20, 32, "da\x00vid"),
                                                                     (33, 44, "b\u2060ob")]),
 ])
@@ -228,7 +235,8 @@ def test_fast_home_path_search_answers_as_the_whole_pattern_for_the_new_name_cha
 
     parts = ["/home/", "/Users/", "C:\\Users\\", "\\/home\\/", "/", "\\", "alice", "Jürgen", "李明", "@", "'",
              "\u2019", " ", "Smith", "Documents", "and", "Br", ".", "-", "x", "users", "home", "\u017f",
-             "/mnt/c/", "\\/mnt\\/c\\/", "mnt", "\u200b", "\x00"]
+             "/mnt/c/", "\\/mnt\\/c\\/", "mnt", "\u200b", "\x00", "/usr", "/c", "\\\\wsl$\\Ubuntu", "\\\\pc\\c$",
+             "/System/Volumes/Data", "src", ")"]
     rnd = random.Random(11)
     found = 0
     for _ in range(20_000):
@@ -236,7 +244,7 @@ def test_fast_home_path_search_answers_as_the_whole_pattern_for_the_new_name_cha
         fast = [(h.start, h.end, h.user) for h in _home_paths_fast(t, _folded(t))]
         assert fast == [(h.start, h.end, h.user) for h in _home_paths_slow(t)], t
         found += len(fast)
-    assert found > 8_000
+    assert found > 5_000
 
 
 def test_a_full_stop_after_a_home_path_stays_in_the_redacted_copy():

@@ -1753,10 +1753,22 @@ SEP = r"(?:\\\\|\\/|/|\\)"
 #: exponentially many ways before failing: 38 of them took 11 s, adversarial trial).
 SEPS = r"[\\/]+"
 _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest"}
-#: A Windows drive as WSL mounts it (``/mnt/c``): ``/mnt/c/Users/carol`` is carol's Windows home.
-_WSL_DRIVE = SEP + "mnt" + SEP + "[A-Za-z]"
-#: How far before ``home`` or ``users`` a match of :data:`HOME_RE` can start: ``\\/mnt\\/c\\/``.
+#: What may stand before ``/Users`` in a path to a Windows or macOS home: a drive (``C:``, and as WSL,
+#: Cygwin and Git Bash mount it: ``/mnt/c``, ``/cygdrive/c``, ``/c``), a Windows share of a drive
+#: (``\\\\pc\\c$``), macOS's data volume (``/System/Volumes/Data``); before ``/home``: FreeBSD's
+#: ``/usr`` (``/home`` links to ``/usr/home``) and WSL's share of a distribution's files
+#: (``\\\\wsl$\\Ubuntu``, ``\\\\wsl.localhost\\Ubuntu``). Each ends with a name character, so a path
+#: without it is not also read from its ``/home`` (adversarial trial, stop 35).
+_USERS_ROOT = ("(?:[A-Za-z]:|" + SEP + "(?:(?:mnt|cygdrive)" + SEP + ")?[A-Za-z]|" + SEP + SEP + r"[\w.-]{1,64}"
+               + SEP + r"[A-Za-z]\$|" + SEP + "System" + SEP + "Volumes" + SEP + "Data)")
+_HOME_ROOT = "(?:" + SEP + "usr|" + SEP + SEP + r"wsl(?:\$|\.localhost)" + SEP + r"[\w.-]{1,64})"
+#: How far before ``home`` or ``users`` a match of :data:`HOME_RE` starts when its root is short
+#: (``\\/mnt\\/c\\/``): a first search from there; from :data:`_HOME_LONG_LEAD` when it finds none.
 _HOME_LEAD = 10
+_HOME_LONG_LEAD = 100
+#: What the character before a match can be when a root reaches back further than :data:`_HOME_LEAD`:
+#: a root's last character (a name's, ``$``), or a backslash (the match started inside ``\\/``).
+_ROOT_END = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.$-\\/")
 #: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` (or
 #: ``/mnt/c/Users/<user>``) in any spelling, with any run of separators and ``.`` folders before the
 #: user name (``/home//bob``, ``/home/./bob``: the same folder; adversarial trial), or ``/root``
@@ -1809,8 +1821,8 @@ _HOME_FOLDERS = (r"(?:Desktop|Documents|Downloads|AppData|Pictures|Music|Videos|
 #: Prose goes on with a blank (``/home/alice and bob``) or in lower case (``/home/alice and/or bob``).
 _NAME_WORDS = (f"(?:(?:[ ]{_CAPITAL}{_LATIN_REST}){{1,2}}+(?={SEP})"
                f"|(?:[ ]{_LATIN_NAME}){{1,2}}+(?={SEP}{_HOME_FOLDERS}(?![{_LATIN}{_MARKS}-])))?")
-HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:[A-Za-z]:|" + _WSL_DRIVE + ")?" + SEP + r"(?:home|Users)" + SEP
-                     + r"(?:\.?" + SEP + r")*+)|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
+HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:" + _USERS_ROOT + "?" + SEP + "Users|" + _HOME_ROOT + "?" + SEP
+                     + "home)" + SEP + r"(?:\.?" + SEP + r")*+)|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
                      + r"(?P<user>(?(root)root|(?:" + _LATIN_NAME + r"(?![" + _LATIN + _MARKS + r"-])" + _NAME_WORDS
                      + r"|[^\W\x00-\u024f](?:[\w." + _MARKS + r"-]" + _NAME_MORE["other"] + r")*+)))", re.I)
 _ABSOLUTE_RE = lazy(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
@@ -1878,9 +1890,9 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
             # last character is '/' or '\\' (SEP): after any other character (a screenplay's "home"),
             # no search (nor, in a text without a home path, the pattern's compilation).
             if i and text[i - 1] in "/\\":
-                m = HOME_RE.search(text, i - _HOME_LEAD if i > _HOME_LEAD else 0, i + 300)
-                while m is not None and m.end() <= i:  # (a path that ends before the word: the next one)
-                    m = HOME_RE.search(text, m.start() + 1, i + 300)
+                m = _covering(text, i, _HOME_LEAD)
+                if m is None or m.start() and text[m.start() - 1] in _ROOT_END:  # (a longer root may lead it)
+                    m = _covering(text, i, _HOME_LONG_LEAD) or m
                 if m is not None and m.end() == i + 300:  # a user name cut by the window: read it whole
                     m = HOME_RE.search(text, m.start())
                 if m is not None and m.start() <= i:
@@ -1902,6 +1914,15 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
             if user.lower() not in _NOT_USERS:
                 paths.append(_home_path(text, m.start(), end, user, m.group()))
     return paths
+
+
+def _covering(text: str, i: int, lead: int) -> re.Match[str] | None:
+    """The first match of :data:`HOME_RE` from ``lead`` code points before ``i`` (where ``home``
+    or ``users`` starts) that ends after ``i``, read within 300 code points after it."""
+    m = HOME_RE.search(text, i - lead if i > lead else 0, i + 300)
+    while m is not None and m.end() <= i:  # (a path that ends before the word: the next one)
+        m = HOME_RE.search(text, m.start() + 1, i + 300)
+    return m if m is not None and m.start() <= i else None
 
 
 def _home_paths_slow(text: str) -> list[HomePath]:

@@ -2,8 +2,11 @@
 
 ## What it does
 Reports absolute paths under `/home/<user>`, `/Users/<user>` or `C:\\Users\\<user>` (in any
-spelling: forward or back slashes, JSON-escaped, any case, WSL's `/mnt/c/Users/<user>`,
-`/home//bob` and `/home/./bob`), and under `/root` (root's home on Linux, user `root`), in tool
+spelling: forward or back slashes, JSON-escaped, any case, `/home//bob` and `/home/./bob`; with
+a root before it: a drive as WSL, Cygwin or Git Bash mount it, `/mnt/c/Users/<user>`,
+`/cygdrive/c/Users/<user>`, `/c/Users/<user>`, a drive's share `\\\\pc\\c$\\Users\\<user>`,
+`/System/Volumes/Data/Users/<user>`, FreeBSD's `/usr/home/<user>`, WSL's
+`\\\\wsl$\\Ubuntu\\home\\<user>`), and under `/root` (root's home on Linux, user `root`), in tool
 arguments, notes, replies and user input. The session's own `Workspace:` path (in any spelling,
 and paths inside it) is not reported: it is the session's recorded working directory. The user
 name is read whole: with an `@` (`/home/user@corp`), an apostrophe (`/home/O'Brien`), words after
