@@ -141,6 +141,24 @@ FOUND = {
         "T ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5\u200b\u200b|",
         [(2, 42, "github-token", "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5")],
         "T <redacted:github-token>\u200b\u200b|"),
+    "curl -u user:password": (  # (adversarial, stop 35: these commands' passwords were missed)
+        "curl -s -u admin:Xk9mQ2vLp7Rz https://h/x",
+        [(17, 29, "cli-password", "Xk9mQ2vLp7Rz")],
+        "curl -s -u admin:<redacted:cli-password> https://h/x"),
+    "docker login -p": (
+        "docker login -u bob -p Xk9mQ2vLp7Rz reg.example.com",
+        [(23, 35, "cli-password", "Xk9mQ2vLp7Rz")],
+        "docker login -u bob -p <redacted:cli-password> reg.example.com"),
+    "redis-cli -a, wget --http-password=, smbclient -U user%password": (
+        "redis-cli -a Xk9mQ2vLp7Rz; wget --http-password=Yk9mQ2vLp7Rz u; smbclient //s/x -U al%Zk9mQ2vLp7Rz",
+        [(13, 25, "cli-password", "Xk9mQ2vLp7Rz"), (48, 60, "cli-password", "Yk9mQ2vLp7Rz"),
+         (86, 98, "cli-password", "Zk9mQ2vLp7Rz")],
+        "redis-cli -a <redacted:cli-password>; wget --http-password=<redacted:cli-password> u; "
+        "smbclient //s/x -U al%<redacted:cli-password>"),
+    "htpasswd -b and net use /user:": (
+        "htpasswd -bc f alice Xk9mQ2vLp7Rz && net use Z: /user:CORP\\admin Yk9mQ2vLp7Rz",
+        [(21, 33, "cli-password", "Xk9mQ2vLp7Rz"), (65, 77, "cli-password", "Yk9mQ2vLp7Rz")],
+        "htpasswd -bc f alice <redacted:cli-password> && net use Z: /user:CORP\\admin <redacted:cli-password>"),
     "sshpass -p": (
         "sshpass -p 'Qx7fakefake#9' ssh deploy@host",
         [(12, 25, "cli-password", "Qx7fakefake#9")],
@@ -327,6 +345,8 @@ def test_no_redacted_output_holds_an_escaped_secret(escaped_session, args):
     "Basic authentication and basic settings: Basic understanding",
     "mysql -u root -p mydb",                                      # -p alone prompts
     "mysql -p$MYSQL_PWD mydb && mysql -proot mydb",
+    "curl -u $USER:$PASS https://h && docker login --password-stdin -u bob && docker login -p \"$PW\"",
+    "the curl -u option takes user:password; htpasswd -b file user password",
     r'{"ref":"\\u0041\\u0042 \\n \\\\ \u00e9\u00e8 \ud83d\ude00 \u12 \uZZZZ"}',
 ])
 def test_escaped_text_that_holds_no_secret(text):

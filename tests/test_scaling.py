@@ -433,7 +433,9 @@ PRIVACY_SHAPES = {"URL passwords without a user": "redis://:S3cr3tPassw0rd@c ://
                   "passphrases": "passphrase=Hw7kP2xQ9vLm passphrase:",
                   "home names with @ and '": "/home/user@corp/x /home/O'Brien@ /Users/a'b@",
                   "home names with blanks": "/Users/John Smith Jones Went/x C:\\Users\\john smith\\Documents",
-                  "home names with blanks, no end": "/Users/A B C D E F G H I J"}
+                  "home names with blanks, no end": "/Users/A B C D E F G H I J",
+                  "command-line passwords": "curl -a -b -u x docker login -x -p htpasswd -b -c f u "
+                                            "redis-cli -a wget --password smbclient -U a net use /user:"}
 
 
 @pytest.mark.parametrize("sep", [" ", "\n"], ids=["one line", "a line each"])

@@ -169,6 +169,32 @@ _DENYLIST_RE = lazy(_DENYLIST, re.I)
 #: ``access_token``, ``token``, ``client_secret``…), from its ``?`` or ``&`` to its ``=``.
 _QUERY_NAME = r"[?&](?:(?:api|access|auth|client|private|secret)[_-]?)?(?:key|token|secret)="
 _QUERY_NEEDLES = ("key=", "token=", "secret=")
+#: What comes before a password given on a command line, in the command's own syntax (the password
+#: follows; an option that prompts for it, ``mysql -p``, ``docker login`` alone, gives none). The
+#: options before it are read lazily, at most 20 of them.
+_CLI_OPTIONS = r"(?:[ \t]+(?!{opt})[^\s|;&]+){{0,20}}?[ \t]+"
+_CLI_PASSWORD_LEADS = (
+    # mysql -pSECRET (attached: a lone -p prompts for it), mysqldump, mariadb
+    r"(?:mysql\w*|mariadb[\w-]*)" + _CLI_OPTIONS.format(opt="-p") + "-p",
+    r"sshpass[ \t]+-p[ \t]*",  # sshpass -p SECRET
+    # curl -u USER:SECRET, --user USER:SECRET, -uUSER:SECRET (the password after the user's colon)
+    r"curl" + _CLI_OPTIONS.format(opt="-u|--user") + r"(?:-u[ \t]*|--user(?:[ \t]+|=))['\"]?[^\s:'\"|;&]+:",
+    # docker login -p SECRET, --password SECRET (not --password-stdin); podman, nerdctl, buildah,
+    # skopeo, helm registry, az acr, oras
+    r"(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry|az(?:[ \t]+acr)?)[ \t]+login"
+    + _CLI_OPTIONS.format(opt=r"-p\b|--password\b") + r"(?:-p|--password)(?:[ \t]+|=)",
+    r"redis-cli" + _CLI_OPTIONS.format(opt=r"-a\b|--pass\b") + r"(?:-a|--pass)[ \t]+",  # redis-cli -a SECRET
+    # wget --password=SECRET, --http-password SECRET, --ftp-password, --proxy-password
+    r"wget" + _CLI_OPTIONS.format(opt="--(?:http-|ftp-|proxy-)?password") + r"--(?:http-|ftp-|proxy-)?password(?:=|[ \t]+)",
+    # smbclient -U USER%SECRET (Samba's user%password)
+    r"smbclient" + _CLI_OPTIONS.format(opt="-U|--user") + r"(?:-U[ \t]*|--user(?:[ \t]+|=))['\"]?[^\s%'\"|;&]+%",
+    r"net[ \t]+use" + _CLI_OPTIONS.format(opt="/user:") + r"/user:[^\s|;&]+[ \t]+",  # net use … /user:NAME SECRET
+    # htpasswd -b FILE USER SECRET (-b: the password on the command line; -c, -B … beside it)
+    r"htpasswd(?:[ \t]+-[A-Za-z]+){0,8}?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+){0,8}[ \t]+[^\s|;&-][^\s|;&]*"
+    r"[ \t]+[^\s|;&]+[ \t]+",
+)
+#: The commands of :data:`_CLI_PASSWORD_LEADS` (a line holding none of them is not read for it).
+_CLI_NEEDLES = ("mysql", "mariadb", "sshpass", "curl", "login", "redis-cli", "wget", "smbclient", "net use", "htpasswd")
 PLUGINS: tuple[_Plugin, ...] = (
     _p("aws-access-key", "AWS access key", "aws.AWSKeyDetector", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
        r"A[3BCKS][0-9A-Z]{18}"),
@@ -227,11 +253,8 @@ PLUGINS: tuple[_Plugin, ...] = (
                 r"authorization['\"]?[ \t]*[:=][ \t]*['\"]?token\s",
                 r"(?<![\w-])authorization['\"]?[ \t]*[:=][ \t]*['\"]?token[ \t]+(?:token=['\"]?)?"
                 r"([A-Za-z0-9._~+/-]{16,}=*)(?![\w~+/=-])", lower=True, by_needle=True),
-    _own_secret("cli-password", "password on a command line", ("mysql", "mariadb", "sshpass"),
-                r"mysql|mariadb|sshpass",
-                # mysql -pSECRET (attached: a lone -p prompts for it), sshpass -p SECRET
-                r"(?<![\w.-])(?:(?:mysql\w*|mariadb[\w-]*)(?:[ \t]+(?!-p)[^\s|;&]+){0,20}?[ \t]+-p"
-                r"|sshpass[ \t]+-p[ \t]*)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"\\;|&]+)"),
+    _own_secret("cli-password", "password on a command line", _CLI_NEEDLES, "|".join(_CLI_NEEDLES),
+                r"(?<![\w.-])(?:" + "|".join(_CLI_PASSWORD_LEADS) + r")('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"\\;|&]+)"),
     _p("keyword-secret", "secret assigned to a keyword", "keyword.KeywordDetector", _KEYWORDS,
        f"{_DENYLIST}|token", lower=True, shown=0, flags=re.I, by_needle=True),
     # a key or token in a URL's query string (``?key=…``, ``&api_key=…``, ``&token=…``), whose name

@@ -14,7 +14,8 @@ to a secret-sounding keyword (`password: …`, `passphrase: …`, `"api_key": "�
 credentials (one token of 8+ characters, mixed character classes, high entropy);
 `Authorization: Bearer …`, `Authorization: Token …` and `Authorization: Basic …` credentials;
 random-looking keys and tokens in a URL's query string (`?key=…`, `&api_key=…`, `&token=…`);
-passwords on a command line (`mysql -pSECRET`, `sshpass -p SECRET`).
+passwords on a command line (`mysql -pSECRET`, `sshpass -p SECRET`, `curl -u USER:SECRET`,
+`docker login -p SECRET`, `redis-cli -a SECRET`, `smbclient -U USER%SECRET` and the like).
 
 Lines holding JSON escapes are also read decoded (`\\"`, `\\/`, `\\\\`, `\\uXXXX`, …, again
 while escapes remain): a tool argument that writes a JSON file
