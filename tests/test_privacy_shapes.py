@@ -236,7 +236,7 @@ def test_fast_home_path_search_answers_as_the_whole_pattern_for_the_new_name_cha
     parts = ["/home/", "/Users/", "C:\\Users\\", "\\/home\\/", "/", "\\", "alice", "Jürgen", "李明", "@", "'",
              "\u2019", " ", "Smith", "Documents", "and", "Br", ".", "-", "x", "users", "home", "\u017f",
              "/mnt/c/", "\\/mnt\\/c\\/", "mnt", "\u200b", "\x00", "/usr", "/c", "\\\\wsl$\\Ubuntu", "\\\\pc\\c$",
-             "/System/Volumes/Data", "src", ")"]
+             "/System/Volumes/Data", "src", ")", "\u212a", ":"]
     rnd = random.Random(11)
     found = 0
     for _ in range(20_000):

@@ -1913,9 +1913,16 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
             # last character is '/' or '\\' (SEP): after any other character (a screenplay's "home"),
             # no search (nor, in a text without a home path, the pattern's compilation).
             if i and text[i - 1] in "/\\":
-                m = _covering(text, i, _HOME_LEAD)
-                if m is None or m.start() and text[m.start() - 1] in _ROOT_END:  # (a longer root may lead it)
-                    m = _covering(text, i, _HOME_LONG_LEAD) or m
+                j = i - 2 if i > 1 and text[i - 2] == "\\" else i - 1  # (the separator's start: / \ \/ \\)
+                if j and (text[j - 1] in _ROOT_END or text[j - 1] == ":"):
+                    # a root or a drive may lead the separator: the first match that covers the word
+                    m = _covering(text, i, _HOME_LEAD)
+                    if m is None or m.start() and text[m.start() - 1] in _ROOT_END:  # (a longer root may lead it)
+                        m = _covering(text, i, _HOME_LONG_LEAD) or m
+                else:  # (most often: after a blank or a quote) no root: a match starts at the separator
+                    m = HOME_RE.match(text, j, i + 300)
+                    if m is None and j < i - 1:  # (or at its / when what is before its \ stops it there)
+                        m = HOME_RE.match(text, i - 1, i + 300)
                 if m is not None and m.end() == i + 300:  # a user name cut by the window: read it whole
                     m = HOME_RE.search(text, m.start())
                 if m is not None and m.start() <= i:
