@@ -185,7 +185,8 @@ _CLI_PASSWORD_LEADS = (
     + _CLI_OPTIONS.format(opt=r"-p\b|--password\b") + r"(?:-p|--password)(?:[ \t]+|=)",
     r"redis-cli" + _CLI_OPTIONS.format(opt=r"-a\b|--pass\b") + r"(?:-a|--pass)[ \t]+",  # redis-cli -a SECRET
     # wget --password=SECRET, --http-password SECRET, --ftp-password, --proxy-password
-    r"wget" + _CLI_OPTIONS.format(opt="--(?:http-|ftp-|proxy-)?password") + r"--(?:http-|ftp-|proxy-)?password(?:=|[ \t]+)",
+    r"wget" + _CLI_OPTIONS.format(opt="--(?:http-|ftp-|proxy-)?password")
+    + r"--(?:http-|ftp-|proxy-)?password(?:=|[ \t]+)",
     # smbclient -U USER%SECRET (Samba's user%password)
     r"smbclient" + _CLI_OPTIONS.format(opt="-U|--user") + r"(?:-U[ \t]*|--user(?:[ \t]+|=))['\"]?[^\s%'\"|;&]+%",
     r"net[ \t]+use" + _CLI_OPTIONS.format(opt="/user:") + r"/user:[^\s|;&]+[ \t]+",  # net use … /user:NAME SECRET
@@ -1792,16 +1793,17 @@ _HOME_LONG_LEAD = 100
 #: What the character before a match can be when a root reaches back further than :data:`_HOME_LEAD`:
 #: a root's last character (a name's, ``$``), or a backslash (the match started inside ``\\/``).
 _ROOT_END = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.$-\\/")
-#: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` (or
-#: ``/mnt/c/Users/<user>``) in any spelling, with any run of separators and ``.`` folders before the
-#: user name (``/home//bob``, ``/home/./bob``: the same folder; adversarial trial), or ``/root``
-#: (root's home on Linux; user ``root``; lower case, with ``/`` or JSON's ``\\/`` only: ``\\root`` is
-#: a LaTeX command or a JSON ``\\r``; not ``/root.txt``, ``/rootfs``, ``/var/root``, ``~/root``,
-#: ``C:/root``, ``/rootéx``). Word characters before it are ASCII ones: Chinese or Japanese prose puts
-#: a path right after a word (``文件位于/home/alice/notes.txt``; adversarial trial). The user name is a run of Latin letters (accented ones too: ``C:\\Users\\Jürgen``, ``/Users/Ørjan``;
-#: cut at the first non-ASCII letter, most of it was left unredacted) or, starting with a letter of
-#: another script, the whole word (``C:\\Users\\李明``); a Latin name ends at a CJK letter
-#: (``/home/alice文件``, "alice's file"). ``home`` and ``Users`` are matched in ASCII case only (no
+#: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` (or with a root
+#: before it: :data:`_USERS_ROOT`, :data:`_HOME_ROOT`) in any spelling, with any run of separators
+#: and ``.`` folders before the user name (``/home//bob``, ``/home/./bob``: the same folder;
+#: adversarial trial), or ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or
+#: JSON's ``\\/`` only: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``,
+#: ``/rootfs``, ``/var/root``, ``~/root``, ``C:/root``, ``/rootéx``). Word characters before it are
+#: ASCII ones: Chinese or Japanese prose puts a path right after a word
+#: (``文件位于/home/alice/notes.txt``; adversarial trial). The user name is a run of Latin letters
+#: (accented ones too: ``C:\\Users\\Jürgen``, ``/Users/Ørjan``; cut at the first non-ASCII letter,
+#: most of it was left unredacted) or, starting with a letter of another script, the whole word
+#: (``C:\\Users\\李明``); a Latin name ends at a CJK letter (``/home/alice文件``, "alice's file"). ``home`` and ``Users`` are matched in ASCII case only (no
 #: ``ſ`` read as ``s``). After its first character a name also holds (see :data:`_NAME_MORE`) an
 #: ``@`` (a domain account) and, a Latin one, an apostrophe (``O'Brien``) and words after blanks
 #: before a separator (``John Smith``, see :data:`_NAME_WORDS`).
@@ -1845,7 +1847,8 @@ _HOME_FOLDERS = (r"(?:Desktop|Documents|Downloads|AppData|Pictures|Music|Videos|
 _NAME_WORDS = (f"(?:(?:[ ]{_CAPITAL}{_LATIN_REST}){{1,2}}+(?={SEP})"
                f"|(?:[ ]{_LATIN_NAME}){{1,2}}+(?={SEP}{_HOME_FOLDERS}(?![{_LATIN}{_MARKS}-])))?")
 HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:" + _USERS_ROOT + "?" + SEP + "Users|" + _HOME_ROOT + "?" + SEP
-                     + "home)" + SEP + r"(?:\.?" + SEP + r")*+)|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
+                     + "home)" + SEP + r"(?:\.?" + SEP + r")*+)"
+                     + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
                      + r"(?P<user>(?(root)root|(?:" + _LATIN_NAME + r"(?![" + _LATIN + _MARKS + r"-])" + _NAME_WORDS
                      + r"|[^\W\x00-\u024f](?:[\w." + _MARKS + r"-]" + _NAME_MORE["other"] + r")*+)))", re.I)
 _ABSOLUTE_RE = lazy(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")
