@@ -714,7 +714,7 @@ def test_run_checked_plugins_still_find_their_tokens():
 
 
 @pytest.mark.parametrize("text, found", [
-    ("/users\\/users/bob", [(0, 13, "users")]),  # one path, not two overlapping ones
+    ("/Users\\/Users/bob", [(0, 13, "Users")]),  # one path, not two overlapping ones
     ("a /home/home/carol b", [(2, 12, "home")]),
     ("/U\u017fers/bob and /ho\u212ae/x", []),  # long s, KELVIN SIGN: no /Users, no /home for the system
     ("/U\u017fers/bob and /Users/bob \u0130", [(15, 25, "bob")]),  # (İ: the text read by the regex alone)
@@ -722,7 +722,7 @@ def test_run_checked_plugins_still_find_their_tokens():
 def test_home_paths_one_per_path_in_either_reading(text, found):
     """The fast reading of home paths (from each ``home``/``users``/``root``) and the plain one
     (``HOME_RE.finditer``, for a text whose lower case changes its length) find the same paths:
-    none overlapping (``/users\\/users/bob`` was two V102 findings), none a system would not read
+    none overlapping (``/Users\\/Users/bob`` was two V102 findings), none a system would not read
     as a home directory (``ſ`` for ``s``)."""
     from fountain_audit.privacy import detect
 
@@ -732,7 +732,7 @@ def test_home_paths_one_per_path_in_either_reading(text, found):
 
 def test_nested_home_path_spellings_are_one_finding():
     text = ("Title: x\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-06-24 10:00:00\n\nALICE\n"
-            "see /U\u017fers/bob/x and /users\\/users/bob\n")
+            "see /U\u017fers/bob/x and /Users\\/Users/bob\n")
     found = lint_text(text, "s.spmd", Selection.build(select=["V102"]))
     assert [(d.code, d.line, d.column, d.end_column) for d in found] == [("V102", 8, 22, 35)]
 

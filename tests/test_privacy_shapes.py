@@ -126,6 +126,9 @@ def test_the_decoded_spelling_wins_where_it_reads_further(text, found):
     ("/System/Volumes/Data/Users/bob /usr/home/alice", [(0, 30, "bob"), (31, 46, "alice")]),
     ("\\\\wsl$\\Ubuntu\\home\\al \\\\wsl.localhost\\Ubuntu-22.04\\home\\bo", [(0, 21, "al"), (22, 58, "bo")]),
     ("src/home/page.tsx docs/Users/guide", []),
+    # a web route is no home: /users in lower case after a forward slash and no root (adversarial, stop 35)
+    ('GET /users/42/profile fetch("/users/me") \\users\\bob C:/users/eve /mnt/c/users/dan',
+     [(41, 51, "bob"), (52, 64, "eve"), (65, 81, "dan")]),
     ("cd /home/da\u200bvid/src /home/da\x00vid /Users/b\u2060ob", [(3, 15, "da\u200bvid"), (20, 32, "da\x00vid"),
                                                                     (33, 44, "b\u2060ob")]),
 ])

@@ -1794,7 +1794,9 @@ _HOME_LONG_LEAD = 100
 #: a root's last character (a name's, ``$``), or a backslash (the match started inside ``\\/``).
 _ROOT_END = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.$-\\/")
 #: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` (or with a root
-#: before it: :data:`_USERS_ROOT`, :data:`_HOME_ROOT`) in any spelling, with any run of separators
+#: before it: :data:`_USERS_ROOT`, :data:`_HOME_ROOT`) in any spelling (but ``/users`` after a
+#: forward slash and no root, in lower case: a web route, ``GET /users/42/profile``; macOS writes
+#: ``/Users``; adversarial trial, stop 35), with any run of separators
 #: and ``.`` folders before the user name (``/home//bob``, ``/home/./bob``: the same folder;
 #: adversarial trial), or ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or
 #: JSON's ``\\/`` only: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``,
@@ -1846,8 +1848,8 @@ _HOME_FOLDERS = (r"(?:Desktop|Documents|Downloads|AppData|Pictures|Music|Videos|
 #: Prose goes on with a blank (``/home/alice and bob``) or in lower case (``/home/alice and/or bob``).
 _NAME_WORDS = (f"(?:(?:[ ]{_CAPITAL}{_LATIN_REST}){{1,2}}+(?={SEP})"
                f"|(?:[ ]{_LATIN_NAME}){{1,2}}+(?={SEP}{_HOME_FOLDERS}(?![{_LATIN}{_MARKS}-])))?")
-HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:" + _USERS_ROOT + "?" + SEP + "Users|" + _HOME_ROOT + "?" + SEP
-                     + "home)" + SEP + r"(?:\.?" + SEP + r")*+)"
+HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:" + _USERS_ROOT + SEP + r"Users|(?:\\\\|\\(?!/))Users"
+                     + r"|(?:\\/|/)(?-i:U)sers|" + _HOME_ROOT + "?" + SEP + "home)" + SEP + r"(?:\.?" + SEP + r")*+)"
                      + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
                      + r"(?P<user>(?(root)root|(?:" + _LATIN_NAME + r"(?![" + _LATIN + _MARKS + r"-])" + _NAME_WORDS
                      + r"|[^\W\x00-\u024f](?:[\w." + _MARKS + r"-]" + _NAME_MORE["other"] + r")*+)))", re.I)

@@ -6,8 +6,9 @@ spelling: forward or back slashes, JSON-escaped, any case, `/home//bob` and `/ho
 a root before it: a drive as WSL, Cygwin or Git Bash mount it, `/mnt/c/Users/<user>`,
 `/cygdrive/c/Users/<user>`, `/c/Users/<user>`, a drive's share `\\\\pc\\c$\\Users\\<user>`,
 `/System/Volumes/Data/Users/<user>`, FreeBSD's `/usr/home/<user>`, WSL's
-`\\\\wsl$\\Ubuntu\\home\\<user>`), and under `/root` (root's home on Linux, user `root`), in tool
-arguments, notes, replies and user input. The session's own `Workspace:` path (in any spelling,
+`\\\\wsl$\\Ubuntu\\home\\<user>`; not `/users` in lower case after a forward slash and no root, a
+web route such as `GET /users/42/profile`), and under `/root` (root's home on Linux, user
+`root`), in tool arguments, notes, replies and user input. The session's own `Workspace:` path (in any spelling,
 and paths inside it) is not reported: it is the session's recorded working directory. The user
 name is read whole: with an `@` (`/home/user@corp`), an apostrophe (`/home/O'Brien`), words after
 a blank where the path goes on (`C:\\Users\\John Smith\\Documents`), a zero-width or control
