@@ -41,7 +41,7 @@ CONTROL_CODES = (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)
 CONTROL_BYTES = tuple(bytes([c]) for c in CONTROL_CODES)
 # ... and C0 controls except TAB and LF, CR not followed by LF, and lone surrogates (undecodable
 # input bytes kept by ``surrogateescape``).
-_UNSAFE_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f" + INVISIBLE_CHARS
+_UNSAFE_CHARS = "".join(map(chr, CONTROL_CODES)) + INVISIBLE_CHARS
 _UNSAFE_RE = lazy(f"[{_UNSAFE_CHARS}\ud800-\udfff]|\r(?!\n)")
 
 

@@ -299,7 +299,8 @@ class NoteFields:
 
     def pipeline_stop(self, items):
         step, steps, score, threshold = items
-        return {"step": int(step), "steps": int(steps), "score": finite_number(score), "threshold": finite_number(threshold)}
+        return {"step": int(step), "steps": int(steps), "score": finite_number(score),
+                "threshold": finite_number(threshold)}
 
 
 def finite_number(number: str | float) -> float:

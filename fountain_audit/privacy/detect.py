@@ -1481,11 +1481,16 @@ _DECODED_FROM_RE = lazy(f"[\\\\{INVISIBLE}]")
 _ESCAPE_RE = lazy(r'(?:\x1b|\\u001[bB])' + _TERMINAL_SEQUENCE
                   + r'|\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|[0-9a-fA-F]{4})'
                   r'|[bfnrt!-/:-@\[-`{-~])|[' + INVISIBLE + ']')
-#: The characters of :data:`INVISIBLE` below U+10000 (for ``str.rstrip``; the tag characters are never
-#: the last of a user name: see :func:`_home_path`).
-INVISIBLE_SET = "".join(map(chr, CONTROL_CODES)) + "".join(_INVISIBLE_CHARS)
 #: One character of :data:`INVISIBLE` (what an escape that stands for one, ``\u200b``, stands for: nothing).
 _INVISIBLE_RE = lazy(f"[{INVISIBLE}]")
+
+
+def _shown_end(text: str, start: int, end: int) -> int:
+    """``end`` less the characters of :data:`INVISIBLE` that end ``text[start:end]``: those after
+    a token or a user name are the text's, not theirs (a redaction keeps them)."""
+    while end > start and _INVISIBLE_RE.match(text, end - 1):
+        end -= 1
+    return end
 _SIMPLE_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 #: How many times a line's escapes are read: once for JSON in a tool argument's string (a tool
 #: writing a JSON file, ``"{\"password\":\"…\"}"``), twice for JSON in a string of that JSON
@@ -1619,8 +1624,7 @@ class _EscapedLines:
                 d = maps[k, level] = _decode_line(chain[level - 1])  # quadratic; adversarial trial)
             a, b = d.raw(a), d.raw(b)
         line = chain[0]
-        while b > a and _INVISIBLE_RE.match(line, b - 1):  # (what follows the span, not its own)
-            b -= 1
+        b = _shown_end(line, a, b)
         return base + a, base + b, line[a:b]
 
 
@@ -1973,11 +1977,10 @@ def _home_path(text: str, start: int, end: int, user: str, path: str) -> HomePat
     name where the path ends (``My files are in /home/alice.``: a sentence's full stop, which a
     redacted copy lost with the name, adversarial trial); before a separator they are the name's
     (``/home/alice./x``)."""
-    bare = user.rstrip(INVISIBLE_SET) if user[-1] in INVISIBLE_SET else user
-    if bare is not user:  # characters that show nothing after the name: the text's, not the name's
-        end -= len(user) - len(bare)
-        path = path[:len(path) - (len(user) - len(bare))]
-        user = bare
+    shown = _shown_end(text, end - len(user), end)
+    if shown < end:  # characters that show nothing after the name: the text's, not the name's
+        user, path = user[:shown - end], path[:shown - end]
+        end = shown
     if user.endswith(".") and text[end:end + 1] not in ("/", "\\"):
         cut = len(user) - len(user.rstrip("."))
         if cut < len(user):
