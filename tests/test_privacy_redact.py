@@ -171,8 +171,8 @@ def test_a_secret_split_from_its_keyword_is_still_redacted():
 
 
 def test_redact_text_upper_cases_the_placeholder_of_an_upper_case_line():
-    assert redact_text("X AKIA" + "Q" * 16 + " y") == "X <redacted:aws-access-key> y"
-    assert redact_text("x\n\nAKIA" + "Q" * 16 + "\n") == "x\n\n<REDACTED:AWS-ACCESS-KEY>\n"
+    assert redact_text("X AKIAQ7W2E9R4T6Y1U3I8 y") == "X <redacted:aws-access-key> y"
+    assert redact_text("x\n\nAKIAQ7W2E9R4T6Y1U3I8\n") == "x\n\n<REDACTED:AWS-ACCESS-KEY>\n"
 
 
 @pytest.mark.parametrize("target", ["toolpath", "otlp-json"])

@@ -181,6 +181,39 @@ def test_text_that_holds_none_of_these_secrets(text):
     assert redact_text(text, paths=False) == text
 
 
+#: Documentation placeholders in a credential's shape (stop 35's adversarial trial: each was a V101
+#: error, and `redact` rewrote it): nothing in them to leak.
+PLACEHOLDERS = [
+    "export GITHUB_TOKEN=ghp_" + "x" * 36,
+    "token ghp_" + "X" * 36 + " and ghp_YOUR_TOKEN_HERE_" + "0" * 22,
+    "aws_access_key_id = AKIAXXXXXXXXXXXXXXXX; or AKIA0000000000000000",
+    "STRIPE=sk_live_" + "0" * 24 + " SLACK=xoxb-000000000000-000000000000-" + "x" * 24,
+    "DATABASE_URL=postgres://user:password@localhost:5432/db",
+    "postgres://user:<password>@host/db, mysql://root:****@db/x, redis://:secret@cache:6379/0",
+    "curl -u admin:password https://x.io and mysql -p'<password>' app",
+]
+
+
+@pytest.mark.parametrize("text", PLACEHOLDERS)
+def test_placeholders_in_a_credentials_shape_are_none(text):
+    assert find_secrets(text) == []
+    assert redact_text(text, paths=False) == text
+
+
+@pytest.mark.parametrize("text, kind, value", [
+    # AWS's documented example key has a real key's shape: still reported (our tests use it as one)
+    ("AKIAIOSFODNN7EXAMPLE", "aws-access-key", "AKIAIOSFODNN7EXAMPLE"),
+    # fifteen of one character in a row is not yet a placeholder's run
+    ("ghp_" + "x" * 15 + "Ab3dE5gH9jK2mN4pQ7sT1", "github-token", "ghp_" + "x" * 15 + "Ab3dE5gH9jK2mN4pQ7sT1"),
+    # a weak default password is a password: only the field's name, a reference or a mask are none
+    ("postgres://admin:changeme@db/app", "basic-auth", "changeme"),
+    ("postgres://admin:password1@db/app", "basic-auth", "password1"),
+    ("curl -u admin:Tr0ub4dorX9q https://x.io", "cli-password", "Tr0ub4dorX9q"),
+])
+def test_values_near_a_placeholder_are_still_secrets(text, kind, value):
+    assert [(s.kind, s.value) for s in find_secrets(text)] == [(kind, value)]
+
+
 TOOL_ARGS = ('{"url":"redis://:S3cr3tPassw0rd@cache:6379/0",'
              '"endpoint":"https://api.example.com/v1?key=AIzaK3y9fQ2mX7pL4vR8tW1nB6cZ0dE",'
              '"headers":{"Authorization":"Token 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e"}}')

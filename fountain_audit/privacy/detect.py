@@ -1146,8 +1146,41 @@ def _line_secrets_found(plugin: _Plugin, line: str, base: int) -> Iterator[Secre
             continue  # the secret key; reported as aws-secret-key
         if plugin.kind == "keyword-secret" and not _looks_like_credential(value):
             continue
+        if plugin.kind not in _CHECKED_KINDS and _placeholder(plugin.kind, value):
+            continue
         yield Secret(base + pos, base + pos + len(value), plugin.kind, plugin.label, value,
                      min(plugin.shown, len(value) // 3))
+
+
+#: Kinds whose values are already tested for looking random or credential-like where they are
+#: found (keywords, our own token patterns, Authorization headers, key blocks): no placeholder test.
+_CHECKED_KINDS = frozenset({"keyword-secret", "private-key", "jwt", "anthropic-key", "google-api-key",
+                            "huggingface-token", "bearer-token", "token-auth-header", "basic-auth-header",
+                            "url-query-key"})
+#: Sixteen of one character in a row: ``ghp_`` + 36 ``x``, ``AKIA`` + 16 ``X``, ``sk_live_`` + 24 ``0``
+#: (in a random token of 62 characters, one chance in 62**15 a position).
+_PLACEHOLDER_RUN_RE = lazy(r"(.)\1{15}")
+#: The words of a documentation placeholder, between ``_``/``-`` or the ends (``ghp_YOUR_TOKEN_HERE_…``,
+#: ``xoxb-your-token``, ``REPLACE_ME``): base62 tokens hold neither separator, the others' random parts
+#: hold such a word between two of them by a chance of about one in 62**4.
+_PLACEHOLDER_WORD_RE = lazy(r"(?<![A-Za-z0-9])(?:your|here|replace[_-]?me|change[_-]?me|placeholder)(?![A-Za-z0-9])",
+                            re.I)
+#: Passwords in a URL or on a command line that only name the field (``postgres://user:password@host``).
+_PASSWORD_WORDS = frozenset({"password", "passwd", "pass", "pwd", "pw", "secret"})
+
+
+def _placeholder(kind: str, value: str) -> bool:
+    """Whether ``value``, found as a ``kind`` credential by its shape alone (a provider's prefix
+    and length, a URL's or a command line's password), is a documentation placeholder rather than a
+    credential: sixteen of one character in a row (``ghp_xxxx…``, ``AKIAXXXXXXXXXXXXXXXX``,
+    ``xoxb-000…-xxxx…``), a placeholder's words (``ghp_YOUR_TOKEN_HERE_…``), and for a password a
+    reference or a mask (``<password>``, ``$DB_PASS``, ``****``) or the field's own name
+    (``user:password@``). Such a value holds nothing to leak; AWS's documented example key
+    ``AKIAIOSFODNN7EXAMPLE`` is still reported (it has the shape of a real one)."""
+    if kind == "basic-auth" or kind == "cli-password":
+        v = value.strip("'\"")
+        return v.lower() in _PASSWORD_WORDS or bool(_REFERENCE_RE.match(v))
+    return _PLACEHOLDER_RUN_RE.search(value) is not None or _PLACEHOLDER_WORD_RE.search(value) is not None
 
 
 def _private_keys(text: str, lines: Iterable[tuple[int, str]]) -> Iterator[Secret]:

@@ -7,8 +7,8 @@ Kinds: AWS access and secret keys, GitHub (classic `ghp_`… and fine-grained `g
 GitLab, Slack, Stripe, OpenAI, Anthropic (`sk-ant-api03-`…), Google API keys (`AIza`…),
 Hugging Face (`hf_`…), SendGrid, npm,
 PyPI, Twilio, Mailchimp, Discord, Telegram and Square tokens, Azure storage keys, JSON Web
-Tokens, private key blocks, passwords in URLs (`https://user:password@host`, also with `$` or
-`;` inside the password, and without a user name: `redis://:password@host`) and values assigned
+Tokens, private key blocks, passwords in URLs (`https://alice:Xk9mQ2v@host`, also with `$` or
+`;` inside the password, and without a user name: `redis://:Xk9mQ2v@host`) and values assigned
 to a secret-sounding keyword (`password: …`, `passphrase: …`, `"api_key": "…"`, `"api-key": "…"`,
 `SECRET=…`, and names ending in `token`: `"token": "…"`, `GITHUB_TOKEN=…`) that look like
 credentials (one token of 8+ characters, mixed character classes, high entropy);
@@ -16,6 +16,9 @@ credentials (one token of 8+ characters, mixed character classes, high entropy);
 random-looking keys and tokens in a URL's query string (`?key=…`, `&api_key=…`, `&token=…`);
 passwords on a command line (`mysql -pSECRET`, `sshpass -p SECRET`, `curl -u USER:SECRET`,
 `docker login -p SECRET`, `redis-cli -a SECRET`, `smbclient -U USER%SECRET` and the like).
+A documentation placeholder in such a shape is none (`ghp_xxxx…`, `AKIAXXXXXXXXXXXXXXXX`,
+`ghp_YOUR_TOKEN_HERE_…`, `postgres://user:password@host`, `:<password>@`): see
+`fountain_audit.privacy.detect._placeholder`.
 
 Lines holding JSON escapes are also read decoded (`\\"`, `\\/`, `\\\\`, `\\uXXXX`, …, again
 while escapes remain): a tool argument that writes a JSON file
