@@ -149,7 +149,9 @@ def test_a_baseline_that_matches_nothing_names_the_root_used(project, tmp_path, 
         "fountain-audit: warning: baseline proj/baseline.json: none of its 2 entries matches a finding of this run, "
         "though its entries name sessions/a.spmd where this run has proj/sessions/a.spmd; paths and fingerprints "
         f"are relative to the project root, {root} here (the configuration file's directory, else the git work "
-        "tree holding the baseline, else the one holding the current directory, else the current directory)\n")
+        "tree holding the baseline, else the one holding the current directory, else the current directory); "
+        "if the files moved, --update-baseline records them under their new paths (an update that searches their old "
+        "folder, or the project root, drops the old entries)\n")
     # a baseline naming the file as this run does, none of whose entries matches: said too
     monkeypatch.chdir(project)
     Path("sessions/a.spmd").write_text(session([SCENES[0]]).replace('"a.go"', '"z.go"'), encoding="utf-8")
@@ -167,6 +169,28 @@ def test_a_baseline_that_matches_nothing_names_the_root_used(project, tmp_path, 
                                        encoding="utf-8")
     assert lint("--baseline", "baseline.json", "sessions").stderr == ""
     assert lint("--baseline", "baseline.json", "sessions/c.spmd").stderr == ""
+
+
+def test_a_baseline_after_its_folder_was_renamed_says_so(project):
+    # (noted at stop 35: `mv sessions archive` left every finding new and nothing said why)
+    adopt()
+    shutil.move("sessions", "archive")
+    r = lint("--baseline", "baseline.json", "archive")
+    assert r.exit_code == 1
+    assert r.stdout.endswith("Found 1 error, 0 warnings, 1 info in 2 files checked; 0 baselined.\n")
+    assert r.stderr == (
+        "fountain-audit: warning: baseline baseline.json: none of its 2 entries matches a finding of this run, "
+        "though its entries name sessions/a.spmd where this run has archive/a.spmd; paths and fingerprints are "
+        f"relative to the project root, {project.resolve()} here (the configuration file's directory, else the git "
+        "work tree holding the baseline, else the one holding the current directory, else the current directory); "
+        "if the files moved, --update-baseline records them under their new paths (an update that searches their old "
+        "folder, or the project root, drops the old entries)\n")
+    r = lint("--baseline", "baseline.json", "--update-baseline", "archive")  # (sessions/ not searched: kept)
+    assert r.stderr == "fountain-audit: baseline baseline.json: 4 entries (2 added, 0 removed)\n"
+    r = lint("--baseline", "baseline.json", "--update-baseline", ".")  # (the root: sessions/a.spmd is gone)
+    assert r.stderr == "fountain-audit: baseline baseline.json: 2 entries (0 added, 2 removed)\n"
+    assert lint("--baseline", "baseline.json", "archive").stdout == (
+        "All clear: no problems in 2 files checked; 2 baselined.\n")
 
 
 def test_fixed_finding_is_reported_stale_and_dropped_on_update(project):

@@ -224,7 +224,11 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
                   f"entr{'y' if n == 1 else 'ies'} matches a finding of this run, though {named}; paths and "
                   f"fingerprints are relative to the project root, {terminal_safe(shown_root)} here (the configuration "
                   "file's directory, else the git work tree holding the baseline, else the one holding the current "
-                  "directory, else the current directory)", err=True, fg="yellow")
+                  "directory, else the current directory)" + ("; if the files moved, --update-baseline records them "
+                                                               "under their new paths (an update that searches their "
+                                                               "old folder, or the project root, drops the old "
+                                                               "entries)" if there != here else ""),
+                  err=True, fg="yellow")
         diagnostics = outcome.new
     frames: dict = {}
     if redact or redact_paths:

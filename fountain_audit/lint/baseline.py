@@ -284,8 +284,10 @@ def unmatched(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], k
     for, and ``outcome`` baselined none of them, ``(baseline path, path here)`` of one such
     file: the two are equal when the baseline names the file as this run does, and differ
     when it names it from another project root (``sessions/a.spmd`` against
-    ``proj2/sessions/a.spmd``). ``keys`` maps a diagnostic's path to its stored path. ``None``
-    otherwise (the baseline matched something, or names none of the files with findings)."""
+    ``proj2/sessions/a.spmd``) or names a file of the same name in another folder (moved or
+    renamed: ``sessions/a.spmd`` against ``archive/a.spmd``, tried last). ``keys`` maps a
+    diagnostic's path to its stored path. ``None`` otherwise (the baseline matched something, or
+    names none of the files with findings, nor any of their names)."""
     if not entries or outcome.baselined:
         return None
     stored = {e.path for e in entries.values()}
@@ -300,6 +302,10 @@ def unmatched(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], k
         for there in by_name.get(here.rsplit("/", 1)[-1], ()):
             if _same_file_other_root(there, here):
                 return there, here
+    for here in sorted(found):  # a file of the same name elsewhere: the folder moved or was renamed
+        others = by_name.get(here.rsplit("/", 1)[-1])
+        if others:
+            return others[0], here
     return None
 
 
