@@ -907,3 +907,26 @@ def test_a_screenplays_author_is_shown_as_written():
     text = "Title: Fish\nAuthor: John August\n\nFADE IN:\n\nINT. RIVER - DAY\n\nA fish swims.\n"
     page = collect(build_session(parse(text)), "f.fountain", text, [])
     assert page.participants["human"] == ["John August"]
+
+
+def test_recall_ids_with_blanks_make_valid_html_ids_whose_links_land(browser, tmp_path):
+    """A recall id is the session's own text: ``[[recall: weekly notes (preference) …]]`` made the
+    element ``id="recall:weekly notes"``, which HTML does not allow (noted at stop 35). Each blank
+    and ``%`` in an id is written ``%XX`` in the attribute and in the links to it, which a browser
+    follows; ids without them are unchanged."""
+    text = (SAMPLES / "clean-session.spmd").read_text().replace(
+        "preference_52aa07 (preference)", "weekly notes\u3000100% (preference)")
+    (tmp_path / "s.spmd").write_text(text, encoding="utf-8")
+    out = tmp_path / "s.html"
+    assert run("report", str(tmp_path / "s.spmd"), "-o", str(out)).exit_code == 0
+    html = out.read_text(encoding="utf-8")
+    ids = re.findall(r' id="([^"]+)"', html)
+    assert [i for i in ids if any(c.isspace() for c in i)] == []
+    assert ids.count("recall:weekly%20notes%E3%80%80100%25") == 1 and "recall:workspace_profile_8c41d2" in ids
+    assert set(re.findall(r' href="#([^"]+)"', html)) - set(ids) == set()
+    assert '<a href="#recall:weekly%20notes%E3%80%80100%25"><code>recall:weekly notes\u3000100%</code></a>' in html
+    page, _ = open_page(browser, out, tmp_path, "recall-id.png")
+    page.locator('a[href="#recall:weekly%20notes%E3%80%80100%25"]').first.click()
+    page.wait_for_function("location.hash === '#recall:weekly%20notes%E3%80%80100%25'")
+    target = page.locator(":target")
+    assert target.count() == 1 and target.get_attribute("id") == "recall:weekly%20notes%E3%80%80100%25"

@@ -83,8 +83,22 @@ def _env():
     env.filters["pct"] = lambda x: f"{100 * x:.3f}"
     env.filters["score"] = score_text
     env.filters["lines"] = span_lines
+    env.filters["anchor"] = anchor
     env.globals["kind_labels"] = SCENE_KIND_LABELS
     return env
+
+
+def anchor(ident: str) -> str:
+    """An element's id (``t3.tool2``, ``recall:ID``...) as the page's HTML ``id`` attribute and the
+    fragment of a link to it: a recall id is the session's own text and may hold blanks, which an
+    HTML id may not (``recall:weekly notes``); each whitespace character and ``%`` is written
+    ``%XX`` (its UTF-8 bytes), so distinct ids stay distinct and a link's fragment is the attribute
+    as written (a browser matches the fragment as written before decoding it). Ids without either
+    character (every id fountain-audit makes itself) are unchanged."""
+    if "%" not in ident and not any(c.isspace() for c in ident):
+        return ident
+    from urllib.parse import quote
+    return "".join(quote(c, safe="") if c == "%" or c.isspace() else c for c in ident)
 
 
 def span_lines(span: dict[str, Any]) -> str:
