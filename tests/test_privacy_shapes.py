@@ -203,8 +203,12 @@ def test_placeholders_in_a_credentials_shape_are_none(text):
 @pytest.mark.parametrize("text, kind, value", [
     # AWS's documented example key has a real key's shape: still reported (our tests use it as one)
     ("AKIAIOSFODNN7EXAMPLE", "aws-access-key", "AKIAIOSFODNN7EXAMPLE"),
-    # fifteen of one character in a row is not yet a placeholder's run
+    # filler that is less than half of the token's random part, before or after a real token's
+    # characters (a run of one letter is no filler: our tests use ghp_ + 36 a as a token)
     ("ghp_" + "x" * 15 + "Ab3dE5gH9jK2mN4pQ7sT1", "github-token", "ghp_" + "x" * 15 + "Ab3dE5gH9jK2mN4pQ7sT1"),
+    ("ghp_Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt" + "x" * 16, "github-token",
+     "ghp_Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt" + "x" * 16),
+    ("ghp_" + "a" * 36, "github-token", "ghp_" + "a" * 36),
     # a weak default password is a password: only the field's name, a reference or a mask are none
     ("postgres://admin:changeme@db/app", "basic-auth", "changeme"),
     ("postgres://admin:password1@db/app", "basic-auth", "password1"),

@@ -1157,9 +1157,12 @@ def _line_secrets_found(plugin: _Plugin, line: str, base: int) -> Iterator[Secre
 _CHECKED_KINDS = frozenset({"keyword-secret", "private-key", "jwt", "anthropic-key", "google-api-key",
                             "huggingface-token", "bearer-token", "token-auth-header", "basic-auth-header",
                             "url-query-key"})
-#: Sixteen of one character in a row: ``ghp_`` + 36 ``x``, ``AKIA`` + 16 ``X``, ``sk_live_`` + 24 ``0``
-#: (in a random token of 62 characters, one chance in 62**15 a position).
-_PLACEHOLDER_RUN_RE = lazy(r"(.)\1{15}")
+#: A credential's leading words (``ghp_``, ``sk_live_``, ``xoxb-``, ``github_pat_``), left out when
+#: judging whether the rest is a placeholder's filler.
+_PLACEHOLDER_PREFIX_RE = lazy(r"[A-Za-z]+[_-](?:[A-Za-z]+[_-])?")
+#: The characters documentation fills a credential's shape with (``ghp_xxxx…``, ``AKIAXXXX…``,
+#: ``sk_live_0000…``, ``****``): in a random base62 token about one character in twenty is one of them.
+_FILLER = frozenset("xX0*.")
 #: The words of a documentation placeholder, between ``_``/``-`` or the ends (``ghp_YOUR_TOKEN_HERE_…``,
 #: ``xoxb-your-token``, ``REPLACE_ME``): base62 tokens hold neither separator, the others' random parts
 #: hold such a word between two of them by a chance of about one in 62**4.
@@ -1172,15 +1175,19 @@ _PASSWORD_WORDS = frozenset({"password", "passwd", "pass", "pwd", "pw", "secret"
 def _placeholder(kind: str, value: str) -> bool:
     """Whether ``value``, found as a ``kind`` credential by its shape alone (a provider's prefix
     and length, a URL's or a command line's password), is a documentation placeholder rather than a
-    credential: sixteen of one character in a row (``ghp_xxxx…``, ``AKIAXXXXXXXXXXXXXXXX``,
-    ``xoxb-000…-xxxx…``), a placeholder's words (``ghp_YOUR_TOKEN_HERE_…``), and for a password a
+    credential: after its leading words, half of it or more filler (``x``, ``X``, ``0``, ``*``,
+    ``.``: ``ghp_xxxx…``, ``AKIAXXXXXXXXXXXXXXXX``, ``xoxb-000…-xxxx…``; a real token followed by
+    such a run in the same word is still one), a placeholder's words (``ghp_YOUR_TOKEN_HERE_…``), and for a password a
     reference or a mask (``<password>``, ``$DB_PASS``, ``****``) or the field's own name
     (``user:password@``). Such a value holds nothing to leak; AWS's documented example key
     ``AKIAIOSFODNN7EXAMPLE`` is still reported (it has the shape of a real one)."""
     if kind == "basic-auth" or kind == "cli-password":
         v = value.strip("'\"")
         return v.lower() in _PASSWORD_WORDS or bool(_REFERENCE_RE.match(v))
-    return _PLACEHOLDER_RUN_RE.search(value) is not None or _PLACEHOLDER_WORD_RE.search(value) is not None
+    prefix = _PLACEHOLDER_PREFIX_RE.match(value)
+    rest = value if prefix is None else value[prefix.end():]
+    return (len(rest) >= 8 and 2 * sum(c in _FILLER for c in rest) >= len(rest)) \
+        or _PLACEHOLDER_WORD_RE.search(value) is not None
 
 
 def _private_keys(text: str, lines: Iterable[tuple[int, str]]) -> Iterator[Secret]:
