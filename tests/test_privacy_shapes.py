@@ -191,6 +191,7 @@ PLACEHOLDERS = [
     "DATABASE_URL=postgres://user:password@localhost:5432/db",
     "postgres://user:<password>@host/db, mysql://root:****@db/x, redis://:secret@cache:6379/0",
     "curl -u admin:password https://x.io and mysql -p'<password>' app",
+    "postgres://admin:PASSWORD@db/app and glpat-your-token-here-xxxxxxxxxx",
 ]
 
 
@@ -209,6 +210,16 @@ def test_placeholders_in_a_credentials_shape_are_none(text):
     ("ghp_Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt" + "x" * 16, "github-token",
      "ghp_Z8x1Kq7Lm2Nb4Vc6Xd9Fs3Ga5Hj0Pw1Qe2Rt" + "x" * 16),
     ("ghp_" + "a" * 36, "github-token", "ghp_" + "a" * 36),
+    # a placeholder's word glued after a real token (adversarial trial, stop 36): judged on the
+    # detector's own match, and on what is random beside the word
+    ("key ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5_YOUR_REPO", "github-token",
+     "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5_YOUR_REPO"),
+    ("npm_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5-your-org", "npm-token", "npm_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5-your-org"),
+    ("glpat-aB3dE5fG7hI9jK1lM3nO-here", "gitlab-token", "glpat-aB3dE5fG7hI9jK1lM3nO-here"),
+    ("xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx-your-workspace", "slack-token",
+     "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx-your-workspace"),
+    # the field's name capitalised may be a weak real password; lower or upper case is the placeholder
+    ("connect postgres://admin:Password@db.internal:5432/app", "basic-auth", "Password"),
     # a weak default password is a password: only the field's name, a reference or a mask are none
     ("postgres://admin:changeme@db/app", "basic-auth", "changeme"),
     ("postgres://admin:password1@db/app", "basic-auth", "password1"),
@@ -216,6 +227,28 @@ def test_placeholders_in_a_credentials_shape_are_none(text):
 ])
 def test_values_near_a_placeholder_are_still_secrets(text, kind, value):
     assert [(s.kind, s.value) for s in find_secrets(text)] == [(kind, value)]
+
+
+@pytest.mark.parametrize("text, value", [
+    # any command's long option naming a secret, its value after a blank (adversarial trial, stop 36:
+    # the `=` form was a keyword's value, the blank form was missed)
+    ("run mongosh --username admin --password Xk9mQ2vpL7z now", "Xk9mQ2vpL7z"),
+    ("mytool --api-key 8Hq2LmN4pR6sT8vX0zB2dF4hJ6kL8nP0 --verbose", "8Hq2LmN4pR6sT8vX0zB2dF4hJ6kL8nP0"),
+    ("hf auth login --token Zx81Lk29Pq73Mn46Vb05", "Zx81Lk29Pq73Mn46Vb05"),
+    ('gpg --passphrase "c0rrect-H0rse-b4ttery" -c notes.txt', "c0rrect-H0rse-b4ttery"),
+    ("app --client-secret Zx81Lk29Pq73Mn46", "Zx81Lk29Pq73Mn46"),
+])
+def test_secret_long_options_with_a_blank_before_the_value(text, value):
+    assert [(s.kind, s.value) for s in find_secrets(text)] == [("cli-password", value)]
+    assert value not in redact_text(text, paths=False)
+
+
+@pytest.mark.parametrize("text", [
+    "use --password PASSWORD or --password $PW or --token <token>", "docker login --password-stdin",
+    "see the --password option", "pass --api-key with your key",
+])
+def test_secret_long_options_without_a_credential_are_none(text):
+    assert find_secrets(text) == []
 
 
 TOOL_ARGS = ('{"url":"redis://:S3cr3tPassw0rd@cache:6379/0",'

@@ -193,9 +193,14 @@ _CLI_PASSWORD_LEADS = (
     # htpasswd -b FILE USER SECRET (-b: the password on the command line; -c, -B … beside it)
     r"htpasswd(?:[ \t]+-[A-Za-z]+){0,8}?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+){0,8}[ \t]+[^\s|;&-][^\s|;&]*"
     r"[ \t]+[^\s|;&]+[ \t]+",
+    # any command's long option naming a secret, its value after a blank (`mongosh --password SECRET`,
+    # `mytool --api-key KEY`, `gpg --passphrase X`; the `=` form is a keyword's value: keyword-secret)
+    r"--(?:pass(?:word|wd|phrase)?|api[_-]?key|(?:access|auth|api|bot)[_-]?token|token|"
+    r"(?:client[_-])?secret(?:[_-]key)?)[ \t]+",
 )
 #: The commands of :data:`_CLI_PASSWORD_LEADS` (a line holding none of them is not read for it).
-_CLI_NEEDLES = ("mysql", "mariadb", "sshpass", "curl", "login", "redis-cli", "wget", "smbclient", "net use", "htpasswd")
+_CLI_NEEDLES = ("mysql", "mariadb", "sshpass", "curl", "login", "redis-cli", "wget", "smbclient", "net use", "htpasswd",
+                "--pass", "--api", "--access", "--auth", "--bot", "--token", "--client", "--secret")
 PLUGINS: tuple[_Plugin, ...] = (
     _p("aws-access-key", "AWS access key", "aws.AWSKeyDetector", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
        r"A[3BCKS][0-9A-Z]{18}"),
@@ -1125,9 +1130,14 @@ def _line_secrets_found(plugin: _Plugin, line: str, base: int) -> Iterator[Secre
         # :func:`_no_overlaps` drops): not yielded, so no value is sliced once per match.
         walked = (-1, -1)           # (from, to): line[from:to] is a run read to its end
         first: dict[int, int] = {}  # run end -> start of the first value found ending there
+    # (a value found by its shape alone is judged for a placeholder on the detector's own match, before
+    # a token is taken on to the end of its run: text glued after a real token does not hide it)
+    judged = plugin.kind not in _CHECKED_KINDS and (plugin.own is None or plugin.kind in _OWN_CHECKS)
     for pos, value in _matches(plugin, line):
         pos, value = _trim(plugin, pos, value, line)
         if not value:
+            continue
+        if judged and _placeholder(plugin.kind, value):
             continue
         if run is not None:
             end = pos + len(value)
@@ -1146,14 +1156,13 @@ def _line_secrets_found(plugin: _Plugin, line: str, base: int) -> Iterator[Secre
             continue  # the secret key; reported as aws-secret-key
         if plugin.kind == "keyword-secret" and not _looks_like_credential(value):
             continue
-        if plugin.kind not in _CHECKED_KINDS and _placeholder(plugin.kind, value):
-            continue
         yield Secret(base + pos, base + pos + len(value), plugin.kind, plugin.label, value,
                      min(plugin.shown, len(value) // 3))
 
 
 #: Kinds whose values are already tested for looking random or credential-like where they are
-#: found (keywords, our own token patterns, Authorization headers, key blocks): no placeholder test.
+#: found (keywords, Authorization headers, key blocks; and our own token patterns, see
+#: :func:`_own_tokens`): no placeholder test.
 _CHECKED_KINDS = frozenset({"keyword-secret", "private-key", "jwt", "anthropic-key", "google-api-key",
                             "huggingface-token", "bearer-token", "token-auth-header", "basic-auth-header",
                             "url-query-key"})
@@ -1177,17 +1186,24 @@ def _placeholder(kind: str, value: str) -> bool:
     and length, a URL's or a command line's password), is a documentation placeholder rather than a
     credential: after its leading words, half of it or more filler (``x``, ``X``, ``0``, ``*``,
     ``.``: ``ghp_xxxx…``, ``AKIAXXXXXXXXXXXXXXXX``, ``xoxb-000…-xxxx…``; a real token followed by
-    such a run in the same word is still one), a placeholder's words (``ghp_YOUR_TOKEN_HERE_…``), and for a password a
-    reference or a mask (``<password>``, ``$DB_PASS``, ``****``) or the field's own name
-    (``user:password@``). Such a value holds nothing to leak; AWS's documented example key
+    such a run in the same word is still one), a placeholder's words with nothing random beside them
+    (``ghp_YOUR_TOKEN_HERE_000…``; ``glpat-<random>-here`` is a token), and for a password a
+    reference or a mask (``<password>``, ``$DB_PASS``, ``****``) or the field's own name in lower or
+    upper case (``user:password@``; ``Password`` may be a real one). Such a value holds nothing to leak; AWS's documented example key
     ``AKIAIOSFODNN7EXAMPLE`` is still reported (it has the shape of a real one)."""
     if kind == "basic-auth" or kind == "cli-password":
         v = value.strip("'\"")
-        return v.lower() in _PASSWORD_WORDS or bool(_REFERENCE_RE.match(v))
+        # (the field's name as a placeholder spells it, `password` or `PASSWORD`; `Password` may be a weak real one)
+        return (v in _PASSWORD_WORDS or v.isupper() and v.lower() in _PASSWORD_WORDS) or bool(_REFERENCE_RE.match(v))
     prefix = _PLACEHOLDER_PREFIX_RE.match(value)
     rest = value if prefix is None else value[prefix.end():]
-    return (len(rest) >= 8 and 2 * sum(c in _FILLER for c in rest) >= len(rest)) \
-        or _PLACEHOLDER_WORD_RE.search(value) is not None
+    if len(rest) >= 8 and 2 * sum(c in _FILLER for c in rest) >= len(rest):
+        return True
+    if _PLACEHOLDER_WORD_RE.search(rest) is None:
+        return False
+    # the words, and nothing random beside them (`glpat-<20 random>-here` is a real token glued to a word)
+    left = _PLACEHOLDER_WORD_RE.sub("", rest).replace("_", "").replace("-", "")
+    return len(left) < 16 or not _random_enough(left.strip("xX0*."))
 
 
 def _private_keys(text: str, lines: Iterable[tuple[int, str]]) -> Iterator[Secret]:

@@ -15,7 +15,8 @@ credentials (one token of 8+ characters, mixed character classes, high entropy);
 `Authorization: Bearer …`, `Authorization: Token …` and `Authorization: Basic …` credentials;
 random-looking keys and tokens in a URL's query string (`?key=…`, `&api_key=…`, `&token=…`);
 passwords on a command line (`mysql -pSECRET`, `sshpass -p SECRET`, `curl -u USER:SECRET`,
-`docker login -p SECRET`, `redis-cli -a SECRET`, `smbclient -U USER%SECRET` and the like).
+`docker login -p SECRET`, `redis-cli -a SECRET`, `smbclient -U USER%SECRET` and the like, and
+any command's `--password SECRET`, `--api-key KEY`, `--token TOKEN` with a blank before the value).
 A documentation placeholder in such a shape is none (`ghp_xxxx…`, `AKIAXXXXXXXXXXXXXXXX`,
 `ghp_YOUR_TOKEN_HERE_…`, `postgres://user:password@host`, `:<password>@`): see
 `fountain_audit.privacy.detect._placeholder`.
