@@ -322,3 +322,52 @@ def test_fast_home_path_search_answers_as_the_whole_pattern_for_the_new_name_cha
 
 def test_a_full_stop_after_a_home_path_stays_in_the_redacted_copy():
     assert redact_text("My files are in /home/alice. And /home/bob/x.") == "My files are in <home>. And <home>/x."
+
+
+# --------------------------------------------------------------------------- adversarial trial, stop 36
+
+@pytest.mark.parametrize("text, user, redacted", [
+    # a Windows path's \build, \files read decoded as JSON's \b, \f: the user was alice<BS>uild and
+    # alice stayed in the copy elsewhere
+    (r"C:\Users\alice\build\out.exe then D:\work\alice\notes.txt", "alice",
+     r"<home>\build\out.exe then <home>\notes.txt"),
+    (r"C:\Users\alice\files\x", "alice", r"<home>\files\x"),
+    ('{"p":"C:\\\\Users\\\\bob\\\\bin\\\\x.exe"} and D:\\data\\bob\\y', "bob",
+     '{"p":"<home>\\\\bin\\\\x.exe"} and <home>\\y'),
+])
+def test_windows_folders_starting_with_b_or_f_end_the_user_name(text, user, redacted):
+    assert [h.user for h in find_home_paths(text)] == [user]
+    assert redact_text(text) == redacted
+
+
+@pytest.mark.parametrize("text, redacted", [
+    # a path named through a learnt user swallowed the text and paths before it, across blanks
+    ("Home is /home/bob/x. Run cp /tmp/a.txt /srv/data/bob/a.txt now", "Home is <home>/x. Run cp /tmp/a.txt <home>/a.txt now"),
+    ("Home is /home/bob/x. Compare /etc/hosts with /backup/bob/hosts", "Home is <home>/x. Compare /etc/hosts with <home>/hosts"),
+    ("Home /home/ubuntu/z. Logs: /var/log/nginx and /srv/ubuntu/y", "Home <home>/z. Logs: /var/log/nginx and <home>/y"),
+    # a folder's name with a blank inside still leads to the user's folder
+    ("Home is /home/bob/x; D:\\My Files\\bob\\notes.txt", "Home is <home>/x; <home>\\notes.txt"),
+])
+def test_a_learnt_user_path_starts_after_the_last_blank_before_a_separator(text, redacted):
+    assert redact_text(text) == redacted
+
+
+def test_a_weak_password_that_is_a_word_is_repeated_only_where_it_stands_alone():
+    text = ("Use DATABASE_URL=postgres://postgres:postgres@localhost:5432/postgres then run postgres tests. "
+            "Install postgresql. postgres_query(x)")
+    assert [(s.start, s.value) for s in find_secrets(text)] == [(28, "postgres"), (37, "postgres"), (61, "postgres"),
+                                                                (79, "postgres")]
+    assert redact_text(text, paths=False) == (
+        "Use DATABASE_URL=postgres://<redacted:basic-auth>:<redacted:basic-auth>@localhost:5432/<redacted:basic-auth> "
+        "then run <redacted:basic-auth> tests. Install postgresql. postgres_query(x)")
+
+
+@pytest.mark.parametrize("text", [
+    'url = f"postgresql://{user}:{password}@{host}/{db}"',
+    '"postgresql://%s:%s@%s/%s" % (user, pw, host, db)',
+    '"postgresql://{}:{}@{}/{}".format(user, pw, host, db)',
+    'f"postgres://{u}:{settings.DB_PASSWORD}@h/d" and "postgres://u:%(password)s@h/d"',
+])
+def test_format_fields_in_a_url_are_references_not_passwords(text):
+    assert find_secrets(text) == []
+    assert redact_text(text, paths=False) == text

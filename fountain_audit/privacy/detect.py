@@ -322,7 +322,11 @@ _OPENAI_PREFIXED_RE = lazy(r"(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-([A-Za-
 _KEY_HEADER_RE = lazy(r"-----BEGIN ([A-Z0-9 ]*?)PRIVATE KEY( BLOCK)?-----")
 _KEY_BODY_RE = lazy(r"[A-Za-z0-9+/=]")
 _PUTTY_END_RE = lazy(r"Private-MAC: *[0-9a-fA-F]+")
-_REFERENCE_RE = lazy(r"^(?:\$\{?[\w.]+\}?|%[\w.]+%|<[^>]*>|\{\{.*\}\}|\*+|x+|X+|\.\.\.|…)$")
+#: A value that stands for a credential rather than being one: a shell or template reference, a
+#: mask, a Python format field (``{password}``, ``{}``, ``{settings.DB_PASSWORD}``) or a printf
+#: conversion (``%s``, ``%(password)s``): an agent's code builds URLs so (adversarial trial, stop 36).
+_REFERENCE_RE = lazy(r"^(?:\$\{?[\w.]+\}?|%[\w.]+%|<[^>]*>|\{\{.*\}\}|\{[\w.\[\]'\"]*\}|%(?:\([\w.]+\))?[sdr]"
+                     r"|\*+|x+|X+|\.\.\.|…)$")
 
 
 #: The only characters whose lower case holds an ASCII letter or has another length
@@ -1547,7 +1551,12 @@ def _shown_end(text: str, start: int, end: int) -> int:
     while end > start and _INVISIBLE_RE.match(text, end - 1):
         end -= 1
     return end
-_SIMPLE_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+#: What a one-letter JSON escape stands for when a line is read decoded. ``\b`` and ``\f`` stand for a
+#: backslash, not for BS and FF: JSON text almost never holds those, but a Windows path's ``\build``,
+#: ``\bin``, ``\files`` is read as one (``C:\Users\alice\build``: the user was ``alice<BS>uild``, and
+#: ``alice`` stayed in the redacted copy elsewhere; adversarial trial, stop 36); a backslash ends a
+#: user name or a token as either would.
+_SIMPLE_ESCAPES = {"b": "\\", "f": "\\", "n": "\n", "r": "\r", "t": "\t"}
 #: How many times a line's escapes are read: once for JSON in a tool argument's string (a tool
 #: writing a JSON file, ``"{\"password\":\"…\"}"``), twice for JSON in a string of that JSON
 #: (``\\\"`` → ``\"`` → ``"``), three times for one more nesting.
@@ -1744,7 +1753,8 @@ def _repeats(text: str, found: list[Secret]) -> Iterator[Secret]:
         for v, s in known.items():
             pos = text.find(v)
             while pos >= 0:
-                yield Secret(pos, pos + len(v), s.kind, s.label, v, s.shown)
+                if stands_alone(text, pos, pos + len(v)):
+                    yield Secret(pos, pos + len(v), s.kind, s.label, v, s.shown)
                 pos = text.find(v, pos + len(v))
         return
     by_head: dict[str, set[int]] = {}  # a value's first _HEAD characters -> the lengths of values so starting
@@ -1764,8 +1774,23 @@ def _repeats(text: str, found: list[Secret]) -> Iterator[Secret]:
                 free[v] = p + n
                 out.append((p, v))
     for p, v in out:
-        s = known[v]
-        yield Secret(p, p + len(v), s.kind, s.label, v, s.shown)
+        if stands_alone(text, p, p + len(v)):
+            s = known[v]
+            yield Secret(p, p + len(v), s.kind, s.label, v, s.shown)
+
+
+def stands_alone(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]``, another occurrence of a secret's value, stands alone: not glued
+    to a word character on a side where the value has one (a weak password that is a word,
+    ``postgres``, is not repeated inside ``postgresql`` or ``postgres_query``), and no URL's scheme
+    (``postgres://``). (Adversarial trial, stop 36: one such password was six findings and the
+    redacted copy read ``<redacted:basic-auth>://…`` and ``Install <redacted:basic-auth>ql``.)"""
+    a, b = text[start], text[end - 1]
+    if (a.isalnum() or a == "_") and start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        return False
+    if (b.isalnum() or b == "_") and end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        return False
+    return not text.startswith("://", end)
 
 
 def _candidate_lines(plugin: _Plugin, text: str, hay: str | bytes, needles: Needles) -> list[tuple[int, str]]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, NamedTuple
 
 from fountain_audit.parse.source import utf16_text
-from fountain_audit.privacy.detect import (HOME_RE, SEP, SEPS, find_home_paths, find_secrets,
+from fountain_audit.privacy.detect import (HOME_RE, SEP, SEPS, find_home_paths, find_secrets, stands_alone,
                                            workspace_paths, workspace_regex)
 
 WORKSPACE = "<workspace>"
@@ -232,8 +232,11 @@ class Redactor:
                     last = found
                     yield m.start(1), found
                     break
-                if not 1 <= seg_end - pos <= 64 or seg_end >= n or s[seg_end] not in "\\/":
-                    break  # not a segment followed by a separator: the path ends here
+                if not 1 <= seg_end - pos <= 64 or seg_end >= n or s[seg_end] not in "\\/" or s[seg_end - 1] == " ":
+                    # not a segment followed by a separator: the path ends here; nor one whose blank is
+                    # right before the separator (`cp /tmp/a.txt /srv/bob/a`: another path starts
+                    # there; a folder's name with a blank inside, `My Files`, goes on)
+                    break
                 pos = seg_end
                 while pos < n and s[pos] in "\\/":
                     pos += 1
@@ -267,6 +270,8 @@ class Redactor:
                 cands.append((sec.start, 0, Replacement(sec.start, sec.end, secret_placeholder(sec.kind), "secret")))
             if self._known_re is not None:
                 for m in self._known_re.finditer(s):
+                    if not stands_alone(s, m.start(), m.end()):
+                        continue  # (a weak password that is a word, inside another: `postgresql`)
                     kind = self.known.get(m.group()) or self._known_folded.get(m.group().casefold(), "secret")
                     cands.append((m.start(), 0, Replacement(m.start(), m.end(), secret_placeholder(kind), "secret")))
         if self.paths:
