@@ -1994,6 +1994,7 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     """:func:`_home_paths_slow` of ``text`` (``low``: :func:`_folded` of it, of the same length),
     read only where ``home``, ``users`` or ``root`` occurs after a separator."""
     out = []
+    root = _word(low, "root")
     for word in ("home", "users", "root"):
         word = _word(low, word)
         find = low.find
@@ -2002,17 +2003,22 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
             # A match starting at or before the word has the word right after its separator, whose
             # last character is '/' or '\\' (SEP): after any other character (a screenplay's "home"),
             # no search (nor, in a text without a home path, the pattern's compilation).
-            if i and text[i - 1] in "/\\":
+            if i and text[i - 1] in "/\\" and (word == root or _name_follows(text, i + len(word))):
                 j = i - 2 if i > 1 and text[i - 2] == "\\" else i - 1  # (the separator's start: / \ \/ \\)
+                # (read up to the line's end: no path holds a line end, and a window over the lines after
+                # it read them again for each: 65,000 lines of `C:\\Users\\`, 18 s of lint; adversarial trial)
+                stop = text.find("\n", i, i + 300)
+                if stop < 0:
+                    stop = i + 300
                 if j and (text[j - 1] in _ROOT_END or text[j - 1] == ":"):
                     # a root or a drive may lead the separator: the first match that covers the word
-                    m = _covering(text, i, _HOME_LEAD)
+                    m = _covering(text, i, _HOME_LEAD, stop)
                     if m is None or m.start() and text[m.start() - 1] in _ROOT_END:  # (a longer root may lead it)
-                        m = _covering(text, i, _HOME_LONG_LEAD) or m
+                        m = _covering(text, i, _HOME_LONG_LEAD, stop) or m
                 else:  # (most often: after a blank or a quote) no root: a match starts at the separator
-                    m = HOME_RE.match(text, j, i + 300)
+                    m = HOME_RE.match(text, j, stop)
                     if m is None and j < i - 1:  # (or at its / when what is before its \ stops it there)
-                        m = HOME_RE.match(text, i - 1, i + 300)
+                        m = HOME_RE.match(text, i - 1, stop)
                 if m is not None and m.end() == i + 300:  # a user name cut by the window: read it whole
                     m = HOME_RE.search(text, m.start())
                 if m is not None and m.start() <= i:
@@ -2036,12 +2042,28 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     return paths
 
 
-def _covering(text: str, i: int, lead: int) -> re.Match[str] | None:
+def _name_follows(text: str, k: int) -> bool:
+    """Whether a user name can follow ``home`` or ``users`` ending at ``k``: separators (and ``.``
+    folders) then a word character. A path whose root word this is reads its user name there; one
+    that holds the word inside its user name (``/home/users``) starts at an earlier word, read from
+    there. (Without this test, every ``C:\\Users\\`` not followed by a name was searched for a path
+    over the 300 characters after it: 65,000 of them on one line, 18 s of lint; adversarial trial.)"""
+    n = len(text)
+    e = k
+    while e < n and text[e] in "/\\.":
+        e += 1
+    if e == k or e >= n:
+        return False
+    c = text[e]
+    return c.isalnum() or c == "_"
+
+
+def _covering(text: str, i: int, lead: int, stop: int) -> re.Match[str] | None:
     """The first match of :data:`HOME_RE` from ``lead`` code points before ``i`` (where ``home``
-    or ``users`` starts) that ends after ``i``, read within 300 code points after it."""
-    m = HOME_RE.search(text, i - lead if i > lead else 0, i + 300)
+    or ``users`` starts) that ends after ``i``, read up to ``stop`` (at most 300 code points after it)."""
+    m = HOME_RE.search(text, i - lead if i > lead else 0, stop)
     while m is not None and m.end() <= i:  # (a path that ends before the word: the next one)
-        m = HOME_RE.search(text, m.start() + 1, i + 300)
+        m = HOME_RE.search(text, m.start() + 1, stop)
     return m if m is not None and m.start() <= i else None
 
 
