@@ -399,3 +399,15 @@ def test_a_home_word_with_no_name_after_it_is_not_searched(monkeypatch, filler):
     found = detect._home_paths_fast(text, detect._folded(text))
     assert [(h.user, h.start) for h in found] == [("bob", len(filler) * 2000 + 5)]
     assert counting.calls <= 2
+
+
+@pytest.mark.parametrize("text, found", [
+    ("/var/home/alice/proj", [("alice", 0, 15)]),  # Fedora Silverblue's $HOME
+    ("/export/home/alice/x", [("alice", 0, 18)]),  # Solaris
+    ("gcc -I/home/alice/include -L/home/alice/lib x.c", [("alice", 6, 17), ("alice", 28, 39)]),
+    ("docker run -v/home/alice/data:/data img", [("alice", 13, 24)]),
+    ("x-I/home/bob and my-/home/bob", []),  # a word, not a short option, before them
+])
+def test_home_paths_under_more_roots_and_after_a_short_option(text, found):
+    # (adversarial trial, stop 36: each was missed)
+    assert [(h.user, h.start, h.end) for h in find_home_paths(text)] == found

@@ -1865,12 +1865,13 @@ _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest
 #: What may stand before ``/Users`` in a path to a Windows or macOS home: a drive (``C:``, and as WSL,
 #: Cygwin and Git Bash mount it: ``/mnt/c``, ``/cygdrive/c``, ``/c``), a Windows share of a drive
 #: (``\\\\pc\\c$``), macOS's data volume (``/System/Volumes/Data``); before ``/home``: FreeBSD's
-#: ``/usr`` (``/home`` links to ``/usr/home``) and WSL's share of a distribution's files
+#: ``/usr`` (``/home`` links to ``/usr/home``), Fedora Silverblue's ``/var`` (``$HOME`` is
+#: ``/var/home/<user>``), Solaris' ``/export`` and WSL's share of a distribution's files
 #: (``\\\\wsl$\\Ubuntu``, ``\\\\wsl.localhost\\Ubuntu``). Each ends with a name character, so a path
 #: without it is not also read from its ``/home`` (adversarial trial, stop 35).
 _USERS_ROOT = ("(?:[A-Za-z]:|" + SEP + "(?:(?:mnt|cygdrive)" + SEP + ")?[A-Za-z]|" + SEP + SEP + r"[\w.-]{1,64}"
                + SEP + r"[A-Za-z]\$|" + SEP + "System" + SEP + "Volumes" + SEP + "Data)")
-_HOME_ROOT = "(?:" + SEP + "usr|" + SEP + SEP + r"wsl(?:\$|\.localhost)" + SEP + r"[\w.-]{1,64})"
+_HOME_ROOT = "(?:" + SEP + "(?:usr|var|export)|" + SEP + SEP + r"wsl(?:\$|\.localhost)" + SEP + r"[\w.-]{1,64})"
 #: How far before ``home`` or ``users`` a match of :data:`HOME_RE` starts when its root is short
 #: (``\\/mnt\\/c\\/``): a first search from there; from :data:`_HOME_LONG_LEAD` when it finds none.
 _HOME_LEAD = 10
@@ -1886,7 +1887,8 @@ _ROOT_END = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 #: adversarial trial), or ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or
 #: JSON's ``\\/`` only: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``,
 #: ``/rootfs``, ``/var/root``, ``~/root``, ``C:/root``, ``/rootéx``). Word characters before it are
-#: ASCII ones: Chinese or Japanese prose puts a path right after a word
+#: ASCII ones, but a short option's letter (``gcc -I/home/alice/include``, ``docker run
+#: -v/home/alice/x:/x``: a build log's flags; adversarial trial, stop 36): Chinese or Japanese prose puts a path right after a word
 #: (``文件位于/home/alice/notes.txt``; adversarial trial). The user name is a run of Latin letters
 #: (accented ones too: ``C:\\Users\\Jürgen``, ``/Users/Ørjan``; cut at the first non-ASCII letter,
 #: most of it was left unredacted) or, starting with a letter of another script, the whole word
@@ -1933,7 +1935,7 @@ _HOME_FOLDERS = (r"(?:Desktop|Documents|Downloads|AppData|Pictures|Music|Videos|
 #: Prose goes on with a blank (``/home/alice and bob``) or in lower case (``/home/alice and/or bob``).
 _NAME_WORDS = (f"(?:(?:[ ]{_CAPITAL}{_LATIN_REST}){{1,2}}+(?={SEP})"
                f"|(?:[ ]{_LATIN_NAME}){{1,2}}+(?={SEP}{_HOME_FOLDERS}(?![{_LATIN}{_MARKS}-])))?")
-HOME_RE = lazy(r"(?<![A-Za-z0-9_.$-])(?:(?a:(?:" + _USERS_ROOT + SEP + r"Users|(?:\\\\|\\(?!/))Users"
+HOME_RE = lazy(r"(?:(?<![A-Za-z0-9_.$-])|(?<=(?<![\w-])-[A-Za-z]))(?:(?a:(?:" + _USERS_ROOT + SEP + r"Users|(?:\\\\|\\(?!/))Users"
                      + r"|(?:\\/|/)(?-i:U)sers|" + _HOME_ROOT + "?" + SEP + "home)" + SEP + r"(?:\.?" + SEP + r")*+)"
                      + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
                      + r"(?P<user>(?(root)root|(?:" + _LATIN_NAME + r"(?![" + _LATIN + _MARKS + r"-])" + _NAME_WORDS

@@ -5,7 +5,9 @@ Reports absolute paths under `/home/<user>`, `/Users/<user>` or `C:\\Users\\<use
 spelling: forward or back slashes, JSON-escaped, any case, `/home//bob` and `/home/./bob`; with
 a root before it: a drive as WSL, Cygwin or Git Bash mount it, `/mnt/c/Users/<user>`,
 `/cygdrive/c/Users/<user>`, `/c/Users/<user>`, a drive's share `\\\\pc\\c$\\Users\\<user>`,
-`/System/Volumes/Data/Users/<user>`, FreeBSD's `/usr/home/<user>`, WSL's
+`/System/Volumes/Data/Users/<user>`, FreeBSD's `/usr/home/<user>`, Fedora Silverblue's
+`/var/home/<user>`, Solaris' `/export/home/<user>`, right after a short option
+(`gcc -I/home/<user>/include`), WSL's
 `\\\\wsl$\\Ubuntu\\home\\<user>`; not `/users` in lower case after a forward slash and no root, a
 web route such as `GET /users/42/profile`), and under `/root` (root's home on Linux, user
 `root`), in tool arguments, notes, replies and user input. The session's own `Workspace:` path (in any spelling,
