@@ -411,3 +411,27 @@ def test_a_home_word_with_no_name_after_it_is_not_searched(monkeypatch, filler):
 def test_home_paths_under_more_roots_and_after_a_short_option(text, found):
     # (adversarial trial, stop 36: each was missed)
     assert [(h.user, h.start, h.end) for h in find_home_paths(text)] == found
+
+
+def _random_token(alphabet: str, n: int, seed: int) -> str:
+    import random
+    rnd = random.Random(seed)
+    return "".join(rnd.choice(alphabet) for _ in range(n))
+
+
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+@pytest.mark.parametrize("prefix, alphabet, n, kind", [
+    ("gsk_", _ALNUM, 52, "groq-api-key"),
+    ("sk-or-v1-", "0123456789abcdef", 64, "openrouter-api-key"),
+    ("xai-", _ALNUM, 80, "xai-api-key"),
+    ("r8_", _ALNUM, 37, "replicate-token"),
+    ("pplx-", "0123456789abcdef", 48, "perplexity-api-key"),
+])
+def test_model_providers_keys_written_bare(prefix, alphabet, n, kind):
+    # (adversarial trial, stop 36: found only after a keyword or Bearer)
+    key = prefix + _random_token(alphabet, n, len(prefix))
+    text = f"my key is {key}, and {prefix}{'x' * n} in the docs"
+    assert [(s.kind, s.value, s.start) for s in find_secrets(text)] == [(kind, key, 10)]
+    assert redact_text(text, paths=False) == f"my key is <redacted:{kind}>, and {prefix}{'x' * n} in the docs"

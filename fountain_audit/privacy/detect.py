@@ -226,6 +226,19 @@ PLUGINS: tuple[_Plugin, ...] = (
     _own("npm-token", "npm token", "npm_", rf"(?<![{_TOKEN_CHARS}])npm_([A-Za-z0-9]{{36}})(?![A-Za-z0-9])", shown=4),
     _own("huggingface-token", "Hugging Face token", "hf_",
          rf"(?<![{_TOKEN_CHARS}])hf_([A-Za-z]{{34}})(?![A-Za-z])", shown=3),
+    # other model providers' keys an agent's session meets, written bare (adversarial trial, stop 36:
+    # found only after a keyword or Bearer): Groq (gsk_ + 52), OpenRouter (sk-or-v1- + 64 hex),
+    # xAI (xai- + 80), Replicate (r8_ + 37), Perplexity (pplx- + 48)
+    _own("groq-api-key", "Groq API key", "gsk_", rf"(?<![{_TOKEN_CHARS}])gsk_([A-Za-z0-9]{{52}})(?![A-Za-z0-9])",
+         shown=4),
+    _own("openrouter-api-key", "OpenRouter API key", "sk-or-v1-",
+         rf"(?<![{_TOKEN_CHARS}])sk-or-v1-([0-9a-f]{{64}})(?![A-Za-z0-9])", shown=9),
+    _own("xai-api-key", "xAI API key", "xai-", rf"(?<![{_TOKEN_CHARS}])xai-([A-Za-z0-9]{{80}})(?![A-Za-z0-9])",
+         shown=4),
+    _own("replicate-token", "Replicate API token", "r8_",
+         rf"(?<![{_TOKEN_CHARS}])r8_([A-Za-z0-9]{{37}})(?![A-Za-z0-9])", shown=3),
+    _own("perplexity-api-key", "Perplexity API key", "pplx-",
+         rf"(?<![{_TOKEN_CHARS}])pplx-([A-Za-z0-9]{{48}})(?![A-Za-z0-9])", shown=5),
     _p("openai-key", "OpenAI API key", "openai.OpenAIDetector", ("T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"),
        r"T3BlbkFJ|sk-(?:proj|svcacct|admin)-", shown=3),
     _p("jwt", "JSON Web Token", "jwt.JwtTokenDetector", ("eyJ",), r"eyJ", shown=3),
@@ -957,7 +970,12 @@ def _token_like(kind: str, body: str) -> bool:
     if kind == "huggingface-token":
         return lower >= 6 and upper >= 6
     classes = (lower > 0) + (upper > 0) + any(c.isdigit() for c in body)
-    return classes >= (2 if kind == "google-api-key" else 3)
+    return classes >= (2 if kind in _TWO_CLASS_TOKENS else 3)
+
+
+#: Token kinds whose random part may hold two character classes only: a Google key (one in 400
+#: has no digit), and keys written in lower-case hexadecimal or lower case and digits.
+_TWO_CLASS_TOKENS = frozenset({"google-api-key", "openrouter-api-key", "perplexity-api-key"})
 
 
 #: The characters of the run the OpenAI detector's pattern (``sk-[A-Za-z0-9-_]*[A-Za-z0-9]{20}T3BlbkFJ

@@ -5,7 +5,8 @@ Reports every secret that the `detect-secrets` detectors find anywhere in the fi
 arguments and errors, shell and write notes, replies, user input, the title page, boneyard.
 Kinds: AWS access and secret keys, GitHub (classic `ghp_`… and fine-grained `github_pat_`),
 GitLab, Slack, Stripe, OpenAI, Anthropic (`sk-ant-api03-`…), Google API keys (`AIza`…),
-Hugging Face (`hf_`…), SendGrid, npm,
+Hugging Face (`hf_`…), Groq (`gsk_`…), OpenRouter (`sk-or-v1-`…), xAI (`xai-`…), Replicate
+(`r8_`…), Perplexity (`pplx-`…), SendGrid, npm,
 PyPI, Twilio, Mailchimp, Discord, Telegram and Square tokens, Azure storage keys, JSON Web
 Tokens, private key blocks, passwords in URLs (`https://alice:Xk9mQ2v@host`, also with `$` or
 `;` inside the password, and without a user name: `redis://:Xk9mQ2v@host`) and values assigned
