@@ -1211,8 +1211,9 @@ def _placeholder(kind: str, value: str) -> bool:
     such a run in the same word is still one), a placeholder's words with nothing random beside them
     (``ghp_YOUR_TOKEN_HERE_000…``; ``glpat-<random>-here`` is a token), and for a password a
     reference or a mask (``<password>``, ``$DB_PASS``, ``****``) or the field's own name in lower or
-    upper case (``user:password@``; ``Password`` may be a real one). Such a value holds nothing to leak; AWS's documented example key
-    ``AKIAIOSFODNN7EXAMPLE`` is still reported (it has the shape of a real one)."""
+    upper case (``user:password@``; ``Password`` may be a real one). Such a value holds nothing to
+    leak; AWS's documented example key ``AKIAIOSFODNN7EXAMPLE`` is still reported (it has the shape
+    of a real one)."""
     if kind == "basic-auth" or kind == "cli-password":
         v = value.strip("'\"")
         # (the field's name as a placeholder spells it, `password` or `PASSWORD`; `Password` may be a weak real one)
@@ -1906,7 +1907,8 @@ _ROOT_END = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 #: JSON's ``\\/`` only: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``,
 #: ``/rootfs``, ``/var/root``, ``~/root``, ``C:/root``, ``/rootéx``). Word characters before it are
 #: ASCII ones, but a short option's letter (``gcc -I/home/alice/include``, ``docker run
-#: -v/home/alice/x:/x``: a build log's flags; adversarial trial, stop 36): Chinese or Japanese prose puts a path right after a word
+#: -v/home/alice/x:/x``: a build log's flags; adversarial trial, stop 36): Chinese or Japanese
+#: prose puts a path right after a word
 #: (``文件位于/home/alice/notes.txt``; adversarial trial). The user name is a run of Latin letters
 #: (accented ones too: ``C:\\Users\\Jürgen``, ``/Users/Ørjan``; cut at the first non-ASCII letter,
 #: most of it was left unredacted) or, starting with a letter of another script, the whole word
@@ -1953,7 +1955,8 @@ _HOME_FOLDERS = (r"(?:Desktop|Documents|Downloads|AppData|Pictures|Music|Videos|
 #: Prose goes on with a blank (``/home/alice and bob``) or in lower case (``/home/alice and/or bob``).
 _NAME_WORDS = (f"(?:(?:[ ]{_CAPITAL}{_LATIN_REST}){{1,2}}+(?={SEP})"
                f"|(?:[ ]{_LATIN_NAME}){{1,2}}+(?={SEP}{_HOME_FOLDERS}(?![{_LATIN}{_MARKS}-])))?")
-HOME_RE = lazy(r"(?:(?<![A-Za-z0-9_.$-])|(?<=(?<![\w-])-[A-Za-z]))(?:(?a:(?:" + _USERS_ROOT + SEP + r"Users|(?:\\\\|\\(?!/))Users"
+HOME_RE = lazy(r"(?:(?<![A-Za-z0-9_.$-])|(?<=(?<![\w-])-[A-Za-z]))"
+                     + r"(?:(?a:(?:" + _USERS_ROOT + SEP + r"Users|(?:\\\\|\\(?!/))Users"
                      + r"|(?:\\/|/)(?-i:U)sers|" + _HOME_ROOT + "?" + SEP + "home)" + SEP + r"(?:\.?" + SEP + r")*+)"
                      + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
                      + r"(?P<user>(?(root)root|(?:" + _LATIN_NAME + r"(?![" + _LATIN + _MARKS + r"-])" + _NAME_WORDS
