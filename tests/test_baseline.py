@@ -185,6 +185,11 @@ def test_a_baseline_after_its_folder_was_renamed_says_so(project):
         "work tree holding the baseline, else the one holding the current directory, else the current directory); "
         "if the files moved, --update-baseline records them under their new paths (an update that searches their old "
         "folder, or the project root, drops the old entries)\n")
+    # a file of that name still in the old folder: another file, nothing said
+    Path("sessions").mkdir()
+    shutil.copy("archive/a.spmd", "sessions/a.spmd")
+    assert lint("--baseline", "baseline.json", "archive").stderr == ""
+    shutil.rmtree("sessions")
     r = lint("--baseline", "baseline.json", "--update-baseline", "archive")  # (sessions/ not searched: kept)
     assert r.stderr == "fountain-audit: baseline baseline.json: 4 entries (2 added, 0 removed)\n"
     r = lint("--baseline", "baseline.json", "--update-baseline", ".")  # (the root: sessions/a.spmd is gone)

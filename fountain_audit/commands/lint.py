@@ -212,7 +212,7 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
             echo(f"fountain-audit: baseline {terminal_safe(baseline_file)}: {n} entr{'y' if n == 1 else 'ies'} "
                        f"({len(change.added)} added, {len(change.removed)} removed)", err=True)
         outcome = bl.apply(ledger, diagnostics, scope, baseline_file)
-        missed = None if update_baseline else bl.unmatched(ledger, diagnostics, keys, outcome)
+        missed = None if update_baseline else bl.unmatched(ledger, diagnostics, keys, outcome, root)
         if missed is not None:  # say which root the paths were taken from: a baseline from elsewhere shows here
             from fountain_audit.privacy.redact import mask
             there, here = mask(missed[0], keep_newlines=False), missed[1]

@@ -278,14 +278,15 @@ def _same_file_other_root(a: str, b: str) -> bool:
 
 
 def unmatched(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], keys: Mapping[str, str],
-              outcome: Outcome) -> tuple[str, str] | None:
+              outcome: Outcome, root: str | None = None) -> tuple[str, str] | None:
     """Why a baseline may have matched nothing: when ``entries`` is not empty, the run's
     ``diagnostics`` (before :func:`apply`) include findings in files the baseline has entries
     for, and ``outcome`` baselined none of them, ``(baseline path, path here)`` of one such
     file: the two are equal when the baseline names the file as this run does, and differ
     when it names it from another project root (``sessions/a.spmd`` against
     ``proj2/sessions/a.spmd``) or names a file of the same name in another folder (moved or
-    renamed: ``sessions/a.spmd`` against ``archive/a.spmd``, tried last). ``keys`` maps a
+    renamed: ``sessions/a.spmd`` against ``archive/a.spmd``, tried last; with the project ``root``,
+    only a stored path that names no file there any more). ``keys`` maps a
     diagnostic's path to its stored path. ``None`` otherwise (the baseline matched something, or
     names none of the files with findings, nor any of their names)."""
     if not entries or outcome.baselined:
@@ -303,9 +304,9 @@ def unmatched(entries: Mapping[str, Entry], diagnostics: Iterable[Diagnostic], k
             if _same_file_other_root(there, here):
                 return there, here
     for here in sorted(found):  # a file of the same name elsewhere: the folder moved or was renamed
-        others = by_name.get(here.rsplit("/", 1)[-1])
-        if others:
-            return others[0], here
+        for there in by_name.get(here.rsplit("/", 1)[-1], ()):
+            if root is None or not os.path.lexists(os.path.join(root, *there.split("/"))):
+                return there, here
     return None
 
 
