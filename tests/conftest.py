@@ -40,6 +40,12 @@ def shared_files() -> list[Path]:
     return out
 
 
+def or_skipped(files: list[Path]) -> list:
+    """``files`` as parameters, or one parameter skipped with the reason when ../shared is absent
+    (pytest's own reason for an empty list, "got empty parameter set", names no cause)."""
+    return files or [pytest.param(None, marks=pytest.mark.skip(reason="../shared not present (set $FOUNTAIN_AUDIT_SHARED)"))]
+
+
 def cpu_best_of_3(fn, arg) -> float:
     """The least CPU time (seconds, ``time.process_time``) of three calls ``fn(arg)``, with the
     garbage collector paused (a collection of the whole heap is not the code's cost): what the

@@ -120,6 +120,15 @@ def test_rules_and_rule_commands():
     assert run("rule", "Z999").exit_code == 2
 
 
+def test_rule_says_where_its_references_live():
+    """A rule's References name Harvey's documents, which a clone does not hold: the page says so
+    once, after them."""
+    from fountain_audit.cli.lint import REFERENCES_NOTE
+
+    out = run("rule", "P102").output
+    assert out.index("## References") < out.index(REFERENCES_NOTE) and out.count(REFERENCES_NOTE) == 1
+
+
 def test_python_dash_m_and_corpus_smoke():
     corpus = shared_path("corpus")
     cases = shared_path("cases")

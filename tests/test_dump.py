@@ -21,7 +21,7 @@ from fountain_audit.parse.fountain import parse
 from fountain_audit.model.session import build_session
 from fountain_audit.parse.source import read_path
 
-from .conftest import ROOT, SAMPLES, SHARED, shared_files, shared_path
+from .conftest import ROOT, SAMPLES, SHARED, or_skipped, shared_files, shared_path
 
 COMPOSITE = ("corpus", "harvey", "reconstructed", "head-composite-call-order.spmd")
 
@@ -284,8 +284,8 @@ def _user_dialogue_lines(path) -> set[int]:
     return out
 
 
-@pytest.mark.parametrize("path", [p for p in shared_files() if p.parent.name in ("real", "spec")],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", or_skipped([p for p in shared_files() if p.parent.name in ("real", "spec")]),
+                         ids=lambda p: p.name if p else "no-shared")
 def test_turns_recover_every_user_input_of_real_and_spec_files(path):
     turns = turns_of(path)
     seen = {t["user"]["span"]["line"] for t in turns if t["user"]} | \

@@ -170,7 +170,8 @@ def test_directory_gives_pages_and_index(tmp_path):
     # the index's dates column gives the whole range, as each page does (it gave the start only: new-user
     # trial, stop 33)
     index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
-    assert '<td class="date" data-sort="2026-08-03 14:20:04">2026-08-03 14:20:04 – 2026-08-03 14:30:05</td>' in index
+    assert ('<td class="date" data-sort="2026-08-03 14:20:04"><span>2026-08-03 14:20:04</span> – '
+            '<span>2026-08-03 14:30:05</span></td>') in index
 
 
 def test_pages_of_an_earlier_run_are_named_not_deleted(tmp_path):
@@ -372,6 +373,22 @@ def test_index_page_sorts(browser, tmp_path):
     assert first == sorted(first, reverse=True) and first[0] >= 1
     href = rows.nth(0).locator("a").get_attribute("href")
     assert (out / href).is_file()
+
+
+def test_index_table_fits_a_1280_pixel_window_and_never_widens_the_page(browser, tmp_path):
+    """The index's twelve columns fit a 1280-pixel window (a path breaks anywhere, a date range at
+    its dash); in a narrower one the table scrolls inside its box and the page itself does not."""
+    out = tmp_path / "site"
+    assert run("report", str(SAMPLES), "-o", str(out)).exit_code == 0
+    sizes = "[document.documentElement.scrollWidth, document.documentElement.clientWidth, " \
+            "document.querySelector('.wide').scrollWidth, document.querySelector('.wide').clientWidth]"
+    for width, table_fits in ((1280, True), (800, False)):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto((out / "index.html").as_uri())
+        page_w, window_w, table_w, box_w = page.evaluate(sizes)
+        assert page_w == window_w == width
+        assert (table_w <= box_w) is table_fits, (width, table_w, box_w)
+        page.close()
 
 
 def big_session(size: int = 5_000_000) -> str:

@@ -94,6 +94,12 @@ def rules_cmd(output_format):
     console.print(table)
 
 
+REFERENCES_NOTE = ("The documents named under References are Harvey's format specification (FOUNTAIN_FORMAT.md), "
+                   "its rules catalog, the recorder inventory and the audit-trail design notes; a case is one of "
+                   "the peers' fixtures. They are reference material for this project, not part of fountain-audit "
+                   "or of its repository.")
+
+
 @click.command("rule")
 @click.argument("rule")
 def rule_cmd(rule):
@@ -103,6 +109,8 @@ def rule_cmd(rule):
             import inspect
             head = f"# {r.code} {r.name}\n\nSeverity: **{r.severity}** · since format v{r.since}\n\n"
             text = head + inspect.cleandoc(r.doc)
+            if "\n## References" in text:
+                text += "\n\n" + REFERENCES_NOTE
             if not sys.stdout.isatty() and not env_color():  # piped: the Markdown source, not a padded rendering
                 click.echo(text)
                 return
