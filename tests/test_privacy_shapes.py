@@ -435,3 +435,37 @@ def test_model_providers_keys_written_bare(prefix, alphabet, n, kind):
     text = f"my key is {key}, and {prefix}{'x' * n} in the docs"
     assert [(s.kind, s.value, s.start) for s in find_secrets(text)] == [(kind, key, 10)]
     assert redact_text(text, paths=False) == f"my key is <redacted:{kind}>, and {prefix}{'x' * n} in the docs"
+
+
+_TOKEN = _ALNUM + "_-"
+_HEX = "0123456789abcdef"
+
+
+@pytest.mark.parametrize("prefix, alphabet, n, kind", [
+    ("GOCSPX-", _TOKEN, 28, "google-oauth-secret"),
+    ("ya29.", _TOKEN, 150, "google-oauth-token"),
+    ("dop_v1_", _HEX, 64, "digitalocean-token"),
+    ("dor_v1_", _HEX, 64, "digitalocean-token"),
+    ("shpat_", _HEX, 32, "shopify-token"),
+    ("shpss_", _HEX, 32, "shopify-token"),
+    ("hvs.", _TOKEN, 95, "vault-token"),
+    ("hvb.", _TOKEN, 138, "vault-token"),
+])
+def test_cloud_and_platform_tokens_written_bare(prefix, alphabet, n, kind):
+    # (noted at stop 36: none of them was found)
+    key = prefix + _random_token(alphabet, n, len(prefix) + n)
+    text = f"export TOK={key} ; and {prefix}{'x' * n} is the docs' placeholder"
+    assert [(s.kind, s.value, s.start) for s in find_secrets(text)] == [(kind, key, 11)]
+    assert redact_text(text, paths=False) == \
+        f"export TOK=<redacted:{kind}> ; and {prefix}{'x' * n} is the docs' placeholder"
+
+
+@pytest.mark.parametrize("text", [
+    "shpat_" + "g" * 32,  # not hexadecimal
+    "dop_v1_" + "0123456789abcdef" * 3,  # 48 hex, not 64
+    "hvs.short_one",  # a Vault token is 90 characters or more
+    "GOCSPX-tooShort123",
+    "myya29.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGh",  # inside a word
+])
+def test_cloud_and_platform_token_lookalikes_are_none(text):
+    assert find_secrets(f"see {text} here") == []

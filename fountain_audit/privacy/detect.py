@@ -135,8 +135,11 @@ def _p(kind, label, detector, needles, anchor, *, lower=False, shown=SHOWN_PREFI
 
 def _own(kind, label, needle, pattern, *, shown):
     """A token kind that detect-secrets (1.5) has no plugin for: ``pattern`` matches the token from
-    its prefix, with the part that must look random in group 1 (see :func:`_own_tokens`)."""
-    return _Plugin(kind, label, "", (needle,), lazy(re.escape(needle)), shown=shown, own=lazy(pattern))
+    its prefix, with the part that must look random in group 1 (see :func:`_own_tokens`);
+    ``needle``: its prefix, or a tuple of the prefixes it may start with."""
+    needles = needle if isinstance(needle, tuple) else (needle,)
+    return _Plugin(kind, label, "", needles, lazy("|".join(map(re.escape, needles))), shown=shown,
+                   own=lazy(pattern))
 
 
 def _own_secret(kind, label, needles, anchor, pattern, *, lower=False, by_needle=False):
@@ -239,6 +242,20 @@ PLUGINS: tuple[_Plugin, ...] = (
          rf"(?<![{_TOKEN_CHARS}])r8_([A-Za-z0-9]{{37}})(?![A-Za-z0-9])", shown=3),
     _own("perplexity-api-key", "Perplexity API key", "pplx-",
          rf"(?<![{_TOKEN_CHARS}])pplx-([A-Za-z0-9]{{48}})(?![A-Za-z0-9])", shown=5),
+    # cloud and platform credentials detect-secrets has no plugin for (noted at stop 36; their prefixes as
+    # the providers document them): Google OAuth client secrets (GOCSPX- + 28) and access tokens
+    # (ya29. + a long run), DigitalOcean tokens (dop_v1_/doo_v1_/dor_v1_ + 64 hex), Shopify access
+    # tokens and secrets (shpat_/shpss_/shpca_/shppa_ + 32 hex), HashiCorp Vault tokens (hvs./hvb. + 90+)
+    _own("google-oauth-secret", "Google OAuth client secret", "GOCSPX-",
+         rf"(?<![{_TOKEN_CHARS}])GOCSPX-([{_TOKEN_CHARS}]{{28}})(?![{_TOKEN_CHARS}])", shown=7),
+    _own("google-oauth-token", "Google OAuth access token", "ya29.",
+         rf"(?<![{_TOKEN_CHARS}.])ya29\.([{_TOKEN_CHARS}]{{40,}})", shown=5),
+    _own("digitalocean-token", "DigitalOcean token", ("dop_v1_", "doo_v1_", "dor_v1_"),
+         rf"(?<![{_TOKEN_CHARS}])do[opr]_v1_([0-9a-f]{{64}})(?![A-Za-z0-9])", shown=7),
+    _own("shopify-token", "Shopify access token", ("shpat_", "shpss_", "shpca_", "shppa_"),
+         rf"(?<![{_TOKEN_CHARS}])shp(?:at|ss|ca|pa)_([0-9a-fA-F]{{32}})(?![A-Za-z0-9])", shown=6),
+    _own("vault-token", "HashiCorp Vault token", ("hvs.", "hvb."),
+         rf"(?<![{_TOKEN_CHARS}.])hv[sb]\.([{_TOKEN_CHARS}]{{90,}})", shown=4),
     _p("openai-key", "OpenAI API key", "openai.OpenAIDetector", ("T3BlbkFJ", "sk-proj-", "sk-svcacct-", "sk-admin-"),
        r"T3BlbkFJ|sk-(?:proj|svcacct|admin)-", shown=3),
     _p("jwt", "JSON Web Token", "jwt.JwtTokenDetector", ("eyJ",), r"eyJ", shown=3),
@@ -975,7 +992,8 @@ def _token_like(kind: str, body: str) -> bool:
 
 #: Token kinds whose random part may hold two character classes only: a Google key (one in 400
 #: has no digit), and keys written in lower-case hexadecimal or lower case and digits.
-_TWO_CLASS_TOKENS = frozenset({"google-api-key", "openrouter-api-key", "perplexity-api-key"})
+_TWO_CLASS_TOKENS = frozenset({"google-api-key", "openrouter-api-key", "perplexity-api-key", "digitalocean-token",
+                               "shopify-token"})
 
 
 #: The characters of the run the OpenAI detector's pattern (``sk-[A-Za-z0-9-_]*[A-Za-z0-9]{20}T3BlbkFJ
