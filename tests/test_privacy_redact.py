@@ -572,6 +572,43 @@ def test_redact_of_a_directory_writes_each_copy_under_the_folder(tmp_path):
     assert "<redacted:github-token>" in (d / "sub" / "b c.fountain").read_text(encoding="utf-8")
 
 
+def test_a_secret_in_a_file_name_is_replaced_in_its_copys_name(tmp_path):
+    """`redact DIR -o OUT` shares the copies' names too: a token in a file name becomes
+    `redacted-KIND` (two names that differed only in it do not overwrite each other), standard error
+    says so even for a copy whose text had nothing replaced; `--paths-only` keeps secrets, names too
+    (noted at stop 36: the copy kept the name)."""
+    token = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+    other = "ghp_Zz9dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+    d = tmp_path / "in"
+    (d / "sub").mkdir(parents=True)
+    plain = "INT. KITCHEN - DAY\n\nNothing secret.\n"
+    for name in (f"notes-{token}.spmd", f"sub/{other}.spmd", "sub/notes.spmd"):
+        (d / name).write_text(plain, encoding="utf-8")
+    r = cli("redact", str(d), "-o", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*") if p.is_file()) \
+        == ["notes-redacted-github-token.spmd", "sub/notes.spmd", "sub/redacted-github-token.spmd"]
+    assert token not in r.stderr and other not in r.stderr
+    assert r.stderr.splitlines()[0] == (f"fountain-audit: {tmp_path / 'out' / 'notes-redacted-github-token.spmd'}: 0 "
+                                        "secret(s), 0 workspace path(s), 0 home path(s) replaced (a secret in its file "
+                                        "name replaced too)")
+    (d / "sub" / f"notes-{token}.spmd").write_text(plain, encoding="utf-8")  # the same name once redacted
+    r = cli("redact", str(d), "-o", str(tmp_path / "out2"))
+    assert sorted(p.name for p in (tmp_path / "out2" / "sub").iterdir()) == [
+        "notes-redacted-github-token.spmd", "notes.spmd", "redacted-github-token.spmd"]
+    (d / "sub" / "notes-redacted-github-token.spmd").write_text(plain.replace("KITCHEN", "HALL"), encoding="utf-8")
+    r = cli("redact", str(d), "-o", str(tmp_path / "out3"))
+    assert sorted(p.name for p in (tmp_path / "out3" / "sub").iterdir()) == [
+        "notes-redacted-github-token-2.spmd", "notes-redacted-github-token.spmd", "notes.spmd",
+        "redacted-github-token.spmd"]
+    # (the file that holds no secret keeps its name: the renamed copy is numbered)
+    assert (tmp_path / "out3" / "sub" / "notes-redacted-github-token-2.spmd").read_text(encoding="utf-8") == plain
+    assert "HALL" in (tmp_path / "out3" / "sub" / "notes-redacted-github-token.spmd").read_text(encoding="utf-8")
+    assert f"{tmp_path / 'out3' / 'sub' / 'notes-redacted-github-token-2.spmd'}: 0 secret(s)" in r.stderr
+    r = cli("redact", "--paths-only", str(d), "-o", str(tmp_path / "out4"))
+    assert (tmp_path / "out4" / f"notes-{token}.spmd").is_file()
+
+
 def test_several_files_without_in_place_say_how_to_keep_the_originals(tmp_path):
     a, b = tmp_path / "a.spmd", tmp_path / "b.spmd"
     for f in (a, b):

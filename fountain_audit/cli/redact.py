@@ -37,7 +37,8 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
     written for that file. Without -o or --in-place the copy of the one FILE goes to
     standard output. A DIRECTORY is searched for *.spmd and *.fountain files as lint searches
     it; with -o OUT, each copy is written to OUT/ under its path relative to the DIRECTORY (OUT
-    is a folder, created if missing). --in-place overwrites the originals: no unredacted file
+    is a folder, created if missing; a secret in a file's name is replaced in its copy's name,
+    as redacted-KIND). --in-place overwrites the originals: no unredacted file
     is kept.
 
     \b
@@ -67,6 +68,7 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
         raise click.UsageError("choose one of -o and --in-place")
     folders = [f for f in files if f != "-" and os.path.isdir(f)]
     targets: dict[str, str] = {}  # a file found under a folder -> its copy under -o (before anything is read)
+    renamed: set[str] = set()  # those of them whose copy is named otherwise (a secret in the name)
     if folders:
         if not (output_file or in_place):
             raise click.UsageError(f"{terminal_safe(folders[0])}: a directory: give -o FOLDER for the redacted copies "
@@ -75,7 +77,7 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
         if output_file and len(files) > 1:
             raise click.UsageError("-o with a directory takes that one directory: its copies go to -o FOLDER under "
                                    "their paths relative to it (redact each other path on its own)")
-        files, targets = _expand(files, output_file if output_file else None)
+        files, targets, renamed = _expand(files, output_file if output_file else None, secrets=not paths_only)
     elif output_file and os.path.isdir(output_file):
         raise click.UsageError(f"{terminal_safe(output_file)}: a directory: -o names the copy of the one FILE (the "
                                "copies of a directory's files go to -o FOLDER)")
@@ -170,10 +172,11 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
             written += 1
             changed += bool(c.secrets or c.workspace or c.home)
             totals = [totals[0] + c.secrets, totals[1] + c.workspace, totals[2] + c.home]
-            if many and not (c.secrets or c.workspace or c.home):
+            if many and not (c.secrets or c.workspace or c.home) and f not in renamed:
                 continue  # (a folder's unchanged copies: counted in the totals line only)
             click.echo(f"fountain-audit: {terminal_safe(target)}: {c.secrets} secret(s), {c.workspace} workspace path(s), "
-                       f"{c.home} home path(s) replaced", err=True)
+                       f"{c.home} home path(s) replaced" + (" (a secret in its file name replaced too)"
+                                                            if f in renamed else ""), err=True)
     if many and written:
         what = f"{written} file{'' if written == 1 else 's'} redacted in place" if in_place else \
             f"{written} redacted cop{'y' if written == 1 else 'ies'} written"
@@ -198,10 +201,13 @@ def _plain(text: str) -> bool:
 _IN_PLACE_WARNING = "--in-place instead overwrites each original with its redacted copy: no unredacted file is kept"
 
 
-def _expand(paths: tuple[str, ...], out: str | None) -> tuple[tuple[str, ...], dict[str, str]]:
+def _expand(paths: tuple[str, ...], out: str | None, *, secrets: bool = True
+            ) -> tuple[tuple[str, ...], dict[str, str], set[str]]:
     """The session files of ``paths`` (a directory searched as lint searches it:
     :func:`fountain_audit.commands.common.discover`) and, with ``out`` (the one directory's
-    copies folder), each file's copy: ``out`` joined with its path relative to the directory.
+    copies folder), each file's copy: ``out`` joined with its path relative to the directory
+    (:func:`copy_name`: a secret in it replaced, unless not ``secrets``: ``--paths-only``), and
+    the files whose copy is named otherwise.
     Raises a usage error (nothing read or written) for a path that cannot be searched, a
     directory holding no session file, an ``out`` that is a file, or one inside the directory
     (a second run would redact the copies again)."""
@@ -213,7 +219,7 @@ def _expand(paths: tuple[str, ...], out: str | None) -> tuple[tuple[str, ...], d
     if not found:
         raise click.UsageError(no_session_file(paths))
     if out is None:
-        return tuple(found), {}
+        return tuple(found), {}, set()
     if os.path.exists(out) and not os.path.isdir(out):
         raise click.UsageError(f"{terminal_safe(out)}: not a directory: with a directory to redact, -o names the "
                                "folder for the copies")
@@ -222,7 +228,38 @@ def _expand(paths: tuple[str, ...], out: str | None) -> tuple[tuple[str, ...], d
     if into == top or into.startswith(top.rstrip(os.sep) + os.sep):
         raise click.UsageError(f"{terminal_safe(out)}: inside {terminal_safe(paths[0])}: the copies would be "
                                "redacted again by the next run; choose a folder outside it")
-    return tuple(found), {f: os.path.join(out, os.path.relpath(f, paths[0])) for f in found}
+    names = {f: os.path.relpath(f, paths[0]) for f in found}
+    # a copy keeps its file's name when it can: the names that hold no secret first, then the others
+    # (two names that differed only in a secret, or one that already reads `redacted-…`, numbered)
+    taken = {os.path.normcase(rel) for rel in names.values()}
+    targets: dict[str, str] = {}
+    renamed: set[str] = set()
+    for f in found:
+        rel = copy_name(names[f]) if secrets else names[f]
+        if rel != names[f]:
+            renamed.add(f)
+            stem, ext = os.path.splitext(rel)
+            n, free = 1, rel
+            while os.path.normcase(free) in taken:
+                n += 1
+                free = f"{stem}-{n}{ext}"
+            taken.add(os.path.normcase(free))
+            rel = free
+        targets[f] = os.path.join(out, rel)
+    return tuple(found), targets, renamed
+
+
+def copy_name(relative: str) -> str:
+    """``relative`` (a copy's path under the copies folder) with each secret in it replaced by
+    ``redacted-KIND`` (``ghp_…`` in ``notes-ghp_….spmd`` becomes ``redacted-github-token``): a file
+    name is shared with the copy, and would give the secret away. A user name in the path is kept
+    (it is the folder's own layout, not a home path)."""
+    from fountain_audit.privacy.detect import find_secrets
+
+    found = find_secrets(relative)
+    for secret in reversed(found):
+        relative = relative[:secret.start] + f"redacted-{secret.kind}" + relative[secret.end:]
+    return relative
 
 
 def _error(message: str) -> None:
