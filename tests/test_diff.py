@@ -1264,3 +1264,29 @@ def test_a_multi_line_note_body_cannot_forge_a_diff_line(tmp_path):
             "+ tool added: g(x\\n+ tool added: FAKE) — ok",
             "1 turn changed (0 added, 0 removed, 0 moved, 1 modified), tool calls +1 -0 ~0, 0 new failures, "
             "0 replies changed"]
+
+
+def test_a_turn_written_after_the_end_changes_the_last_scene_not_removes_it(tmp_path):
+    """Content after `THE END.` joins the last scene (the end marker is no longer the file's end):
+    the diff pairs that scene with itself by its heading as written and reports its changed text
+    and the added turn; it said "scene removed" for a scene both files hold (noted at stop 35)."""
+    text = (ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8")
+    a, c = tmp_path / "a.spmd", tmp_path / "c.spmd"
+    a.write_text(text, encoding="utf-8")
+    c.write_text(text + "\nHARVEY\nOne more line after the end.\n", encoding="utf-8")
+    heading = "INT. HARVEY AND MARGOT TALKING 2026-08-03 14:30:05"
+    r = run(a, c)
+    assert r.exit_code == 1
+    assert r.output.splitlines()[2:] == [
+        f"@@ -scene 13 +scene 13 @@ {heading}",
+        f"~ scene changed (content outside turns): {heading}",
+        "    @@ -2,2 +2,2 @@",
+        "     ",
+        "    -[[pipeline stopped at step 2/3: confidence 0.55 below threshold 0.70]]",
+        "    +THE END.",
+        f"@@ +turn 8 @@ scene +13: {heading}",
+        "+ turn 8 added: One more line after the end.",
+        "+     HARVEY: One more line after the end.",
+        "1 turn changed (1 added, 0 removed, 0 moved, 0 modified), tool calls +0 -0 ~0, 0 new failures, "
+        "0 replies changed, 1 scene change"]
+    assert "scene removed" not in run(c, a).output

@@ -168,6 +168,12 @@ class Differ:
             if r > 0:
                 return 1.0 + r
         t = ratio(sa.text, sb.text)
+        if sa.raw_heading == sb.raw_heading and not (sa.turns and sb.turns):
+            # the same heading as written, its time included (a session's chat scenes differ only by
+            # it), one side's scene holding turns the other's lacks (a turn added to an empty scene,
+            # content after THE END. joining the last scene): the same scene, changed, not one scene
+            # removed and another added
+            return max(t, THRESHOLD)
         return t if t >= THRESHOLD else None
 
     def _reportable(self, side: Side, s: SceneUnit) -> bool:
@@ -241,6 +247,15 @@ class Differ:
             self.add("scene-changed", "scenes", f"scene changed ({what}): {sb.raw_heading}",
                      {"a_scene": sa.index, "b_scene": sb.index, "heading": sb.raw_heading}, pa, pb,
                      before=sa.heading, after=sb.heading, details=details)
+        if bool(sa.turns) != bool(sb.turns):
+            # one side's scene holds turns, the other's none (paired by their heading): what each holds
+            # outside its turns, description and the rest, compared as one text (the turns are
+            # reported as added or removed)
+            before = "\n\n".join(t for t in (sa.description, sa.content) if t)
+            after = "\n\n".join(t for t in (sb.description, sb.content) if t)
+            if before != after:
+                text_change("scene-content-changed", "scene changed (content outside turns)", before, after,
+                            _text_diff)
         if sa.turns and sb.turns and sa.content != sb.content:
             # What the scene holds outside its turns and description (a boneyard, a transition, an
             # action paragraph between the speeches): compared as the text of a scene without turns

@@ -152,7 +152,9 @@ class Side:
             tkeys = [turn_key(recs[t]) for t in turns]
             key = (sc.kind, heading, tuple(tkeys)) if turns else (sc.kind, heading, body)
             text = "\n".join(turn_text(recs[t]) for t in turns) if turns else body
-            content = scene_content(sc, options, redact) if turns else ""
+            # (a scene without turns: compared by its body, its content only when the other side's
+            # scene, under the same heading, holds turns: see Differ._scene_changes)
+            content = scene_content(sc, options, redact)
             units.append(SceneUnit(sc.index, sc.kind, heading, sc.heading.heading, turns, body, ws, key, text, tkeys,
                                    description, content))
         self._document, self._normalised, self._scenes, self._recall_scenes = document, normalised, units, recall_scenes
