@@ -53,7 +53,7 @@ from fountain_audit.model.session import (PROSE_TOOL_CALL_RE, Scene, Session, Sp
 #: 1.5: a scene's "timestamp_form" can be "rfc3339": a hand-off heading's RFC 3339 label
 #: (``INT. HAND-OFF - 2026-07-01T16:04:05Z``) is its "timestamp", as written (was a label with no time);
 #: a turn's "provenance" gained "unreadable_notes" (provenance format 1.2): present only when the turn
-#: holds a note lint reports as unreadable (N112, N110, F101), whatever its basis.
+#: holds a note lint reports as unreadable (N112, N113, N110, F101), whatever its basis.
 FORMAT_VERSION = "1.5"
 
 #: Output shapes: tool calls and other note records, turns, the Fountain AST.

@@ -753,3 +753,52 @@ def test_names_in_other_scripts_are_not_folded_into_ascii_ones():
     assert [(d.code, d.line, d.message) for d in lint_text(head + body.format("ſtar"), "s.spmd")] == [
         ("T101", 16, "HARVEY forwards to ſtar (line 14) but STAR replies")]
     assert lint_text(head + body.format("star"), "s.spmd") == []  # other ASCII capitals are the same name
+
+
+_DISGUISED_TAIL = ": the note is read as free text, not as an audit record, so dump, provenance and export miss it; " \
+    "did you mean '[[tool: …]]'?"
+
+
+@pytest.mark.parametrize("head, what", [
+    ("tool\u200b", "is written with U+200B ZERO WIDTH SPACE"),
+    ("t\u043eol", "is written with U+043E CYRILLIC SMALL LETTER O"),
+    ("t\u00f6ol", "is written with U+00F6 LATIN SMALL LETTER O WITH DIAERESIS"),
+    ("\uff54ool", "is written with U+FF54 FULLWIDTH LATIN SMALL LETTER T"),
+    ("tool\u00ad", "is written with U+00AD SOFT HYPHEN"),
+    ("t\u0301ool", "is written with U+0301 COMBINING ACUTE ACCENT"),
+    ("\u200dtool\u2060", "is written with U+200D ZERO WIDTH JOINER, U+2060 WORD JOINER"),
+])
+def test_a_note_kind_disguised_by_an_invisible_or_look_alike_character_is_n113(head, what):
+    """A tool call whose kind holds one character no reader takes for its own hid it from lint
+    ("All clear"), dump, provenance, export and report (adversarial trial, stop 37)."""
+    text = _ONE_TURN.replace("[[tool: read_file", f"[[{head}: read_file")
+    assert _found(text, "N112", "N113") == [("N113", 16, 3, f"note head 'tool:' {what}, which no reader takes for "
+                                                            f"'tool'" + _DISGUISED_TAIL)]
+
+
+def test_an_extra_bracket_before_a_note_kind_is_n113():
+    text = _ONE_TURN.replace("[[tool: read_file", "[[[tool: read_file")
+    assert _found(text, "N112", "N113") == [
+        ("N113", 16, 3, "note head '[tool:' has 1 '[' more than a note's opening '[['" + _DISGUISED_TAIL)]
+
+
+@pytest.mark.parametrize("note", [
+    "[[тест: a writer's note in Cyrillic]]",  # a word of another script, no kind
+    "[[t\u00f6ol: tips for the garden]]",  # a kind's look-alike, but no tool call after it
+    "[[ｎｏｔｅ: fullwidth, and no kind]]",
+    "[[tool: read_file({\"path\":\"b.go\"}) — ok]]",  # the kind itself: a record
+])
+def test_writers_notes_in_other_scripts_are_no_disguised_kind(note):
+    text = _ONE_TURN.replace("[[tool: read_file", note + "\n\n[[tool: read_file")
+    assert _found(text, "N112", "N113") == []
+
+
+def test_a_disguised_tool_call_makes_the_turns_basis_unreadable_note_not_none_recorded():
+    from fountain_audit import build_session, parse
+    from fountain_audit.audit.provenance import session_provenance
+
+    second = _ONE_TURN.split("INT. ", 1)[1].replace("09:00:10", "09:01:10").replace("THE END.\n", "")
+    text = _ONE_TURN.replace("[[tool: read_file", "[[tool\u200b: read_file").replace("THE END.\n", "INT. " + second
+                                                                                       + "THE END.\n")
+    replies = session_provenance(build_session(parse(text)), "s.spmd")["replies"]
+    assert [(r["reply"], r["basis"]) for r in replies] == [("t1.reply", "unreadable-note"), ("t2.reply", "recorded")]

@@ -77,6 +77,7 @@ VIOLATIONS = [
     ("N110-audit-note-inside-text.spmd", "N110", 22),        # [[tool:]] glued under the forwarding line
     ("N111-second-note-on-line.spmd", "N111", 30),           # [[write:]] ... ]] [[write:]] on one line
     ("N112-misspelt-note-kind.spmd", "N112", 25),            # [[tol: read_file(...) — ok]]
+    ("N113-disguised-note-kind.spmd", "N113", 25),           # [[tool<U+200B>: run_shell(...) — ok]]
     ("L101-legacy-prose-tool-call.spmd", "L101", 23),        # Harvey calls read_file: {...}
     ("L102-legacy-stats-note.spmd", "L102", 26),             # [[stats: ... tok/s]]
     ("R101-reply-reads-as-structure.spmd", "R101", 26),      # "## Autumn inspection" after a blank line

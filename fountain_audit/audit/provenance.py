@@ -26,7 +26,8 @@
   shows pre-v1.2 forms too);
 * ``unreadable-note``: as ``none-recorded`` below, but the turn (between its scene heading, or
   the previous reply in the scene, and its reply) holds a note that could not be read as one:
-  lint reports it (misspelt kind N112, note inside text N110, unclosed note F101). The file
+  lint reports it (misspelt kind N112, disguised kind N113, note inside text N110, unclosed
+  note F101). The file
   then cannot tell whether a tool was used; the reason names the line and the rule;
 * ``none-recorded``: otherwise: the session is v1.2+ (it has a v1.2 marker — a tool, RAG,
   rag-source, recall, chunk, synthesis or memory-tool note, an ``INT. CONTEXT RECALL`` scene,
@@ -65,9 +66,10 @@ FORMAT_VERSION = "1.2"
 BASES = ("recorded", "none-recorded", "unreadable-note", "unknown")
 
 #: The lint rules that report a note Harvey's readers (and ours) cannot read as an audit record:
-#: a misspelt kind (N112), a note glued into a dialogue or action block (N110), a note not closed
-#: (F101). Such a note in a turn is not "no tool was used": basis ``unreadable-note``.
-UNREADABLE_NOTE_RULES = ("F101", "N110", "N112")
+#: a misspelt kind (N112), a kind disguised by an invisible or look-alike character (N113), a note
+#: glued into a dialogue or action block (N110), a note not closed (F101). Such a note in a turn is
+#: not "no tool was used": basis ``unreadable-note``.
+UNREADABLE_NOTE_RULES = ("F101", "N110", "N112", "N113")
 
 _V12_NOTES = {"tool": "[[tool:]] note", "rag": "[[rag:]] note", "rag-source": "[[rag-source:]] note",
               "recall": "[[recall:]] note", "chunk": "[[chunk:]] note", "chunk-result": "[[chunk-result:]] note",

@@ -71,6 +71,7 @@ RULES = (
     ('audit_note_inside_text', 'N110', 'audit-note-inside-text', 'warning', '1.2', SESSION_LIKE),
     ('second_note_on_line', 'N111', 'second-note-on-line', 'error', '1.2', SESSION_LIKE),
     ('misspelt_note_kind', 'N112', 'misspelt-note-kind', 'warning', '1.2', SESSION_LIKE),
+    ('disguised_note_kind', 'N113', 'disguised-note-kind', 'error', '1.2', SESSION_LIKE),
     ('legacy_prose_tool_call', 'L101', 'legacy-prose-tool-call', 'info', '1.0', SESSION_LIKE),
     ('legacy_stats_note', 'L102', 'legacy-stats-note', 'info', '1.0', SESSION_LIKE),
     ('reply_reads_as_structure', 'R101', 'reply-reads-as-structure', 'warning', '1.0', SESSION_LIKE),

