@@ -184,6 +184,16 @@ def test_export_redact(session_file, target):
     assert r.returncode == 0, r.stderr
     assert leaks(r.stdout) == []
     assert "<redacted:github-token>" in r.stdout
+    # the file's digest (and the ids made from it) is the redacted copy's, not the original's: one of
+    # the original would confirm a guessed secret offline (adversarial trial, stop 37)
+    import hashlib
+    original = hashlib.sha256(session_file[0].read_bytes()).hexdigest()
+    copy = hashlib.sha256(cli("redact", str(session_file[0]), "-o", "-").stdout.encode()).hexdigest()
+    assert original in plain.stdout and original not in r.stdout
+    assert original[:16] not in r.stdout and copy in r.stdout
+    paths_only = cli("export", "--to", target, "--redact-paths", str(session_file[0])).stdout
+    copy = hashlib.sha256(cli("redact", "--paths-only", str(session_file[0]), "-o", "-").stdout.encode()).hexdigest()
+    assert original not in paths_only and original[:16] not in paths_only and copy in paths_only
 
 
 # --------------------------------------------------------------------------- fountain-audit redact

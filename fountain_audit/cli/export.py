@@ -177,6 +177,15 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         if redactor:
             redactor.learn(session, text)
     told.close()
+    if redactor:
+        # the file's digest, and the trace, path and conversation ids made from it, of its redacted text:
+        # a digest of the original would let anyone confirm a guessed secret or user name offline
+        # (adversarial trial); taken once every session is learnt (a secret one file names is
+        # replaced in all of them)
+        from fountain_audit.export.common import content_digest
+        from fountain_audit.privacy.redact import redact_text
+        for sx in sessions:
+            sx.digest = content_digest(redact_text(sx.text, redactor=redactor))
     if not sessions and errors:  # nothing could be read: no empty document, an -o file is left as it is
         sys.exit(2)
     if not sessions:  # every file found was skipped (plain screenplays, empty files): as no session file
