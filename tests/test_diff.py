@@ -1290,3 +1290,23 @@ def test_a_turn_written_after_the_end_changes_the_last_scene_not_removes_it(tmp_
         "1 turn changed (1 added, 0 removed, 0 moved, 0 modified), tool calls +0 -0 ~0, 0 new failures, "
         "0 replies changed, 1 scene change"]
     assert "scene removed" not in run(c, a).output
+
+
+@pytest.mark.parametrize("workspace, written, same", [
+    ("/srv/ivo/orchard", "/srv/ivo/ORCHARD/a.go", False),  # another directory on Linux
+    ("/srv/ivo/orchard", "/srv/ivo/orchard/a.go", True),
+    ("C:\\\\Users\\\\ivo\\\\orchard", "c:\\\\users\\\\ivo\\\\ORCHARD\\\\a.go", True),  # Windows ignores case
+])
+def test_a_workspace_path_in_other_capitals_is_another_path_but_on_windows(tmp_path, workspace, written, same):
+    """diff normalises the workspace as written: a tool's path in other capitals was replaced by
+    <workspace> too, so a changed path read as no difference (adversarial trial, stop 37)."""
+    text = (ROOT / "samples" / "clean-session.spmd").read_text(encoding="utf-8")
+    ws = re.search(r"Workspace: (\S+)\.\n", text).group(1)
+    a = text.replace(ws, workspace.replace("\\\\", "\\"))
+    tool = '[[tool: read_file({"path":"%s"}) — ok]]' % (workspace + "/a.go" if "/" in workspace else workspace + "\\\\a.go")
+    b_tool = '[[tool: read_file({"path":"%s"}) — ok]]' % written
+    first = re.search(r"\[\[tool: [^\n]*\]\]", a).group()
+    (tmp_path / "a.spmd").write_text(a.replace(first, tool, 1), encoding="utf-8")
+    (tmp_path / "b.spmd").write_text(a.replace(first, b_tool, 1), encoding="utf-8")
+    r = run(tmp_path / "a.spmd", tmp_path / "b.spmd")
+    assert (r.exit_code, "arguments changed" in r.output) == ((0, False) if same else (1, True)), r.output

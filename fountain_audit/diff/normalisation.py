@@ -25,9 +25,10 @@ HEADING_TS_RE = re.compile(r"(?:\s*—)?\s*\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d)
 
 
 def redactor(session: Session, options: Options) -> Redactor:
-    """The workspace redactor of a side: its ``Workspace:`` paths (in every spelling), none
+    """The workspace redactor of a side: its ``Workspace:`` paths (in every spelling but other
+    capitals, which name another path but on Windows: :func:`workspace_regex`), none
     when compared. Only the workspace: secrets and home paths are ``--redact``'s business."""
-    return Redactor(() if options.workspace else dm.workspaces(session), secrets=False, homes=False)
+    return Redactor(() if options.workspace else dm.workspaces(session), secrets=False, homes=False, exact_case=True)
 
 
 def _norm_scene_ref(ref: dict[str, Any] | None, options: Options) -> dict[str, Any] | None:

@@ -2183,19 +2183,25 @@ def uri_path(path: str) -> str:
                            for c in p)
 
 
-def workspace_regex(paths: Sequence[str]) -> re.Pattern[str] | None:
-    """One case-insensitive regex for all spellings of ``paths`` (longest first), or ``None``:
-    those of :func:`path_pattern`, and a path as a ``file:`` URI spells it (:func:`uri_path`: the
-    toolpath export's ``base.uri``) where that differs."""
+def workspace_regex(paths: Sequence[str], *, exact_case: bool = False) -> re.Pattern[str] | None:
+    """One regex for all spellings of ``paths`` (longest first), or ``None``: those of
+    :func:`path_pattern`, and a path as a ``file:`` URI spells it (:func:`uri_path`: the toolpath
+    export's ``base.uri``) where that differs. In any capitals (what redaction replaces: a path
+    is the workspace's on a file system that ignores case); ``exact_case``: only as written,
+    but for a Windows path (a drive or a backslash: its file systems ignore case), as ``diff``
+    normalises (``/srv/ORCHARD/a.go`` is another file than ``/srv/orchard/a.go`` on Linux)."""
     if not paths:
         return None
     alts = []
     for p in sorted(paths, key=len, reverse=True):
-        alts.append(path_pattern(p))
+        mine = [path_pattern(p)]
         encoded = uri_path(p)
         if encoded != p.replace("\\", "/"):
-            alts.append(re.escape(encoded) + r"(?![\w%-])")
-    return re.compile(f"(?:{'|'.join(alts)})", re.I)
+            mine.append(re.escape(encoded) + r"(?![\w%-])")
+        if exact_case and (re.match(r"[A-Za-z]:", p) or "\\" in p):
+            mine = [f"(?i:{a})" for a in mine]
+        alts += mine
+    return re.compile(f"(?:{'|'.join(alts)})", 0 if exact_case else re.I)
 
 
 def line_col(starts: Sequence[int], offset: int) -> tuple[int, int]:

@@ -131,11 +131,13 @@ class Redactor:
     JSON-ready values. Learn what is specific to a session with :meth:`learn` (its
     workspaces; from its raw text, the secrets and the user names of its home paths) before
     redacting values taken from it. ``homes=False`` limits paths to the workspace (the
-    normalisation of ``diff``)."""
+    normalisation of ``diff``, with ``exact_case``: a workspace path in other capitals is another
+    path, but for a Windows one)."""
 
     def __init__(self, workspaces: Iterable[str] = (), *, secrets: bool = True, paths: bool = True,
-                 homes: bool | None = None):
+                 homes: bool | None = None, exact_case: bool = False):
         self.secrets = secrets
+        self.exact_case = exact_case  # workspace paths only as written (see workspace_regex)
         self.paths = paths
         self.homes = paths if homes is None else homes
         self.workspaces: list[str] = []
@@ -161,7 +163,7 @@ class Redactor:
             return
         self.workspaces.extend(new)
         self._memo.clear()
-        self._ws_re = workspace_regex(self.workspaces)
+        self._ws_re = workspace_regex(self.workspaces, exact_case=self.exact_case)
         self._add_users(m.group("user") for p in new for m in HOME_RE.finditer(p))
 
     def learn(self, session: Any = None, text: str | None = None) -> "Redactor":
