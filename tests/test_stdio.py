@@ -75,6 +75,8 @@ WRITING_COMMANDS = [
     ("show", CLEAN, "t1"), ("provenance", CLEAN), ("export", "--to", "toolpath", CLEAN),
     ("export", "--to", "otlp-json", CLEAN), ("rules",), ("rule", "P102"), ("schema", "baseline"), ("--help",),
     ("lint", "--help"), ("--version",), ("report", CLEAN, "-o", "-"),
+    # (diff said "cannot write the report: OSError: …": adversarial trial, stop 37)
+    ("diff", CLEAN, str(VIOLATION)), ("diff", "--format", "json", CLEAN, CLEAN), ("diff", "--stat", CLEAN, CLEAN),
 ]
 
 

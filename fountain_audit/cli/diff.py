@@ -170,6 +170,9 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(status)
     except Exception as e:  # noqa: BLE001
+        from fountain_audit import stdio
+        if stdio.failed_stream(e) is not None:
+            raise  # (standard output itself: one line naming it, as every command says it)
         click.secho(f"fountain-audit: error: cannot write the report: {type(e).__name__}: {one_line(str(e))}", err=True,
                     fg="red")
         sys.exit(2)
