@@ -1310,3 +1310,12 @@ def test_a_workspace_path_in_other_capitals_is_another_path_but_on_windows(tmp_p
     (tmp_path / "b.spmd").write_text(a.replace(first, b_tool, 1), encoding="utf-8")
     r = run(tmp_path / "a.spmd", tmp_path / "b.spmd")
     assert (r.exit_code, "arguments changed" in r.output) == ((0, False) if same else (1, True)), r.output
+
+
+@pytest.mark.parametrize("value", ["", ",", " , "])
+def test_only_naming_no_category_is_a_usage_error_not_everything(value):
+    """`--only ''` (an empty CI variable) compared everything, silently (adversarial trial, stop 37)."""
+    clean = ROOT / "samples" / "clean-session.spmd"
+    r = run("--only", value, clean, clean)
+    assert r.exit_code == 2 and "Error: --only names no change category (choose from turns, user, replies, model, " \
+                                "tools, context, notes, scenes, other; leave --only out to compare everything)" in r.output

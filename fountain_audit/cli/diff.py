@@ -134,6 +134,9 @@ def diff(a, b, output_format, stat, only, compare_timestamps, compare_stats, com
     session or one with no chat turns, usage error).
     """
     categories = _split(only)
+    if only and not categories:  # (`--only ''`, `--only ,`: an empty CI variable would widen the comparison)
+        raise click.UsageError(f"--only names no change category (choose from {', '.join(diffing.CATEGORIES)}; "
+                               "leave --only out to compare everything)")
     bad = [c for c in categories if c not in diffing.CATEGORIES]
     if bad:
         from fountain_audit.suggest import did_you_mean
