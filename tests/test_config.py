@@ -790,3 +790,10 @@ def test_extend_select_of_a_selected_rule_reports_each_finding_once(tmp_path, mo
     (tmp_path / "a.spmd").write_text(BAD, encoding="utf-8")
     status, doc = lint_json(tmp_path, "--no-cache", *extra, "a.spmd")
     assert codes(doc) == [("a.spmd", "P102", 14, "error"), ("a.spmd", "S104", 20, "warning")]
+
+
+def test_a_list_of_unknown_rules_names_each_of_them():
+    """`disable=X1,Y1` named X1 only (adversarial trial, stop 37); the hint once, at the end."""
+    text = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable=X1,Y1 */\n\nALICE\nWhat")
+    assert lint_messages(text, "A102") == [(11, 1, "suppression comment ignored: unknown rule or rule prefix 'X1'; "
+                                                   "unknown rule or rule prefix 'Y1' (see 'fountain-audit rules')")]

@@ -134,16 +134,22 @@ def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tu
             known.append((name, frozenset(r.code for r in resolve_rules([name]))))
         except RuleSelectionError as e:
             unknown.append(str(e))
-    if not known:  # (the error for the whole list, as it has always read)
-        try:
-            resolve_rules(names)
-        except RuleSelectionError as e:
-            return None, str(e), (), None
+    if not known:  # each name said (only the first was: adversarial trial, stop 37)
+        return None, _joined(unknown), (), None
     parts = tuple(known)
     # a list naming known rules and unknown ones: the known apply (a mistyped code no longer voids
     # the others, as ruff's and ESLint's lists; new-user trial), the rest said
     return (frozenset().union(*(codes for _, codes in parts)), None, parts,
-            "; ".join(unknown) + " (the other rules of the list apply)" if unknown else None)
+            _joined(unknown) + " (the other rules of the list apply)" if unknown else None)
+
+
+def _joined(errors: list[str]) -> str:
+    """The errors of a list's unknown names, as one: ``; `` between them, the hint they end with
+    (``(see 'fountain-audit rules')``) once, at the end."""
+    hint = " (see 'fountain-audit rules')"
+    if all(e.endswith(hint) for e in errors):
+        return "; ".join(e.removesuffix(hint) for e in errors) + hint
+    return "; ".join(errors)
 
 
 def directives(document: Document, in_speech: dict[int, tuple[str, bool]] | None = None,
