@@ -574,8 +574,8 @@ def test_redact_of_a_directory_writes_each_copy_under_the_folder(tmp_path):
     # the copy of one file is not written over a folder
     r = cli("redact", str(d / "a.spmd"), "-o", str(tmp_path / "out"))
     assert (r.returncode, r.stderr.splitlines()[-1]) == (2, f"Error: {tmp_path / 'out'}: a directory: -o names the "
-                                                            "copy of the one FILE (the copies of a directory's files "
-                                                            "go to -o FOLDER)")
+                                                            "copy of the one FILE (the copies of a directory's files, "
+                                                            "or of several files, go to -o FOLDER)")
     (d / "sub" / "z.spmd").unlink()
     r = cli("redact", "--in-place", str(d))
     assert r.returncode == 0, r.stderr
@@ -623,15 +623,38 @@ def test_several_files_without_in_place_say_how_to_keep_the_originals(tmp_path):
     a, b = tmp_path / "a.spmd", tmp_path / "b.spmd"
     for f in (a, b):
         f.write_text(TEXT, encoding="utf-8")
-    for args in ([str(a), str(b)], [str(a), str(b), "-o", str(tmp_path / "out")]):
+    for args in ([str(a), str(b)], [str(a), str(b), "-o", str(tmp_path / "out")]):  # (a file name: no folder)
         r = cli("redact", *args)
         assert (r.returncode, r.stdout) == (2, "")
+        # (it said to "name their directory with -o FOLDER", what `-o out/` then did not do: adversarial trial)
         assert r.stderr.endswith(
             "\n\nError: several files: without --in-place, redact writes the copy of one FILE (to -o OUT or standard "
-            "output). To keep the originals, name their directory with -o FOLDER, or run it once per file: for f in "
-            "FILE...; do fountain-audit redact \"$f\" -o \"redacted/$f\"; done (--in-place instead overwrites each "
-            "original with its redacted copy: no unredacted file is kept)\n")
+            "output). To keep the originals, name a folder for the copies: -o FOLDER/ (each copy under its file's "
+            "name) (--in-place instead overwrites each original with its redacted copy: no unredacted file is kept)\n")
     assert a.read_text(encoding="utf-8") == TEXT and not (tmp_path / "out").exists()
+
+
+def test_several_files_into_a_folder_each_under_its_name(tmp_path):
+    """`redact a.spmd b.spmd -o FOLDER/` (or a folder that exists): a copy each, under its file's
+    name; two files of one name, or a folder holding the files, are refused (nothing written)."""
+    a, b = tmp_path / "a.spmd", tmp_path / "sub" / "b.spmd"
+    b.parent.mkdir()
+    for f in (a, b):
+        f.write_text(TEXT, encoding="utf-8")
+    r = cli("redact", str(a), str(b), "-o", str(tmp_path / "out") + "/")
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.spmd", "b.spmd"]
+    assert VALUES["github"] not in (tmp_path / "out" / "b.spmd").read_text(encoding="utf-8")
+    (tmp_path / "there").mkdir()
+    assert cli("redact", str(a), str(b), "-o", str(tmp_path / "there")).returncode == 0
+    assert sorted(p.name for p in (tmp_path / "there").iterdir()) == ["a.spmd", "b.spmd"]
+    (tmp_path / "sub" / "a.spmd").write_text(TEXT, encoding="utf-8")
+    r = cli("redact", str(a), str(tmp_path / "sub" / "a.spmd"), "-o", str(tmp_path / "two") + "/")
+    assert r.returncode == 2 and f"two files named a.spmd: one copy in {tmp_path / 'two'}/ would replace the other" \
+        in r.stderr and not (tmp_path / "two").exists()
+    r = cli("redact", str(a), str(b), "-o", str(tmp_path))
+    assert r.returncode == 2 and f"{tmp_path}: holds {a}: its copy would replace it" in r.stderr
+    assert a.read_text(encoding="utf-8") == TEXT
 
 
 def test_redact_to_a_terminal_escapes_control_sequences(tmp_path):

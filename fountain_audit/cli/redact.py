@@ -38,13 +38,15 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
     standard output. A DIRECTORY is searched for *.spmd and *.fountain files as lint searches
     it; with -o OUT, each copy is written to OUT/ under its path relative to the DIRECTORY (OUT
     is a folder, created if missing; a secret in a file's name is replaced in its copy's name,
-    as redacted-KIND). --in-place overwrites the originals: no unredacted file
-    is kept.
+    as redacted-KIND). Several FILEs with -o FOLDER/ (a folder, or a name ending in /):
+    a copy each in FOLDER under its file's name. --in-place overwrites the originals: no
+    unredacted file is kept.
 
     \b
     Examples:
       fountain-audit redact session.spmd -o session.redacted.spmd
       fountain-audit redact sessions/ -o redacted/          # redacted/a.spmd, redacted/2026/b.spmd ...
+      fountain-audit redact a.spmd b.spmd -o redacted/      # redacted/a.spmd, redacted/b.spmd
       fountain-audit redact --in-place sessions/            # overwrites the originals
       cat s.spmd | fountain-audit redact - --stdin-filename s.spmd -o shared.spmd
 
@@ -78,14 +80,17 @@ def redact(files, output_file, in_place, paths_only, stdin_filename):
             raise click.UsageError("-o with a directory takes that one directory: its copies go to -o FOLDER under "
                                    "their paths relative to it (redact each other path on its own)")
         files, targets, renamed = _expand(files, output_file if output_file else None, secrets=not paths_only)
+    elif output_file and len(files) > 1 and "-" not in files and (os.path.isdir(output_file)
+                                                                  or output_file.endswith(("/", os.sep))):
+        # several files into a folder: each copy under its file's name (a secret in it replaced)
+        targets, renamed = _named_copies(files, output_file, secrets=not paths_only)
     elif output_file and os.path.isdir(output_file):
         raise click.UsageError(f"{terminal_safe(output_file)}: a directory: -o names the copy of the one FILE (the "
-                               "copies of a directory's files go to -o FOLDER)")
+                               "copies of a directory's files, or of several files, go to -o FOLDER)")
     elif not in_place and len(files) > 1:
         raise click.UsageError("several files: without --in-place, redact writes the copy of one FILE (to -o OUT or "
-                               "standard output). To keep the originals, name their directory with -o FOLDER, or run "
-                               "it once per file: for f in FILE...; do fountain-audit redact \"$f\" -o \"redacted/$f\"; "
-                               "done (" + _IN_PLACE_WARNING + ")")
+                               "standard output). To keep the originals, name a folder for the copies: -o FOLDER/ "
+                               "(each copy under its file's name) (" + _IN_PLACE_WARNING + ")")
     if output_file and not targets and files[0] != "-":  # -o over the input would replace the original: --in-place says that
         from fountain_audit.cli.outputs import is_same_file
         if is_same_file(output_file, files[0]):
@@ -228,15 +233,45 @@ def _expand(paths: tuple[str, ...], out: str | None, *, secrets: bool = True
     if into == top or into.startswith(top.rstrip(os.sep) + os.sep):
         raise click.UsageError(f"{terminal_safe(out)}: inside {terminal_safe(paths[0])}: the copies would be "
                                "redacted again by the next run; choose a folder outside it")
-    names = {f: os.path.relpath(f, paths[0]) for f in found}
-    # a copy keeps its file's name when it can: the names that hold no secret first, then the others
-    # (two names that differed only in a secret, or one that already reads `redacted-…`, numbered)
+    targets, renamed = _copies(out, {f: os.path.relpath(f, paths[0]) for f in found}, secrets)
+    return tuple(found), targets, renamed
+
+
+def _named_copies(files: tuple[str, ...], out: str, *, secrets: bool) -> tuple[dict[str, str], set[str]]:
+    """``redact FILE... -o FOLDER``: each file's copy in ``out`` under its file's name (see
+    :func:`_copies`). Raises a usage error for two files of the same name (one copy would
+    replace the other)."""
+    names: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for f in files:
+        base = os.path.basename(os.path.normpath(f))
+        key = os.path.normcase(base)
+        if key in seen and os.path.realpath(seen[key]) != os.path.realpath(f):
+            raise click.UsageError(f"{terminal_safe(seen[key])} and {terminal_safe(f)}: two files named "
+                                   f"{terminal_safe(base)}: one copy in {terminal_safe(out)} would replace the other "
+                                   "(redact them one at a time, each with its own -o)")
+        seen[key] = f
+        names[f] = base
+    targets, renamed = _copies(out, names, secrets)
+    for f, target in targets.items():
+        if os.path.exists(target) and os.path.samefile(target, f):
+            raise click.UsageError(f"{terminal_safe(out)}: holds {terminal_safe(f)}: its copy would replace it (name "
+                                   "another folder, or use --in-place to replace the originals)")
+    return targets, renamed
+
+
+def _copies(out: str, names: dict[str, str], secrets: bool) -> tuple[dict[str, str], set[str]]:
+    """Each file's copy in ``out`` under its name in ``names`` (a path relative to ``out``), a
+    secret in the name replaced (:func:`copy_name`, unless not ``secrets``), and the files whose
+    copy is named otherwise. A copy keeps its file's name when it can: the names that hold no
+    secret are taken first, then the others (two that differed only in a secret, or one that
+    already reads ``redacted-…``) numbered ``-2``, ``-3`` …"""
     taken = {os.path.normcase(rel) for rel in names.values()}
     targets: dict[str, str] = {}
     renamed: set[str] = set()
-    for f in found:
-        rel = copy_name(names[f]) if secrets else names[f]
-        if rel != names[f]:
+    for f, was in names.items():
+        rel = copy_name(was) if secrets else was
+        if rel != was:
             renamed.add(f)
             stem, ext = os.path.splitext(rel)
             n, free = 1, rel
@@ -246,7 +281,7 @@ def _expand(paths: tuple[str, ...], out: str | None, *, secrets: bool = True
             taken.add(os.path.normcase(free))
             rel = free
         targets[f] = os.path.join(out, rel)
-    return tuple(found), targets, renamed
+    return targets, renamed
 
 
 def copy_name(relative: str) -> str:
