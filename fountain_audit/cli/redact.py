@@ -21,8 +21,9 @@ from fountain_audit.untrusted import terminal_safe, one_line
 @click.command("redact", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, metavar="PATH...")
 @click.option("-o", "--output", "output_file", type=click.Path(), metavar="OUT",
-              help="Write the redacted copy of the one FILE to OUT, or those of a DIRECTORY's files under the "
-                   "folder OUT (atomically; '-': standard output).")
+              help="Write the redacted copy of the one FILE to OUT, or those of a DIRECTORY's files (or of "
+                   "several FILEs: OUT a folder, or ending in /) under the folder OUT (atomically; '-': "
+                   "standard output).")
 @click.option("--in-place", is_flag=True, help="Replace each FILE by its redacted copy (atomically; a file that "
                                                 "changed since it was read, or that has other hard links, is "
                                                 "left alone).")
