@@ -797,3 +797,12 @@ def test_a_list_of_unknown_rules_names_each_of_them():
     text = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable=X1,Y1 */\n\nALICE\nWhat")
     assert lint_messages(text, "A102") == [(11, 1, "suppression comment ignored: unknown rule or rule prefix 'X1'; "
                                                    "unknown rule or rule prefix 'Y1' (see 'fountain-audit rules')")]
+
+
+def test_a_directive_whose_verb_is_right_names_what_follows_it():
+    """`disable=P102 /* nested */ */` was told "'disable' is no fountain-audit directive"
+    (adversarial trial, stop 37): the verb is one; what follows it is the fault."""
+    text = BAD.replace("ALICE\nWhat", "/* fountain-audit: disable P102 */\n\nALICE\nWhat")
+    assert lint_messages(text, "A102") == [(11, 1, "suppression comment ignored: 'disable' is followed by ' P102', "
+                                                   "which is no list of rules ('=' then rule codes or names, separated "
+                                                   "by commas; disable=, enable=, disable-next=, disable-file)")]

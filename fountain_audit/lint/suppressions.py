@@ -55,6 +55,12 @@ def _not_a_directive(raw: str) -> str:
     word = m.group(1) if m else ""
     if not word:
         return f"not a fountain-audit directive ({_VERBS_HELP})"
+    if word in _VERBS:  # the verb is right: what follows it is not (`disable=P102 /* nested`: adversarial trial)
+        rest = raw[m.end():].rstrip()
+        rest = rest[:-2].rstrip() if rest.endswith("*/") else rest
+        shown = rest if len(rest) <= 40 else rest[:37] + "..."
+        return (f"{word!r} is followed by {shown!r}, which is no list of rules ('=' then rule codes or names, "
+                f"separated by commas; {_VERBS_HELP})")
     guess = closest(word, _VERBS)
     hint = f"; did you mean {guess!r}?" if guess and guess != word else ""
     return f"{word!r} is no fountain-audit directive{hint} ({_VERBS_HELP})"
