@@ -783,3 +783,17 @@ def test_a_baseline_entry_with_a_former_fingerprint_matches_and_is_rewritten(tmp
         sorted((fingerprint.digest("V101", "s.spmd", x, 0), "2026-01-02") for x in shown)
     r = lint("--isolated", "--no-cache", "--baseline", "b.json", "s.spmd")
     assert (r.exit_code, r.output) == (0, "All clear: no problems in 1 file checked; 2 baselined.\n")
+
+
+def test_updating_a_baseline_from_standard_input_needs_its_name(project):
+    """`--update-baseline -` recorded an entry for the path '-', which names no file (a later run
+    of another file on standard input called it stale; adversarial trial, stop 37)."""
+    text = (project / "sessions" / "a.spmd").read_text(encoding="utf-8")
+    r = CliRunner().invoke(main, ["lint", "--baseline", "bl.json", "--update-baseline", "-"], input=text)
+    assert r.exit_code == 2 and not (project / "bl.json").exists()
+    assert r.output.splitlines()[-1] == ("Error: --update-baseline with standard input ('-') needs --stdin-filename "
+                                         "PATH: the baseline keys each entry by its file's path")
+    r = CliRunner().invoke(main, ["lint", "--baseline", "bl.json", "--update-baseline", "--stdin-filename",
+                                  "sessions/a.spmd", "-"], input=text, env={"SOURCE_DATE_EPOCH": EPOCH})
+    assert r.exit_code == 0, r.output
+    assert [e["path"] for e in json.loads((project / "bl.json").read_text())["entries"]] == ["sessions/a.spmd"] * 2

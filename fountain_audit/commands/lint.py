@@ -103,6 +103,9 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
               f"untrusted ({passed_over[1]}); give --baseline FILE to update it anyway, or make it yours")
     if update_baseline and not baseline_file:
         raise UsageError("--update-baseline needs --baseline FILE (or baseline = \"...\" in the configuration)")
+    if update_baseline and "-" in paths and not stdin_filename:  # (an entry for '-' names no file: adversarial trial)
+        raise UsageError("--update-baseline with standard input ('-') needs --stdin-filename PATH: the baseline keys "
+                         "each entry by its file's path")
     ledger = None
     if baseline_file:  # checked before linting; an update reads it again under its lock
         from fountain_audit.lint import baseline as bl
