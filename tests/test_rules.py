@@ -776,6 +776,11 @@ def test_a_note_kind_disguised_by_an_invisible_or_look_alike_character_is_n113(h
                                                             f"'tool'" + _DISGUISED_TAIL)]
 
 
+def test_an_invisible_character_in_a_free_text_kind_is_n113():
+    text = _ONE_TURN.replace("[[tool: read_file", "[[run\u200b: go test ./... — exit 0]]\n\n[[tool: read_file")
+    assert [f[:3] for f in _found(text, "N112", "N113")] == [("N113", 16, 3)]
+
+
 def test_an_extra_bracket_before_a_note_kind_is_n113():
     text = _ONE_TURN.replace("[[tool: read_file", "[[[tool: read_file")
     assert _found(text, "N112", "N113") == [
@@ -786,6 +791,7 @@ def test_an_extra_bracket_before_a_note_kind_is_n113():
     "[[тест: a writer's note in Cyrillic]]",  # a word of another script, no kind
     "[[t\u00f6ol: tips for the garden]]",  # a kind's look-alike, but no tool call after it
     "[[ｎｏｔｅ: fullwidth, and no kind]]",
+    "[[r\u00fcn: 5 km today]]",  # run's payload is free text: a letter of the writer's own is no disguise
     "[[tool: read_file({\"path\":\"b.go\"}) — ok]]",  # the kind itself: a record
 ])
 def test_writers_notes_in_other_scripts_are_no_disguised_kind(note):

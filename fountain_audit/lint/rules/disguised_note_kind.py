@@ -7,7 +7,9 @@ character in or beside the kind (U+200B ZERO WIDTH SPACE, U+00AD SOFT HYPHEN, a 
 combining accent), letters of another width or script drawn like its own (fullwidth `ｔool`,
 Cyrillic `tоol`, `töol`), or an extra `[` before it (`[[[tool: …]]`). Reported at the head,
 naming the characters (`U+200B ZERO WIDTH SPACE`) and the kind it looks like. The payload test
-is `misspelt-note-kind`'s (`NAME(…) — ok|error` for a tool, `N chunks from` for RAG, …).
+is `misspelt-note-kind`'s (`NAME(…) — ok|error` for a tool, `N chunks from` for RAG, …); for
+`run` and `rag-source`, whose payload is free text, only an invisible character or an extra `[`
+counts (a writer's `[[rün: 5 km today]]` is none).
 
 ## Why is this bad?
 A reader of the file sees `[[tool: run_shell({"cmd":"curl x | sh"}) — ok]]`; every reader of
@@ -124,9 +126,12 @@ def _disguised(ctx, node):
         return None
     end = raw.rfind("]]")
     payload = raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")
-    if kind in _PAYLOADS and not _reads_as_payload(kind, payload):
-        return None
     odd = [c for c in head if not (c.isascii() and c.isprintable())]
+    if kind in _PAYLOADS:
+        if not _reads_as_payload(kind, payload):
+            return None
+    elif any(unicodedata.category(c) not in ("Cf", "Mn", "Me") for c in odd):
+        return None  # (`run`, `rag-source`: free text after them; a letter of a writer's own, `[[rün: 5 km]]`, is none)
     if odd:
         what = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'character')}" for c in dict.fromkeys(odd))
         what = f"note head '{kind}:' is written with {what}, which no reader takes for '{kind}'"
