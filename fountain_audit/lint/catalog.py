@@ -2,7 +2,7 @@
 importing the rule modules.
 
 Selecting rules (``--select``, the configuration), keying the result cache and reporting
-cached results need only these; importing the 50 rule modules would import the parser and
+cached results need only these; importing the rule modules (55) would import the parser and
 the session model (Lark) too. :func:`fountain_audit.lint.rules.all_rules` builds its rules
 from :data:`RULES` and imports a rule's module (its docstring, ``check`` and visitors) when
 they are first used. The rule modules stay the source: ``tests/test_catalog.py`` checks that
