@@ -806,3 +806,15 @@ def test_a_directive_whose_verb_is_right_names_what_follows_it():
     assert lint_messages(text, "A102") == [(11, 1, "suppression comment ignored: 'disable' is followed by ' P102', "
                                                    "which is no list of rules ('=' then rule codes or names, separated "
                                                    "by commas; disable=, enable=, disable-next=, disable-file)")]
+
+
+@pytest.mark.parametrize("prefix", ["FOUNTAIN-AUDIT:", "Fountain-Audit:", "fountain_audit:", "fountain-audit :"])
+def test_a_directive_in_other_capitals_is_said_not_ignored(prefix):
+    """`/* FOUNTAIN-AUDIT: disable=P102 */` was ignored with no A102 (adversarial trial, stop 37);
+    inside a speech (session text) nothing is said."""
+    text = BAD.replace("ALICE\nWhat", f"/* {prefix} disable=P102 */\n\nALICE\nWhat")
+    assert lint_messages(text, "A102") == [(11, 1, f"suppression comment ignored: {prefix!r} is not read: a "
+                                                   "directive starts 'fountain-audit:', in lower case with a hyphen")]
+    assert "P102" in {d.code for d in lint_text(text)}
+    text = BAD.replace("[[tool:", f"/* {prefix} disable=P102 */\n\n[[tool:")
+    assert lint_messages(text, "A102") == []

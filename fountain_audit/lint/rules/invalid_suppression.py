@@ -13,7 +13,9 @@ above, whose text it may be), or a `disable-file` after the first scene heading 
 have written it, and `THE END.` before it). An `enable` applies anywhere.
 A comment on the line right after a cue is the first line of that cue's dialogue, the speech's
 text. Outside a speech, it also reports a comment with text before it on its line (`Some action /*
-fountain-audit: disable */`): it is part of that element's text, not a directive.
+fountain-audit: disable */`): it is part of that element's text, not a directive; and one that
+starts like a directive in other capitals or with another separator (`/* FOUNTAIN-AUDIT: …`,
+`/* fountain_audit: …`), which is read as no directive.
 
 ## Why is this bad?
 A suppression that is silently ignored lets the diagnostic it was meant to silence
@@ -57,8 +59,9 @@ SCOPE = ALL_KINDS
 
 
 def check(ctx):
-    if "fountain-audit:" not in ctx.text:
-        return  # no suppression comment at all
+    from fountain_audit.lint.suppressions import near_directive_in
+    if "fountain-audit:" not in ctx.text and not near_directive_in(ctx.text):
+        return  # no suppression comment at all (nor one in other capitals)
     from fountain_audit.lint.suppressions import directives, mid_line
     session = ctx.session
     found = directives(ctx.document, session.speech_boneyards(), session.scenes_span())
