@@ -99,7 +99,7 @@ def check_scene(ctx, scene):
 #: Letters of other scripts drawn like the Latin letters of note kinds (Cyrillic, Greek), read as
 #: those: ``[[tоol: …]]`` with a Cyrillic ``о`` looks like a tool call and is none.
 _LOOK_ALIKES = str.maketrans("аеорсухіѕјһԁԛԝӏαοριτυνκεАВЕКМНОРСТХІЅЈΑΒΕΗΙΚΜΝΟΡΤΥΧ",
-                             "aeopcyxisjhdqwlaopitunkeABEKMHOPCTXISJABEHIKMNOPTYX")
+                             "aeopcyxisjhdqwlaopituvkeABEKMHOPCTXISJABEHIKMNOPTYX")
 #: The head of a note up to its colon, for :func:`_disguised` (bounded: a kind is short).
 _ANY_HEAD = re.compile(r"[^:\n\]]{1,40}:")
 
