@@ -660,6 +660,13 @@ def _ast_node(file: str, index: int, node: Node, parent: int | None = None) -> A
                          ident)
 
 
+def ast_node_record(document: Document, file: str, index: int) -> AstNodeRecord | None:
+    """The record of ``document``'s top-level node ``index`` (0-based), as :func:`ast_records`
+    gives it, or ``None`` when there is none (one node's, without building the others)."""
+    kids = document.children
+    return _ast_node(file, index, kids[index]) if 0 <= index < len(kids) else None
+
+
 def ast_records(document: Document, file: str) -> Iterator[AstDocumentRecord | AstNodeRecord]:
     """A ``document`` record, then each top-level node of ``document`` in order."""
     kids = document.children
