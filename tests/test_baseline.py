@@ -335,6 +335,11 @@ def test_baseline_from_the_configuration(project):
     ("1" * 5000, "not a valid baseline: a number too long to read"),  # int() refuses 4,300+ digits
     ('{"version": 1, "tool": "fountain-audit", "entries": [' + "9" * 5000 + "]}",
      "not a valid baseline: a number too long to read"),
+    # (adversarial trial, stop 37: 1e400 said "upgrade fountain-audit"; a date the pattern takes was kept)
+    ('{"version": 1e400, "tool": "fountain-audit", "entries": []}',
+     "not a valid baseline: version Infinity is no layout version (this fountain-audit reads version 1)"),
+    ('{"version": 1, "tool": "fountain-audit", "entries": [' + entry("P102", TOOL).replace(DAY, "2026-13-45") + "]}",
+     'entries[0]: added "2026-13-45" is no date (YYYY-MM-DD)'),
 ])
 def test_an_unusable_baseline_exits_2_naming_the_file(project, content, problem):
     Path("bad.json").write_bytes(content if isinstance(content, bytes) else content.encode())

@@ -165,7 +165,11 @@ def parse(path: str, data: bytes, max_entries: int = DEFAULT_MAX_ENTRIES) -> dic
     except RecursionError:
         raise BaselineError(f"{path}: not a valid baseline: JSON nested too deeply") from None
     if isinstance(doc, dict) and "version" in doc and doc["version"] != VERSION:
-        raise BaselineError(f"{path}: unknown baseline version {json.dumps(doc['version'])[:40]} "
+        version = doc["version"]
+        if type(version) is not int or version < 1:  # (1e400 read as Infinity: no later fountain-audit writes it)
+            raise BaselineError(f"{path}: not a valid baseline: version {json.dumps(version)[:40]} is no layout "
+                                f"version (this fountain-audit reads version {VERSION})")
+        raise BaselineError(f"{path}: unknown baseline version {json.dumps(version)[:40]} "
                             f"(this fountain-audit reads version {VERSION}); upgrade fountain-audit")
     try:
         _validator()(doc)
@@ -186,10 +190,22 @@ def parse(path: str, data: bytes, max_entries: int = DEFAULT_MAX_ENTRIES) -> dic
         if len(excerpt) > 81:  # an excerpt is a hint: at most 80 code points and an ellipsis
             excerpt = excerpt[:80] + "…"
         entry = Entry(raw["fingerprint"], raw["code"], file, excerpt, raw["added"])
+        if not _a_date(entry.added):  # (the schema's pattern takes 2026-13-45: adversarial trial)
+            raise BaselineError(f"{path}: entries[{i}]: added {json.dumps(entry.added)[:40]} is no date (YYYY-MM-DD)")
         if entry.fingerprint in entries:
             raise BaselineError(f"{path}: entries[{i}]: fingerprint {entry.fingerprint} is listed twice")
         entries[entry.fingerprint] = entry
     return entries
+
+
+def _a_date(text: str) -> bool:
+    """Whether ``text`` (``YYYY-MM-DD``, as the schema's pattern checks) is a date of the calendar."""
+    import datetime
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _well_formed(value: str) -> str:
