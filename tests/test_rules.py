@@ -767,6 +767,10 @@ _DISGUISED_TAIL = ": the note is read as free text, not as an audit record, so d
     ("tool\u00ad", "is written with U+00AD SOFT HYPHEN"),
     ("t\u0301ool", "is written with U+0301 COMBINING ACUTE ACCENT"),
     ("\u200dtool\u2060", "is written with U+200D ZERO WIDTH JOINER, U+2060 WORD JOINER"),
+    # blanks NFKD makes a space: dropped before it (review: they hid the call)
+    ("tool\u00a0", "is written with U+00A0 NO-BREAK SPACE"),
+    ("tool\u3000", "is written with U+3000 IDEOGRAPHIC SPACE"),
+    ("to\x7fol", "is written with U+007F a control character"),
 ])
 def test_a_note_kind_disguised_by_an_invisible_or_look_alike_character_is_n113(head, what):
     """A tool call whose kind holds one character no reader takes for its own hid it from lint

@@ -100,6 +100,9 @@ def check_scene(ctx, scene):
 #: those: ``[[tоol: …]]`` with a Cyrillic ``о`` looks like a tool call and is none.
 _LOOK_ALIKES = str.maketrans("аеорсухіѕјһԁԛԝӏαοριτυνκεАВЕКМНОРСТХІЅЈΑΒΕΗΙΚΜΝΟΡΤΥΧ",
                              "aeopcyxisjhdqwlaopituvkeABEKMHOPCTXISJABEHIKMNOPTYX")
+#: The categories of characters that show nothing in a head: format characters (U+200B…), blanks
+#: other than a space or a tab (U+00A0, U+3000…), line and paragraph separators, controls.
+_UNSEEN = frozenset({"Cf", "Zs", "Zl", "Zp", "Cc"})
 #: The head of a note up to its colon, for :func:`_disguised` (bounded: a kind is short).
 _ANY_HEAD = re.compile(r"[^:\n\]]{1,40}:")
 
@@ -118,11 +121,14 @@ def _disguised(ctx, node):
     if m is None:
         return None
     head = m.group()[:-1]
-    plain = "".join(c for c in unicodedata.normalize("NFKD", head)
-                    if unicodedata.category(c) not in ("Cf", "Mn", "Me", "Zs") or c in " \t").translate(_LOOK_ALIKES)
+    # what shows nothing (format characters, other blanks: a no-break or ideographic space, which
+    # NFKD would make a blank, line separators, control characters) dropped first, then accents
+    seen = "".join(c for c in head if c in " \t" or unicodedata.category(c) not in _UNSEEN)
+    plain = "".join(c for c in unicodedata.normalize("NFKD", seen)
+                    if unicodedata.category(c) not in ("Mn", "Me")).translate(_LOOK_ALIKES)
     plain = plain.lstrip("[ \t")
     kind = _kinds().get(_fold(plain)) if plain.isascii() else None
-    if kind is None or plain.strip() == head.strip():
+    if kind is None or plain.strip(" \t") == head.strip(" \t"):
         return None
     end = raw.rfind("]]")
     payload = raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")
@@ -131,10 +137,17 @@ def _disguised(ctx, node):
         if not _reads_as_payload(kind, payload):
             return None
     elif any(unicodedata.category(c) not in ("Cf", "Mn", "Me") for c in odd):
-        return None  # (`run`, `rag-source`: free text after them; a letter of a writer's own, `[[rün: 5 km]]`, is none)
+        return None  # (run, rag-source: free text after them; a writer's own letter, `[[rün: 5 km]]`, is none)
     if odd:
-        what = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'character')}" for c in dict.fromkeys(odd))
+        what = ", ".join(f"U+{ord(c):04X} {_name(c)}" for c in dict.fromkeys(odd))
         what = f"note head '{kind}:' is written with {what}, which no reader takes for '{kind}'"
     else:
         what = f"note head '{head.strip()}:' has {head.count('[')} '[' more than a note's opening '[['"
     return _finding(node, raw, start, head, what, kind)
+
+
+def _name(c: str) -> str:
+    """The Unicode name of ``c`` for a message (``ZERO WIDTH SPACE``; a control character has none)."""
+    if unicodedata.category(c) == "Cc":
+        return "a control character"
+    return unicodedata.name(c, "an unnamed character")
