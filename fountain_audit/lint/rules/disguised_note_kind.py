@@ -4,7 +4,7 @@
 Reports a note whose head reads as a note kind Harvey writes, followed by `: ` and that kind's
 payload, but is not that kind's head because of what cannot be seen or told apart: an invisible
 character in or beside the kind (U+200B ZERO WIDTH SPACE, U+00AD SOFT HYPHEN, a joiner, a
-combining accent), letters of another width or script drawn like its own (fullwidth `ｔool`,
+combining accent, a no-break or ideographic space before its colon, a control character), letters of another width or script drawn like its own (fullwidth `ｔool`,
 Cyrillic `tоol`, `töol`), or an extra `[` before it (`[[[tool: …]]`). Reported at the head,
 naming the characters (`U+200B ZERO WIDTH SPACE`) and the kind it looks like. The payload test
 is `misspelt-note-kind`'s (`NAME(…) — ok|error` for a tool, `N chunks from` for RAG, …); for
