@@ -68,8 +68,9 @@ import unicodedata
 
 from fountain_audit.lint.diagnostics import Severity
 from fountain_audit.lint.rules import SESSION_LIKE
-from fountain_audit.lint.rules.misspelt_note_kind import _PAYLOADS, _finding, _fold, _kinds, _reads_as_payload
-from fountain_audit.parse.fountain import Note
+# (misspelt-note-kind's reading of a head and its payload, shared rather than written again)
+from fountain_audit.lint.rules.misspelt_note_kind import (_PAYLOADS, _finding, _fold, _kinds, _reads_as_payload,
+                                                          in_speeches)
 
 CODE = "N113"
 NAME = "disguised-note-kind"
@@ -84,16 +85,8 @@ def check_note(ctx, placed):
 
 
 def check_scene(ctx, scene):
-    # the notes of its speeches' text, as misspelt-note-kind reads them: a note that is no audit
-    # record does not end the speech before it
-    out = None
-    for speech in scene.speeches:
-        for node in speech.continuation:
-            if isinstance(node, Note) and (found := _disguised(ctx, node)):
-                if out is None:
-                    out = []
-                out.extend(found)
-    return out
+    # the notes of its speeches' text, as misspelt-note-kind reads them
+    return in_speeches(ctx, scene, _disguised)
 
 
 #: Letters of other scripts drawn like the Latin letters of note kinds (Cyrillic, Greek), read as
@@ -101,7 +94,9 @@ def check_scene(ctx, scene):
 _LOOK_ALIKES = str.maketrans("аеорсухіѕјһԁԛԝӏαοριτυνκεАВЕКМНОРСТХІЅЈΑΒΕΗΙΚΜΝΟΡΤΥΧ",
                              "aeopcyxisjhdqwlaopituvkeABEKMHOPCTXISJABEHIKMNOPTYX")
 #: The categories of characters that show nothing in a head: format characters (U+200B…), blanks
-#: other than a space or a tab (U+00A0, U+3000…), line and paragraph separators, controls.
+#: other than a space or a tab (U+00A0, U+3000…), line and paragraph separators, controls. (By
+#: category, not :data:`fountain_audit.untrusted.INVISIBLE_CHARS`, which keeps the joiners scripts
+#: need and has no blanks: in a note kind, any of these is a disguise.)
 _UNSEEN = frozenset({"Cf", "Zs", "Zl", "Zp", "Cc"})
 #: The head of a note up to its colon, for :func:`_disguised` (bounded: a kind is short).
 _ANY_HEAD = re.compile(r"[^:\n\]]{1,40}:")

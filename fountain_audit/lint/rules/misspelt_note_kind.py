@@ -200,10 +200,18 @@ def check_note(ctx, placed):
 
 def check_scene(ctx, scene):
     # the notes of its speeches' text (see the module's docstring): unknown notes all
+    return in_speeches(ctx, scene, _check)
+
+
+def in_speeches(ctx, scene, check):
+    """The findings ``check(ctx, note_node)`` gives for the notes of ``scene``'s speeches' text (a
+    list), or ``None`` when there are none (most scenes: no list made). A note that is no audit
+    record does not end the speech before it, so a misspelt or disguised one is read as that
+    speech's text; N112 and N113 read those notes this way."""
     out = None
     for speech in scene.speeches:
         for node in speech.continuation:
-            if isinstance(node, Note) and (found := _check(ctx, node)):
+            if isinstance(node, Note) and (found := check(ctx, node)):
                 if out is None:
                     out = []
                 out.extend(found)
