@@ -780,8 +780,10 @@ def test_a_note_kind_disguised_by_an_invisible_or_look_alike_character_is_n113(h
                                                             f"'tool'" + _DISGUISED_TAIL)]
 
 
-def test_an_invisible_character_in_a_free_text_kind_is_n113():
-    text = _ONE_TURN.replace("[[tool: read_file", "[[run\u200b: go test ./... — exit 0]]\n\n[[tool: read_file")
+@pytest.mark.parametrize("unseen", ["\u200b", "\u00a0", "\x7f"])
+def test_an_invisible_character_in_a_free_text_kind_is_n113(unseen):
+    # (a no-break space or a control character was taken for a writer's own letter: review, stop 37)
+    text = _ONE_TURN.replace("[[tool: read_file", f"[[run{unseen}: go test ./... — exit 0]]\n\n[[tool: read_file")
     assert [f[:3] for f in _found(text, "N112", "N113")] == [("N113", 16, 3)]
 
 

@@ -131,7 +131,7 @@ def _disguised(ctx, node):
     if kind in _PAYLOADS:
         if not _reads_as_payload(kind, payload):
             return None
-    elif any(unicodedata.category(c) not in ("Cf", "Mn", "Me") for c in odd):
+    elif any(unicodedata.category(c) not in _UNSEEN | {"Mn", "Me"} for c in odd):
         return None  # (run, rag-source: free text after them; a writer's own letter, `[[rün: 5 km]]`, is none)
     if odd:
         what = ", ".join(f"U+{ord(c):04X} {_name(c)}" for c in dict.fromkeys(odd))
