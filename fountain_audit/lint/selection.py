@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 from fountain_audit.records import record
 from fountain_audit.lint.rules import Rule, all_rules
 
+#: What an unknown rule's error ends with (a list of several names it once, at its end).
+RULES_HINT = " (see 'fountain-audit rules')"
+
 
 class RuleSelectionError(ValueError):
     """A rule code, prefix or name in a selection matches no rule."""
@@ -38,7 +41,7 @@ def resolve_rules(selectors: Iterable[str], rules: Sequence[Rule] | None = None)
         if not hits:
             guess = closest_rule(sel, rules)
             hint = f"; did you mean {guess.code} / {guess.name}?" if guess else ""
-            raise RuleSelectionError(f"unknown rule or rule prefix {raw!r}{hint} (see 'fountain-audit rules')")
+            raise RuleSelectionError(f"unknown rule or rule prefix {raw!r}{hint}{RULES_HINT}")
         for r in hits:
             if r not in seen:
                 seen.add(r)

@@ -28,7 +28,7 @@ from fountain_audit.records import record
 from fountain_audit.lazyre import lazy
 from fountain_audit.lint.diagnostics import Diagnostic
 from fountain_audit.parse.fountain import Blank, Boneyard, Document
-from fountain_audit.lint.selection import RuleSelectionError, resolve_rules
+from fountain_audit.lint.selection import RULES_HINT, RuleSelectionError, resolve_rules
 
 _DIRECTIVE_RE = lazy(
     r"/\*\s*fountain-audit:\s*(?P<verb>disable-file|disable-next|disable|enable)\b\s*(?:=\s*(?P<rules>[^*]*?))?\s*\*/",
@@ -161,9 +161,8 @@ def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tu
 def _joined(errors: list[str]) -> str:
     """The errors of a list's unknown names, as one: ``; `` between them, the hint they end with
     (``(see 'fountain-audit rules')``) once, at the end."""
-    hint = " (see 'fountain-audit rules')"
-    if all(e.endswith(hint) for e in errors):
-        return "; ".join(e.removesuffix(hint) for e in errors) + hint
+    if all(e.endswith(RULES_HINT) for e in errors):
+        return "; ".join(e.removesuffix(RULES_HINT) for e in errors) + RULES_HINT
     return "; ".join(errors)
 
 
