@@ -115,6 +115,23 @@ def test_home_path_spellings():
     assert [h.text for h in find_home_paths(text)] == ["\\/home\\/bob", "C:\\\\Users\\\\Carol", "/USERS/dave"]
 
 
+def test_home_path_written_again_on_other_lines():
+    """A path written on many lines (a session's scene descriptions) is matched once per line
+    text and context (issue 9): each line reads as it does alone, whatever came before it,
+    including the three code points before the separator that the pattern looks at."""
+    lines = ["Workspace: /home/bench/p.", "-I/home/bench/p", "Workspace: /home/bench/p.", "x/home/bench/p",
+             "a-I/home/bench/p", ".-I/home/bench/p", "a-I/home/bench/p", "Workspace: /home/bench/p.", "/home/bench",
+             "in /root/x", "in ~/root/x", "in /root/x"]
+    text = "\n".join(lines)
+    assert [(h.start, h.end, h.text) for h in find_home_paths(text)] == [
+        (11, 22, "/home/bench"), (28, 39, "/home/bench"), (53, 64, "/home/bench"),
+        (103, 114, "/home/bench"), (145, 156, "/home/bench"), (160, 171, "/home/bench"), (175, 180, "/root"),
+        (198, 203, "/root")]
+    starts = [sum(len(x) + 1 for x in lines[:k]) for k in range(len(lines))]
+    alone = [(s + h.start, s + h.end) for s, line in zip(starts, lines) for h in find_home_paths(line)]
+    assert alone == [(h.start, h.end) for h in find_home_paths(text)]
+
+
 @pytest.mark.parametrize("text", [
     "password: required",                       # prose, no credential
     "Set PASSWORD=${DB_PASSWORD} in the env",   # a reference

@@ -2033,8 +2033,12 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
 
 def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     """:func:`_home_paths_slow` of ``text`` (``low``: :func:`_folded` of it, of the same length),
-    read only where ``home``, ``users`` or ``root`` occurs after a separator."""
+    read only where ``home``, ``users`` or ``root`` occurs after a separator. A path written
+    again on a line of the same text (a session's scene description names its workspace in every
+    scene) is matched once: a match that starts at the separator depends only on the line from
+    :data:`_HOME_BEHIND` code points before it to the line's end (issue 9)."""
     out = []
+    seen: dict = {}  # text[j - _HOME_BEHIND:line end] -> the match there as (start, end, user, path) less j
     root = _word(low, "root")
     for word in ("home", "users", "root"):
         word = _word(low, word)
@@ -2049,38 +2053,68 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
                 # (read up to the line's end: no path holds a line end, and a window over the lines after
                 # it read them again for each: 65,000 lines of `C:\\Users\\`, 18 s of lint; adversarial trial)
                 stop = text.find("\n", i, i + 300)
-                if stop < 0:
-                    stop = i + 300
                 if j and (text[j - 1] in _ROOT_END or text[j - 1] == ":"):
                     # a root or a drive may lead the separator: the first match that covers the word
+                    if stop < 0:
+                        stop = i + 300
                     m = _covering(text, i, _HOME_LEAD, stop)
                     if m is None or m.start() and text[m.start() - 1] in _ROOT_END:  # (a longer root may lead it)
                         m = _covering(text, i, _HOME_LONG_LEAD, stop) or m
-                else:  # (most often: after a blank or a quote) no root: a match starts at the separator
-                    m = HOME_RE.match(text, j, stop)
-                    if m is None and j < i - 1:  # (or at its / when what is before its \ stops it there)
-                        m = HOME_RE.match(text, i - 1, stop)
-                if m is not None and m.end() == i + 300:  # a user name cut by the window: read it whole
-                    m = HOME_RE.search(text, m.start())
-                if m is not None and m.start() <= i:
-                    out.append((m.start(), i, m))
+                    found = _found(text, m, i)
+                elif stop >= 0 and j >= _HOME_BEHIND:  # (most often: after a blank or a quote) no root
+                    key = text[j - _HOME_BEHIND:stop]
+                    rel = seen.get(key, False)
+                    if rel is False:
+                        rel = seen[key] = _at_separator(text, i, j, stop, -j)
+                    found = None if rel is None else (rel[0] + j, rel[1] + j, rel[2], rel[3])
+                else:
+                    found = _at_separator(text, i, j, i + 300 if stop < 0 else stop, 0)
+                if found is not None:
+                    out.append((found[0], i, found))
             i = find(word, i + 1)
-    out.sort(key=lambda found: found[0])
+    out.sort(key=lambda x: x[0])
     paths = []
     end = 0  # as finditer reads them: none starting inside the one before (/users\/users/bob is one)
-    for start, i, m in out:
+    for start, i, found in out:
         if start < end <= i:  # (finditer reads on from the end: a match may start there, /home/C:\Users\bob)
             m = HOME_RE.search(text, end, i + 300)
             if m is not None and m.end() == i + 300:
                 m = HOME_RE.search(text, end)
             if m is None or m.start() > i:
                 continue
-        if m.start() >= end:
-            end = m.end()
-            user = m.group("user")  # (a group read by name costs more than the search: read once)
-            if user.lower() not in _NOT_USERS:
-                paths.append(_home_path(text, m.start(), end, user, m.group()))
+            found = (m.start(), m.end(), m.group("user"), m.group())
+        if found[0] >= end:
+            end = found[1]
+            if found[2].lower() not in _NOT_USERS:
+                paths.append(_home_path(text, found[0], end, found[2], found[3]))
     return paths
+
+
+#: How far :data:`HOME_RE` looks behind where its match starts, at most (its look-behinds: the
+#: character before a separator, ``~`` before ``/root``, and ``-x`` of an option before it with the
+#: character before that). A match memoised by :func:`_home_paths_fast` is keyed on these too.
+_HOME_BEHIND = 3
+
+
+def _at_separator(text: str, i: int, j: int, stop: int, shift: int) -> tuple | None:
+    """The match of :data:`HOME_RE` at the separator ``j`` of the word at ``i`` (or at its ``/``
+    when what is before its ``\\`` stops it there), read up to ``stop``, as :func:`_found` gives it,
+    its offsets plus ``shift``; ``None`` if there is none."""
+    m = HOME_RE.match(text, j, stop)
+    if m is None and j < i - 1:
+        m = HOME_RE.match(text, i - 1, stop)
+    found = _found(text, m, i)
+    return None if found is None else (found[0] + shift, found[1] + shift, found[2], found[3])
+
+
+def _found(text: str, m: re.Match[str] | None, i: int) -> tuple | None:
+    """``(start, end, user, path)`` of match ``m`` of :data:`HOME_RE` when it starts at or before
+    ``i`` (read whole when the 300-code-point window cut its user name), else ``None``."""
+    if m is not None and m.end() == i + 300:  # a user name cut by the window: read it whole
+        m = HOME_RE.search(text, m.start())
+    if m is None or m.start() > i:
+        return None
+    return (m.start(), m.end(), m.group("user"), m.group())
 
 
 def _name_follows(text: str, k: int) -> bool:
