@@ -1047,3 +1047,10 @@ def test_redact_names_standard_input_by_stdin_filename(tmp_path):
     assert r.exit_code == 0
     assert r.stderr.splitlines()[0] == ("fountain-audit: warning: --stdin-filename only applies when one of the files "
                                         "is '-' (standard input); it is not used")
+
+
+def test_redact_a_macos_disk_home_and_a_windows_xp_profile():
+    """``/Volumes/<disk>/Users/<user>`` and ``C:\\Documents and Settings\\<user>`` are home paths
+    (adversarial trial, stop 37): their prefixes are replaced as ``/home/<user>``'s are."""
+    text = 'See C:\\Documents and Settings\\alice\\x and "/Volumes/Macintosh HD/Users/Bob Jones/y".\n'
+    assert redact_text(text) == 'See <home>\\x and "<home>/y".\n'

@@ -126,6 +126,11 @@ def test_the_decoded_spelling_wins_where_it_reads_further(text, found):
     ("/System/Volumes/Data/Users/bob /usr/home/alice", [(0, 30, "bob"), (31, 46, "alice")]),
     ("\\\\wsl$\\Ubuntu\\home\\al \\\\wsl.localhost\\Ubuntu-22.04\\home\\bo", [(0, 21, "al"), (22, 58, "bo")]),
     ("src/home/page.tsx docs/Users/guide", []),
+    # a macOS disk's home, Windows XP's profiles (adversarial, stop 37)
+    ("/Volumes/Backup/Users/alice/x '/Volumes/Macintosh HD/Users/bob' /Volumes/ Users/x /Volumes//Users/eve",
+     [(0, 27, "alice"), (31, 62, "bob"), (91, 101, "eve")]),
+    ("C:\\Documents and Settings\\carol\\x \\/Documents and Settings\\/dan c:/documents and settings/All Users/x",
+     [(0, 31, "carol"), (34, 63, "dan")]),
     # a web route is no home: /users in lower case after a forward slash and no root (adversarial, stop 35)
     ('GET /users/42/profile fetch("/users/me") \\users\\bob C:/users/eve /mnt/c/users/dan',
      [(41, 51, "bob"), (52, 64, "eve"), (65, 81, "dan")]),
@@ -309,7 +314,8 @@ def test_fast_home_path_search_answers_as_the_whole_pattern_for_the_new_name_cha
     parts = ["/home/", "/Users/", "C:\\Users\\", "\\/home\\/", "/", "\\", "alice", "Jürgen", "李明", "@", "'",
              "\u2019", " ", "Smith", "Documents", "and", "Br", ".", "-", "x", "users", "home", "\u017f",
              "/mnt/c/", "\\/mnt\\/c\\/", "mnt", "\u200b", "\x00", "/usr", "/c", "\\\\wsl$\\Ubuntu", "\\\\pc\\c$",
-             "/System/Volumes/Data", "src", ")", "\u212a", ":"]
+             "/System/Volumes/Data", "src", ")", "\u212a", ":", "/Volumes/", "Backup", "Macintosh HD",
+             "Documents and Settings", "C:"]
     rnd = random.Random(11)
     found = 0
     for _ in range(20_000):

@@ -1901,13 +1901,15 @@ SEPS = r"[\\/]+"
 _NOT_USERS = {"shared", "public", "default", "default user", "all users", "guest"}
 #: What may stand before ``/Users`` in a path to a Windows or macOS home: a drive (``C:``, and as WSL,
 #: Cygwin and Git Bash mount it: ``/mnt/c``, ``/cygdrive/c``, ``/c``), a Windows share of a drive
-#: (``\\\\pc\\c$``), macOS's data volume (``/System/Volumes/Data``); before ``/home``: FreeBSD's
+#: (``\\\\pc\\c$``), macOS's data volume (``/System/Volumes/Data``) or another disk (``/Volumes/Backup``,
+#: ``/Volumes/Macintosh HD``: a home copied to it, or the system disk seen from another); before ``/home``: FreeBSD's
 #: ``/usr`` (``/home`` links to ``/usr/home``), Fedora Silverblue's ``/var`` (``$HOME`` is
 #: ``/var/home/<user>``), Solaris' ``/export`` and WSL's share of a distribution's files
 #: (``\\\\wsl$\\Ubuntu``, ``\\\\wsl.localhost\\Ubuntu``). Each ends with a name character, so a path
 #: without it is not also read from its ``/home`` (adversarial trial, stop 35).
 _USERS_ROOT = ("(?:[A-Za-z]:|" + SEP + "(?:(?:mnt|cygdrive)" + SEP + ")?[A-Za-z]|" + SEP + SEP + r"[\w.-]{1,64}"
-               + SEP + r"[A-Za-z]\$|" + SEP + "System" + SEP + "Volumes" + SEP + "Data)")
+               + SEP + r"[A-Za-z]\$|" + SEP + "System" + SEP + "Volumes" + SEP + "Data|"
+               + SEP + "Volumes" + SEP + r"[\w.-](?:[\w .-]{0,62}[\w.-])?)")
 _HOME_ROOT = "(?:" + SEP + "(?:usr|var|export)|" + SEP + SEP + r"wsl(?:\$|\.localhost)" + SEP + r"[\w.-]{1,64})"
 #: How far before ``home`` or ``users`` a match of :data:`HOME_RE` starts when its root is short
 #: (``\\/mnt\\/c\\/``): a first search from there; from :data:`_HOME_LONG_LEAD` when it finds none.
@@ -1916,7 +1918,8 @@ _HOME_LONG_LEAD = 100
 #: What the character before a match can be when a root reaches back further than :data:`_HOME_LEAD`:
 #: a root's last character (a name's, ``$``), or a backslash (the match started inside ``\\/``).
 _ROOT_END = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.$-\\/")
-#: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>`` (or with a root
+#: A home directory: ``/home/<user>``, ``/Users/<user>``, ``C:\\Users\\<user>``,
+#: ``C:\\Documents and Settings\\<user>`` (Windows XP; adversarial trial, stop 37) (or with a root
 #: before it: :data:`_USERS_ROOT`, :data:`_HOME_ROOT`) in any spelling (but ``/users`` after a
 #: forward slash and no root, in lower case: a web route, ``GET /users/42/profile``; macOS writes
 #: ``/Users``; adversarial trial, stop 35), with any run of separators
@@ -1975,7 +1978,7 @@ _NAME_WORDS = (f"(?:(?:[ ]{_CAPITAL}{_LATIN_REST}){{1,2}}+(?={SEP})"
                f"|(?:[ ]{_LATIN_NAME}){{1,2}}+(?={SEP}{_HOME_FOLDERS}(?![{_LATIN}{_MARKS}-])))?")
 HOME_RE = lazy(r"(?:(?<![A-Za-z0-9_.$-])|(?<=(?<![\w-])-[A-Za-z]))"
                      + r"(?:(?a:(?:" + _USERS_ROOT + SEP + r"Users|(?:\\\\|\\(?!/))Users"
-                     + r"|(?:\\/|/)(?-i:U)sers|" + _HOME_ROOT + "?" + SEP + "home)" + SEP + r"(?:\.?" + SEP + r")*+)"
+                     + r"|(?:\\/|/)(?-i:U)sers|" + _HOME_ROOT + "?" + SEP + "home|" + _USERS_ROOT + "?" + SEP + "Documents and Settings)" + SEP + r"(?:\.?" + SEP + r")*+)"
                      + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
                      + r"(?P<user>(?(root)root|(?:" + _LATIN_NAME + r"(?![" + _LATIN + _MARKS + r"-])" + _NAME_WORDS
                      + r"|[^\W\x00-\u024f](?:[\w." + _MARKS + r"-]" + _NAME_MORE["other"] + r")*+)))", re.I)
@@ -2033,14 +2036,14 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
 
 def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     """:func:`_home_paths_slow` of ``text`` (``low``: :func:`_folded` of it, of the same length),
-    read only where ``home``, ``users`` or ``root`` occurs after a separator. A path written
+    read only where one of :data:`_HOME_WORDS` occurs after a separator. A path written
     again on a line of the same text (a session's scene description names its workspace in every
     scene) is matched once: a match that starts at the separator depends only on the line from
     :data:`_HOME_BEHIND` code points before it to the line's end (issue 9)."""
     out = []
     seen: dict = {}  # text[j - _HOME_BEHIND:line end] -> the match there as (start, end, user, path) less j
     root = _word(low, "root")
-    for word in ("home", "users", "root"):
+    for word in _HOME_WORDS:
         word = _word(low, word)
         find = low.find
         i = find(word)
@@ -2090,6 +2093,9 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     return paths
 
 
+#: The words (lower case) right after the separator before a user name, one of which every match of
+#: :data:`HOME_RE` holds: :func:`_home_paths_fast` reads the text only where they occur.
+_HOME_WORDS = ("home", "users", "root", "documents and settings")
 #: How far :data:`HOME_RE` looks behind where its match starts, at most (its look-behinds: the
 #: character before a separator, ``~`` before ``/root``, and ``-x`` of an option before it with the
 #: character before that). A match memoised by :func:`_home_paths_fast` is keyed on these too.
