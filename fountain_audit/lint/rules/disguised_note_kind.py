@@ -67,10 +67,8 @@ import re
 import unicodedata
 
 from fountain_audit.lint.diagnostics import Severity
+from fountain_audit.lint.note_heads import PAYLOADS, fold, kinds_by_fold, lost_note, notes_in_speeches, reads_as_payload
 from fountain_audit.lint.rules import SESSION_LIKE
-# (misspelt-note-kind's reading of a head and its payload, shared rather than written again)
-from fountain_audit.lint.rules.misspelt_note_kind import (_PAYLOADS, _finding, _fold, _kinds, _reads_as_payload,
-                                                          in_speeches)
 
 CODE = "N113"
 NAME = "disguised-note-kind"
@@ -86,7 +84,7 @@ def check_note(ctx, placed):
 
 def check_scene(ctx, scene):
     # the notes of its speeches' text, as misspelt-note-kind reads them
-    return in_speeches(ctx, scene, _disguised)
+    return notes_in_speeches(ctx, scene, _disguised)
 
 
 #: Letters of other scripts drawn like the Latin letters of note kinds (Cyrillic, Greek), read as
@@ -122,14 +120,14 @@ def _disguised(ctx, node):
     plain = "".join(c for c in unicodedata.normalize("NFKD", seen)
                     if unicodedata.category(c) not in ("Mn", "Me")).translate(_LOOK_ALIKES)
     plain = plain.lstrip("[ \t")
-    kind = _kinds().get(_fold(plain)) if plain.isascii() else None
+    kind = kinds_by_fold().get(fold(plain)) if plain.isascii() else None
     if kind is None or plain.strip(" \t") == head.strip(" \t"):
         return None
     end = raw.rfind("]]")
     payload = raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")
     odd = [c for c in head if not (c.isascii() and c.isprintable())]
-    if kind in _PAYLOADS:
-        if not _reads_as_payload(kind, payload):
+    if kind in PAYLOADS:
+        if not reads_as_payload(kind, payload):
             return None
     elif any(unicodedata.category(c) not in _UNSEEN | {"Mn", "Me"} for c in odd):
         return None  # (run, rag-source: free text after them; a writer's own letter, `[[rün: 5 km]]`, is none)
@@ -138,7 +136,7 @@ def _disguised(ctx, node):
         what = f"note head '{kind}:' is written with {what}, which no reader takes for '{kind}'"
     else:
         what = f"note head '{head.strip()}:' has {head.count('[')} '[' more than a note's opening '[['"
-    return _finding(node, raw, start, head, what, kind)
+    return lost_note(node, raw, start, head, what, kind)
 
 
 def _name(c: str) -> str:

@@ -84,9 +84,9 @@ It declares package main.
 import functools
 import re
 
-from fountain_audit.lint.diagnostics import Finding, Severity
+from fountain_audit.lint.diagnostics import Severity
+from fountain_audit.lint.note_heads import PAYLOADS, fold, kinds_by_fold, lost_note, notes_in_speeches, reads_as_payload
 from fountain_audit.lint.rules import SESSION_LIKE
-from fountain_audit.parse.fountain import Note
 
 CODE = "N112"
 NAME = "misspelt-note-kind"
@@ -102,66 +102,17 @@ _HEAD = re.compile(r"[ \t]*(?:[^\s:\[\]]+?\.)?(?P<word>[A-Za-z][A-Za-z_ -]{1,24}
 
 #: Suffixes a writer puts after a note kind (`tool-call`, `tool_use`, `rag-results`).
 _SUFFIX = r"[-_ ]?(?:calls?|use|results?)"
-#: What reads as each kind's payload when its head has no colon (see the module's docstring): loose
-#: (other capitals, the status separator as a hyphen or en dash: N101 then says what is wrong), but
-#: shaped, so that prose after an ordinary word is not taken for one. ``run`` and ``rag-source``
-#: are missing: their payload is free text.
-_SEP = r"[ \t]{0,3}(?:—|–|--?)[ \t]{0,3}"  # (bounded: linear time on any note)
-_PAYLOADS = {
-    "tool": rf"[^\s()]+\((?s:.*)\){_SEP}(?:ok|error)\b",
-    "rag": r"-?\d+ chunks? from \S",
-    "recall": rf"[^\s(][^(]*? \([^)]*\){_SEP}score\b",
-    # a path (`a.go`, `docs/x`: holding `.` or `/`, see _reads_as_payload); the path read lazily, the
-    # separator after it bounded: linear (`[^\s—]*[./][^\s—]*` backtracked over every dot of
-    # `a.a.a.…`, quadratic: 7 s for a 40 KB note, adversarial trial)
-    "write": rf"(?P<path>[^\s—]*?){_SEP}(?:ok|skipped|aborted|error)\b",
-    "shell": rf"\S(?s:.*){_SEP}exit -?\d+$",
-    "model switch": r"[^\s(][^(]*? \([^)]*\) at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$",
-    "chunk": r"file=[^,]*, *chunks=",
-    "chunk-result": rf"\d+/\d+{_SEP}(?:ok|error)\b",
-    "synthesis": rf"model=\S+{_SEP}(?:ok|error)\b",
-    "confidence": rf"-?\d+(?:\.\d+)?{_SEP}threshold\b",
-    "stats": r"(?:\d+ prompt \+ \d+ reply tokens|[^·]+ · \d+ tokens) · ",
-    **{k: rf"\S(?s:.*){_SEP}\S" for k in ("add_memory", "update_memory", "delete_memory", "filter_context",
-                                            "summary_context")},
-}
 
 
 @functools.cache
 def _near_head() -> re.Pattern:
-    """A note's start with a kind of :data:`_PAYLOADS` (any capitals, ``-``, ``_`` or a blank
+    """A note's start with a kind of :data:`PAYLOADS` (any capitals, ``-``, ``_`` or a blank
     between its words; group ``word``, with a suffix of :data:`_SUFFIX`), then a separator other
     than a plain ``: `` (group ``sep``): blanks, or punctuation with blanks around it."""
-    kinds = sorted(_PAYLOADS, key=len, reverse=True)
+    kinds = sorted(PAYLOADS, key=len, reverse=True)
     alternatives = "|".join(r"[-_ ]".join(re.escape(w) for w in re.split(r"[-_ ]", k)) for k in kinds)
     return re.compile(rf"[ \t]*(?:[^\s:\[\]]+?\.)?(?P<word>(?P<kind>{alternatives})(?P<suffix>{_SUFFIX})?)"
                       r"(?P<sep>[ \t]*[:;,.=|/>—–：-][ \t]*|[ \t]+)", re.I)
-
-
-@functools.cache
-def _payload(kind: str) -> re.Pattern:
-    """Kind ``kind``'s pattern of :data:`_PAYLOADS`, compiled."""
-    return re.compile(_PAYLOADS[kind], re.I)
-
-
-def _reads_as_payload(kind: str, text: str) -> bool:
-    """Whether ``text`` (what follows a note's head) reads as kind ``kind``'s payload
-    (:data:`_PAYLOADS`; a write's path must hold a ``.`` or a ``/``)."""
-    m = _payload(kind).match(text)
-    return m is not None and (kind != "write" or any(c in m.group("path") for c in "./"))
-
-
-@functools.cache
-def _kinds() -> dict[str, str]:
-    """Each note kind keyed by its folded form (:func:`_fold`)."""
-    from fountain_audit.parse.notes import KINDS
-    return {_fold(k): k for k in KINDS}
-
-
-def _fold(word: str) -> str:
-    """``word`` in lower case with ``-``, ``_`` and blanks as one ``_``: the spellings a writer
-    mixes up (``rag_source``, ``Model-Switch``) compare equal."""
-    return re.sub(r"[-_ ]+", "_", word.strip().lower())
 
 
 def _one_slip(a: str, b: str) -> bool:
@@ -181,8 +132,8 @@ def _one_slip(a: str, b: str) -> bool:
 
 def _closest(word: str) -> str | None:
     """The note kind ``word`` is a slip of (see the module's docstring), else ``None``."""
-    kinds = _kinds()
-    folded = _fold(word)
+    kinds = kinds_by_fold()
+    folded = fold(word)
     if folded in kinds:
         return kinds[folded]
     for key, kind in kinds.items():
@@ -200,22 +151,7 @@ def check_note(ctx, placed):
 
 def check_scene(ctx, scene):
     # the notes of its speeches' text (see the module's docstring): unknown notes all
-    return in_speeches(ctx, scene, _check)
-
-
-def in_speeches(ctx, scene, check):
-    """The findings ``check(ctx, note_node)`` gives for the notes of ``scene``'s speeches' text (a
-    list), or ``None`` when there are none (most scenes: no list made). A note that is no audit
-    record does not end the speech before it, so a misspelt or disguised one is read as that
-    speech's text; N112 and N113 read those notes this way."""
-    out = None
-    for speech in scene.speeches:
-        for node in speech.continuation:
-            if isinstance(node, Note) and (found := check(ctx, node)):
-                if out is None:
-                    out = []
-                out.extend(found)
-    return out
+    return notes_in_speeches(ctx, scene, _check)
 
 
 def _check(ctx, node):
@@ -233,7 +169,7 @@ def _check(ctx, node):
         what = f"note head '{word}:' has {how}"
     else:
         what = f"note head '{word}:' is not a note kind Harvey writes"
-    return _finding(node, raw, m.start("word"), word, what, kind)
+    return lost_note(node, raw, m.start("word"), word, what, kind)
 
 
 def _near_miss(node, raw: str, start: int):
@@ -245,16 +181,16 @@ def _near_miss(node, raw: str, start: int):
     sep = m.group("sep").strip(" \t")
     if sep == ":" and not m.group("suffix"):
         return None  # (the kind and its colon: a head the first pattern judged)
-    kind = _kinds()[_fold(m.group("kind"))]
+    kind = kinds_by_fold()[fold(m.group("kind"))]
     end = raw.rfind("]]")
-    if not _reads_as_payload(kind, raw[m.end():end if end >= m.end() else len(raw)]):
+    if not reads_as_payload(kind, raw[m.end():end if end >= m.end() else len(raw)]):
         return None
     word = m.group("word")
     what = [] if not m.group("suffix") else ["is not a note kind Harvey writes"]
     if sep != ":":
         what.append(f"is followed by {repr(sep) if sep else 'a blank'}, not ':'")
     head = word + ":" if sep == ":" else word
-    return _finding(node, raw, m.start("word"), word, f"note head '{head}' " + " and ".join(what), kind)
+    return lost_note(node, raw, m.start("word"), word, f"note head '{head}' " + " and ".join(what), kind)
 
 
 @functools.cache
@@ -262,7 +198,7 @@ def _odd_head_re() -> re.Pattern:
     """A note kind written exactly (any capitals) after an actor prefix no reader takes (one
     holding a blank, or nothing before the ``.``: group ``prefix``) or followed by a
     parenthesis before its colon (group ``paren``), then ``:``."""
-    kinds = "|".join(re.escape(k) for k in sorted(_kinds().values(), key=len, reverse=True))
+    kinds = "|".join(re.escape(k) for k in sorted(kinds_by_fold().values(), key=len, reverse=True))
     return re.compile(rf"[ \t]*(?:(?P<prefix>[^:\[\]\n]{{0,40}}?\.)(?P<word>{kinds})|(?P<kind>{kinds})"
                       rf"(?P<paren>\([^()\n]{{0,40}}\)))[ \t]*:", re.I)
 
@@ -284,22 +220,11 @@ def _odd_head(node, raw: str, start: int):
         word = m.group("kind")
         what = f"note head '{word}{m.group('paren')}:' has '{m.group('paren')}' between the kind and its colon"
         p, head = m.start("kind"), word + m.group("paren")
-    kind = _kinds()[_fold(word)]
+    kind = kinds_by_fold()[fold(word)]
     end = raw.rfind("]]")
     # (`[[Note to self.Rag: hmm]]`, `[[Run(s): 5 km today]]`: a writer's note; a kind whose payload is
     # free text, run or rag-source, gives no evidence either way)
     payload = raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")
-    if kind not in _PAYLOADS or not _reads_as_payload(kind, payload):
+    if kind not in PAYLOADS or not reads_as_payload(kind, payload):
         return None
-    return _finding(node, raw, p, head, what, kind)
-
-
-def _finding(node, raw: str, p: int, word: str, what: str, kind: str) -> tuple:
-    """N112's finding ``what`` at the head ``word``, code point ``p`` of the note's text ``raw``,
-    saying the note is lost and naming ``kind``."""
-    before = raw.rfind("\n", 0, p)
-    line = node.line + raw.count("\n", 0, p)
-    column = node.column + p if before < 0 else p - before
-    return (Finding(line, column, f"{what}: the note is read as free text, not as an audit record, so dump, "
-                                  f"provenance and export miss it; did you mean '[[{kind}: …]]'?",
-                    line, column + len(word)),)
+    return lost_note(node, raw, p, head, what, kind)
