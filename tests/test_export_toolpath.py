@@ -257,7 +257,7 @@ def test_two_exports_are_byte_identical_and_several_files_make_one_graph(tmp_pat
     assert doc["graph"]["id"] != json.loads(a.stdout)["graph"]["id"]
     out = tmp_path / "g.json"
     r = run("--to", "toolpath", "-o", str(out), str(CLEAN))
-    assert r.exit_code == 0 and r.stdout == ""
+    assert r.exit_code == 0 and r.stdout == "" and r.stderr == f"fountain-audit: wrote {out}\n"  # (as report -o)
     assert out.read_bytes() == a.stdout_bytes
     out = tmp_path / "new" / "dir" / "g.json"  # missing folders are made (as lint -o and report -o)
     r = run("--to", "toolpath", "-o", str(out), str(CLEAN))

@@ -215,6 +215,7 @@ def export(paths, target, output_file, endpoint, timeout, redact, redact_paths, 
         except OSError as e:
             click.secho(f"fountain-audit: error: {one_line(output_file)}: cannot write: {e.strerror or e}", err=True, fg="red")
             sys.exit(2)
+        click.echo(f"fountain-audit: wrote {terminal_safe(output_file)}", err=True)  # (as report -o says it)
     elif print_document:
         try:
             out = utf8_stdout("strict")
