@@ -254,6 +254,19 @@ def test_a_misspelt_directive_gets_a_did_you_mean():
                              "'disable-next'? (disable=, enable=, disable-next=, disable-file))")
 
 
+def test_a_rule_named_twice_in_a_list_is_an_unused_suppression():
+    """``disable-next=P102,P102`` said nothing (the second name suppresses nothing more): A101 names
+    what the list repeats, as ruff's RUF100 reports a duplicated code (noticed at stop 37); a name
+    written otherwise (``P102`` and ``tools-between-forward-and-reply``) is no repetition."""
+    assert lint_messages(after_a_note("disable-next=P102,P102")) == [
+        (13, 1, "unused suppression: the list names P102 more than once")]
+    assert [d.code for d in lint_text(after_a_note("disable-next=P102,P102"))] == ["A101", "S104"]
+    assert lint_messages(after_a_note("disable-next=P102, S104,P102 ,S104,P103")) == [
+        (13, 1, "unused suppression: 'disable-next=S104,P103' suppressed no diagnostic; "
+                "the list names P102 and S104 more than once")]
+    assert lint_messages(after_a_note("disable-next=P102,tools-between-forward-and-reply")) == []
+
+
 def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
     """A101 said only "'disable-next' suppressed no diagnostic": not which rule. As ruff's RUF100,
     it names the rules of the list that suppressed nothing, as written, and only those; a
@@ -262,7 +275,8 @@ def test_an_unused_suppression_names_the_rules_that_suppressed_nothing():
     assert lint_messages(text) == [(13, 1, "unused suppression: 'disable-next=P103' suppressed no diagnostic")]
     assert [d.code for d in lint_text(text)] == ["A101", "P102", "S104"]
     text = after_a_note("disable-next=P103, P102,tools-between-forward-and-reply ,p101,P103")
-    assert lint_messages(text) == [(13, 1, "unused suppression: 'disable-next=P103,p101' suppressed no diagnostic")]
+    assert lint_messages(text) == [(13, 1, "unused suppression: 'disable-next=P103,p101' suppressed no diagnostic; "
+                                             "the list names P103 more than once")]
     assert [d.code for d in lint_text(text)] == ["A101", "S104"]  # P102 still suppressed
     text = after_a_note("disable-next=P,T")  # a prefix is named as written, not its codes
     assert lint_messages(text) == [(13, 1, "unused suppression: 'disable-next=T' suppressed no diagnostic")]

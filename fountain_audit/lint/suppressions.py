@@ -87,7 +87,8 @@ class Directive:
     once, in order), with the codes each stands for; ``matched``: those of them that covered a
     diagnostic (set by :func:`apply`; A101 names the others). ``unknown``: what the list names
     that is no rule, when it names known ones too (they apply, as ruff's and ESLint's lists do;
-    A102 reports the others); a list of no known rule is an ``error``.
+    A102 reports the others); a list of no known rule is an ``error``. ``duplicated``: the names
+    the list holds more than once, as written (A101 says so, as ruff's RUF100 does).
     """
 
     verb: str
@@ -105,11 +106,13 @@ class Directive:
     selectors: tuple[tuple[str, frozenset[str]], ...] = ()
     ends: dict[str, int] = field(default_factory=dict)
     unknown: str | None = None
+    duplicated: tuple[str, ...] = ()
 
     def __init__(self, verb: str, text: str, line: int, column: int, codes: frozenset[str] | None, first: int = 0,
                  last: int = 0, used: bool = False, error: str | None = None, end_line: int = 0, end_column: int = 0,
                  matched: set[str] = MISSING, selectors: tuple[tuple[str, frozenset[str]], ...] = (),
-                 ends: dict[str, int] = MISSING, unknown: str | None = None) -> None:
+                 ends: dict[str, int] = MISSING, unknown: str | None = None,
+                 duplicated: tuple[str, ...] = ()) -> None:
         # (written out, not generated: see fountain_audit.records)
         self.verb = verb
         self.text = text
@@ -126,23 +129,26 @@ class Directive:
         self.selectors = selectors
         self.ends = {} if ends is MISSING else ends
         self.unknown = unknown
+        self.duplicated = duplicated
 
 
 @forgettable
 @functools.lru_cache(maxsize=1024)
 def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tuple[tuple[str, frozenset[str]], ...],
-                                          str | None]:
+                                          str | None, tuple[str, ...]]:
     """Rule codes named by a directive's ``=...`` list, an error, each selector of the list (as
-    written, once each) with its codes, and what the list names that is no rule when it names
-    known rules too (cached: a file may repeat the same list thousands of times, and resolving
-    reads the rule table)."""
+    written, once each) with its codes, what the list names that is no rule when it names
+    known rules too, and the names it holds more than once (cached: a file may repeat the same
+    list thousands of times, and resolving reads the rule table)."""
     if selectors is None:  # no "=": every rule
-        return None, None, (), None
-    names = list(dict.fromkeys(s.strip() for s in selectors.split(",") if s.strip()))
+        return None, None, (), None, ()
+    written = [s.strip() for s in selectors.split(",") if s.strip()]
+    names = list(dict.fromkeys(written))
+    twice = tuple(name for name in names if written.count(name) > 1) if len(names) < len(written) else ()
     if not names:  # "disable=" with nothing after it (a template's empty $RULES) must not mean every rule,
         # V101 included (adversarial trial): said, and the directive ignored
         return None, ("no rule after '=': name the rules, or write the directive without '=' for every "
-                      "rule"), (), None
+                      "rule"), (), None, ()
     known, unknown = [], []
     for name in names:
         try:
@@ -150,12 +156,12 @@ def _codes(selectors: str | None) -> tuple[frozenset[str] | None, str | None, tu
         except RuleSelectionError as e:
             unknown.append(str(e))
     if not known:  # each name said (only the first was: adversarial trial, stop 37)
-        return None, _joined(unknown), (), None
+        return None, _joined(unknown), (), None, ()
     parts = tuple(known)
     # a list naming known rules and unknown ones: the known apply (a mistyped code no longer voids
     # the others, as ruff's and ESLint's lists; new-user trial), the rest said
     return (frozenset().union(*(codes for _, codes in parts)), None, parts,
-            _joined(unknown) + " (the other rules of the list apply)" if unknown else None)
+            _joined(unknown) + " (the other rules of the list apply)" if unknown else None, twice)
 
 
 def _joined(errors: list[str]) -> str:
@@ -227,9 +233,9 @@ def directives(document: Document, in_speech: dict[int, tuple[str, bool]] | None
         elif not m:
             d = Directive("invalid", raw.strip(), node.line, node.column, None, error=_not_a_directive(raw))
         else:
-            codes, err, parts, unknown = _codes(m.group("rules"))
+            codes, err, parts, unknown, twice = _codes(m.group("rules"))
             d = Directive(m.group("verb"), m.group(0), node.line, node.column, codes, error=err, selectors=parts,
-                          unknown=unknown)
+                          unknown=unknown, duplicated=twice)
         d.end_line, d.end_column = node.end_line, node.end_column
         written = in_speech.get(node.offset) if in_speech else None
         why = None  # why it cannot apply where it stands (then it is invalid)
@@ -375,7 +381,20 @@ _KIND_NAMES = {"session": "a session", "screenplay": "a plain screenplay", "frag
 def unused(d: Directive, active: frozenset[str] | set[str] | None = None,
            selected: frozenset[str] | set[str] | None = None, kind: str | None = None) -> str | None:
     """What A101 says of ``d`` after :func:`apply` (after ``unused suppression: ``), or ``None``
-    when it was used (or is invalid: A102's). A directive with a rule list names the rules of
+    when it was used (or is invalid: A102's): :func:`_unused`, and the rules its list names more
+    than once (``the list names P102 more than once``, as ruff's RUF100 says "duplicated": the
+    name again suppresses nothing more)."""
+    message = _unused(d, active, selected, kind)
+    if not d.duplicated or d.error:
+        return message
+    names = d.duplicated[0] if len(d.duplicated) == 1 else ", ".join(d.duplicated[:-1]) + " and " + d.duplicated[-1]
+    twice = f"the list names {names} more than once"
+    return twice if message is None else f"{message}; {twice}"
+
+
+def _unused(d: Directive, active: frozenset[str] | set[str] | None = None,
+            selected: frozenset[str] | set[str] | None = None, kind: str | None = None) -> str | None:
+    """What A101 says of ``d``'s rules that suppressed nothing (see :func:`unused`). A directive with a rule list names the rules of
     it that suppressed nothing, as written, and only those (as ruff's RUF100 names the unused
     codes of a ``noqa``): ``'disable-next=P103' suppressed no diagnostic``. ``active``: the codes
     of the rules that ran on the file; a named rule none of whose codes ran is said to be off
@@ -385,7 +404,7 @@ def unused(d: Directive, active: frozenset[str] | set[str] | None = None,
     if d.error:
         return None
     if active is not None and d.verb != "enable" and d.selectors:
-        message = unused(d)
+        message = _unused(d)
         if message is None:
             return None
         off = [(name, codes) for name, codes in d.selectors if name not in d.matched and not codes & active]

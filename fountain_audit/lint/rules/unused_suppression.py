@@ -4,8 +4,9 @@
 Reports a `/* fountain-audit: disable... */` comment that no diagnostic matched, the
 rules of its list that matched none (named in the message, as written: `'disable-next=P103'
 suppressed no diagnostic`), and an `enable` that ends no region (or the rules of its list that
-end none: `'enable=S104' ends no disabled region`). (Computed by the linter after every other rule has
-run; suppressing this rule itself needs `--ignore A101`.)
+end none: `'enable=S104' ends no disabled region`), and a list that names a rule more than once
+(`the list names P102 more than once`: the second name suppresses nothing). (Computed by the linter
+after every other rule has run; suppressing this rule itself needs `--ignore A101`.)
 
 ## Why is this bad?
 Stale suppressions accumulate when files are fixed, and then silently hide the next
@@ -33,7 +34,7 @@ ALICE
 ```
 
 ## References
-- ruff `RUF100` (unused `noqa`), the model for this rule
+- ruff `RUF100` (unused `noqa`, and its duplicated codes), the model for this rule
 """
 
 from fountain_audit.lint.diagnostics import Severity
