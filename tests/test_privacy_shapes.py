@@ -475,3 +475,24 @@ def test_cloud_and_platform_tokens_written_bare(prefix, alphabet, n, kind):
 ])
 def test_cloud_and_platform_token_lookalikes_are_none(text):
     assert find_secrets(f"see {text} here") == []
+
+
+@pytest.mark.parametrize("text, value", [
+    ("I exported GITHUB_TOKEN=x9Hq2LmZ8rT4vW1nK7pB3cY6.", "x9Hq2LmZ8rT4vW1nK7pB3cY6"),
+    ("Then SLACK_BOT_TOKEN=x9Hq2LmZ8rT4vW1nK7pB3cY7: done.", "x9Hq2LmZ8rT4vW1nK7pB3cY7"),
+    ("access_token: x9Hq2LmZ8rT4vW1nK7pB3cY8.", "x9Hq2LmZ8rT4vW1nK7pB3cY8"),
+    ("access_token: x9Hq2LmZ8rT4vW1nK7pB3cY8...", "x9Hq2LmZ8rT4vW1nK7pB3cY8"),
+    ("API_TOKEN=x9Hq2LmZ8rT4vW1nK7pB3cY9:", "x9Hq2LmZ8rT4vW1nK7pB3cY9"),
+])
+def test_a_token_value_before_a_full_stop_or_a_colon_is_found(text, value):
+    """A token name's value followed by a sentence's full stop or a colon and a blank was no
+    secret (lint "All clear", redact kept it; adversarial trial, stop 38): the punctuation is
+    the sentence's, not the value's."""
+    assert [(s.kind, s.value) for s in find_secrets(text)] == [("keyword-secret", value)]
+
+
+@pytest.mark.parametrize("text", [
+    "self.api_token.refresh()", "TOKEN=abc:def", "token: x9Hq2LmZ8rT4vW1nK7pB3cY6:8080",
+])
+def test_a_token_value_that_goes_on_after_a_colon_or_a_dot_is_read_as_before(text):
+    assert [s.value for s in find_secrets(text)] == []

@@ -781,8 +781,11 @@ def _token_keywords(line: str) -> Iterator[tuple[int, str]]:
         words = [w for w in _NAME_WORDS_RE.split(line[name_start:name_end]) if w]
         if any(w.lower() in _NOT_SECRET_TOKENS for w in words[-2:]):  # (next_page_token, publicKeyToken)
             continue
-        if _token_value(line[start:end]):
-            yield start, line[start:end]
+        value = line[start:end]
+        if value.endswith(".") and (not name_start or line[name_start - 1] not in "?&"):
+            value = value.rstrip(".")  # (a sentence's full stop after it, `GITHUB_TOKEN=….`; a URL's query: its detector's)
+        if _token_value(value):
+            yield start, value
 
 
 #: ``token`` in a name, in any case (``re.I`` reads U+212A KELVIN SIGN as ``k``, as the pattern does).
@@ -793,9 +796,10 @@ _NAME_START_RE = lazy(r"(?<![\w-])")
 #: After ``token``: closing quotes or bracket and blanks, up to the operator.
 _TOKEN_CLOSING_RE = lazy("['\"\\]]{0,2}[ \t]*")
 _BLANKS_RE = lazy("[ \t]*")
-#: The run of a token name's value characters, and the test that a value ends where its run does.
+#: The run of a token name's value characters, and the test that a value ends where its run does (a
+#: ``:`` ends it before a blank, a quote or the line's end: `TOKEN=…: done`; adversarial trial, stop 38).
 _TOKEN_VALUE_RUN_RE = lazy(r"[A-Za-z0-9._~+/=%#!*^$@-]*", re.I)
-_TOKEN_VALUE_END_RE = lazy(r"(?![^\s'\"`,;)\]}&\\])")
+_TOKEN_VALUE_END_RE = lazy(r"(?![^\s'\"`,;)\]}&\\:]|:[^\s'\"`])")
 
 
 def _token_keyword_matches(line: str) -> Iterator[tuple[int, int, int, int]]:
