@@ -2014,7 +2014,9 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
     spelt with an escape, ``/home/J\\u00fcrgen``, whose spelling as written ends at ``J``)."""
     low = _folded(text) if folded is None else folded
     # lower() can change the length (rare letters): then no offsets from it
-    out = _home_paths_slow(text) if len(low) != len(text) else _home_paths_fast(text, low)
+    out = (_home_paths_fast(text, low) if len(low) == len(text) else None)
+    if out is None:
+        out = _home_paths_slow(text)
     if "\\" in text or _invisible_in(text):  # (lines read decoded, as find_secrets reads them)
         lines = _escaped_lines(text)
         if lines.lines:
@@ -2022,7 +2024,8 @@ def _home_paths(text: str, folded: str | bytes | None) -> list[HomePath]:
             dlow = _folded(dec)
             # (start, -end, 0 for a path as written, 1 decoded, the path at its span in ``text``)
             spans = [(h.start, -h.end, 0, h) for h in out]
-            for h in _home_paths_fast(dec, dlow) if len(dlow) == len(dec) else _home_paths_slow(dec):
+            found = _home_paths_fast(dec, dlow) if len(dlow) == len(dec) else None
+            for h in _home_paths_slow(dec) if found is None else found:
                 span = lines.span(h.start, h.end)
                 if span is not None:
                     spans.append((span[0], -span[1], 1, HomePath(span[0], span[1], h.user, h.text)))
@@ -2043,8 +2046,11 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
     read only where one of :data:`_HOME_WORDS` occurs after a separator. A path written
     again on a line of the same text (a session's scene description names its workspace in every
     scene) is matched once: a match that starts at the separator depends only on the line from
-    :data:`_HOME_BEHIND` code points before it to the line's end (issue 9)."""
+    :data:`_HOME_BEHIND` code points before it to the line's end (issue 9). ``None`` when the
+    words stand closer than :data:`_HOME_DENSE` code points apart on average (then one pass of
+    the pattern over the text costs less: :func:`_home_paths_slow`)."""
     out = []
+    budget = max(_HOME_DENSE_MIN, len(text) // _HOME_DENSE)  # words read before the text counts as dense
     seen: dict = {}  # text[j - _HOME_BEHIND:line end] -> the match there as (start, end, user, path) less j
     root = _word(low, "root")
     for word in _HOME_WORDS:
@@ -2056,6 +2062,9 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
             # last character is '/' or '\\' (SEP): after any other character (a screenplay's "home"),
             # no search (nor, in a text without a home path, the pattern's compilation).
             if i and text[i - 1] in "/\\" and (word == root or _name_follows(text, i + len(word))):
+                budget -= 1
+                if budget < 0:
+                    return None
                 j = i - 2 if i > 1 and text[i - 2] == "\\" else i - 1  # (the separator's start: / \ \/ \\)
                 # (read up to the line's end: no path holds a line end, and a window over the lines after
                 # it read them again for each: 65,000 lines of `C:\\Users\\`, 18 s of lint; adversarial trial)
@@ -2100,6 +2109,13 @@ def _home_paths_fast(text: str, low: str | bytes) -> list[HomePath]:
 #: The words (lower case) right after the separator before a user name, one of which every match of
 #: :data:`HOME_RE` holds: :func:`_home_paths_fast` reads the text only where they occur.
 _HOME_WORDS = ("home", "users", "root", "documents and settings")
+#: A text with more home words after a separator than one per this many code points (and more than
+#: :data:`_HOME_DENSE_MIN`) is read by :func:`_home_paths_slow`: each word costs the fast search up to
+#: a search over 400 code points (a root may lead it, the path may run on), the whole pattern
+#: about 0.16 µs a code point. (`./home` 150,000 times on one line: 16 s of lint, adversarial
+#: trial, stop 38.)
+_HOME_DENSE = 625
+_HOME_DENSE_MIN = 1000
 #: How far :data:`HOME_RE` looks behind where its match starts, at most (its look-behinds: the
 #: character before a separator, ``~`` before ``/root``, and ``-x`` of an option before it with the
 #: character before that). A match memoised by :func:`_home_paths_fast` is keyed on these too.
