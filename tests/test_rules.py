@@ -297,7 +297,7 @@ def test_misspelt_note_kind_names_the_kind_it_is_closest_to():
     note = '[[tool: read_file({"path":"main.go"}) — ok]]'
     tail = ": the note is read as free text, not as an audit record, so dump, provenance and export miss it; " \
            "did you mean '[[{}: …]]'?"
-    cases = {"[[tol: a]]": ("tol", "is not a note kind Harvey writes", "tool"),
+    cases = {'[[tol: read_file({"path":"a.go"}) — ok]]': ("tol", "is not a note kind Harvey writes", "tool"),
              "[[LLAMA.tools: a]]": ("tools", "is not a note kind Harvey writes", "tool"),
              "[[rga: 1 chunks from a.db, top score 0.5]]": ("rga", "is not a note kind Harvey writes", "rag"),
              "[[Rag_Source: docs/a.md]]": ("Rag_Source", "is not a note kind Harvey writes", "rag-source"),
@@ -310,8 +310,24 @@ def test_misspelt_note_kind_names_the_kind_it_is_closest_to():
         text = _ONE_TURN.replace(note, written)
         column = written.index(word) + 1
         assert _found(text, "N112") == [("N112", 16, column, f"note head '{word}:' {what}" + tail.format(kind))]
-    for free in ("[[tag: a]]", "[[note: check this]]", "[[TODO: fix]]", "[[She says: hi]]", "[[draft]]", note):
+    for free in ("[[tag: a]]", "[[note: check this]]", "[[TODO: fix]]", "[[She says: hi]]", "[[draft]]", note,
+                 "[[tol: a]]"):
         assert _found(_ONE_TURN.replace(note, free), "N112") == []
+
+
+@pytest.mark.parametrize("free", ["[[Chuck: say it louder]]", "[[Pool: the pool party scene]]", "[[Writer: Bob]]",
+                                  "[[Shall: we cut this?]]", "[[Urn: grandma's ashes]]", "[[Cool: keep]]",
+                                  "[[White: fade]]", "[[Spell: check]]", "[[Recall: we met in Paris]]",
+                                  "[[Write: the letter]]", "[[Rags: to riches]]", "[[Run: 5 km today]]"])
+def test_a_writer_s_word_a_slip_away_from_a_note_kind_is_no_misspelt_note(free):
+    """`[[Chuck: say it louder]]` was told it meant `[[chunk: …]]` (adversarial trial, stop 38): a
+    word one letter or a capital away from a kind is reported only when what follows reads as that
+    kind's payload (an actor prefix or a kind's other separators say enough alone)."""
+    note = '[[tool: read_file({"path":"main.go"}) — ok]]'
+    assert _found(_ONE_TURN.replace(note, free), "N112") == []
+    if free[2:6] in ("Pool", "Cool"):  # the same word before a tool's payload: a misspelt tool note
+        slipped = free.split(":")[0] + ': read_file({"path":"a.go"}) — ok]]'
+        assert [f[0] for f in _found(_ONE_TURN.replace(note, slipped), "N112")] == ["N112"]
 
 
 

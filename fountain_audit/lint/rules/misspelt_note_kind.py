@@ -8,7 +8,11 @@ another separator (`[[rag_source: …]]`, `[[model-switch: …]]`), a blank befo
 (`[[tool : …]]`) or none after it (`[[tool:read_file(…)]]`); an actor's `[[NAME.tol: …]]`
 too. Reported at the head, naming the kind it is closest to. A three-letter word is compared
 with the three-letter kinds (`rag`, `run`) only for swapped or capital letters, so a writer's
-`[[tag: …]]` or `[[note: …]]` is not taken for one.
+`[[tag: …]]` or `[[note: …]]` is not taken for one. A slip of a letter or a capital counts only
+when what follows reads as that kind's payload (below), after an actor prefix, or in a kind of
+several words whose payload is free text (`rag-sorce`): a writer's `[[Chuck: say it louder]]`,
+`[[Pool: …]]` or `[[Recall: we met in Paris]]` is none; other separators between a kind's words
+(`rag_source`) and the blanks around its colon always count.
 
 Also a kind written exactly after an actor prefix no reader takes (`[[MY AGENT.tool: …]]`,
 `[[.tool: …]]`: the actor is one word before the `.`) or with a parenthesis before its colon
@@ -163,6 +167,8 @@ def _check(ctx, node):
     if kind is None:
         return _near_miss(node, raw, start) or _odd_head(node, raw, start)
     word = m.group("word").rstrip()
+    if word != kind and not _evident(raw, start, m, word, kind):
+        return _near_miss(node, raw, start) or _odd_head(node, raw, start)
     if word == kind:  # the kind itself: its colon is where the slip is
         how = "a blank before its colon" if m.group("blank") else "no blank after its colon" if m.group("after") \
             else "more than one blank, or a tab, after its colon"
@@ -170,6 +176,23 @@ def _check(ctx, node):
     else:
         what = f"note head '{word}:' is not a note kind Harvey writes"
     return lost_note(node, raw, m.start("word"), word, what, kind)
+
+
+def _evident(raw: str, start: int, m: re.Match, word: str, kind: str) -> bool:
+    """Whether the head ``word`` (matched by ``m`` in the note's text ``raw``), a slip of ``kind``
+    other than in its colon, shows a note of that kind rather than a writer's word one letter or
+    a capital away (`[[Chuck: …]]`, `[[Pool: …]]`, `[[Recall: we met]]`; adversarial trial, stop
+    38): an actor prefix (`[[LLAMA.tools: …]]`), the kind with other separators between its words
+    (`rag_source`, `model-switch`), or a payload that reads as the kind's (:data:`PAYLOADS`); for
+    a kind whose payload is free text (``run``, ``rag-source``), a slip in a word of several
+    parts (`rag-sorce`)."""
+    if "." in raw[start:m.start("word")] or (word.lower() != kind and fold(word) == fold(kind)):
+        return True
+    if kind not in PAYLOADS:
+        return word.lower() != kind and any(c in word for c in "-_ ")
+    colon = m.end("blank")
+    end = raw.rfind("]]")
+    return reads_as_payload(kind, raw[colon + 1:end if end > colon else len(raw)].lstrip(" \t"))
 
 
 def _near_miss(node, raw: str, start: int):
