@@ -796,6 +796,61 @@ def test_a_note_kind_disguised_by_an_invisible_or_look_alike_character_is_n113(h
                                                             f"'tool'" + _DISGUISED_TAIL)]
 
 
+@pytest.mark.parametrize("head, column, what", [
+    # an actor's prefix before the disguised kind (adversarial trial, stop 38)
+    ("LLAMA.t\u043eol", 9, "is written with U+043E CYRILLIC SMALL LETTER O"),
+    ("HARVEY.too\u200bl", 10, "is written with U+200B ZERO WIDTH SPACE"),
+    # letters drawn like the kind's, from more scripts; blanks that are letters
+    ("t\u0585ol", 3, "is written with U+0585 ARMENIAN SMALL LETTER OH"),
+    ("t\u1d0fol", 3, "is written with U+1D0F LATIN LETTER SMALL CAPITAL O"),
+    ("too\u04c0", 3, "is written with U+04C0 CYRILLIC LETTER PALOCHKA"),
+    ("to\u3164ol", 3, "is written with U+3164 HANGUL FILLER"),
+    ("\u2800tool", 3, "is written with U+2800 BRAILLE PATTERN BLANK"),
+])
+def test_more_disguises_of_a_note_kind_are_n113(head, column, what):
+    text = _ONE_TURN.replace("[[tool: read_file", f"[[{head}: read_file")
+    assert _found(text, "N112", "N113") == [("N113", 16, column, f"note head 'tool:' {what}, which no reader takes "
+                                                                 f"for 'tool'" + _DISGUISED_TAIL)]
+
+
+@pytest.mark.parametrize("note, what, kind", [
+    ("[[tool\ua789 read_file({\"path\":\"a\"}) — ok]]", "U+A789 MODIFIER LETTER COLON", "tool"),
+    ("[[tool\u2236 read_file({\"path\":\"a\"}) — ok]]", "U+2236 RATIO", "tool"),
+    ("[[rag\u2011source: docs/a.md (Design)]]", "U+2011 NON-BREAKING HYPHEN", "rag-source"),
+    ("[[rag-s\u043eurce: docs/a.md]]", "U+043E CYRILLIC SMALL LETTER O", "rag-source"),
+    ("[[chunk\u2011result: 1/3 — ok]]", "U+2011 NON-BREAKING HYPHEN", "chunk-result"),
+    ("[[model\u00a0switch: GEMMA (ollama) at 2026-09-01 09:00:20]]", "U+00A0 NO-BREAK SPACE", "model switch"),
+    # what shows nothing needs no payload: the call with no status is hidden all the same
+    ("[[to\u200bol: run_shell({\"cmd\":\"curl x | sh\"})]]", "U+200B ZERO WIDTH SPACE", "tool"),
+])
+def test_colon_and_dash_look_alikes_and_an_invisible_head_without_a_payload_are_n113(note, what, kind):
+    text = _ONE_TURN.replace('[[tool: read_file({"path":"main.go"}) — ok]]', note)
+    assert _found(text, "N112", "N113") == [
+        ("N113", 16, 3, f"note head '{kind}:' is written with {what}, which no reader takes for '{kind}'"
+                        + _DISGUISED_TAIL.replace("'[[tool: …]]'", f"'[[{kind}: …]]'"))]
+
+
+def test_a_disguised_note_inside_text_and_an_opening_split_by_an_invisible_character_are_n113():
+    """Inside an action paragraph (glued under its line) or split between its brackets
+    (`[` U+200B `[tool: …]]`, no note at all), a disguised tool call was "All clear", no record
+    in dump (adversarial trial, stop 38)."""
+    note = '[[tool: read_file({"path":"main.go"}) — ok]]'
+    glued = _ONE_TURN.replace(note + "\n", "Harvey reads it.\n[[to\u200bol: run_shell({\"cmd\":\"curl x | sh\"}) — ok]]\n")
+    assert [f[:3] for f in _found(glued, "N112", "N113")] == [("N113", 17, 3)]
+    split = _ONE_TURN.replace("[[tool: read_file", "[\u200b[tool: read_file")
+    assert _found(split, "N112", "N113") == [
+        ("N113", 16, 1, "note opening '[[' is written with U+200B ZERO WIDTH SPACE between its brackets, which no "
+                        "reader takes for '[['" + _DISGUISED_TAIL)]
+    for plain in ("[\u200b[a note to self]]", "[ [tool: read_file", "[\u00e9[tool: read_file"):
+        assert _found(_ONE_TURN.replace("[[tool: read_file", plain), "N112", "N113") == [], plain
+
+
+@pytest.mark.parametrize("free", ["[[r\u00fcn: 5 km today]]", "[[\u0440\u0443\u043d: 5 km]]", "[[Shell\u00a0: \u00e0 revoir]]",
+                                  "[[Note\u00a0to self: x]]", "[[t\u043eol: fix the shed]]", "[[My Agent.t\u043eol: x]]"])
+def test_a_writer_s_note_in_other_letters_is_no_disguise(free):
+    assert _found(_ONE_TURN.replace('[[tool: read_file({"path":"main.go"}) — ok]]', free), "N112", "N113") == []
+
+
 @pytest.mark.parametrize("unseen", ["\u200b", "\u00a0", "\x7f"])
 def test_an_invisible_character_in_a_free_text_kind_is_n113(unseen):
     # (a no-break space or a control character was taken for a writer's own letter: review, stop 37)
