@@ -1319,3 +1319,39 @@ def test_only_naming_no_category_is_a_usage_error_not_everything(value):
     r = run("--only", value, clean, clean)
     assert r.exit_code == 2 and "Error: --only names no change category (choose from turns, user, replies, model, " \
                                 "tools, context, notes, scenes, other; leave --only out to compare everything)" in r.output
+
+
+@pytest.mark.parametrize("bad_side", ["a", "b"])
+def test_json_pointers_and_patch_address_dump_turns_of_a_file_with_undecodable_bytes(tmp_path, bad_side):
+    """``dump --turns`` of a file with bytes that are not UTF-8 starts with their record, but the
+    pointers counted turns from ``/records/0`` (one turn off, or pointing nowhere) and the patch
+    applied to such a first side replaced the wrong turn's reply (adversarial trial, stop 38)."""
+    clean = (ROOT / "samples" / "clean-session.spmd").read_bytes()
+    edited = clean.replace(b"Noted: release notes go in docs/CHANGES.md.", b"Noted: release notes go in docs/NEWS.md.")
+    bad = edited.replace(b"the third may be used", b"the third \xff may be used")
+    assert bad != edited
+    files = {"a": tmp_path / "a.spmd", "b": tmp_path / "b.spmd"}
+    files["a"].write_bytes(bad if bad_side == "a" else clean)
+    files["b"].write_bytes(bad if bad_side == "b" else clean)
+    r = run("--format", "json", str(files["a"]), str(files["b"]))
+    assert r.exit_code == 1, r.output
+    doc = json.loads(r.stdout)
+    dumps = {}
+    from fountain_audit.cli.dump import dump_cmd
+    for side, path in files.items():
+        d = CliRunner().invoke(dump_cmd, ["--turns", str(path)])
+        dumps[side] = json.loads(d.stdout)
+    assert dumps[bad_side]["records"][0]["record"] == "undecodable_bytes"
+    replies = [c for c in doc["changes"] if (c["pointer"]["a"] or "").endswith("/reply/text")]
+    assert len(replies) == 2
+    for c in replies:
+        for side in ("a", "b"):
+            pointer = c["pointer"][side].split("/")[1:]
+            value = dumps[side]
+            for part in pointer:
+                value = value[int(part)] if isinstance(value, list) else value[part]
+            assert value == c["before" if side == "a" else "after"], (side, c["pointer"])
+    patched = jsonpatch.apply_patch(dumps["a"], doc["patch"])
+    turns = [r for r in patched["records"] if r.get("record") != "undecodable_bytes"]
+    want = [r for r in dumps["b"]["records"] if r.get("record") != "undecodable_bytes"]
+    assert [t["reply"]["text"] for t in turns] == [t["reply"]["text"] for t in want]

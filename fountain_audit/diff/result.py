@@ -101,9 +101,36 @@ class DiffResult:
             "summary": self.summary(),
         }
         if not stat:
-            out["changes"] = [c.to_json() for c in self.changes]
-            out["patch"] = self.patch
+            # ``dump --turns`` of a file with undecodable bytes starts with their record: each
+            # side's pointers (and the patch's paths, into the first side's) address its turns after it
+            shift_a, shift_b = ("undecodable_bytes" in out["a"]), ("undecodable_bytes" in out["b"])
+            out["changes"] = [_shifted_change(c.to_json(), shift_a, shift_b) for c in self.changes]
+            out["patch"] = [_shifted_op(op) for op in self.patch] if shift_a else self.patch
         return out
+
+
+def _shifted(pointer: str | None) -> str | None:
+    """``pointer`` with the turn index after ``/records/`` one more (see :meth:`DiffResult.to_json`)."""
+    if pointer is None or not pointer.startswith("/records/"):
+        return pointer
+    index, slash, rest = pointer[9:].partition("/")
+    return f"/records/{int(index) + 1}{slash}{rest}" if index.isdigit() else pointer
+
+
+def _shifted_change(change: dict[str, Any], a: bool, b: bool) -> dict[str, Any]:
+    pointer = change.get("pointer")
+    if pointer and (a or b):
+        change["pointer"] = {"a": _shifted(pointer["a"]) if a else pointer["a"],
+                             "b": _shifted(pointer["b"]) if b else pointer["b"]}
+    return change
+
+
+def _shifted_op(op: dict[str, Any]) -> dict[str, Any]:
+    out = dict(op)
+    for key in ("path", "from"):
+        if key in out:
+            out[key] = _shifted(out[key])
+    return out
 
 
 def _side_json(side: Side) -> dict[str, Any]:
