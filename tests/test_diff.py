@@ -1355,3 +1355,35 @@ def test_json_pointers_and_patch_address_dump_turns_of_a_file_with_undecodable_b
     turns = [r for r in patched["records"] if r.get("record") != "undecodable_bytes"]
     want = [r for r in dumps["b"]["records"] if r.get("record") != "undecodable_bytes"]
     assert [t["reply"]["text"] for t in turns] == [t["reply"]["text"] for t in want]
+
+
+def _like_turns(names):
+    head = "Title: Harvey Session\nCredit: Recorded by Harvey\nAuthor: MARGOT\n\nFADE IN:\n"
+    scene = ("\nINT. HARVEY AND MARGOT TALKING 2026-08-03 10:{m:02d}:{s:02d}\n\nHarvey and MARGOT are in chat mode. Model: "
+             "QWEN. Workspace: /srv/w.\n\nMARGOT\nshow me file {n} please\n\nHARVEY\nForwarding to QWEN.\n\n"
+             '[[tool: read_file({{"path":"{n}.txt"}}) — ok]]\n\nQWEN\nhere is file {n}\n\n')
+    return head + "".join(scene.format(m=k // 60, s=k % 60, n=n) for k, n in enumerate(names)) + "THE END.\n"
+
+
+@pytest.mark.parametrize("order", ["badc", "bacd", "dcba", "cdab", "gbjeahfdic"])
+def test_like_turns_in_another_order_are_moved_not_modified(order):
+    """Turns `a b c d` against `b a d c` (each `show me file X please`, so alike) were paired a
+    with b: "user changed: show me file [-a-]{+b+} please", tool arguments changed, where the file
+    holds the same turns (adversarial trial, stop 38). A turn whose user input the other side
+    holds elsewhere is moved there; nothing is reported changed."""
+    names = sorted(order)
+    r = diff_texts(_like_turns(names), _like_turns(list(order)), "a.spmd", "b.spmd")
+    summary = r.summary()
+    assert (summary["turns_added"], summary["turns_removed"], summary["turns_modified"]) == (0, 0, 0), summary
+    assert summary["turns_moved"] > 0
+    assert {c.kind for c in r.changes} == {"turn-moved"}
+
+
+def test_three_hundred_like_turns_shuffled_are_all_moves():
+    """1,000 shuffled turns gave 388 modified, 231 added and 231 removed (adversarial trial, stop 38)."""
+    import random
+    names = [f"f{i}" for i in range(300)]
+    shuffled = names[:]
+    random.Random(3).shuffle(shuffled)
+    s = diff_texts(_like_turns(names), _like_turns(shuffled), "a.spmd", "b.spmd").summary()
+    assert (s["turns_added"], s["turns_removed"], s["turns_modified"], s["turns_moved"]) == (0, 0, 0, 271)

@@ -3,7 +3,7 @@ each replace block are paired by similarity (:func:`align`, :func:`pair_block`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from typing import Any
 
 from fountain_audit.diff.sequences import opcodes
@@ -55,12 +55,29 @@ def pair_block(n: int, m: int, sim: Callable[[int, int], float | None]) -> list[
     return steps
 
 
-def align(a_keys: Sequence[Any], b_keys: Sequence[Any], sim: Callable[[int, int], float | None]) -> list[Step]:
+def align(a_keys: Sequence[Any], b_keys: Sequence[Any], sim: Callable[[int, int], float | None], *,
+          loose_a: Set[Any] = frozenset(), loose_b: Set[Any] = frozenset()) -> list[Step]:
     """Align two sequences: :func:`fountain_audit.diff.sequences.opcodes` (SequenceMatcher,
     bounded) on the hashable ``keys``; equal items are paired, and the items of each replace block are paired by
-    :func:`pair_block` with ``sim(i, j)`` (indexes into the whole sequences)."""
+    :func:`pair_block` with ``sim(i, j)`` (indexes into the whole sequences), but for an item whose
+    key the other side holds outside its equal blocks (a moved item: left unpaired for the caller's
+    moves) and a different-key item. ``loose_a``/``loose_b``: keys each side also leaves unmatched
+    outside these sequences (the caller aligns part of a longer one)."""
     steps: list[Step] = []
-    for tag, i1, i2, j1, j2 in opcodes(list(a_keys), list(b_keys))[0]:
+    ops = opcodes(list(a_keys), list(b_keys))[0]
+    # the keys of the items left unmatched on each side: an item whose key the other side leaves
+    # unmatched is moved there, not a modification of a like item (turns `a b c d` against
+    # `b a d c` paired a with b, "user changed: show me file [-a-]{+b+}"; adversarial trial, stop 38)
+    loose_a = {a_keys[i] for tag, i1, i2, _, _ in ops if tag != "equal" for i in range(i1, i2)} | loose_a
+    loose_b = {b_keys[j] for tag, _, _, j1, j2 in ops if tag != "equal" for j in range(j1, j2)} | loose_b
+
+    def pairable(i: int, j: int) -> float | None:
+        ka, kb = a_keys[i], b_keys[j]
+        if ka != kb and (ka in loose_b or kb in loose_a):
+            return None
+        return sim(i, j)
+
+    for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
             steps.extend(("pair", i1 + k, j1 + k) for k in range(i2 - i1))
         elif tag == "delete":
@@ -68,7 +85,7 @@ def align(a_keys: Sequence[Any], b_keys: Sequence[Any], sim: Callable[[int, int]
         elif tag == "insert":
             steps.extend(("ins", None, j) for j in range(j1, j2))
         else:
-            for op, i, j in pair_block(i2 - i1, j2 - j1, lambda x, y: sim(i1 + x, j1 + y)):
+            for op, i, j in pair_block(i2 - i1, j2 - j1, lambda x, y: pairable(i1 + x, j1 + y)):
                 steps.append((op, None if i is None else i1 + i, None if j is None else j1 + j))
     return steps
 

@@ -274,6 +274,10 @@ class Differ:
         script monotone. ``events`` (scene and turn events in order) follow the new script."""
         refined: list[Step] = []
         gaps: dict[int, tuple[int, list[Step]]] = {}  # script position of a gap -> (its end, new steps)
+        # (the keys of every turn removed or inserted: one whose key the other side removed or
+        # inserted in another gap is moved there, not paired with a like turn of this gap)
+        loose_a = {turn_key(self.ra[i]) for op, i, _ in script if op == "del"}
+        loose_b = {turn_key(self.rb[j]) for op, _, j in script if op == "ins"}
         k = 0
         while k < len(script):
             if script[k][0] == "pair":
@@ -290,7 +294,7 @@ class Differ:
                 gap = [(op, None if x is None else dels[x], None if y is None else ins[y])
                        for op, x, y in align([turn_key(self.ra[i]) for i in dels],
                                              [turn_key(self.rb[j]) for j in ins],
-                                             lambda x, y: self._turn_sim(dels[x], ins[y]))]
+                                             lambda x, y: self._turn_sim(dels[x], ins[y]), loose_a=loose_a, loose_b=loose_b)]
             gaps[k] = (end, gap)
             refined.extend(gap)
             k = end
