@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from fountain_audit.lint.linter import lint_text
 from fountain_audit.privacy.redact import Redactor, redact_text
 from tests import privacy_session
 from tests.conftest import CLEAN_TOOL_ARGS, SAMPLES, clean_session_with_tool_args
@@ -1054,3 +1055,18 @@ def test_redact_a_macos_disk_home_and_a_windows_xp_profile():
     (adversarial trial, stop 37): their prefixes are replaced as ``/home/<user>``'s are."""
     text = 'See C:\\Documents and Settings\\alice\\x and "/Volumes/Macintosh HD/Users/Bob Jones/y".\n'
     assert redact_text(text) == 'See <home>\\x and "<home>/y".\n'
+
+
+@pytest.mark.parametrize("workspace", ["/home", "/Users/", "C:\\Users"])
+def test_a_workspace_that_holds_every_home_hides_none(workspace):
+    """With `Workspace: /home`, every home path was the workspace's: V102 said nothing and redact
+    wrote `<workspace>/alice/.ssh/id_rsa`, the user's name left in (adversarial trial, stop 38)."""
+    text = ("Title: Harvey Session\nAuthor: ALICE\n\nFADE IN:\n\nINT. HARVEY AND ALICE TALKING 2026-08-03 14:20:31\n\n"
+            f"Harvey and ALICE are in chat mode. Model: LLAMA. Workspace: {workspace}.\n\nALICE\nRun it.\n\n"
+            "HARVEY\nForwarding to LLAMA.\n\n[[tool: read_file({\"path\":\"/home/alice/.ssh/id_rsa\"}) — ok]]\n\n"
+            "LLAMA\nSee /Users/bob/x and C:\\Users\\carol\\y\n\nTHE END.\n")
+    out = redact_text(text)
+    assert "alice/" not in out and "bob" not in out and "carol" not in out
+    assert '"path":"<home>/.ssh/id_rsa"' in out and "See <home>/x and <home>\\y" in out
+    codes = [(d.code, d.line) for d in lint_text(text) if d.code == "V102"]
+    assert codes == [("V102", 16), ("V102", 19), ("V102", 19)]

@@ -2202,7 +2202,10 @@ def _skipped(match: Callable, text: str, start: int) -> bool:
 
 def workspace_paths(session) -> list[str]:
     """The absolute ``Workspace:`` paths a session names (scene descriptions, title page),
-    without a trailing separator, in order of first appearance."""
+    without a trailing separator, in order of first appearance; not one that holds every user's
+    home (``/home``, ``/Users``, ``C:\\Users``: a name right after it reads as a home directory's
+    user), which would pass every home path under it as the workspace's (V102 silent, redaction
+    writing ``<workspace>/alice/.ssh``; adversarial trial, stop 38)."""
     found = []
     # (A text without the word, a screenplay's, names none: its scenes are not read at all. A session
     # names one workspace in scene after scene: each distinct value is looked at once.)
@@ -2213,9 +2216,15 @@ def workspace_paths(session) -> list[str]:
         ws = ws.strip()
         if len(ws) > 1 and ws.endswith(("/", "\\")):
             ws = ws[:-1]
-        if _ABSOLUTE_RE.match(ws) and len(ws) > 1 and ws not in found:
+        if _ABSOLUTE_RE.match(ws) and len(ws) > 1 and ws not in found and not _holds_homes(ws):
             found.append(ws)
     return found
+
+
+def _holds_homes(path: str) -> bool:
+    """Whether a user's name right after ``path`` makes a home directory (``/home``, ``C:\\Users``)."""
+    sep = "\\" if "\\" in path and "/" not in path else "/"
+    return any(h.user == "probe" for h in _home_paths_slow(path + sep + "probe"))
 
 
 def path_pattern(path: str) -> str:
