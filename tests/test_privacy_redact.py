@@ -1070,3 +1070,13 @@ def test_a_workspace_that_holds_every_home_hides_none(workspace):
     assert '"path":"<home>/.ssh/id_rsa"' in out and "See <home>/x and <home>\\y" in out
     codes = [(d.code, d.line) for d in lint_text(text) if d.code == "V102"]
     assert codes == [("V102", 16), ("V102", 19), ("V102", 19)]
+
+
+def test_a_service_account_s_name_is_not_looked_for_in_other_paths():
+    """`/home/app` taught the redactor the user `app`, which then replaced `/usr/src/app/main.py`,
+    `WORKDIR /app` and `-v /var/lib/data:/data` with `<home>` (adversarial trial, stop 38): a name
+    that is a common folder's is not looked for in other paths; a person's still is."""
+    text = "Your home is /home/app.\nBuild: /usr/src/app/main.py, WORKDIR /app, -v /var/lib/data:/data, /home/data\n"
+    assert redact_text(text) == ("Your home is <home>.\nBuild: /usr/src/app/main.py, WORKDIR /app, "
+                                 "-v /var/lib/data:/data, <home>\n")
+    assert redact_text("See /home/alice/x and /srv/alice/y\n") == "See <home>/x and <home>/y\n"

@@ -63,6 +63,19 @@ _SEGMENT_RUN = re.compile(r"[\w.$ @'\u2019-]*")
 _NAME_ENDS = frozenset("$ @'\u2019")
 
 
+#: Account names that are also common folder names (service accounts, containers' users): the home
+#: path that names one is redacted, but the name is not looked for in other paths
+#: (:meth:`Redactor._user_paths`), where it names a folder (adversarial trial, stop 38).
+_FOLDER_NAMES = frozenset({
+    "app", "apps", "data", "www", "web", "site", "src", "lib", "bin", "build", "dist", "test", "tests", "dev",
+    "prod", "stage", "staging", "user", "users", "admin", "home", "work", "workspace", "project", "projects",
+    "code", "repo", "repos", "git", "node", "docker", "runner", "runners", "ci", "deploy", "service",
+    "services", "server", "api", "config", "backup", "backups", "tmp", "temp", "cache", "logs", "log", "media",
+    "share", "public", "static", "assets", "docs", "ubuntu", "debian", "vagrant", "jenkins", "postgres",
+    "mysql", "redis", "nginx", "apache", "nobody", "daemon", "system", "local", "opt", "var", "etc", "usr",
+    "mnt", "srv", "sync", "backend", "frontend", "python", "java", "go", "rust", "ruby", "php", "default"})
+
+
 class Replacement(NamedTuple):
     """Replace ``text[start:end]`` (0-based code points) by ``new``; ``what`` is ``"secret"``,
     ``"workspace"`` or ``"home"``."""
@@ -197,8 +210,10 @@ class Redactor:
         if not self.homes:
             return
         # (not root: /root itself is found as a home path, but a segment named root elsewhere,
-        # /var/root, /srv/www/root, names no person)
-        fresh = {u for u in users if u and u.lower() != "root" and u.lower() not in self._folded_users}
+        # /var/root, /srv/www/root, names no person; nor a service account's name that is a common
+        # folder's: /home/app's `app` made /usr/src/app/main.py and WORKDIR /app `<home>`)
+        fresh = {u for u in users if u and u.lower() != "root" and u.lower() not in self._folded_users
+                 and u.lower() not in _FOLDER_NAMES}
         if not fresh:
             return
         self._memo.clear()
