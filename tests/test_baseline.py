@@ -802,3 +802,21 @@ def test_updating_a_baseline_from_standard_input_needs_its_name(project):
                                   "sessions/a.spmd", "-"], input=text, env={"SOURCE_DATE_EPOCH": EPOCH})
     assert r.exit_code == 0, r.output
     assert [e["path"] for e in json.loads((project / "bl.json").read_text())["entries"]] == ["sessions/a.spmd"] * 2
+
+
+def test_a_rule_a_per_file_ignore_switches_off_keeps_its_entries(project):
+    """A per-file ignore of a baselined rule made its entry stale ("matches nothing now") and
+    --update-baseline dropped it, so the finding came back as new once the ignore went (new-user
+    trial, stop 38); --ignore and exclude kept it. The rule did not run on that file: its entries
+    are out of scope, kept as they are."""
+    assert lint("--baseline", "bl.json", "--update-baseline", "sessions").exit_code == 0
+    before = json.loads(Path("bl.json").read_text())["entries"]
+    assert [e["code"] for e in before if e["path"] == "sessions/a.spmd"] == ["H102", "P102"]
+    Path("fountain-audit.toml").write_text('[per-file-ignores]\n"sessions/a.spmd" = ["P102"]\n', encoding="utf-8")
+    r = lint("--baseline", "bl.json", "sessions")
+    assert r.exit_code == 0 and "stale" not in r.output and "matches nothing" not in r.output, r.output
+    assert lint("--baseline", "bl.json", "--update-baseline", "sessions").exit_code == 0
+    assert json.loads(Path("bl.json").read_text())["entries"] == before
+    Path("fountain-audit.toml").unlink()
+    r = lint("--baseline", "bl.json", "sessions")
+    assert r.exit_code == 0 and "1 baselined" not in r.output and "2 baselined" in r.output, r.output

@@ -203,7 +203,8 @@ def _run_lint(*, paths, select, extend_select, ignore, target_version, config_pa
         folders = [] if redact or redact_paths else \
             [bl.stored_path(relative_path(p, root)) for p in paths or (".",) if p != "-" and os.path.isdir(p)]
         scope = bl.Scope(frozenset(keys[name] for name in checked), frozenset(r.code for r in selection.rules),
-                         bl.gone_paths(ledger.values(), folders, root))
+                         bl.gone_paths(ledger.values(), folders, root),
+                         {keys[job.name]: job.ignored for job in work if job.ignored})
         if update_baseline:
             try:
                 change = bl.update(baseline_file, bl.entries_for(diagnostics, keys, bl.today()), scope,

@@ -43,7 +43,7 @@ import json.encoder
 import os
 import stat
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from fountain_audit.atomic import TEMP_INFIX, names_folder, write_atomic
@@ -89,17 +89,21 @@ class Entry(NamedTuple):
 
 @dataclass(frozen=True)
 class Scope:
-    """What a run checked: ``paths`` (relative to the project root) and rule ``codes``, and the
-    ``gone`` paths: files the baseline names, in a folder the run searched, that no longer exist
-    (see :func:`gone_paths`), whose entries are all in scope. Only entries inside it can be
-    matched, found stale or replaced; the others are kept as they are."""
+    """What a run checked: ``paths`` (relative to the project root) and rule ``codes``, less the
+    codes ``ignored`` for a path (``per-file-ignores``: path -> codes), and the ``gone`` paths:
+    files the baseline names, in a folder the run searched, that no longer exist (see
+    :func:`gone_paths`), whose entries are all in scope. Only entries inside it can be matched,
+    found stale or replaced; the others are kept as they are (a rule a per-file ignore switched
+    off did not run on that file: its entries are not fixed findings; new-user trial, stop 38)."""
 
     paths: frozenset[str]
     codes: frozenset[str]
     gone: frozenset[str] = frozenset()
+    ignored: Mapping[str, frozenset[str]] = field(default_factory=dict, hash=False)
 
     def __contains__(self, entry: Entry) -> bool:
-        return entry.path in self.gone or (entry.path in self.paths and entry.code in self.codes)
+        return entry.path in self.gone or (entry.path in self.paths and entry.code in self.codes
+                                           and entry.code not in self.ignored.get(entry.path, ()))
 
 
 def gone_paths(entries: Iterable[Entry], folders: Iterable[str], root: str) -> frozenset[str]:
