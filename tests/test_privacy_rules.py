@@ -410,6 +410,10 @@ def test_github_fine_grained_and_ai_provider_tokens_are_redacted_whole():
     ("see /root.", ["/root"]),
     ("/home/root/x", ["/home/root"]),
     ("/rootfs /root.txt /var/root /ROOT/x \\root x/root ~/root C:/root ../root /roots", []),
+    # after a list's or a host's colon, not a drive's (adversarial trial, stop 38)
+    ("PATH=/usr/bin:/root/.local/bin", ["/root"]),
+    ("scp host:/root/.ssh/id_rsa .", ["/root"]),
+    ("D:/root ab:/root", ["/root"]),
 ])
 def test_root_is_a_home_directory(text, found):
     """/root is root's home on Linux: reported (user root) like /home/<user>, in either slash

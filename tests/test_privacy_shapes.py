@@ -126,6 +126,8 @@ def test_the_decoded_spelling_wins_where_it_reads_further(text, found):
     ("/System/Volumes/Data/Users/bob /usr/home/alice", [(0, 30, "bob"), (31, 46, "alice")]),
     ("\\\\wsl$\\Ubuntu\\home\\al \\\\wsl.localhost\\Ubuntu-22.04\\home\\bo", [(0, 21, "al"), (22, 58, "bo")]),
     ("src/home/page.tsx docs/Users/guide", []),
+    # a name in a legacy code page: its undecodable byte is the name's (adversarial trial, stop 38)
+    ("C:\\Users\\J\udcfcrgen\\Documents /home/ren\udce9e/x", [(0, 15, "J\udcfcrgen"), (26, 37, "ren\udce9e")]),
     # a macOS disk's home, Windows XP's profiles (adversarial, stop 37)
     ("/Volumes/Backup/Users/alice/x '/Volumes/Macintosh HD/Users/bob' /Volumes/ Users/x /Volumes//Users/eve",
      [(0, 27, "alice"), (31, 62, "bob"), (91, 101, "eve")]),

@@ -1930,7 +1930,8 @@ _ROOT_END = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 #: and ``.`` folders before the user name (``/home//bob``, ``/home/./bob``: the same folder;
 #: adversarial trial), or ``/root`` (root's home on Linux; user ``root``; lower case, with ``/`` or
 #: JSON's ``\\/`` only: ``\\root`` is a LaTeX command or a JSON ``\\r``; not ``/root.txt``,
-#: ``/rootfs``, ``/var/root``, ``~/root``, ``C:/root``, ``/rootéx``). Word characters before it are
+#: ``/rootfs``, ``/var/root``, ``~/root``, ``C:/root``, ``/rootéx``; but after a list's or a host's
+#: colon, ``PATH=/usr/bin:/root/bin``, ``scp host:/root/x``: adversarial trial, stop 38). Word characters before it are
 #: ASCII ones, but a short option's letter (``gcc -I/home/alice/include``, ``docker run
 #: -v/home/alice/x:/x``: a build log's flags; adversarial trial, stop 36): Chinese or Japanese
 #: prose puts a path right after a word
@@ -1951,9 +1952,11 @@ _LATIN_LETTERS = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
 #: (Devanagari to Sinhala, whole blocks: vowel signs, viramas) and Thai signs, zero-width (non-)joiners;
 #: and the characters that show nothing (:data:`INVISIBLE`: zero-width characters, controls), which a
 #: reader does not see inside a name (``/home/da\u200bvid`` is one name: its tail was left as
-#: written by --redact, adversarial trial).
+#: written by --redact, adversarial trial); and undecodable bytes (lone surrogates U+DC80–U+DCFF: a
+#: name written in a legacy code page, ``C:\\Users\\J`` + byte FC + ``rgen``, was cut at ``J``;
+#: adversarial trial, stop 38).
 _MARKS = ("\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0900-\u0dff"
-          "\u0e31-\u0e4e\u200c\u200d" + INVISIBLE)
+          "\u0e31-\u0e4e\u200c\u200d\udc80-\udcff" + INVISIBLE)
 #: What a user name holds besides its characters, never as its last one: ``@`` before a name
 #: character (a domain account, as SSSD names AD users, ``/home/user@corp``; Windows and AD
 #: accounts allow it, ``C:\\Users\\user@corp``) and, in a Latin name, an apostrophe (ASCII or
@@ -1983,7 +1986,7 @@ _NAME_WORDS = (f"(?:(?:[ ]{_CAPITAL}{_LATIN_REST}){{1,2}}+(?={SEP})"
 HOME_RE = lazy(r"(?:(?<![A-Za-z0-9_.$-])|(?<=(?<![\w-])-[A-Za-z]))"
                      + r"(?:(?a:(?:" + _USERS_ROOT + SEP + r"Users|(?:\\\\|\\(?!/))Users"
                      + r"|(?:\\/|/)(?-i:U)sers|" + _HOME_ROOT + "?" + SEP + "home|" + _USERS_ROOT + "?" + SEP + "Documents and Settings)" + SEP + r"(?:\.?" + SEP + r")*+)"
-                     + r"|(?<![~:])(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
+                     + r"|(?<!~)(?<!(?<!\w)[A-Za-z]:)(?:\\/|/)(?=(?-i:root)(?![\w-]|\.\w))(?P<root>))"
                      + r"(?P<user>(?(root)root|(?:" + _LATIN_NAME + r"(?![" + _LATIN + _MARKS + r"-])" + _NAME_WORDS
                      + r"|[^\W\x00-\u024f](?:[\w." + _MARKS + r"-]" + _NAME_MORE["other"] + r")*+)))", re.I)
 _ABSOLUTE_RE = lazy(r"^(?:/|[A-Za-z]:[\\/]|\\\\)")

@@ -71,9 +71,8 @@ _FOLDER_NAMES = frozenset({
     "prod", "stage", "staging", "user", "users", "admin", "home", "work", "workspace", "project", "projects",
     "code", "repo", "repos", "git", "node", "docker", "runner", "runners", "ci", "deploy", "service",
     "services", "server", "api", "config", "backup", "backups", "tmp", "temp", "cache", "logs", "log", "media",
-    "share", "public", "static", "assets", "docs", "ubuntu", "debian", "vagrant", "jenkins", "postgres",
-    "mysql", "redis", "nginx", "apache", "nobody", "daemon", "system", "local", "opt", "var", "etc", "usr",
-    "mnt", "srv", "sync", "backend", "frontend", "python", "java", "go", "rust", "ruby", "php", "default"})
+    "share", "public", "static", "assets", "docs", "nobody", "daemon", "system", "local", "opt", "var", "etc",
+    "usr", "mnt", "srv", "sync", "backend", "frontend", "default"})
 
 
 class Replacement(NamedTuple):
