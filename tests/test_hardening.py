@@ -158,6 +158,8 @@ def test_no_session_file_exits_2_unless_allow_empty(project):
     assert r.exit_code == 2
     assert r.stderr.splitlines() == [  # once: no warning repeating the error
         "fountain-audit: error: no session file (*.spmd, *.fountain) in empty (--allow-empty accepts that)"]
+    r = cli("lint", "empty/")  # the path as given (it read "in empty": new-user trial, stop 38)
+    assert r.stderr == "fountain-audit: error: no session file (*.spmd, *.fountain) in empty/ (--allow-empty accepts that)\n"
     r = cli("lint", "--allow-empty", "empty")
     assert (r.exit_code, r.stdout) == (0, "All clear: no problems in 0 files checked.\n")
     r = cli("lint", "empty", "s.spmd")  # beside files that were found, the empty folder is a warning

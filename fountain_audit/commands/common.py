@@ -299,7 +299,7 @@ def no_session_file(paths: tuple[str, ...]) -> str:
     """The message for paths that hold no session file at all (the caller exits 2: a mistyped
     path in CI must not pass); it names a session file found only under a hidden file or folder,
     which the search skips (the first met, looking at no more than 10,000 entries)."""
-    message = f"no session file (*.spmd, *.fountain) in {' '.join(display_path(p) for p in paths)}"
+    message = f"no session file (*.spmd, *.fountain) in {' '.join(paths)}"  # (as given: `empty/`, new-user trial)
     hidden = _hidden_session_file(paths)
     if hidden is not None:
         message += (f"; hidden files and folders are skipped ({display_path(hidden)} is one): "
