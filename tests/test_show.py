@@ -416,3 +416,12 @@ def test_an_ast_id_and_an_unknown_id_read_one_node_not_every_node(monkeypatch):
     assert built == [0, 41] and "ids look like" in str(e.value)
     every = elements._ast_records()
     assert (one, other) == (every["n1.2"], every["n42"]) and set(elements._ast_ids()) == set(every)
+
+
+def test_each_unknown_id_is_named_not_only_the_first():
+    """`show FILE t1.Reply ' 39'` named only `t1.Reply`, where README says every id is checked
+    before anything is printed (new-user trial, stop 38)."""
+    r = run(CLEAN, "t1.Reply", " 39", "t1.user", "t1.Reply")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (f"fountain-audit: error: {CLEAN}: unknown id 't1.Reply': did you mean t1.reply?; "
+                        "unknown id '39': did you mean L39? the file has lines L1–L282\n")

@@ -409,19 +409,27 @@ def show_document(session: Session, file: str, ids: list[str], lines: str | None
                   cut: Callable[[str, int, int], str] | None = None) -> tuple[dict[str, Any], list[str]]:
     """The ``show`` document ``{"format_version", "file", "elements": [...]}`` for ``ids`` in
     order, and the notes to print on standard error (clamped ranges). Every id is checked
-    before anything is returned. Raises :class:`ShowError`.
+    before anything is returned. Raises :class:`ShowError` naming each id that fails (``; ``
+    between them).
 
     When the file has bytes that are not UTF-8 the document also has ``undecodable_bytes``
     (:func:`fountain_audit.parse.source.undecodable_bytes`: where they are; its JSON text
     fields carry U+FFFD for them). ``cut``: see :func:`element_entry`."""
     elements = Elements(session, file)
-    out, notes = [], []
+    out, notes, errors = [], [], []
     for ident in ids:
-        entry, sel = element_entry(elements, ident, lines, cut)
+        try:
+            entry, sel = element_entry(elements, ident, lines, cut)
+        except ShowError as e:  # (each bad id said, not only the first: new-user trial, stop 38)
+            if str(e) not in errors:
+                errors.append(str(e))
+            continue
         if sel.clamped:
             notes.append(f"--lines {sel.requested} clamped to {sel.start}:{sel.end} "
                          f"({ident} has {sel.total} line{'' if sel.total == 1 else 's'})")
         out.append(entry)
+    if errors:
+        raise ShowError("; ".join(errors))
     doc: dict[str, Any] = {"format_version": FORMAT_VERSION, "file": file, "elements": out}
     runs = undecodable_bytes(session.document.text)
     if runs:
