@@ -885,3 +885,12 @@ def test_a_disguised_tool_call_makes_the_turns_basis_unreadable_note_not_none_re
                                                                                        + "THE END.\n")
     replies = session_provenance(build_session(parse(text)), "s.spmd")["replies"]
     assert [(r["reply"], r["basis"]) for r in replies] == [("t1.reply", "unreadable-note"), ("t2.reply", "recorded")]
+
+
+@pytest.mark.parametrize("end, line", [("", 3), ("\n", 3), ("\n\n", 4)])
+def test_missing_fade_in_of_a_file_that_is_a_title_page_points_at_a_line_it_has(end, line):
+    """S103 pointed at the line after the title page, past the end of a file that ends with it,
+    and spoke of a first scene the file does not have (adversarial trial, stop 38)."""
+    text = "Title: Harvey Session\nAuthor: BOB\nModel: LLAMA (ollama)" + end
+    found = [(d.line, d.message) for d in lint_text(text, "s.spmd") if d.code == "S103"]
+    assert found == [(line, "no 'FADE IN:' after the title page")]
