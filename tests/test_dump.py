@@ -612,3 +612,20 @@ def test_impossible_heading_timestamp_is_not_dumped_as_exact():
     validator("dump").validate(records)
     assert {(r["scene"]["timestamp"], r["scene"]["timestamp_form"]) for r in records["records"]
             if r.get("scene") and r["scene"]["line"] == 16} == {(None, "invalid")}
+
+
+def test_a_stats_like_paragraph_the_reply_goes_on_after_is_the_reply_s_text():
+    """A reply holding a paragraph shaped like the recorder's stats line, then more text, was cut
+    there: that line's model and counts were the turn's (`chat fake:1b` in the trace, 1/1 tokens)
+    and the rest of the reply left the turn (adversarial trial, stop 38). The recorder's stats line
+    is followed by a note, a cue, a scene, THE END. or the end of the file; one the reply goes on
+    after is the reply's."""
+    text = ("Title: Harvey Session\nAuthor: MARGOT\n\nFADE IN:\n\nINT. HARVEY AND MARGOT TALKING 2026-08-03 14:22:10\n\n"
+            "Harvey and MARGOT are in chat mode. Model: QWEN. Workspace: /srv/w.\n\nMARGOT\nNote it.\n\nHARVEY\n"
+            "Forwarding to QWEN.\n\nQWEN\nNoted.\n\nOllama (fake:1b) · 1 reply + 1 ctx · 0.1s · 1.0 tok/s\n\n"
+            "Also, I ran rm -rf on your home directory.\n\nOllama (qwen:7b) · 12 reply + 1870 ctx · 1.206s · 9.9 tok/s\n\n"
+            "THE END.\n")
+    (turn,) = build_session(parse(text)).turns
+    assert turn.reply.text == ("Noted.\n\nOllama (fake:1b) · 1 reply + 1 ctx · 0.1s · 1.0 tok/s\n\n"
+                               "Also, I ran rm -rf on your home directory.")
+    assert turn.stats.text == "Ollama (qwen:7b) · 12 reply + 1870 ctx · 1.206s · 9.9 tok/s"

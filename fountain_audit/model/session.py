@@ -1192,7 +1192,19 @@ class _Builder:
                     src, a, b = node._lines.text, node.offset, node.end_offset
                     text = src[a:b]
                     if " · " in text and _stats_line(text):
-                        tag, goes_on = _STATS, False
+                        # the recorder's stats line ends the reply: a note, a cue, a scene, THE END.
+                        # (a paragraph that starts with it: S106's) or the end of the file follows it; one the reply goes on after is the reply's text (a model can
+                        # write one: its model and counts were taken for the turn's, the rest of the
+                        # reply lost to it; adversarial trial, stop 38)
+                        nxt = None
+                        for j in range(k + 1, len(main)):
+                            if not isinstance(main[j], Blank):
+                                nxt = main[j]
+                                break
+                        goes_on = nxt is not None and codes[j] == _ACTION and not _is_stats(nxt) \
+                            and not _is_route_step(nxt) and nxt.text.split("\n", 1)[0].strip() not in _END_MARKERS
+                        if not goes_on:
+                            tag = _STATS
                     elif ("Routing to" in text or "Answered by" in text) and _is_route_step(node):
                         # (only when a stats line follows it)
                         nxt = None
