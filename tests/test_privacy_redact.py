@@ -1080,3 +1080,11 @@ def test_a_service_account_s_name_is_not_looked_for_in_other_paths():
     assert redact_text(text) == ("Your home is <home>.\nBuild: /usr/src/app/main.py, WORKDIR /app, "
                                  "-v /var/lib/data:/data, <home>\n")
     assert redact_text("See /home/alice/x and /srv/alice/y\n") == "See <home>/x and <home>/y\n"
+
+
+def test_a_home_path_that_runs_into_a_secret_is_still_replaced():
+    """In a process's command line (`/proc/PID/cmdline`: NUL between the arguments) the user name
+    ran on over the NUL into the token after it; the home path lost to the secret and
+    `/home/zelda` was left in the redacted copy (adversarial trial, stop 38)."""
+    text = "The process runs: deploy\x00/home/zelda\x00--token\x00ghp_Zq8XvN2kLm4Rt7Yp1Wc9Hd3Fb6Gj5Ks0Ae2U\x00\n"
+    assert redact_text(text) == "The process runs: deploy\x00<home><redacted:github-token>\x00\n"

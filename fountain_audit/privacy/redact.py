@@ -281,9 +281,12 @@ class Redactor:
 
     def _replacements(self, s: str) -> list[Replacement]:
         cands: list[tuple[int, int, Replacement]] = []
+        secret_starts: list[int] = []
         if self.secrets:
             for sec in find_secrets(s):
                 cands.append((sec.start, 0, Replacement(sec.start, sec.end, secret_placeholder(sec.kind), "secret")))
+                secret_starts.append(sec.start)
+            secret_starts.sort()
             if self._known_re is not None:
                 for m in self._known_re.finditer(s):
                     if not stands_alone(s, m.start(), m.end()):
@@ -296,7 +299,14 @@ class Redactor:
                     cands.append((m.start(), 1, Replacement(m.start(), m.end(), WORKSPACE, "workspace")))
             if self.homes:
                 for h in find_home_paths(s):
-                    cands.append((h.start, 2, Replacement(h.start, h.end, HOME, "home")))
+                    end = h.end
+                    # a user name that runs on into a secret (over a NUL, as in a process's command line:
+                    # `/home/zelda\0--token\0ghp_…`) ends where the secret starts: the path lost to the
+                    # secret was left whole in the copy (adversarial trial, stop 38)
+                    k = bisect_right(secret_starts, h.end - len(h.user))
+                    if k < len(secret_starts) and secret_starts[k] < end:
+                        end = secret_starts[k]
+                    cands.append((h.start, 2, Replacement(h.start, end, HOME, "home")))
                 if self._folded_users:
                     for start, end in self._user_paths(s):
                         cands.append((start, 3, Replacement(start, end, HOME, "home")))
