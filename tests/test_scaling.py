@@ -484,3 +484,13 @@ def test_runs_of_backslashes_in_linear_time(lead):
 
     small, large = (lead + "\\" * n + "!" for n in (400, 3200))
     _assert_linear(scan, small, large, f"{lead} and backslashes", tries=4, batch=8)
+
+
+@pytest.mark.parametrize("shape", ["[\u200b[", "[\u200b[tool: read_file(x) — ok ", "[\u2060[rag: "])
+def test_openings_split_by_an_invisible_character_in_linear_time(shape):
+    """N113 reads `[` U+200B `[tool: …]]` openings (stop 38): each looked for its `]]` and line
+    end from where it stands, over one long line (a quadratic shape). Each is found once."""
+    head = ("Title: Harvey Session\nAuthor: BOB\n\nFADE IN:\n\nINT. HARVEY AND BOB TALKING 2026-09-01 09:00:10\n\n"
+            "Harvey and BOB are in chat mode. Model: LLAMA. Workspace: /tmp/ws.\n\n")
+    _assert_linear(lambda t: lint(t, select=["N113"]), head + shape * 1_000 + "]]\n", head + shape * 8_000 + "]]\n",
+                   f"split openings {shape!r}")

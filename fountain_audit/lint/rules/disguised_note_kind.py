@@ -211,19 +211,29 @@ class _Opening:
 def _split_openings(ctx):
     """The findings for ``[`` + what shows nothing + ``[`` followed by a disguised or plain note
     kind and its payload up to ``]]`` on the line (``[`` U+200B ``[tool: …]]``): no note is made,
-    the text is read as an action's or a speech's, the tool call is lost."""
+    the text is read as an action's or a speech's, the tool call is lost. Of several openings
+    before one ``]]``, the last is read (the note it closes); linear in the text: the next ``]]``
+    and line end are looked for once each, not from every opening."""
     text = ctx.text
     index = ctx.document.line_index
+    last: dict[int, re.Match] = {}  # the position of a "]]" -> the last opening before it on its line
+    close_at = nl_at = -2  # the first "]]" / line end at or after the last opening read (-1: none)
     for m in _SPLIT_OPENING.finditer(text):
+        if not all(unicodedata.category(c) in _UNSEEN or c in _BLANK_LOOKING for c in m.group()[1:-1]):
+            continue
+        if -1 < close_at < m.end() or close_at == -2:
+            close_at = text.find("]]", m.end())
+        if close_at < 0:
+            break  # (no "]]" after it: nor after any later one)
+        if -1 < nl_at < m.end() or nl_at == -2:
+            nl_at = text.find("\n", m.end())
+        if nl_at < 0 or close_at < nl_at:
+            last[close_at] = m
+    for close, m in last.items():
         between = m.group()[1:-1]
-        if not all(unicodedata.category(c) in _UNSEEN or c in _BLANK_LOOKING for c in between):
-            continue
-        line_end = text.find("\n", m.end())
-        close = text.find("]]", m.end(), len(text) if line_end < 0 else line_end)
-        if close < 0:
-            continue
         line, column = index.position(m.start())
-        found = _disguised(text, _Opening(line, column, m.start(), close + 2), m.end() - m.start())
+        opening = _Opening(line, column, m.start(), close + 2)
+        found = _disguised(text, opening, m.end() - m.start())
         if found is not None:
             yield from found
             continue
@@ -232,8 +242,7 @@ def _split_openings(ctx):
         if kind is not None and (kind not in PAYLOADS or reads_as_payload(kind, text[head.end():close].lstrip(" "))):
             what = ", ".join(f"U+{ord(c):04X} {_name(c)}" for c in dict.fromkeys(between))
             what = f"note opening '[[' is written with {what} between its brackets, which no reader takes for '[['"
-            yield from lost_note(_Opening(line, column, m.start(), close + 2), text[m.start():close + 2], 0, "[" + between + "[",
-                                 what, kind)
+            yield from lost_note(opening, text[m.start():close + 2], 0, "[" + between + "[", what, kind)
 
 
 def _name(c: str) -> str:
