@@ -98,7 +98,8 @@ def test_clean_session_round_trips_through_phoenix(phoenix, tmp_path):
     assert r.exit_code == 0, r.output
     doc = json.loads(sent.read_text(encoding="utf-8"))
     ours = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
-    assert r.stderr == f"fountain-audit: sent {len(ours)} spans in 1 trace to {phoenix}/v1/traces (HTTP 200)\n"
+    assert r.stderr == (f"fountain-audit: wrote {sent}\n"  # (-o says what it wrote, as report -o: stop 38)
+                        f"fountain-audit: sent {len(ours)} spans in 1 trace to {phoenix}/v1/traces (HTTP 200)\n")
 
     deadline = time.monotonic() + READ_TIMEOUT  # Phoenix ingests asynchronously
     while True:

@@ -331,7 +331,7 @@ _DASHED_KEYWORD_RE = lazy(r"(?:api|auth|service|account|db|database|priv|private
 #: the characters of a token or password (no code such as ``match.group(1)`` or ``tokens[0]``),
 #: ending where the value ends (a quote, a blank, ``,;)]}&``, a backslash).
 _TOKEN_KEYWORD_RE = lazy(r"(?<![\w-])([\w-]{0,40}?)token['\"\]]{0,2}[ \t]*(?:=>|:=|=|:)[ \t]*['\"`]?"
-                         r"([A-Za-z0-9._~+/=%#!*^$@-]+)(?![^\s'\"`,;)\]}&\\])", re.I)
+                         r"([A-Za-z0-9._~+/=%#!*^$@-]+)(?![^\s'\"`,;)\]}&\\:]|:[^\s'\"`])", re.I)
 #: Names ending in ``token`` whose values are no credentials: pagination, idempotency and
 #: request tokens, a tokenizer's special tokens, counts, .NET's public key token (the last word
 #: of the name before ``token``).
