@@ -294,7 +294,8 @@ class Differ:
                 gap = [(op, None if x is None else dels[x], None if y is None else ins[y])
                        for op, x, y in align([turn_key(self.ra[i]) for i in dels],
                                              [turn_key(self.rb[j]) for j in ins],
-                                             lambda x, y: self._turn_sim(dels[x], ins[y]), loose_a=loose_a, loose_b=loose_b)]
+                                             lambda x, y: self._turn_sim(dels[x], ins[y]),
+                                             loose_a=loose_a, loose_b=loose_b)]
             gaps[k] = (end, gap)
             refined.extend(gap)
             k = end

@@ -394,8 +394,8 @@ def unused(d: Directive, active: frozenset[str] | set[str] | None = None,
 
 def _unused(d: Directive, active: frozenset[str] | set[str] | None = None,
             selected: frozenset[str] | set[str] | None = None, kind: str | None = None) -> str | None:
-    """What A101 says of ``d``'s rules that suppressed nothing (see :func:`unused`). A directive with a rule list names the rules of
-    it that suppressed nothing, as written, and only those (as ruff's RUF100 names the unused
+    """What A101 says of ``d``'s rules that suppressed nothing (see :func:`unused`). A directive
+    with a rule list names the rules of it that suppressed nothing, as written, and only those (as ruff's RUF100 names the unused
     codes of a ``noqa``): ``'disable-next=P103' suppressed no diagnostic``. ``active``: the codes
     of the rules that ran on the file; a named rule none of whose codes ran is said to be off
     (``… suppressed no diagnostic (not enabled in this run: P103)``, as RUF100's "non-enabled"),

@@ -949,6 +949,15 @@ def _is_route_step(node: Node) -> bool:
     return len(node.lines) == 1 and bool(_ROUTE_STEP_RE.match(node.text.strip()))
 
 
+def _next_shown(nodes: list[Node], k: int) -> Node | None:
+    """The first node after ``nodes[k]`` that is not a blank run, or ``None`` (blank runs are one
+    node each: this looks at two nodes at most)."""
+    for j in range(k + 1, len(nodes)):
+        if not isinstance(nodes[j], Blank):
+            return nodes[j]
+    return None
+
+
 def _is_end_marker(node: Node) -> bool:
     return isinstance(node, (Action, Transition)) and node.text.strip() in _END_MARKERS
 
@@ -1192,26 +1201,19 @@ class _Builder:
                     src, a, b = node._lines.text, node.offset, node.end_offset
                     text = src[a:b]
                     if " · " in text and _stats_line(text):
-                        # the recorder's stats line ends the reply: a note, a cue, a scene, THE END.
-                        # (a paragraph that starts with it: S106's) or the end of the file follows it; one the reply goes on after is the reply's text (a model can
-                        # write one: its model and counts were taken for the turn's, the rest of the
-                        # reply lost to it; adversarial trial, stop 38)
-                        nxt = None
-                        for j in range(k + 1, len(main)):
-                            if not isinstance(main[j], Blank):
-                                nxt = main[j]
-                                break
-                        goes_on = nxt is not None and codes[j] == _ACTION and not _is_stats(nxt) \
-                            and not _is_route_step(nxt) and nxt.text.split("\n", 1)[0].strip() not in _END_MARKERS
+                        # the recorder's stats line ends the reply: a note, a cue, a scene, THE END. (a
+                        # paragraph that starts with it: S106's) or the end of the file follows it; one
+                        # the reply goes on after is the reply's text (a model can write one: its model
+                        # and counts were taken for the turn's, the rest of the reply lost to it;
+                        # adversarial trial, stop 38)
+                        nxt = _next_shown(main, k)
+                        goes_on = isinstance(nxt, Action) and not _is_stats(nxt) and not _is_route_step(nxt) \
+                            and nxt.text.split("\n", 1)[0].strip() not in _END_MARKERS
                         if not goes_on:
                             tag = _STATS
                     elif ("Routing to" in text or "Answered by" in text) and _is_route_step(node):
                         # (only when a stats line follows it)
-                        nxt = None
-                        for j in range(k + 1, len(main)):  # (blank runs are one node: this stops at once)
-                            if not isinstance(main[j], Blank):
-                                nxt = main[j]
-                                break
+                        nxt = _next_shown(main, k)
                         goes_on = not (nxt is not None and (_is_stats(nxt) or _is_route_step(nxt)))
                     else:
                         goes_on = True

@@ -164,10 +164,9 @@ def _disguised(text: str, node, start: int | None = None):
         at, head = start + len(prefix) + 1, rest  # (an actor's prefix: the kind after it)
     odd = [c for c in head + colon if not (c.isascii() and c.isprintable())]
     # what shows nothing dropped first (or, between a kind's words, read as a blank), then accents
-    kept = "".join(c for c in head if c in " \t" or (unicodedata.category(c) not in _UNSEEN
-                                                      and c not in _BLANK_LOOKING))
-    spaced = "".join(c if c in " \t" or (unicodedata.category(c) not in _UNSEEN and c not in _BLANK_LOOKING)
-                     else " " for c in head)
+    shown = [c in " \t" or _shows(c) for c in head]
+    kept = "".join(c for c, shows in zip(head, shown) if shows)
+    spaced = "".join(c if shows else " " for c, shows in zip(head, shown))
     kind = None
     for seen in (kept, spaced):
         plain = "".join(c for c in unicodedata.normalize("NFKD", seen.translate(_HYPHENS))
@@ -179,8 +178,7 @@ def _disguised(text: str, node, start: int | None = None):
     if kind is None or (not odd and plain.strip(" \t") == head.strip(" \t")):
         return None
     # (a blank before the colon alone, French typography's no-break space, needs the payload too)
-    unseen = "[" in head.lstrip(" \t") or any(unicodedata.category(c) in _UNSEEN or c in _BLANK_LOOKING
-                                              for c in head.rstrip() if c not in " \t")
+    unseen = "[" in head.lstrip(" \t") or not all(map(_shows, head.rstrip().replace(" ", "").replace("\t", "")))
     if not unseen:
         end = raw.rfind("]]")
         payload = raw[m.end():end if end >= m.end() else len(raw)].lstrip(" ")
@@ -219,7 +217,7 @@ def _split_openings(ctx):
     last: dict[int, re.Match] = {}  # the position of a "]]" -> the last opening before it on its line
     close_at = nl_at = -2  # the first "]]" / line end at or after the last opening read (-1: none)
     for m in _SPLIT_OPENING.finditer(text):
-        if not all(unicodedata.category(c) in _UNSEEN or c in _BLANK_LOOKING for c in m.group()[1:-1]):
+        if any(map(_shows, m.group()[1:-1])):
             continue
         if -1 < close_at < m.end() or close_at == -2:
             close_at = text.find("]]", m.end())
@@ -243,6 +241,12 @@ def _split_openings(ctx):
             what = ", ".join(f"U+{ord(c):04X} {_name(c)}" for c in dict.fromkeys(between))
             what = f"note opening '[[' is written with {what} between its brackets, which no reader takes for '[['"
             yield from lost_note(opening, text[m.start():close + 2], 0, "[" + between + "[", what, kind)
+
+
+def _shows(c: str) -> bool:
+    """Whether ``c`` shows as something: not a character of :data:`_UNSEEN` (a space and a tab
+    are, but show as the blanks they are: callers keep those) nor of :data:`_BLANK_LOOKING`."""
+    return unicodedata.category(c) not in _UNSEEN and c not in _BLANK_LOOKING
 
 
 def _name(c: str) -> str:
